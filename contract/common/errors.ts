@@ -1,0 +1,106 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+
+/** Every error code the service returns, with the HTTP status it always travels with. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  INVALID_STATE: 409,
+  RESOURCE_IN_USE: 409,
+  CONFLICT: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_ERROR: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  INSUFFICIENT_POINTS: 422,
+  LIMIT_EXCEEDED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const ErrorDetailSchema = z.object({
+  field: z.string().describe('Dotted path of the offending field, e.g. `items.0.quantity`.'),
+  message: z.string(),
+});
+
+export const ErrorObjectSchema = extendApi(
+  z.object({
+    code: ErrorCodeSchema,
+    message: z.string().describe('Human-readable explanation; never contains internals.'),
+    status: z.number().int().describe('The HTTP status, repeated for convenience.'),
+    details: z.array(ErrorDetailSchema).optional().describe('Per-field problems, for VALIDATION_ERROR.'),
+  }),
+  {
+    title: 'Error',
+    example: {
+      code: 'VALIDATION_ERROR',
+      message: 'Request validation failed',
+      status: 422,
+      details: [{ field: 'email', message: 'Invalid email' }],
+    },
+  },
+);
+export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
+
+/** `{ "error": {...} }`, used by the general group. */
+export const GeneralErrorSchema = extendApi(z.object({ error: ErrorObjectSchema }), {
+  title: 'GeneralError',
+});
+
+/** `{ "result": "error", "error": {...} }`, used by every result-envelope group. */
+export const ResultErrorSchema = extendApi(
+  z.object({ result: z.literal('error'), error: ErrorObjectSchema }),
+  { title: 'ResultError' },
+);
+
+export type Envelope = 'general' | 'result';
+
+/**
+ * Paths of the general group answer in the `{data}` / `{error}` envelope; every other path
+ * answers in the result envelope. Used wherever an error is written before a route is known
+ * (broken JSON, oversized body, unknown route).
+ */
+export const GENERAL_PATH_PREFIXES = [
+  '/v1/invoices',
+  '/v1/customers',
+  '/v1/products',
+  '/v1/employees',
+  '/v1/reports',
+  '/v1/quotes',
+] as const;
+
+export function envelopeForPath(path: string): Envelope {
+  return GENERAL_PATH_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`)) ? 'general' : 'result';
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Malformed request: broken JSON or a body that is not application/json.',
+  401: 'Missing, unknown, revoked or expired credential.',
+  403: 'The credential is valid but not allowed here (wrong kind or scope).',
+  404: 'No such resource for this business (another business\'s ids answer 404 too).',
+  409: 'The request conflicts with the current state of the resource.',
+  413: 'The JSON body is larger than 1 MiB.',
+  422: 'The request failed validation; `details` names each field.',
+  429: 'Rate limit exceeded; retry after `Retry-After` seconds.',
+  500: 'Unexpected server error; the response carries the request id to quote.',
+};
+
+export const errorStatusText = (status: number): string => STATUS_TEXT[status] ?? 'Error';
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
+
+/** The error responses a route can return, in its group's envelope. */
+export function errorResponses<S extends ErrorStatus>(envelope: Envelope, statuses: readonly S[]) {
+  const schema = envelope === 'general' ? GeneralErrorSchema : ResultErrorSchema;
+  return Object.fromEntries(statuses.map((s) => [s, schema])) as Record<S, typeof schema>;
+}
+
+/** Statuses any authenticated route can produce before its handler runs. */
+export const AUTHED = [400, 401, 403, 413, 422, 429, 500] as const;
+/** Statuses any public (unauthenticated) route can produce. */
+export const PUBLIC = [400, 413, 422, 429, 500] as const;

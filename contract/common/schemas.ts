@@ -1,0 +1,51 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+import { CURRENCY_EXPONENTS } from './currencies.js';
+
+/** Opaque resource id: a type prefix and a ULID. Path parameters are only length-checked. */
+export const IdSchema = z.string().min(1).max(64);
+export const idOf = (prefix: string) =>
+  extendApi(z.string().max(64), { example: `${prefix}_01JD7X2R5VQ8N3K4M6P9T1W2Y3` });
+
+export const IdParamsSchema = z.object({ id: IdSchema.describe('Resource id') });
+
+function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/** `YYYY-MM-DD`, a real calendar date. */
+export const DateSchema = extendApi(
+  z.string().max(10).refine(isCalendarDate, { message: 'Expected a calendar date as YYYY-MM-DD' }),
+  { format: 'date', example: '2026-12-31' },
+);
+
+/** ISO 8601 UTC with milliseconds, e.g. `2026-11-21T09:30:00.000Z`. */
+export const TimestampSchema = extendApi(z.string(), { format: 'date-time', example: '2026-11-21T09:30:00.000Z' });
+
+export const CurrencySchema = extendApi(
+  z
+    .string()
+    .length(3)
+    .refine((c) => c in CURRENCY_EXPONENTS, { message: 'Unknown ISO 4217 currency code' }),
+  { description: 'ISO 4217 currency code, upper case.', example: 'USD' },
+);
+
+export const EmailSchema = extendApi(z.string().max(254).email(), { example: 'ada@example.com' });
+
+/** A money amount in major units (e.g. 19.99 USD). Its decimals must fit the currency. */
+export const MajorAmountSchema = extendApi(z.number().min(0).max(1_000_000_000_000), {
+  description: 'Amount in major units of the currency, e.g. 19.99; at most as many decimals as the currency has.',
+  example: 19.99,
+});
+
+/** Optional `Idempotency-Key` request header of POST routes. */
+export const IdempotencyHeadersSchema = z.object({
+  'idempotency-key': extendApi(z.string().min(1).max(255).optional(), {
+    description: 'A unique key (e.g. a UUID) so that retrying the same request does not repeat it.',
+  }),
+});
+
+export const MessageSchema = z.string();

@@ -1,0 +1,286 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { AUTHED, errorResponses } from '../common/errors.js';
+import { meta } from '../common/metadata.js';
+import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
+import {
+  CurrencySchema,
+  DateSchema,
+  IdParamsSchema,
+  IdempotencyHeadersSchema,
+  MajorAmountSchema,
+  TimestampSchema,
+  idOf,
+} from '../common/schemas.js';
+
+const c = initContract();
+
+export const INVOICE_STATUSES = ['draft', 'unpaid', 'paid', 'void', 'overdue'] as const;
+export const InvoiceStatusSchema = extendApi(z.enum(INVOICE_STATUSES), {
+  description:
+    '`draft` until issued, then `unpaid` until fully paid (`paid`) or voided (`void`). `overdue` is reported ' +
+    'instead of `unpaid` once `due_date` has passed.',
+});
+
+export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'mobile_money', 'card'] as const;
+
+export const InvoiceItemSchema = extendApi(
+  z.object({
+    id: idOf('item'),
+    product_id: z.string().nullable(),
+    description: z.string(),
+    quantity: z.number(),
+    unit_price: z.number().describe('Major units.'),
+    tax_rate: z.number().describe('Percent, e.g. 20 for 20%.'),
+    total: z.number().describe('quantity x unit_price, rounded half-up to the currency, before tax.'),
+    tax: z.number().describe('total x tax_rate / 100, rounded half-up.'),
+  }),
+  { title: 'InvoiceItem' },
+);
+
+export const PaymentSchema = extendApi(
+  z.object({
+    id: idOf('pay'),
+    invoice_id: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    payment_method: z.enum(PAYMENT_METHODS),
+    payment_date: DateSchema,
+    reference: z.string().nullable(),
+    created_at: TimestampSchema,
+  }),
+  { title: 'Payment' },
+);
+export type Payment = z.infer<typeof PaymentSchema>;
+
+export const InvoiceSchema = extendApi(
+  z.object({
+    id: idOf('inv'),
+    number: z.string().describe('Sequential per business without gaps: INV-000001, INV-000002, ...'),
+    customer_id: z.string(),
+    customer: z.object({ id: z.string(), name: z.string() }),
+    status: InvoiceStatusSchema,
+    currency: z.string(),
+    issue_date: DateSchema.nullable(),
+    due_date: DateSchema,
+    notes: z.string().nullable(),
+    items: z.array(InvoiceItemSchema),
+    subtotal: z.number(),
+    tax: z.number().describe('Sum of the item taxes, rounded half-up once.'),
+    total: z.number(),
+    amount_paid: z.number(),
+    amount_due: z.number(),
+    payments: z.array(PaymentSchema),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+    issued_at: TimestampSchema.nullable(),
+    paid_at: TimestampSchema.nullable(),
+    voided_at: TimestampSchema.nullable(),
+  }),
+  {
+    title: 'Invoice',
+    example: {
+      id: 'inv_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      number: 'INV-000001',
+      customer_id: 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      customer: { id: 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y3', name: 'Ada Lovelace' },
+      status: 'unpaid',
+      currency: 'USD',
+      issue_date: '2026-11-21',
+      due_date: '2026-12-21',
+      notes: 'Thank you for your business',
+      items: [
+        {
+          id: 'item_01JD7X2R5VQ8N3K4M6P9T1W2Y4',
+          product_id: null,
+          description: 'Consulting (hours)',
+          quantity: 3,
+          unit_price: 150,
+          tax_rate: 20,
+          total: 450,
+          tax: 90,
+        },
+      ],
+      subtotal: 450,
+      tax: 90,
+      total: 540,
+      amount_paid: 0,
+      amount_due: 540,
+      payments: [],
+      created_at: '2026-11-21T09:30:00.000Z',
+      updated_at: '2026-11-21T09:31:00.000Z',
+      issued_at: '2026-11-21T09:31:00.000Z',
+      paid_at: null,
+      voided_at: null,
+    },
+  },
+);
+export type Invoice = z.infer<typeof InvoiceSchema>;
+
+export const InvoiceItemInputSchema = extendApi(
+  z
+    .object({
+      product_id: z.string().max(64).optional().describe('Fills description and unit_price when they are omitted.'),
+      description: z.string().trim().min(1).max(500).optional(),
+      quantity: z
+        .number()
+        .gt(0)
+        .max(1_000_000)
+        .refine((q) => Math.abs(q * 10_000 - Math.round(q * 10_000)) < 1e-6, { message: 'At most 4 decimals' }),
+      unit_price: MajorAmountSchema.optional(),
+      tax_rate: z
+        .number()
+        .min(0)
+        .max(100)
+        .refine((r) => Math.abs(r * 1000 - Math.round(r * 1000)) < 1e-6, { message: 'At most 3 decimals' })
+        .optional()
+        .describe('Tax percent for this line; default 0.'),
+    })
+    .strict(),
+  { title: 'InvoiceItemInput', example: { description: 'Consulting (hours)', quantity: 3, unit_price: 150, tax_rate: 20 } },
+);
+export type InvoiceItemInput = z.infer<typeof InvoiceItemInputSchema>;
+
+export const CreateInvoiceBodySchema = extendApi(
+  z
+    .object({
+      customer_id: z.string().max(64),
+      items: z.array(InvoiceItemInputSchema).min(1).max(200),
+      due_date: DateSchema,
+      issue_date: DateSchema.optional().describe('Defaults to the day the invoice is issued.'),
+      currency: CurrencySchema.optional().describe('Defaults to USD.'),
+      notes: z.string().max(2000).nullable().optional(),
+    })
+    .strict(),
+  {
+    title: 'CreateInvoiceBody',
+    example: {
+      customer_id: 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      items: [{ description: 'Consulting (hours)', quantity: 3, unit_price: 150, tax_rate: 20 }],
+      due_date: '2026-12-21',
+      currency: 'USD',
+      notes: 'Thank you for your business',
+    },
+  },
+);
+export type CreateInvoiceBody = z.infer<typeof CreateInvoiceBodySchema>;
+
+export const UpdateInvoiceBodySchema = extendApi(CreateInvoiceBodySchema.partial().strict(), {
+  title: 'UpdateInvoiceBody',
+  example: { due_date: '2027-01-15', notes: 'Updated terms' },
+});
+export type UpdateInvoiceBody = z.infer<typeof UpdateInvoiceBodySchema>;
+
+export const CreatePaymentBodySchema = extendApi(
+  z
+    .object({
+      amount: MajorAmountSchema.refine((a) => a > 0, { message: 'Must be greater than 0' }),
+      payment_method: z.enum(PAYMENT_METHODS),
+      payment_date: DateSchema.optional().describe('Defaults to today (UTC).'),
+      reference: z.string().max(100).optional(),
+    })
+    .strict(),
+  { title: 'CreatePaymentBody', example: { amount: 540, payment_method: 'bank_transfer', payment_date: '2026-11-30' } },
+);
+export type CreatePaymentBody = z.infer<typeof CreatePaymentBodySchema>;
+
+export const INVOICE_SORT_FIELDS = ['due_date', 'created_at', 'total', 'number'] as const;
+
+export const ListInvoicesQuerySchema = PageQuerySchema.extend({
+  status: InvoiceStatusSchema.optional(),
+  customer_id: z.string().max(64).optional(),
+  sort: sortQuery(INVOICE_SORT_FIELDS),
+});
+export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuerySchema>;
+
+const data = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });
+const invoiceResponse = data(InvoiceSchema);
+
+export const invoicesContract = c.router({
+  listInvoices: {
+    method: 'GET',
+    path: '/invoices',
+    summary: 'List invoices',
+    description: 'Newest first unless `sort` says otherwise; ties are broken by id so pages are stable.',
+    query: ListInvoicesQuerySchema,
+    responses: {
+      200: z.object({ data: z.array(InvoiceSchema), pagination: PaginationSchema }),
+      ...errorResponses('general', AUTHED),
+    },
+    metadata: meta('token', 'Invoices'),
+  },
+  createInvoice: {
+    method: 'POST',
+    path: '/invoices',
+    summary: 'Create a draft invoice',
+    description:
+      'Creates a `draft` with the next number of the business. Amounts are major units with at most the ' +
+      "currency's decimals; line totals and taxes are rounded half-up.",
+    headers: IdempotencyHeadersSchema,
+    body: CreateInvoiceBodySchema,
+    responses: { 201: invoiceResponse, ...errorResponses('general', AUTHED) },
+    metadata: meta('token', 'Invoices'),
+  },
+  getInvoice: {
+    method: 'GET',
+    path: '/invoices/:id',
+    summary: 'Get an invoice',
+    pathParams: IdParamsSchema,
+    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404]) },
+    metadata: meta('token', 'Invoices'),
+  },
+  updateInvoice: {
+    method: 'PUT',
+    path: '/invoices/:id',
+    summary: 'Update a draft invoice',
+    description: 'Partial update; `items` replaces all lines. Only drafts can change (409 INVALID_STATE otherwise).',
+    pathParams: IdParamsSchema,
+    body: UpdateInvoiceBodySchema,
+    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    metadata: meta('token', 'Invoices'),
+  },
+  deleteInvoice: {
+    method: 'DELETE',
+    path: '/invoices/:id',
+    summary: 'Delete a draft invoice',
+    description: 'Only drafts can be deleted (409 INVALID_STATE otherwise). The number stays recorded as deleted.',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    metadata: meta('token', 'Invoices'),
+  },
+  issueInvoice: {
+    method: 'POST',
+    path: '/invoices/:id/issue',
+    summary: 'Issue an invoice',
+    description: 'Moves a draft to `unpaid`; `issue_date` defaults to today (UTC).',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    metadata: meta('token', 'Invoices'),
+  },
+  createPayment: {
+    method: 'POST',
+    path: '/invoices/:id/payments',
+    summary: 'Record a payment',
+    description:
+      'Records a partial or full payment of an issued invoice. Paying more than `amount_due` is 422; paying a ' +
+      'draft, paid or void invoice is 409 INVALID_STATE. The invoice becomes `paid` when fully paid.',
+    pathParams: IdParamsSchema,
+    headers: IdempotencyHeadersSchema,
+    body: CreatePaymentBodySchema,
+    responses: { 201: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    metadata: meta('token', 'Invoices'),
+  },
+  voidInvoice: {
+    method: 'POST',
+    path: '/invoices/:id/void',
+    summary: 'Void an invoice',
+    description: 'Voids a draft or an unpaid invoice without payments; anything else is 409 INVALID_STATE.',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    metadata: meta('token', 'Invoices'),
+  },
+});

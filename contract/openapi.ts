@@ -1,0 +1,132 @@
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { generateOpenApi } from '@ts-rest/open-api';
+import type { OpenAPIObject } from 'openapi3-ts/oas30';
+import { errorStatusText } from './common/errors.js';
+import type { RouteMetadata } from './common/metadata.js';
+import { contract } from './index.js';
+
+const SUCCESS_TEXT: Record<string, string> = {
+  '200': 'Success.',
+  '201': 'Created.',
+};
+
+const TAGS = [
+  { name: 'Auth', description: 'Registration, sign-in and sign-out. Access tokens are opaque and expire.' },
+  { name: 'API keys', description: 'Keys for server-to-server (`full`) and point-of-sale (`public_loyalty`) use.' },
+  { name: 'Customers', description: 'General group: the business\'s customers, who are also its marketing contacts.' },
+  { name: 'Products', description: 'General group: products with a SKU unique per business.' },
+  { name: 'Invoices', description: 'General group: invoices from draft to paid, with payments.' },
+];
+
+/** The operation type of ts-rest's own openapi3-ts copy. */
+type OperationObject = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
+
+function securityFor(auth: RouteMetadata['auth']): OperationObject['security'] {
+  switch (auth) {
+    case 'user':
+      return [{ bearerAuth: [] }];
+    case 'token':
+      return [{ bearerAuth: [] }, { apiKeyBearer: [] }];
+    case 'apiKey':
+      return [{ apiKeyHeader: [] }];
+    case 'none':
+      return [];
+  }
+}
+
+/**
+ * `@ts-rest/open-api` emits two constructs OpenAPI 3.0 does not allow: a numeric `exclusiveMinimum`
+ * (3.1 style) and `additionalProperties: { nullable: true }` without a type. Rewrite both.
+ */
+function fixSchemas(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(fixSchemas);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const obj = node as Record<string, unknown>;
+  for (const key of ['exclusiveMinimum', 'exclusiveMaximum'] as const) {
+    const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
+    if (typeof obj[key] === 'number') {
+      obj[bound] = obj[key];
+      obj[key] = true;
+    }
+  }
+  const extra = obj.additionalProperties as Record<string, unknown> | undefined;
+  if (extra && typeof extra === 'object' && !('type' in extra) && !('$ref' in extra) && !('oneOf' in extra)) {
+    obj.additionalProperties = {};
+  }
+  Object.values(obj).forEach(fixSchemas);
+}
+
+function allRoutes(router: AppRouter): AppRoute[] {
+  return Object.values(router).flatMap((v) => (isAppRoute(v) ? [v] : allRoutes(v as AppRouter)));
+}
+
+export function routesOf(router: AppRouter = contract): AppRoute[] {
+  return allRoutes(router);
+}
+
+export function buildOpenApiDocument(): OpenAPIObject {
+  const doc = generateOpenApi(
+    contract,
+    {
+      info: {
+        title: 'Business Management Service API',
+        version: '1.0.0',
+        description:
+          'Back-office API: invoices, customers and products (general group), finance, HR, marketing, ' +
+          'loyalty and webhooks.\n\nAuthenticate with `Authorization: Bearer <access token or full API key>`; ' +
+          'the public loyalty interface takes `X-Api-Key`. Every response carries `X-Request-Id` and the ' +
+          '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window ' +
+          'resets) headers; a 429 adds `Retry-After` (seconds).',
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: TAGS,
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Access token from `POST /v1/auth/token` or `POST /v1/auth/register`.',
+          },
+          apiKeyBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A `full` API key (`bms_sk_...`) sent as `Authorization: Bearer`.',
+          },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description: 'An API key (`bms_pk_...` or `bms_sk_...`) for the public loyalty interface.',
+          },
+        },
+      },
+    },
+    {
+      setOperationId: true,
+      operationMapper: (operation: OperationObject, route: AppRoute): OperationObject => {
+        const metadata = route.metadata as RouteMetadata;
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          const r = response as { description?: string };
+          if (r.description === status) {
+            r.description = SUCCESS_TEXT[status] ?? errorStatusText(Number(status));
+          }
+        }
+        if (operation.requestBody && 'description' in operation.requestBody) {
+          operation.requestBody.description = 'JSON body (at most 1 MiB).';
+          operation.requestBody.required = true;
+        }
+        return { ...operation, tags: [metadata.tag], security: securityFor(metadata.auth) };
+      },
+    },
+  );
+  fixSchemas(doc);
+  return doc as unknown as OpenAPIObject;
+}
+
+/** The document as it is committed: stable key order, two-space indent, trailing newline. */
+export function renderOpenApiDocument(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}

@@ -1,0 +1,69 @@
+import type { AppRoute } from '@ts-rest/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RouteMetadata } from '../../contract/common/metadata.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { resolveCredential } from './service.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Resolves whatever credential the request presents, before rate limiting (which counts per
+ * business) and before routing. Whether a route needs it is decided by `requireAuth`.
+ */
+export function resolveCredentials(deps: Deps): RequestHandler {
+  return (req, _res, next) => {
+    const authorization = req.get('authorization');
+    const apiKey = req.get('x-api-key');
+    const lookups: Promise<void>[] = [];
+    if (authorization !== undefined) {
+      const secret = BEARER.exec(authorization)?.[1];
+      lookups.push(
+        (secret ? resolveCredential(deps.db, deps.clock, secret) : Promise.resolve(null)).then((auth) => {
+          req.credentials.bearer = auth;
+        }),
+      );
+    }
+    if (apiKey !== undefined) {
+      lookups.push(
+        resolveCredential(deps.db, deps.clock, apiKey).then((auth) => {
+          req.credentials.apiKey = auth && auth.kind === 'apiKey' ? auth : null;
+        }),
+      );
+    }
+    Promise.all(lookups).then(() => next(), next);
+  };
+}
+
+const unauthorized = (what: 'access token or API key' | 'API key', challenge: string) =>
+  new ApiError('UNAUTHORIZED', `Invalid or expired ${what}`, undefined, { 'WWW-Authenticate': challenge });
+
+const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
+
+/** Enforces the route's contract metadata (`auth: user | token | apiKey | none`). */
+export function requireAuth(req: Request, _res: Response, next: NextFunction): void {
+  const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+  const { auth } = route.metadata as RouteMetadata;
+  const { bearer, apiKey } = req.credentials;
+
+  if (auth === 'none') return next();
+
+  if (auth === 'apiKey') {
+    if (!apiKey) return next(unauthorized('API key', 'ApiKey header="X-Api-Key"'));
+    req.auth = apiKey;
+    return next();
+  }
+
+  if (bearer === undefined && apiKey) {
+    return next(forbidden('API keys are accepted here only as Authorization: Bearer with a full-scope key'));
+  }
+  if (!bearer) return next(unauthorized('access token or API key', 'Bearer'));
+  if (auth === 'user' && bearer.kind !== 'user') {
+    return next(forbidden('This operation needs an access token from sign-in, not an API key'));
+  }
+  if (bearer.kind === 'apiKey' && bearer.scope !== 'full') {
+    return next(forbidden('This API key is limited to the public loyalty interface'));
+  }
+  req.auth = bearer;
+  next();
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../errors.js';
+import { consume, type RateLimitOutcome } from './rate-limit.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echoes a sane `X-Request-Id` or makes one, and gives the request a logger that carries it. */
+export function requestContext(deps: Deps): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get('x-request-id');
+    req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    req.log = deps.log.child({ requestId: req.requestId });
+    req.credentials = {};
+    res.setHeader('X-Request-Id', req.requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      req.log.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+          businessId: req.auth?.businessId,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+export function setRateLimitHeaders(res: Response, outcome: RateLimitOutcome): void {
+  res.setHeader('X-RateLimit-Limit', String(outcome.limit));
+  res.setHeader('X-RateLimit-Remaining', String(outcome.remaining));
+  res.setHeader('X-RateLimit-Reset', String(outcome.resetSeconds));
+}
+
+export function rateLimited(outcome: RateLimitOutcome, message = 'Rate limit exceeded'): ApiError {
+  return new ApiError('RATE_LIMITED', message, undefined, { 'Retry-After': String(outcome.resetSeconds) });
+}
+
+/**
+ * Counts every request against its business's plan, or against its IP when it carries no valid
+ * credential. Counters that cannot be reached fail open (logged): availability over strictness.
+ */
+export function rateLimit(deps: Deps): RequestHandler {
+  return (req, res, next) => {
+    const auth = req.credentials.bearer ?? req.credentials.apiKey;
+    const limiter = auth ? (deps.limiters.plans[auth.plan] ?? deps.limiters.plans[deps.config.DEFAULT_PLAN]) : deps.limiters.anonymous;
+    const key = auth ? `biz:${auth.businessId}` : `ip:${req.ip}`;
+    consume(limiter, key).then(
+      (outcome) => {
+        setRateLimitHeaders(res, outcome);
+        next(outcome.allowed ? undefined : rateLimited(outcome));
+      },
+      (err: unknown) => {
+        req.log.error({ err }, 'rate-limit store unavailable');
+        next();
+      },
+    );
+  };
+}
+
+/** A request with a body must send it as JSON. */
+export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+    next(new ApiError('BAD_REQUEST', 'Request bodies must be JSON with Content-Type: application/json'));
+    return;
+  }
+  next();
+}
+
+export function notFoundRoute(req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+}

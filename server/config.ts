@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** `free:100,standard:1000,enterprise:10000` -> { free: 100, ... } (requests per minute). */
+const planTable = z
+  .string()
+  .regex(/^[a-z_]+:\d+(,[a-z_]+:\d+)*$/, 'Expected plan:limit pairs, e.g. free:100,standard:1000')
+  .transform((s) => Object.fromEntries(s.split(',').map((pair) => pair.split(':')).map(([p, n]) => [p, Number(n)])));
+
+/** A duration in seconds, or with a unit: `30s`, `15m`, `12h`, `7d`. */
+const duration = z
+  .string()
+  .regex(/^\d+[smhd]?$/, 'Expected a duration such as 3600, 15m, 12h or 7d')
+  .transform((s) => {
+    const n = Number.parseInt(s, 10);
+    const unit = s.at(-1);
+    const factor = unit === 'm' ? 60 : unit === 'h' ? 3600 : unit === 'd' ? 86400 : 1;
+    return n * factor;
+  });
+
+export const ConfigSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('./data'),
+    DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+    MIGRATE_ON_START: bool.default('true'),
+    WORKER_ENABLED: bool.default('true'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ACCESS_TOKEN_TTL: duration.default('7d'),
+    SIGNUP_ENABLED: bool.default('true'),
+    DEFAULT_PLAN: z.string().regex(/^[a-z_]+$/).default('standard'),
+    RATE_LIMITS: planTable.default('free:100,standard:1000,enterprise:10000'),
+    RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
+    /** Requests per minute per IP for requests without a valid credential. */
+    ANONYMOUS_RATE_LIMIT: z.coerce.number().int().min(1).default(100),
+    REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+    SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+    TRUST_PROXY: z.string().default('false'),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  })
+  .superRefine((c, ctx) => {
+    if (!(c.DEFAULT_PLAN in c.RATE_LIMITS)) {
+      ctx.addIssue({ code: 'custom', path: ['DEFAULT_PLAN'], message: `No rate limit for plan "${c.DEFAULT_PLAN}" in RATE_LIMITS` });
+    }
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value names the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const relevant = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(environment)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
+}

@@ -1,0 +1,100 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './types.js';
+
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Either the database handle or a transaction on it. */
+export type Executor = Db | Trx;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The embedded instance, when running on PGlite (pg-boss shares it). */
+  pglite?: PGlite;
+  connectionString?: string;
+  /** The connection pool, when running on PostgreSQL (the rate-limit store shares it). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without it the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; `memory://` for an in-memory database. */
+  dataDir: string;
+  poolSize: number;
+  statementTimeoutMs: number;
+}
+
+const INT8 = 20;
+const DATE = 1082;
+
+/** bigint as number (money stays far below 2^53), date as its `YYYY-MM-DD` text. */
+const parseInt8 = (v: string) => Number(v);
+const parseDate = (v: string) => v;
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
+  return openPglite(options);
+}
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let dataDir: string | undefined;
+  if (options.dataDir !== 'memory://') {
+    dataDir = resolve(options.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create(dataDir, { parsers: { [INT8]: parseInt8, [DATE]: parseDate } });
+  await pglite.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}; SET TIME ZONE 'UTC';`);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    async close() {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(connectionString: string, options: DatabaseOptions): Promise<DatabaseHandle> {
+  const typeParsers = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') => {
+      if (oid === INT8) return parseInt8;
+      if (oid === DATE) return parseDate;
+      return pg.types.getTypeParser(oid, format);
+    },
+  };
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize,
+    statement_timeout: options.statementTimeoutMs,
+    application_name: 'bms',
+    types: typeParsers as pg.CustomTypesConfig,
+    options: '-c TimeZone=UTC',
+  });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it on next use.
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    connectionString,
+    pool,
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** Runs `fn` in a transaction, or inside the one it is given, so services can call each other. */
+export async function inTransaction<T>(db: Executor, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db as Trx);
+  return db.transaction().execute(fn);
+}

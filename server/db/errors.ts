@@ -1,0 +1,5 @@
+/** PostgreSQL unique violation, optionally on a named constraint or index. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && (!constraint || e.constraint === constraint);
+}

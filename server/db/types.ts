@@ -1,0 +1,168 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps are written as Date or ISO strings and read back as Date. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+type GeneratedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** bigint money columns: parsed to number on read (see database.ts); written as number. */
+type Money = ColumnType<number, number | bigint, number | bigint>;
+/** numeric columns come back as strings from both drivers. */
+type Decimal = ColumnType<string, string | number, string | number>;
+/** date columns are read back as `YYYY-MM-DD` strings (parsers set in database.ts). */
+type DateOnly = ColumnType<string, string, string>;
+type NullableDateOnly = ColumnType<string | null, string | null, string | null>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface BusinessesTable {
+  id: string;
+  name: string;
+  email: string;
+  plan: string;
+  base_currency: Generated<string>;
+  created_at: GeneratedTimestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  business_id: string;
+  email: string;
+  password_hash: string;
+  created_at: GeneratedTimestamp;
+}
+
+export interface AccessTokensTable {
+  id: string;
+  business_id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  business_id: string;
+  name: string;
+  scope: 'public_loyalty' | 'full';
+  prefix: string;
+  key_hash: string;
+  created_at: GeneratedTimestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface SequencesTable {
+  business_id: string;
+  name: string;
+  last_value: Money;
+}
+
+export interface CustomersTable {
+  business_id: string;
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  address: ColumnType<Record<string, string> | null, string | null, string | null>;
+  first_name: string | null;
+  last_name: string | null;
+  attributes: Json<Record<string, string>>;
+  unsubscribed: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProductsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  sku: string;
+  price_minor: Money;
+  currency: string;
+  stock: number;
+  description: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface InvoicesTable {
+  business_id: string;
+  id: string;
+  number: string;
+  customer_id: string;
+  status: 'draft' | 'unpaid' | 'paid' | 'void';
+  currency: string;
+  issue_date: NullableDateOnly;
+  due_date: DateOnly;
+  notes: string | null;
+  subtotal_minor: Money;
+  tax_minor: Money;
+  total_minor: Money;
+  amount_paid_minor: Money;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  issued_at: NullableTimestamp;
+  paid_at: NullableTimestamp;
+  voided_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface InvoiceItemsTable {
+  business_id: string;
+  id: string;
+  invoice_id: string;
+  position: number;
+  product_id: string | null;
+  description: string;
+  quantity: Decimal;
+  unit_price_minor: Money;
+  tax_rate: Decimal;
+  total_minor: Money;
+  tax_minor: Money;
+}
+
+export interface PaymentsTable {
+  business_id: string;
+  id: string;
+  invoice_id: string;
+  amount_minor: Money;
+  currency: string;
+  payment_method: string;
+  payment_date: DateOnly;
+  reference: string | null;
+  created_at: Timestamp;
+}
+
+export interface EventsTable {
+  business_id: string;
+  id: string;
+  type: string;
+  data: Json<unknown>;
+  occurred_at: Timestamp;
+  dispatched_at: NullableTimestamp;
+}
+
+export interface Database {
+  businesses: BusinessesTable;
+  users: UsersTable;
+  access_tokens: AccessTokensTable;
+  api_keys: ApiKeysTable;
+  sequences: SequencesTable;
+  customers: CustomersTable;
+  products: ProductsTable;
+  invoices: InvoicesTable;
+  invoice_items: InvoiceItemsTable;
+  payments: PaymentsTable;
+  events: EventsTable;
+}
+
+export type CustomerRow = Selectable<CustomersTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type InvoiceRow = Selectable<InvoicesTable>;
+export type InvoiceItemRow = Selectable<InvoiceItemsTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type NewCustomer = Insertable<CustomersTable>;
+export type CustomerUpdate = Updateable<CustomersTable>;

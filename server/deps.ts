@@ -1,0 +1,61 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AuthInfo } from './auth/service.js';
+import type { Clock } from './common/clock.js';
+import type { Config } from './config.js';
+import type { Ctx } from './context.js';
+import type { DatabaseHandle, Db } from './db/database.js';
+import type { JobEngine } from './jobs/engine.js';
+import type { Logger } from './logger.js';
+
+export interface Limiters {
+  /** One limiter per plan, requests per minute per business. */
+  plans: Record<string, RateLimiterAbstract>;
+  anonymous: RateLimiterAbstract;
+  register: RateLimiterAbstract;
+  signInFailuresByIp: RateLimiterAbstract;
+  signInFailuresByEmail: RateLimiterAbstract;
+}
+
+/** Everything the HTTP layer needs, built once at start-up (or by a test). */
+export interface Deps {
+  config: Readonly<Config>;
+  database: DatabaseHandle;
+  db: Db;
+  jobs: JobEngine;
+  clock: Clock;
+  log: Logger;
+  limiters: Limiters;
+}
+
+export interface Credentials {
+  /** undefined: no `Authorization` header; null: presented but invalid, revoked or expired. */
+  bearer?: AuthInfo | null;
+  /** Same for `X-Api-Key`. */
+  apiKey?: AuthInfo | null;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      requestId: string;
+      log: Logger;
+      credentials: Credentials;
+      /** Set by the auth middleware on authenticated routes. */
+      auth?: AuthInfo;
+    }
+  }
+}
+
+/** The service context of an authenticated request. */
+export function ctxOf(req: Express.Request, deps: Deps): Ctx {
+  if (!req.auth) throw new Error('ctxOf called on an unauthenticated request');
+  return {
+    db: deps.db,
+    businessId: req.auth.businessId,
+    clock: deps.clock,
+    log: req.log,
+    requestId: req.requestId,
+    jobs: deps.jobs,
+  };
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import express, { type Router } from 'express';
+import swaggerUi from 'swagger-ui-dist';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Business Management Service API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#reference',
+  deepLinking: true,
+  tryItOutEnabled: true,
+  persistAuthorization: true,
+  validatorUrl: null,
+});
+`;
+
+/** `GET /openapi.json` and an interactive reference at `GET /docs`, all assets served from here. */
+export function docsRouter(openApiPath: URL): Router {
+  const document = readFileSync(openApiPath, 'utf8');
+  const router = express.Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(document);
+  });
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    res.type('html').send(PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT);
+  });
+  router.use('/docs/assets', express.static(swaggerUi.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  return router;
+}

@@ -1,0 +1,90 @@
+import { RequestValidationError } from '@ts-rest/express';
+import type { ErrorRequestHandler } from 'express';
+import type { ZodError } from 'zod';
+import { ERROR_STATUS, envelopeForPath, type ErrorCode, type ErrorObject } from '../contract/common/errors.js';
+
+export type ErrorDetail = { field: string; message: string };
+
+/** The one error type services throw; the error handler maps it to the envelope. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+
+  toObject(): ErrorObject {
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found`);
+export const invalid = (field: string, message: string) =>
+  new ApiError('VALIDATION_ERROR', 'Request validation failed', [{ field, message }]);
+export const invalidState = (message: string) => new ApiError('INVALID_STATE', message);
+export const conflict = (message: string) => new ApiError('CONFLICT', message);
+
+
+function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
+  return error.issues.flatMap((issue) => {
+    const base = [...(prefix ? [prefix] : []), ...issue.path].join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: base ? `${base}.${key}` : key, message: 'Unknown field' }));
+    }
+    return [{ field: base || 'body', message: issue.message }];
+  });
+}
+
+/** Maps anything thrown to the service's error object; unknown errors become a bare 500. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof RequestValidationError) {
+    if (err.pathParams) return new ApiError('NOT_FOUND', 'Resource not found');
+    const details = [
+      ...(err.headers ? zodDetails(err.headers) : []),
+      ...(err.query ? zodDetails(err.query) : []),
+      ...(err.body ? zodDetails(err.body) : []),
+    ];
+    return new ApiError('VALIDATION_ERROR', 'Request validation failed', details);
+  }
+  const type = (err as { type?: string } | null)?.type;
+  if (type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
+  if (type === 'entity.parse.failed') return new ApiError('BAD_REQUEST', 'Malformed JSON in request body');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ApiError('BAD_REQUEST', 'Unsupported body encoding');
+  }
+  if ((err as { code?: string } | null)?.code === '57014') {
+    return new ApiError('INTERNAL_ERROR', 'The request took too long and was cancelled');
+  }
+  return new ApiError('INTERNAL_ERROR', 'Internal server error');
+}
+
+export function errorBody(path: string, error: ApiError): unknown {
+  return envelopeForPath(path) === 'general'
+    ? { error: error.toObject() }
+    : { result: 'error', error: error.toObject() };
+}
+
+/** The one place errors become responses. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  const apiError = toApiError(err);
+  if (apiError.status >= 500) {
+    req.log.error({ err }, 'request failed');
+  }
+  if (apiError.headers) res.set(apiError.headers);
+  res.status(apiError.status).json(errorBody(req.path, apiError));
+};

@@ -1,0 +1,45 @@
+import type { EventName } from '../../contract/common/events.js';
+import { newId } from '../common/ids.js';
+import type { Ctx } from '../context.js';
+import type { Db, Trx } from '../db/database.js';
+import { QUEUES } from '../jobs/engine.js';
+
+export interface DispatchEventJob {
+  businessId: string;
+  eventId: string;
+}
+
+/**
+ * Records a catalogue event in the outbox, in the transaction of the change, and enqueues its
+ * dispatch job in the same transaction: nothing is announced for a change that rolled back and
+ * nothing is lost when the process dies after commit.
+ */
+export async function emit(trx: Trx, ctx: Ctx, type: EventName, data: unknown): Promise<void> {
+  const id = newId('evt');
+  await trx
+    .insertInto('events')
+    .values({
+      business_id: ctx.businessId,
+      id,
+      type,
+      data: JSON.stringify(data),
+      occurred_at: ctx.clock.now(),
+      dispatched_at: null,
+    })
+    .execute();
+  await ctx.jobs.send(trx, QUEUES.dispatchEvent, { businessId: ctx.businessId, eventId: id } satisfies DispatchEventJob);
+}
+
+/**
+ * Dispatches one outbox event. Until webhook delivery exists there is no subscriber to fan out
+ * to, so dispatching marks the event as handed on.
+ */
+export async function dispatchEvent(db: Db, job: DispatchEventJob): Promise<void> {
+  await db
+    .updateTable('events')
+    .set({ dispatched_at: new Date() })
+    .where('business_id', '=', job.businessId)
+    .where('id', '=', job.eventId)
+    .where('dispatched_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,122 @@
+import type {
+  CreateCustomerBody,
+  Customer,
+  ListCustomersQuery,
+  UpdateCustomerBody,
+} from '../../../contract/general/customers.js';
+import type { Pagination } from '../../../contract/common/pagination.js';
+import { newId } from '../../common/ids.js';
+import { paginationOf } from '../../common/pagination.js';
+import type { Ctx } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { ApiError, conflict, notFound } from '../../errors.js';
+import { emit } from '../../events/outbox.js';
+import { toCustomer } from './mappers.js';
+import * as queries from './queries.js';
+
+/** `Ada King Lovelace` -> first `Ada`, last `King Lovelace`. */
+function splitName(name: string): { first_name: string; last_name: string | null } {
+  const at = name.indexOf(' ');
+  return at < 0 ? { first_name: name, last_name: null } : { first_name: name.slice(0, at), last_name: name.slice(at + 1).trim() || null };
+}
+
+const emailTaken = () => conflict('A customer with this email already exists');
+
+export async function createCustomer(ctx: Ctx, input: CreateCustomerBody): Promise<Customer> {
+  const derived = splitName(input.name);
+  const now = ctx.clock.now();
+  try {
+    return await inTransaction(ctx.db, async (trx) => {
+      const row = await trx
+        .insertInto('customers')
+        .values({
+          business_id: ctx.businessId,
+          id: newId('cus'),
+          name: input.name,
+          email: input.email ?? null,
+          phone: input.phone ?? null,
+          company: input.company ?? null,
+          address: input.address ? JSON.stringify(input.address) : null,
+          first_name: input.first_name !== undefined ? input.first_name : derived.first_name,
+          last_name: input.last_name !== undefined ? input.last_name : derived.last_name,
+          attributes: JSON.stringify(input.attributes ?? {}),
+          unsubscribed: input.unsubscribed ?? false,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const customer = toCustomer(row);
+      await emit(trx, ctx, 'customer.created', customer);
+      return customer;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'customers_email_key')) throw emailTaken();
+    throw err;
+  }
+}
+
+export async function listCustomers(
+  ctx: Ctx,
+  query: ListCustomersQuery,
+): Promise<{ data: Customer[]; pagination: Pagination }> {
+  const { rows, total } = await queries.listCustomers(ctx.db, ctx.businessId, query);
+  return { data: rows.map(toCustomer), pagination: paginationOf(query, total) };
+}
+
+export async function getCustomer(ctx: Ctx, id: string): Promise<Customer> {
+  const row = await queries.findCustomer(ctx.db, ctx.businessId, id);
+  if (!row) throw notFound('Customer');
+  return toCustomer(row);
+}
+
+export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomerBody): Promise<Customer> {
+  try {
+    return await inTransaction(ctx.db, async (trx) => {
+      const current = await queries.findCustomer(trx, ctx.businessId, id, true);
+      if (!current) throw notFound('Customer');
+      const renamed = input.name !== undefined && input.name !== current.name;
+      const derived = renamed && input.first_name === undefined && input.last_name === undefined ? splitName(input.name!) : {};
+      const row = await trx
+        .updateTable('customers')
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.email !== undefined && { email: input.email }),
+          ...(input.phone !== undefined && { phone: input.phone }),
+          ...(input.company !== undefined && { company: input.company }),
+          ...(input.address !== undefined && { address: input.address ? JSON.stringify(input.address) : null }),
+          ...derived,
+          ...(input.first_name !== undefined && { first_name: input.first_name }),
+          ...(input.last_name !== undefined && { last_name: input.last_name }),
+          ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
+          ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
+          updated_at: ctx.clock.now(),
+        })
+        .where('business_id', '=', ctx.businessId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const customer = toCustomer(row);
+      await emit(trx, ctx, 'customer.updated', customer);
+      return customer;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'customers_email_key')) throw emailTaken();
+    throw err;
+  }
+}
+
+export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await queries.findCustomer(trx, ctx.businessId, id, true);
+    if (!row) throw notFound('Customer');
+    if ((await queries.countInvoicesOf(trx, ctx.businessId, id)) > 0) {
+      throw new ApiError('RESOURCE_IN_USE', 'The customer has invoices and cannot be deleted');
+    }
+    await trx.deleteFrom('customers').where('business_id', '=', ctx.businessId).where('id', '=', id).execute();
+    const customer = toCustomer(row);
+    await emit(trx, ctx, 'customer.deleted', customer);
+    return customer;
+  });
+}

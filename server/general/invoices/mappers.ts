@@ -1,0 +1,61 @@
+import type { Invoice, Payment } from '../../../contract/general/invoices.js';
+import { toMajor } from '../../common/money.js';
+import type { InvoiceItemRow, InvoiceRow, PaymentRow } from '../../db/types.js';
+
+export type InvoiceRowWithCustomer = InvoiceRow & { customer_name: string };
+
+export const toPayment = (row: PaymentRow): Payment => ({
+  id: row.id,
+  invoice_id: row.invoice_id,
+  amount: toMajor(Number(row.amount_minor), row.currency),
+  currency: row.currency,
+  payment_method: row.payment_method as Payment['payment_method'],
+  payment_date: row.payment_date,
+  reference: row.reference,
+  created_at: row.created_at.toISOString(),
+});
+
+/** `overdue` is derived: an unpaid invoice whose due date is before today. */
+export const reportedStatus = (row: InvoiceRow, today: string): Invoice['status'] =>
+  row.status === 'unpaid' && row.due_date < today ? 'overdue' : row.status;
+
+export function toInvoice(
+  row: InvoiceRowWithCustomer,
+  items: InvoiceItemRow[],
+  payments: PaymentRow[],
+  today: string,
+): Invoice {
+  const money = (minor: number) => toMajor(Number(minor), row.currency);
+  return {
+    id: row.id,
+    number: row.number,
+    customer_id: row.customer_id,
+    customer: { id: row.customer_id, name: row.customer_name },
+    status: reportedStatus(row, today),
+    currency: row.currency,
+    issue_date: row.issue_date,
+    due_date: row.due_date,
+    notes: row.notes,
+    items: items.map((item) => ({
+      id: item.id,
+      product_id: item.product_id,
+      description: item.description,
+      quantity: Number(item.quantity),
+      unit_price: money(item.unit_price_minor),
+      tax_rate: Number(item.tax_rate),
+      total: money(item.total_minor),
+      tax: money(item.tax_minor),
+    })),
+    subtotal: money(row.subtotal_minor),
+    tax: money(row.tax_minor),
+    total: money(row.total_minor),
+    amount_paid: money(row.amount_paid_minor),
+    amount_due: money(Number(row.total_minor) - Number(row.amount_paid_minor)),
+    payments: payments.map(toPayment),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    issued_at: row.issued_at ? row.issued_at.toISOString() : null,
+    paid_at: row.paid_at ? row.paid_at.toISOString() : null,
+    voided_at: row.voided_at ? row.voided_at.toISOString() : null,
+  };
+}

@@ -1,0 +1,333 @@
+import type { Pagination } from '../../../contract/common/pagination.js';
+import type {
+  CreateInvoiceBody,
+  CreatePaymentBody,
+  Invoice,
+  InvoiceItemInput,
+  ListInvoicesQuery,
+  UpdateInvoiceBody,
+} from '../../../contract/general/invoices.js';
+import { today } from '../../common/clock.js';
+import { newId } from '../../common/ids.js';
+import { invoiceTax, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../common/money.js';
+import { paginationOf } from '../../common/pagination.js';
+import type { Ctx } from '../../context.js';
+import { inTransaction, type Executor, type Trx } from '../../db/database.js';
+import type { InvoiceItemRow } from '../../db/types.js';
+import { ApiError, invalid, invalidState, notFound } from '../../errors.js';
+import { emit } from '../../events/outbox.js';
+import { findCustomer } from '../customers/queries.js';
+import { findProducts } from '../products/queries.js';
+import { toInvoice, toPayment } from './mappers.js';
+import * as queries from './queries.js';
+
+const DEFAULT_CURRENCY = 'USD';
+const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
+
+interface PricedLine {
+  product_id: string | null;
+  description: string;
+  quantity: number;
+  unit_price_minor: number;
+  tax_rate: number;
+  amounts: LineAmounts;
+}
+
+interface Totals {
+  subtotal_minor: number;
+  tax_minor: number;
+  total_minor: number;
+}
+
+/** Fills lines from their products, converts prices to minor units and rounds each line half-up. */
+async function priceLines(trx: Trx, ctx: Ctx, items: InvoiceItemInput[], currency: string): Promise<PricedLine[]> {
+  const productIds = [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))];
+  const products = new Map((await findProducts(trx, ctx.businessId, productIds)).map((p) => [p.id, p]));
+  return items.map((item, index) => {
+    const field = (name: string) => `items.${index}.${name}`;
+    const product = item.product_id ? products.get(item.product_id) : undefined;
+    if (item.product_id && !product) throw invalid(field('product_id'), 'Unknown product');
+    const description = item.description ?? product?.name;
+    if (!description) throw invalid(field('description'), 'Required unless product_id is given');
+    let unitPriceMinor: number;
+    if (item.unit_price !== undefined) {
+      unitPriceMinor = toMinor(item.unit_price, currency, field('unit_price'));
+    } else if (product) {
+      if (product.currency !== currency) {
+        throw invalid(field('unit_price'), `Required: the product is priced in ${product.currency}, the invoice in ${currency}`);
+      }
+      unitPriceMinor = Number(product.price_minor);
+    } else {
+      throw invalid(field('unit_price'), 'Required unless product_id is given');
+    }
+    const taxRate = item.tax_rate ?? 0;
+    return {
+      product_id: product?.id ?? null,
+      description,
+      quantity: item.quantity,
+      unit_price_minor: unitPriceMinor,
+      tax_rate: taxRate,
+      amounts: lineAmounts(item.quantity, unitPriceMinor, taxRate),
+    };
+  });
+}
+
+function totalsOf(lines: PricedLine[]): Totals {
+  const subtotal = lines.reduce((sum, l) => sum + l.amounts.totalMinor, 0);
+  const tax = invoiceTax(lines.map((l) => l.amounts));
+  return { subtotal_minor: subtotal, tax_minor: tax, total_minor: subtotal + tax };
+}
+
+async function writeLines(trx: Trx, businessId: string, invoiceId: string, lines: PricedLine[]): Promise<void> {
+  await trx.deleteFrom('invoice_items').where('business_id', '=', businessId).where('invoice_id', '=', invoiceId).execute();
+  await trx
+    .insertInto('invoice_items')
+    .values(
+      lines.map((line, position) => ({
+        business_id: businessId,
+        id: newId('item'),
+        invoice_id: invoiceId,
+        position,
+        product_id: line.product_id,
+        description: line.description,
+        quantity: String(line.quantity),
+        unit_price_minor: line.unit_price_minor,
+        tax_rate: String(line.tax_rate),
+        total_minor: line.amounts.totalMinor,
+        tax_minor: line.amounts.taxMinor,
+      })),
+    )
+    .execute();
+}
+
+async function requireCustomer(db: Executor, businessId: string, customerId: string): Promise<void> {
+  if (!(await findCustomer(db, businessId, customerId))) throw invalid('customer_id', 'Unknown customer');
+}
+
+function checkDates(issueDate: string | null | undefined, dueDate: string): void {
+  if (issueDate && dueDate < issueDate) throw invalid('due_date', 'Must not be before issue_date');
+}
+
+/** The invoice as its detail endpoint serialises it. */
+async function loadInvoice(db: Executor, ctx: Ctx, id: string): Promise<Invoice> {
+  const row = await queries.findInvoice(db, ctx.businessId, id);
+  if (!row) throw notFound('Invoice');
+  const [items, payments] = await Promise.all([
+    queries.itemsOf(db, ctx.businessId, [id]),
+    queries.paymentsOf(db, ctx.businessId, [id]),
+  ]);
+  return toInvoice(row, items, payments, today(ctx.clock));
+}
+
+async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
+  const row = await queries.lockInvoice(trx, ctx.businessId, id);
+  if (!row) throw notFound('Invoice');
+  return row;
+}
+
+export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise<Invoice> {
+  const currency = input.currency ?? DEFAULT_CURRENCY;
+  checkDates(input.issue_date, input.due_date);
+  return inTransaction(ctx.db, async (trx) => {
+    await requireCustomer(trx, ctx.businessId, input.customer_id);
+    const lines = await priceLines(trx, ctx, input.items, currency);
+    // Taken last, so the counter's row lock is held for as short a time as possible.
+    const number = formatNumber(await queries.nextSequenceValue(trx, ctx.businessId, 'invoice'));
+    const id = newId('inv');
+    const now = ctx.clock.now();
+    await trx
+      .insertInto('invoices')
+      .values({
+        business_id: ctx.businessId,
+        id,
+        number,
+        customer_id: input.customer_id,
+        status: 'draft',
+        currency,
+        issue_date: input.issue_date ?? null,
+        due_date: input.due_date,
+        notes: input.notes ?? null,
+        ...totalsOf(lines),
+        amount_paid_minor: 0,
+        created_at: now,
+        updated_at: now,
+        issued_at: null,
+        paid_at: null,
+        voided_at: null,
+        deleted_at: null,
+      })
+      .execute();
+    await writeLines(trx, ctx.businessId, id, lines);
+    const invoice = await loadInvoice(trx, ctx, id);
+    await emit(trx, ctx, 'invoice.created', invoice);
+    return invoice;
+  });
+}
+
+export async function listInvoices(ctx: Ctx, query: ListInvoicesQuery): Promise<{ data: Invoice[]; pagination: Pagination }> {
+  const day = today(ctx.clock);
+  const { rows, total } = await queries.listInvoices(ctx.db, ctx.businessId, query, day);
+  const ids = rows.map((r) => r.id);
+  const [items, payments] = await Promise.all([
+    queries.itemsOf(ctx.db, ctx.businessId, ids),
+    queries.paymentsOf(ctx.db, ctx.businessId, ids),
+  ]);
+  const data = rows.map((row) =>
+    toInvoice(
+      row,
+      items.filter((i) => i.invoice_id === row.id),
+      payments.filter((p) => p.invoice_id === row.id),
+      day,
+    ),
+  );
+  return { data, pagination: paginationOf(query, total) };
+}
+
+export const getInvoice = (ctx: Ctx, id: string): Promise<Invoice> => loadInvoice(ctx.db, ctx, id);
+
+/** Existing lines as create input, so a currency change re-prices them through the same path. */
+function asInput(item: InvoiceItemRow, currency: string): InvoiceItemInput {
+  return {
+    ...(item.product_id ? { product_id: item.product_id } : {}),
+    description: item.description,
+    quantity: Number(item.quantity),
+    unit_price: toMajor(Number(item.unit_price_minor), currency),
+    tax_rate: Number(item.tax_rate),
+  };
+}
+
+export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBody): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    if (current.status !== 'draft') throw invalidState(`Only draft invoices can be updated; this one is ${current.status}`);
+    if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
+    const issueDate = input.issue_date !== undefined ? input.issue_date : current.issue_date;
+    checkDates(issueDate, input.due_date ?? current.due_date);
+    const currency = input.currency ?? current.currency;
+    let totals: Totals | undefined;
+    if (input.items !== undefined || currency !== current.currency) {
+      const items = input.items ?? (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
+      const lines = await priceLines(trx, ctx, items, currency);
+      await writeLines(trx, ctx.businessId, id, lines);
+      totals = totalsOf(lines);
+    }
+    await trx
+      .updateTable('invoices')
+      .set({
+        ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
+        ...(input.due_date !== undefined && { due_date: input.due_date }),
+        ...(input.issue_date !== undefined && { issue_date: input.issue_date }),
+        ...(input.notes !== undefined && { notes: input.notes }),
+        ...totals,
+        currency,
+        updated_at: ctx.clock.now(),
+      })
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
+    const invoice = await loadInvoice(trx, ctx, id);
+    await emit(trx, ctx, 'invoice.updated', invoice);
+    return invoice;
+  });
+}
+
+/** Drafts only. The row is kept, marked deleted, so every number ever given stays accounted for. */
+export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    if (current.status !== 'draft') throw invalidState(`Only draft invoices can be deleted; this one is ${current.status}`);
+    const invoice = await loadInvoice(trx, ctx, id);
+    await trx
+      .updateTable('invoices')
+      .set({ deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() })
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
+    await emit(trx, ctx, 'invoice.deleted', invoice);
+    return invoice;
+  });
+}
+
+export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    if (current.status !== 'draft') throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
+    const now = ctx.clock.now();
+    await trx
+      .updateTable('invoices')
+      .set({ status: 'unpaid', issue_date: current.issue_date ?? today(ctx.clock), issued_at: now, updated_at: now })
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
+    const invoice = await loadInvoice(trx, ctx, id);
+    await emit(trx, ctx, 'invoice.updated', invoice);
+    return invoice;
+  });
+}
+
+export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBody): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    if (current.status === 'draft') throw invalidState('Issue the invoice before recording payments');
+    if (current.status !== 'unpaid') throw invalidState(`Cannot record a payment on a ${current.status} invoice`);
+    const amount = toMinor(input.amount, current.currency, 'amount');
+    const due = Number(current.total_minor) - Number(current.amount_paid_minor);
+    if (amount > due) {
+      throw new ApiError('VALIDATION_ERROR', 'Payment exceeds the amount due', [
+        { field: 'amount', message: `At most ${toMajor(due, current.currency)} ${current.currency} is due` },
+      ]);
+    }
+    const now = ctx.clock.now();
+    const payment = await trx
+      .insertInto('payments')
+      .values({
+        business_id: ctx.businessId,
+        id: newId('pay'),
+        invoice_id: id,
+        amount_minor: amount,
+        currency: current.currency,
+        payment_method: input.payment_method,
+        payment_date: input.payment_date ?? today(ctx.clock),
+        reference: input.reference ?? null,
+        created_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const fullyPaid = amount === due;
+    await trx
+      .updateTable('invoices')
+      .set((eb) => ({
+        amount_paid_minor: eb('amount_paid_minor', '+', amount),
+        ...(fullyPaid && { status: 'paid' as const, paid_at: now }),
+        updated_at: now,
+      }))
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
+    const invoice = await loadInvoice(trx, ctx, id);
+    await emit(trx, ctx, 'payment.created', toPayment(payment));
+    await emit(trx, ctx, 'invoice.updated', invoice);
+    if (fullyPaid) await emit(trx, ctx, 'invoice.paid', invoice);
+    return invoice;
+  });
+}
+
+export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    if (current.status !== 'draft' && current.status !== 'unpaid') {
+      throw invalidState(`Cannot void a ${current.status} invoice`);
+    }
+    if (Number(current.amount_paid_minor) > 0) throw invalidState('Cannot void an invoice with payments recorded');
+    const now = ctx.clock.now();
+    await trx
+      .updateTable('invoices')
+      .set({ status: 'void', voided_at: now, updated_at: now })
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
+    const invoice = await loadInvoice(trx, ctx, id);
+    await emit(trx, ctx, 'invoice.updated', invoice);
+    return invoice;
+  });
+}

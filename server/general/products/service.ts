@@ -1,0 +1,110 @@
+import type { Pagination } from '../../../contract/common/pagination.js';
+import type {
+  CreateProductBody,
+  ListProductsQuery,
+  Product,
+  UpdateProductBody,
+} from '../../../contract/general/products.js';
+import { newId } from '../../common/ids.js';
+import { toMajor, toMinor } from '../../common/money.js';
+import { paginationOf } from '../../common/pagination.js';
+import type { Ctx } from '../../context.js';
+import { inTransaction } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { conflict, notFound } from '../../errors.js';
+import { emit } from '../../events/outbox.js';
+import { toProduct } from './mappers.js';
+import * as queries from './queries.js';
+
+const DEFAULT_CURRENCY = 'USD';
+const skuTaken = () => conflict('A product with this SKU already exists');
+
+async function uniqueSku<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err, 'products_sku_key')) throw skuTaken();
+    throw err;
+  }
+}
+
+export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise<Product> {
+  const currency = input.currency ?? DEFAULT_CURRENCY;
+  const priceMinor = toMinor(input.price, currency, 'price');
+  const now = ctx.clock.now();
+  return uniqueSku(() =>
+    inTransaction(ctx.db, async (trx) => {
+      const row = await trx
+        .insertInto('products')
+        .values({
+          business_id: ctx.businessId,
+          id: newId('prod'),
+          name: input.name,
+          sku: input.sku,
+          price_minor: priceMinor,
+          currency,
+          stock: input.stock ?? 0,
+          description: input.description ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const product = toProduct(row);
+      await emit(trx, ctx, 'product.created', product);
+      return product;
+    }),
+  );
+}
+
+export async function listProducts(ctx: Ctx, query: ListProductsQuery): Promise<{ data: Product[]; pagination: Pagination }> {
+  const { rows, total } = await queries.listProducts(ctx.db, ctx.businessId, query);
+  return { data: rows.map(toProduct), pagination: paginationOf(query, total) };
+}
+
+export async function getProduct(ctx: Ctx, id: string): Promise<Product> {
+  const row = await queries.findProduct(ctx.db, ctx.businessId, id);
+  if (!row) throw notFound('Product');
+  return toProduct(row);
+}
+
+export async function updateProduct(ctx: Ctx, id: string, input: UpdateProductBody): Promise<Product> {
+  return uniqueSku(() =>
+    inTransaction(ctx.db, async (trx) => {
+      const current = await queries.findProduct(trx, ctx.businessId, id, true);
+      if (!current) throw notFound('Product');
+      const currency = input.currency ?? current.currency;
+      // The price is kept in major units across a currency change, so it must fit the new currency.
+      const price = input.price ?? toMajor(Number(current.price_minor), current.currency);
+      const row = await trx
+        .updateTable('products')
+        .set({
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.sku !== undefined && { sku: input.sku }),
+          ...(input.stock !== undefined && { stock: input.stock }),
+          ...(input.description !== undefined && { description: input.description }),
+          currency,
+          price_minor: toMinor(price, currency, 'price'),
+          updated_at: ctx.clock.now(),
+        })
+        .where('business_id', '=', ctx.businessId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const product = toProduct(row);
+      await emit(trx, ctx, 'product.updated', product);
+      return product;
+    }),
+  );
+}
+
+export async function deleteProduct(ctx: Ctx, id: string): Promise<Product> {
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await queries.findProduct(trx, ctx.businessId, id, true);
+    if (!row) throw notFound('Product');
+    await trx.deleteFrom('products').where('business_id', '=', ctx.businessId).where('id', '=', id).execute();
+    const product = toProduct(row);
+    await emit(trx, ctx, 'product.deleted', product);
+    return product;
+  });
+}

@@ -1,0 +1,10 @@
+import type { Deps } from '../deps.js';
+import { customersRoutes } from './customers/routes.js';
+import { invoicesRoutes } from './invoices/routes.js';
+import { productsRoutes } from './products/routes.js';
+
+export const generalRoutes = (deps: Deps) => ({
+  customers: customersRoutes(deps),
+  products: productsRoutes(deps),
+  invoices: invoicesRoutes(deps),
+});

@@ -1,0 +1,91 @@
+import type { Server } from 'node:http';
+import { systemClock, type Clock } from './common/clock.js';
+import { limiterFactory } from './common/rate-limit.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Deps, Limiters } from './deps.js';
+import { dispatchEvent, type DispatchEventJob } from './events/outbox.js';
+import { JobEngine, QUEUES } from './jobs/engine.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  log?: Logger;
+}
+
+export interface Runtime {
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+function buildLimiters(config: Readonly<Config>, deps: Pick<Deps, 'database'>): Limiters {
+  const make = limiterFactory(config.RATE_LIMIT_STORE, deps.database);
+  return {
+    plans: Object.fromEntries(Object.entries(config.RATE_LIMITS).map(([plan, n]) => [plan, make(`plan_${plan}`, n, 60)])),
+    anonymous: make('anon', config.ANONYMOUS_RATE_LIMIT, 60),
+    register: make('register', config.REGISTER_RATE_LIMIT, 60),
+    // Failure counters only grow through penalty(); they are read, never consumed.
+    signInFailuresByIp: make('signin_ip', 1_000_000, 60),
+    signInFailuresByEmail: make('signin_email', 1_000_000, 60),
+  };
+}
+
+/** Opens the database, migrates when asked, starts the job engine. */
+export async function startRuntime(config: Readonly<Config>, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DB_POOL_SIZE,
+    statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
+  });
+  try {
+    if (config.MIGRATE_ON_START) {
+      const applied = await migrateToLatest(database.db);
+      if (applied.length) log.info({ applied }, 'migrations applied');
+    }
+    const jobs = await JobEngine.start(database, log);
+    const deps: Deps = {
+      config,
+      database,
+      db: database.db,
+      jobs,
+      clock: options.clock ?? systemClock,
+      log,
+      limiters: buildLimiters(config, { database }),
+    };
+    return {
+      deps,
+      async close() {
+        await jobs.stop(config.SHUTDOWN_TIMEOUT_MS);
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+/** Registers the job handlers: this process now works the queues. */
+export async function startWorker(deps: Deps): Promise<void> {
+  await deps.jobs.work<DispatchEventJob>(QUEUES.dispatchEvent, (job) => dispatchEvent(deps.db, job));
+  deps.log.info('worker started');
+}
+
+/** Stops accepting connections and waits for in-flight requests (bounded by `timeoutMs`). */
+export function closeHttp(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
