@@ -12,14 +12,22 @@ const SUCCESS_TEXT: Record<string, string> = {
 
 const TAGS = [
   { name: 'Auth', description: 'Registration, sign-in and sign-out. Access tokens are opaque and expire.' },
-  { name: 'API keys', description: 'Keys for server-to-server (`full`) and point-of-sale (`public_loyalty`) use.' },
-  { name: 'Customers', description: 'General group: the business\'s customers, who are also its marketing contacts.' },
+  {
+    name: 'API keys',
+    description: 'Keys for server-to-server (`full`) and point-of-sale (`public_loyalty`) use.',
+  },
+  {
+    name: 'Customers',
+    description: "General group: the business's customers, who are also its marketing contacts.",
+  },
   { name: 'Products', description: 'General group: products with a SKU unique per business.' },
   { name: 'Invoices', description: 'General group: invoices from draft to paid, with payments.' },
 ];
 
 /** The operation type of ts-rest's own openapi3-ts copy. */
-type OperationObject = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
+type OperationObject = Parameters<
+  NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>
+>[0];
 
 function securityFor(auth: RouteMetadata['auth']): OperationObject['security'] {
   switch (auth) {
@@ -35,7 +43,7 @@ function securityFor(auth: RouteMetadata['auth']): OperationObject['security'] {
 }
 
 /**
- * `@ts-rest/open-api` emits two constructs OpenAPI 3.0 does not allow: a numeric `exclusiveMinimum`
+ * `@ts-rest/open-api` emits constructs OpenAPI 3.0 does not allow: a numeric `exclusiveMinimum`
  * (3.1 style) and `additionalProperties: { nullable: true }` without a type. Rewrite both.
  */
 function fixSchemas(node: unknown): void {
@@ -60,7 +68,7 @@ function fixSchemas(node: unknown): void {
 }
 
 function allRoutes(router: AppRouter): AppRoute[] {
-  return Object.values(router).flatMap((v) => (isAppRoute(v) ? [v] : allRoutes(v as AppRouter)));
+  return Object.values(router).flatMap((v) => (isAppRoute(v) ? [v] : allRoutes(v)));
 }
 
 export function routesOf(router: AppRouter = contract): AppRoute[] {
@@ -123,7 +131,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
     },
   );
   fixSchemas(doc);
-  return doc as unknown as OpenAPIObject;
+  return doc;
 }
 
 /** The document as it is committed: stable key order, two-space indent, trailing newline. */

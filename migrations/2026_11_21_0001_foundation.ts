@@ -3,7 +3,9 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time, untyped on purpose */
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await runStatements(db, `
+  await runStatements(
+    db,
+    `
     CREATE TABLE businesses (
       id text PRIMARY KEY,
       name text NOT NULL,
@@ -168,7 +170,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     );
     CREATE INDEX events_occurred_idx ON events (business_id, occurred_at DESC, id DESC);
     CREATE INDEX events_pending_idx ON events (occurred_at) WHERE dispatched_at IS NULL;
-  `);
+  `,
+  );
 }
 
 /** Runs a script statement by statement (prepared statements take one command each). */

@@ -4,7 +4,9 @@ import { sql, type Kysely } from 'kysely';
 
 /** Shared rate-limit counters (`RATE_LIMIT_STORE=postgres`), in the layout rate-limiter-flexible uses. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`CREATE TABLE rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`.execute(db);
+  await sql`CREATE TABLE rate_limits (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`.execute(
+    db,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -46,16 +46,11 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
-  createExpressEndpoints(
-    contract,
-    { auth: authRoutes(deps), general: generalRoutes(deps) },
-    app,
-    {
-      logInitialization: false,
-      globalMiddleware: [requireAuth],
-      requestValidationErrorHandler: (err, _req, _res, next) => next(err),
-    },
-  );
+  createExpressEndpoints(contract, { auth: authRoutes(deps), general: generalRoutes(deps) }, app, {
+    logInitialization: false,
+    globalMiddleware: [requireAuth],
+    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+  });
 
   app.use(notFoundRoute);
   app.use(errorHandler);

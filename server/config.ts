@@ -6,7 +6,14 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const planTable = z
   .string()
   .regex(/^[a-z_]+:\d+(,[a-z_]+:\d+)*$/, 'Expected plan:limit pairs, e.g. free:100,standard:1000')
-  .transform((s) => Object.fromEntries(s.split(',').map((pair) => pair.split(':')).map(([p, n]) => [p, Number(n)])));
+  .transform((s) =>
+    Object.fromEntries(
+      s
+        .split(',')
+        .map((pair) => pair.split(':'))
+        .map(([p, n]) => [p, Number(n)]),
+    ),
+  );
 
 /** A duration in seconds, or with a unit: `30s`, `15m`, `12h`, `7d`. */
 const duration = z
@@ -33,7 +40,10 @@ export const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ACCESS_TOKEN_TTL: duration.default('7d'),
     SIGNUP_ENABLED: bool.default('true'),
-    DEFAULT_PLAN: z.string().regex(/^[a-z_]+$/).default('standard'),
+    DEFAULT_PLAN: z
+      .string()
+      .regex(/^[a-z_]+$/)
+      .default('standard'),
     RATE_LIMITS: planTable.default('free:100,standard:1000,enterprise:10000'),
     RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
     /** Requests per minute per IP for requests without a valid credential. */
@@ -45,7 +55,11 @@ export const ConfigSchema = z
   })
   .superRefine((c, ctx) => {
     if (!(c.DEFAULT_PLAN in c.RATE_LIMITS)) {
-      ctx.addIssue({ code: 'custom', path: ['DEFAULT_PLAN'], message: `No rate limit for plan "${c.DEFAULT_PLAN}" in RATE_LIMITS` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEFAULT_PLAN'],
+        message: `No rate limit for plan "${c.DEFAULT_PLAN}" in RATE_LIMITS`,
+      });
     }
   });
 

@@ -1,7 +1,12 @@
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
-import { ERROR_STATUS, envelopeForPath, type ErrorCode, type ErrorObject } from '../contract/common/errors.js';
+import {
+  ERROR_STATUS,
+  envelopeForPath,
+  type ErrorCode,
+  type ErrorObject,
+} from '../contract/common/errors.js';
 
 export type ErrorDetail = { field: string; message: string };
 
@@ -33,7 +38,6 @@ export const invalid = (field: string, message: string) =>
   new ApiError('VALIDATION_ERROR', 'Request validation failed', [{ field, message }]);
 export const invalidState = (message: string) => new ApiError('INVALID_STATE', message);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
-
 
 function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
   return error.issues.flatMap((issue) => {

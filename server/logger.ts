@@ -8,7 +8,16 @@ export function createLogger(level: string): Logger {
     base: { service: 'bms' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['password', '*.password', 'authorization', '*.authorization', 'token', '*.token', 'key', '*.key'],
+      paths: [
+        'password',
+        '*.password',
+        'authorization',
+        '*.authorization',
+        'token',
+        '*.token',
+        'key',
+        '*.key',
+      ],
       censor: '[redacted]',
     },
   });

@@ -22,7 +22,9 @@ export interface Runtime {
 function buildLimiters(config: Readonly<Config>, deps: Pick<Deps, 'database'>): Limiters {
   const make = limiterFactory(config.RATE_LIMIT_STORE, deps.database);
   return {
-    plans: Object.fromEntries(Object.entries(config.RATE_LIMITS).map(([plan, n]) => [plan, make(`plan_${plan}`, n, 60)])),
+    plans: Object.fromEntries(
+      Object.entries(config.RATE_LIMITS).map(([plan, n]) => [plan, make(`plan_${plan}`, n, 60)]),
+    ),
     anonymous: make('anon', config.ANONYMOUS_RATE_LIMIT, 60),
     register: make('register', config.REGISTER_RATE_LIMIT, 60),
     // Failure counters only grow through penalty(); they are read, never consumed.

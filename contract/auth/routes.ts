@@ -60,7 +60,8 @@ export const authContract = c.router({
     method: 'POST',
     path: '/api-keys',
     summary: 'Create an API key',
-    description: 'Creates an API key for the business. The full key is returned once; only its hash is stored.',
+    description:
+      'Creates an API key for the business. The full key is returned once; only its hash is stored.',
     body: CreateApiKeyBodySchema,
     responses: {
       201: z.object({ result: success, data: CreatedApiKeySchema }),

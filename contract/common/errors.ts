@@ -82,7 +82,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Malformed request: broken JSON or a body that is not application/json.',
   401: 'Missing, unknown, revoked or expired credential.',
   403: 'The credential is valid but not allowed here (wrong kind or scope).',
-  404: 'No such resource for this business (another business\'s ids answer 404 too).',
+  404: "No such resource for this business (another business's ids answer 404 too).",
   409: 'The request conflicts with the current state of the resource.',
   413: 'The JSON body is larger than 1 MiB.',
   422: 'The request failed validation; `details` names each field.',

@@ -3,8 +3,12 @@ import { z } from 'zod';
 
 /** Page-based paging of the general group. */
 export const PageQuerySchema = z.object({
-  page: extendApi(z.coerce.number().int().min(1).max(1_000_000).default(1), { description: 'Page number, from 1.' }),
-  limit: extendApi(z.coerce.number().int().min(1).max(100).default(20), { description: 'Items per page, 1-100.' }),
+  page: extendApi(z.coerce.number().int().min(1).max(1_000_000).default(1), {
+    description: 'Page number, from 1.',
+  }),
+  limit: extendApi(z.coerce.number().int().min(1).max(100).default(20), {
+    description: 'Items per page, 1-100.',
+  }),
 });
 
 export const PaginationSchema = extendApi(

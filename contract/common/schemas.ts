@@ -13,7 +13,11 @@ function isCalendarDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  return (
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() === Number(m[2]) - 1 &&
+    d.getUTCDate() === Number(m[3])
+  );
 }
 
 /** `YYYY-MM-DD`, a real calendar date. */
@@ -23,7 +27,10 @@ export const DateSchema = extendApi(
 );
 
 /** ISO 8601 UTC with milliseconds, e.g. `2026-11-21T09:30:00.000Z`. */
-export const TimestampSchema = extendApi(z.string(), { format: 'date-time', example: '2026-11-21T09:30:00.000Z' });
+export const TimestampSchema = extendApi(z.string(), {
+  format: 'date-time',
+  example: '2026-11-21T09:30:00.000Z',
+});
 
 export const CurrencySchema = extendApi(
   z
@@ -37,7 +44,8 @@ export const EmailSchema = extendApi(z.string().max(254).email(), { example: 'ad
 
 /** A money amount in major units (e.g. 19.99 USD). Its decimals must fit the currency. */
 export const MajorAmountSchema = extendApi(z.number().min(0).max(1_000_000_000_000), {
-  description: 'Amount in major units of the currency, e.g. 19.99; at most as many decimals as the currency has.',
+  description:
+    'Amount in major units of the currency, e.g. 19.99; at most as many decimals as the currency has.',
   example: 19.99,
 });
 

@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { AUTHED, errorResponses } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
-import { EmailSchema, IdParamsSchema, IdempotencyHeadersSchema, TimestampSchema, idOf } from '../common/schemas.js';
+import {
+  EmailSchema,
+  IdParamsSchema,
+  IdempotencyHeadersSchema,
+  TimestampSchema,
+  idOf,
+} from '../common/schemas.js';
 
 const c = initContract();
 
@@ -22,7 +28,11 @@ export const AddressSchema = extendApi(
         .optional(),
     })
     .strict(),
-  { title: 'Address', example: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' } },
+  // No title: a titled schema becomes a $ref, and OpenAPI 3.0 cannot make a $ref nullable.
+  {
+    description: 'Postal address.',
+    example: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+  },
 );
 
 export const AttributesSchema = extendApi(
@@ -38,7 +48,11 @@ const customerFields = {
   phone: z.string().max(40).nullable(),
   company: z.string().max(200).nullable(),
   address: AddressSchema.nullable(),
-  first_name: z.string().max(100).nullable().describe('Derived from `name` at the first space when not given.'),
+  first_name: z
+    .string()
+    .max(100)
+    .nullable()
+    .describe('Derived from `name` at the first space when not given.'),
   last_name: z.string().max(100).nullable(),
   attributes: AttributesSchema,
   unsubscribed: z.boolean().describe('True when the contact opted out of marketing email.'),
@@ -80,7 +94,10 @@ export const CreateCustomerBodySchema = extendApi(
       unsubscribed: z.boolean().optional(),
     })
     .strict(),
-  { title: 'CreateCustomerBody', example: { name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd' } },
+  {
+    title: 'CreateCustomerBody',
+    example: { name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd' },
+  },
 );
 export type CreateCustomerBody = z.infer<typeof CreateCustomerBodySchema>;
 
@@ -118,7 +135,8 @@ export const customersContract = c.router({
     method: 'POST',
     path: '/customers',
     summary: 'Create a customer',
-    description: 'Emails are unique per business (case-insensitive): a second customer with the same email is 409 CONFLICT.',
+    description:
+      'Emails are unique per business (case-insensitive): a second customer with the same email is 409 CONFLICT.',
     headers: IdempotencyHeadersSchema,
     body: CreateCustomerBodySchema,
     responses: { 201: data(CustomerSchema), ...errorResponses('general', [...AUTHED, 409]) },

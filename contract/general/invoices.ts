@@ -121,13 +121,19 @@ export type Invoice = z.infer<typeof InvoiceSchema>;
 export const InvoiceItemInputSchema = extendApi(
   z
     .object({
-      product_id: z.string().max(64).optional().describe('Fills description and unit_price when they are omitted.'),
+      product_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('Fills description and unit_price when they are omitted.'),
       description: z.string().trim().min(1).max(500).optional(),
       quantity: z
         .number()
         .gt(0)
         .max(1_000_000)
-        .refine((q) => Math.abs(q * 10_000 - Math.round(q * 10_000)) < 1e-6, { message: 'At most 4 decimals' }),
+        .refine((q) => Math.abs(q * 10_000 - Math.round(q * 10_000)) < 1e-6, {
+          message: 'At most 4 decimals',
+        }),
       unit_price: MajorAmountSchema.optional(),
       tax_rate: z
         .number()
@@ -138,7 +144,10 @@ export const InvoiceItemInputSchema = extendApi(
         .describe('Tax percent for this line; default 0.'),
     })
     .strict(),
-  { title: 'InvoiceItemInput', example: { description: 'Consulting (hours)', quantity: 3, unit_price: 150, tax_rate: 20 } },
+  {
+    title: 'InvoiceItemInput',
+    example: { description: 'Consulting (hours)', quantity: 3, unit_price: 150, tax_rate: 20 },
+  },
 );
 export type InvoiceItemInput = z.infer<typeof InvoiceItemInputSchema>;
 
@@ -181,7 +190,10 @@ export const CreatePaymentBodySchema = extendApi(
       reference: z.string().max(100).optional(),
     })
     .strict(),
-  { title: 'CreatePaymentBody', example: { amount: 540, payment_method: 'bank_transfer', payment_date: '2026-11-30' } },
+  {
+    title: 'CreatePaymentBody',
+    example: { amount: 540, payment_method: 'bank_transfer', payment_date: '2026-11-30' },
+  },
 );
 export type CreatePaymentBody = z.infer<typeof CreatePaymentBodySchema>;
 
@@ -234,7 +246,8 @@ export const invoicesContract = c.router({
     method: 'PUT',
     path: '/invoices/:id',
     summary: 'Update a draft invoice',
-    description: 'Partial update; `items` replaces all lines. Only drafts can change (409 INVALID_STATE otherwise).',
+    description:
+      'Partial update; `items` replaces all lines. Only drafts can change (409 INVALID_STATE otherwise).',
     pathParams: IdParamsSchema,
     body: UpdateInvoiceBodySchema,
     responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
@@ -244,7 +257,8 @@ export const invoicesContract = c.router({
     method: 'DELETE',
     path: '/invoices/:id',
     summary: 'Delete a draft invoice',
-    description: 'Only drafts can be deleted (409 INVALID_STATE otherwise). The number stays recorded as deleted.',
+    description:
+      'Only drafts can be deleted (409 INVALID_STATE otherwise). The number stays recorded as deleted.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
     responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },

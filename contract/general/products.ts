@@ -62,7 +62,10 @@ export const CreateProductBodySchema = extendApi(
       description: z.string().max(2000).nullable().optional(),
     })
     .strict(),
-  { title: 'CreateProductBody', example: { name: 'Espresso beans 1kg', sku: 'BEAN-1KG', price: 24.5, stock: 120 } },
+  {
+    title: 'CreateProductBody',
+    example: { name: 'Espresso beans 1kg', sku: 'BEAN-1KG', price: 24.5, stock: 120 },
+  },
 );
 export type CreateProductBody = z.infer<typeof CreateProductBodySchema>;
 

@@ -28,7 +28,8 @@ export const authRoutes = (deps: Deps) => {
   return s.router(contract.auth, {
     register: async ({ body, req }) => {
       const outcome = await consume(limiters.register, `ip:${req.ip}`);
-      if (!outcome.allowed) throw rateLimited(outcome, 'Too many registrations from this address; try again later');
+      if (!outcome.allowed)
+        throw rateLimited(outcome, 'Too many registrations from this address; try again later');
       const session = await auth.register(deps.db, deps.clock, settingsOf(deps), body);
       return { status: 201, body: { result: 'success', data: session } };
     },
@@ -45,7 +46,9 @@ export const authRoutes = (deps: Deps) => {
           limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1),
           limiters.signInFailuresByEmail.penalty(`email:${email}`, 1),
         ]);
-        throw new ApiError('UNAUTHORIZED', 'Invalid email or password', undefined, { 'WWW-Authenticate': 'Bearer' });
+        throw new ApiError('UNAUTHORIZED', 'Invalid email or password', undefined, {
+          'WWW-Authenticate': 'Bearer',
+        });
       }
       return { status: 200, body: { result: 'success', data: session } };
     },
@@ -57,7 +60,10 @@ export const authRoutes = (deps: Deps) => {
 
     createApiKey: async ({ body, req }) => ({
       status: 201,
-      body: { result: 'success', data: await auth.createApiKey(deps.db, deps.clock, callerOf(req).businessId, body) },
+      body: {
+        result: 'success',
+        data: await auth.createApiKey(deps.db, deps.clock, callerOf(req).businessId, body),
+      },
     }),
 
     listApiKeys: async ({ req }) => ({

@@ -93,15 +93,28 @@ export async function createBusiness(
     const now = clock.now();
     await trx
       .insertInto('businesses')
-      .values({ id: businessId, name: input.name, email: input.email.toLowerCase(), plan: input.plan, created_at: now })
+      .values({
+        id: businessId,
+        name: input.name,
+        email: input.email.toLowerCase(),
+        plan: input.plan,
+        created_at: now,
+      })
       .execute();
     try {
       await trx
         .insertInto('users')
-        .values({ id: userId, business_id: businessId, email: input.email.toLowerCase(), password_hash: passwordHash, created_at: now })
+        .values({
+          id: userId,
+          business_id: businessId,
+          email: input.email.toLowerCase(),
+          password_hash: passwordHash,
+          created_at: now,
+        })
         .execute();
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw conflict('An account with this email already exists');
+      if ((err as { code?: string }).code === '23505')
+        throw conflict('An account with this email already exists');
       throw err;
     }
     const session = await issueToken(trx, clock, ttlSeconds, businessId, userId);
@@ -152,7 +165,11 @@ export async function logout(db: Executor, clock: Clock, auth: AuthInfo): Promis
  * Resolves a presented secret to its business, or null when it is unknown, revoked or expired.
  * Access tokens and API keys are told apart by their prefix.
  */
-export async function resolveCredential(db: Executor, clock: Clock, secret: string): Promise<AuthInfo | null> {
+export async function resolveCredential(
+  db: Executor,
+  clock: Clock,
+  secret: string,
+): Promise<AuthInfo | null> {
   if (secret.length > 200) return null;
   const hash = hashSecret(secret);
   if (isApiKey(secret)) {
@@ -163,7 +180,13 @@ export async function resolveCredential(db: Executor, clock: Clock, secret: stri
       // Coarse last-use stamp: at most one write per key per minute.
       await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
     }
-    return { businessId: key.business_id, plan: key.plan, kind: 'apiKey', scope: key.scope, credentialId: key.id };
+    return {
+      businessId: key.business_id,
+      plan: key.plan,
+      kind: 'apiKey',
+      scope: key.scope,
+      credentialId: key.id,
+    };
   }
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
   const token = await queries.findTokenByHash(db, hash);
@@ -201,7 +224,12 @@ export async function listApiKeys(db: Executor, businessId: string): Promise<Api
   return (await queries.listKeys(db, businessId)).map(toApiKey);
 }
 
-export async function revokeApiKey(db: Executor, clock: Clock, businessId: string, id: string): Promise<void> {
+export async function revokeApiKey(
+  db: Executor,
+  clock: Clock,
+  businessId: string,
+  id: string,
+): Promise<void> {
   const res = await db
     .updateTable('api_keys')
     .set({ revoked_at: clock.now() })

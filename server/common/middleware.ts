@@ -48,7 +48,9 @@ export function rateLimited(outcome: RateLimitOutcome, message = 'Rate limit exc
 export function rateLimit(deps: Deps): RequestHandler {
   return (req, res, next) => {
     const auth = req.credentials.bearer ?? req.credentials.apiKey;
-    const limiter = auth ? (deps.limiters.plans[auth.plan] ?? deps.limiters.plans[deps.config.DEFAULT_PLAN]) : deps.limiters.anonymous;
+    const limiter = auth
+      ? (deps.limiters.plans[auth.plan] ?? deps.limiters.plans[deps.config.DEFAULT_PLAN])
+      : deps.limiters.anonymous;
     const key = auth ? `biz:${auth.businessId}` : `ip:${req.ip}`;
     consume(limiter, key).then(
       (outcome) => {

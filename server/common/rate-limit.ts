@@ -1,4 +1,9 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { DatabaseHandle } from '../db/database.js';
 
 export interface RateLimitOutcome {
@@ -39,22 +44,45 @@ export function limiterFactory(store: 'memory' | 'postgres', handle: DatabaseHan
 }
 
 /** Consumes one point; never throws for an exhausted limit, only for a broken store. */
-export async function consume(limiter: RateLimiterAbstract, key: string, points = 1): Promise<RateLimitOutcome> {
+export async function consume(
+  limiter: RateLimiterAbstract,
+  key: string,
+  points = 1,
+): Promise<RateLimitOutcome> {
   const limit = limiter.points;
   try {
     const res = await limiter.consume(key, points);
-    return { allowed: true, limit, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+    return {
+      allowed: true,
+      limit,
+      remaining: res.remainingPoints,
+      resetSeconds: Math.ceil(res.msBeforeNext / 1000),
+    };
   } catch (err) {
     if (err instanceof RateLimiterRes) {
-      return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+      return {
+        allowed: false,
+        limit,
+        remaining: 0,
+        resetSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)),
+      };
     }
     throw err;
   }
 }
 
 /** Reads a counter without consuming: is the key already over `max`? */
-export async function isBlocked(limiter: RateLimiterAbstract, key: string, max: number): Promise<RateLimitOutcome | null> {
+export async function isBlocked(
+  limiter: RateLimiterAbstract,
+  key: string,
+  max: number,
+): Promise<RateLimitOutcome | null> {
   const res = await limiter.get(key);
   if (!res || res.consumedPoints < max) return null;
-  return { allowed: false, limit: max, remaining: 0, resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  return {
+    allowed: false,
+    limit: max,
+    remaining: 0,
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  };
 }

@@ -49,7 +49,9 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     mkdirSync(dataDir, { recursive: true });
   }
   const pglite = await PGlite.create(dataDir, { parsers: { [INT8]: parseInt8, [DATE]: parseDate } });
-  await pglite.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}; SET TIME ZONE 'UTC';`);
+  await pglite.exec(
+    `SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}; SET TIME ZONE 'UTC';`,
+  );
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
@@ -67,7 +69,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
     getTypeParser: (oid: number, format?: 'text' | 'binary') => {
       if (oid === INT8) return parseInt8;
       if (oid === DATE) return parseDate;
-      return pg.types.getTypeParser(oid, format);
+      return pg.types.getTypeParser(oid, format) as (v: string) => unknown;
     },
   };
   const pool = new pg.Pool({
@@ -75,7 +77,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
     max: options.poolSize,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'bms',
-    types: typeParsers as pg.CustomTypesConfig,
+    types: typeParsers,
     options: '-c TimeZone=UTC',
   });
   pool.on('error', () => {

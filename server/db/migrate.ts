@@ -15,7 +15,7 @@ export function migratorFor(db: Db): Migrator {
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migratorFor(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -27,7 +27,10 @@ export async function emit(trx: Trx, ctx: Ctx, type: EventName, data: unknown): 
       dispatched_at: null,
     })
     .execute();
-  await ctx.jobs.send(trx, QUEUES.dispatchEvent, { businessId: ctx.businessId, eventId: id } satisfies DispatchEventJob);
+  await ctx.jobs.send(trx, QUEUES.dispatchEvent, {
+    businessId: ctx.businessId,
+    eventId: id,
+  } satisfies DispatchEventJob);
 }
 
 /**

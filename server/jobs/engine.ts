@@ -26,7 +26,12 @@ export class JobEngine {
     const boss =
       handle.kind === 'pglite'
         ? new PgBoss({ db: fromPglite(handle.pglite!), backend: 'pglite', schedule: false, supervise: true })
-        : new PgBoss({ connectionString: handle.connectionString, max: 4, application_name: 'bms-jobs', useListenNotify: true });
+        : new PgBoss({
+            connectionString: handle.connectionString,
+            max: 4,
+            application_name: 'bms-jobs',
+            useListenNotify: true,
+          });
     boss.on('error', (err: unknown) => log.error({ err }, 'job engine error'));
     await boss.start();
     for (const name of Object.values(QUEUES)) {

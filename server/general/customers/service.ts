@@ -18,7 +18,9 @@ import * as queries from './queries.js';
 /** `Ada King Lovelace` -> first `Ada`, last `King Lovelace`. */
 function splitName(name: string): { first_name: string; last_name: string | null } {
   const at = name.indexOf(' ');
-  return at < 0 ? { first_name: name, last_name: null } : { first_name: name.slice(0, at), last_name: name.slice(at + 1).trim() || null };
+  return at < 0
+    ? { first_name: name, last_name: null }
+    : { first_name: name.slice(0, at), last_name: name.slice(at + 1).trim() || null };
 }
 
 const emailTaken = () => conflict('A customer with this email already exists');
@@ -77,7 +79,10 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
       const current = await queries.findCustomer(trx, ctx.businessId, id, true);
       if (!current) throw notFound('Customer');
       const renamed = input.name !== undefined && input.name !== current.name;
-      const derived = renamed && input.first_name === undefined && input.last_name === undefined ? splitName(input.name!) : {};
+      const derived =
+        renamed && input.first_name === undefined && input.last_name === undefined
+          ? splitName(input.name!)
+          : {};
       const row = await trx
         .updateTable('customers')
         .set({
@@ -85,7 +90,9 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
           ...(input.email !== undefined && { email: input.email }),
           ...(input.phone !== undefined && { phone: input.phone }),
           ...(input.company !== undefined && { company: input.company }),
-          ...(input.address !== undefined && { address: input.address ? JSON.stringify(input.address) : null }),
+          ...(input.address !== undefined && {
+            address: input.address ? JSON.stringify(input.address) : null,
+          }),
           ...derived,
           ...(input.first_name !== undefined && { first_name: input.first_name }),
           ...(input.last_name !== undefined && { last_name: input.last_name }),
@@ -114,7 +121,11 @@ export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
     if ((await queries.countInvoicesOf(trx, ctx.businessId, id)) > 0) {
       throw new ApiError('RESOURCE_IN_USE', 'The customer has invoices and cannot be deleted');
     }
-    await trx.deleteFrom('customers').where('business_id', '=', ctx.businessId).where('id', '=', id).execute();
+    await trx
+      .deleteFrom('customers')
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
     const customer = toCustomer(row);
     await emit(trx, ctx, 'customer.deleted', customer);
     return customer;

@@ -7,7 +7,11 @@ export async function nextSequenceValue(trx: Trx, businessId: string, name: stri
   const row = await trx
     .insertInto('sequences')
     .values({ business_id: businessId, name, last_value: 1 })
-    .onConflict((oc) => oc.columns(['business_id', 'name']).doUpdateSet((eb) => ({ last_value: eb('sequences.last_value', '+', 1) })))
+    .onConflict((oc) =>
+      oc
+        .columns(['business_id', 'name'])
+        .doUpdateSet((eb) => ({ last_value: eb('sequences.last_value', '+', 1) })),
+    )
     .returning('last_value')
     .executeTakeFirstOrThrow();
   return Number(row.last_value);
@@ -16,7 +20,9 @@ export async function nextSequenceValue(trx: Trx, businessId: string, name: stri
 const invoiceColumns = (db: Executor) =>
   db
     .selectFrom('invoices as i')
-    .innerJoin('customers as c', (j) => j.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'))
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'),
+    )
     .selectAll('i')
     .select('c.name as customer_name');
 
@@ -66,14 +72,26 @@ export async function paymentsOf(db: Executor, businessId: string, invoiceIds: s
     .execute();
 }
 
-const SORT_COLUMNS = { due_date: 'i.due_date', created_at: 'i.created_at', total: 'i.total_minor', number: 'i.number' } as const;
+const SORT_COLUMNS = {
+  due_date: 'i.due_date',
+  created_at: 'i.created_at',
+  total: 'i.total_minor',
+  number: 'i.number',
+} as const;
 
 /** `overdue` and `unpaid` are told apart by due_date against `today`, as the API reports them. */
-export async function listInvoices(db: Executor, businessId: string, query: ListInvoicesQuery, today: string) {
+export async function listInvoices(
+  db: Executor,
+  businessId: string,
+  query: ListInvoicesQuery,
+  today: string,
+) {
   let base = invoiceColumns(db).where('i.business_id', '=', businessId).where('i.deleted_at', 'is', null);
   if (query.customer_id) base = base.where('i.customer_id', '=', query.customer_id);
-  if (query.status === 'overdue') base = base.where('i.status', '=', 'unpaid').where('i.due_date', '<', today);
-  else if (query.status === 'unpaid') base = base.where('i.status', '=', 'unpaid').where('i.due_date', '>=', today);
+  if (query.status === 'overdue')
+    base = base.where('i.status', '=', 'unpaid').where('i.due_date', '<', today);
+  else if (query.status === 'unpaid')
+    base = base.where('i.status', '=', 'unpaid').where('i.due_date', '>=', today);
   else if (query.status) base = base.where('i.status', '=', query.status);
   const sort = parseSort(query.sort, { field: 'created_at', direction: 'desc' });
   const [rows, count] = await Promise.all([
@@ -83,7 +101,10 @@ export async function listInvoices(db: Executor, businessId: string, query: List
       .limit(query.limit)
       .offset(offsetOf(query))
       .execute(),
-    base.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
 }

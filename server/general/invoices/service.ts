@@ -40,7 +40,12 @@ interface Totals {
 }
 
 /** Fills lines from their products, converts prices to minor units and rounds each line half-up. */
-async function priceLines(trx: Trx, ctx: Ctx, items: InvoiceItemInput[], currency: string): Promise<PricedLine[]> {
+async function priceLines(
+  trx: Trx,
+  ctx: Ctx,
+  items: InvoiceItemInput[],
+  currency: string,
+): Promise<PricedLine[]> {
   const productIds = [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))];
   const products = new Map((await findProducts(trx, ctx.businessId, productIds)).map((p) => [p.id, p]));
   return items.map((item, index) => {
@@ -54,7 +59,10 @@ async function priceLines(trx: Trx, ctx: Ctx, items: InvoiceItemInput[], currenc
       unitPriceMinor = toMinor(item.unit_price, currency, field('unit_price'));
     } else if (product) {
       if (product.currency !== currency) {
-        throw invalid(field('unit_price'), `Required: the product is priced in ${product.currency}, the invoice in ${currency}`);
+        throw invalid(
+          field('unit_price'),
+          `Required: the product is priced in ${product.currency}, the invoice in ${currency}`,
+        );
       }
       unitPriceMinor = Number(product.price_minor);
     } else {
@@ -78,8 +86,17 @@ function totalsOf(lines: PricedLine[]): Totals {
   return { subtotal_minor: subtotal, tax_minor: tax, total_minor: subtotal + tax };
 }
 
-async function writeLines(trx: Trx, businessId: string, invoiceId: string, lines: PricedLine[]): Promise<void> {
-  await trx.deleteFrom('invoice_items').where('business_id', '=', businessId).where('invoice_id', '=', invoiceId).execute();
+async function writeLines(
+  trx: Trx,
+  businessId: string,
+  invoiceId: string,
+  lines: PricedLine[],
+): Promise<void> {
+  await trx
+    .deleteFrom('invoice_items')
+    .where('business_id', '=', businessId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
   await trx
     .insertInto('invoice_items')
     .values(
@@ -164,7 +181,10 @@ export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise
   });
 }
 
-export async function listInvoices(ctx: Ctx, query: ListInvoicesQuery): Promise<{ data: Invoice[]; pagination: Pagination }> {
+export async function listInvoices(
+  ctx: Ctx,
+  query: ListInvoicesQuery,
+): Promise<{ data: Invoice[]; pagination: Pagination }> {
   const day = today(ctx.clock);
   const { rows, total } = await queries.listInvoices(ctx.db, ctx.businessId, query, day);
   const ids = rows.map((r) => r.id);
@@ -199,14 +219,17 @@ function asInput(item: InvoiceItemRow, currency: string): InvoiceItemInput {
 export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBody): Promise<Invoice> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft') throw invalidState(`Only draft invoices can be updated; this one is ${current.status}`);
+    if (current.status !== 'draft')
+      throw invalidState(`Only draft invoices can be updated; this one is ${current.status}`);
     if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
     const issueDate = input.issue_date !== undefined ? input.issue_date : current.issue_date;
     checkDates(issueDate, input.due_date ?? current.due_date);
     const currency = input.currency ?? current.currency;
     let totals: Totals | undefined;
     if (input.items !== undefined || currency !== current.currency) {
-      const items = input.items ?? (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
+      const items =
+        input.items ??
+        (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
       const lines = await priceLines(trx, ctx, items, currency);
       await writeLines(trx, ctx.businessId, id, lines);
       totals = totalsOf(lines);
@@ -235,7 +258,8 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
 export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft') throw invalidState(`Only draft invoices can be deleted; this one is ${current.status}`);
+    if (current.status !== 'draft')
+      throw invalidState(`Only draft invoices can be deleted; this one is ${current.status}`);
     const invoice = await loadInvoice(trx, ctx, id);
     await trx
       .updateTable('invoices')
@@ -251,11 +275,17 @@ export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
 export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft') throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
+    if (current.status !== 'draft')
+      throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
     const now = ctx.clock.now();
     await trx
       .updateTable('invoices')
-      .set({ status: 'unpaid', issue_date: current.issue_date ?? today(ctx.clock), issued_at: now, updated_at: now })
+      .set({
+        status: 'unpaid',
+        issue_date: current.issue_date ?? today(ctx.clock),
+        issued_at: now,
+        updated_at: now,
+      })
       .where('business_id', '=', ctx.businessId)
       .where('id', '=', id)
       .execute();
@@ -269,7 +299,8 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
     if (current.status === 'draft') throw invalidState('Issue the invoice before recording payments');
-    if (current.status !== 'unpaid') throw invalidState(`Cannot record a payment on a ${current.status} invoice`);
+    if (current.status !== 'unpaid')
+      throw invalidState(`Cannot record a payment on a ${current.status} invoice`);
     const amount = toMinor(input.amount, current.currency, 'amount');
     const due = Number(current.total_minor) - Number(current.amount_paid_minor);
     if (amount > due) {
@@ -318,7 +349,8 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     if (current.status !== 'draft' && current.status !== 'unpaid') {
       throw invalidState(`Cannot void a ${current.status} invoice`);
     }
-    if (Number(current.amount_paid_minor) > 0) throw invalidState('Cannot void an invoice with payments recorded');
+    if (Number(current.amount_paid_minor) > 0)
+      throw invalidState('Cannot void an invoice with payments recorded');
     const now = ctx.clock.now();
     await trx
       .updateTable('invoices')

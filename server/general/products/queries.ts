@@ -10,7 +10,12 @@ export async function findProduct(db: Executor, businessId: string, id: string, 
 
 export async function findProducts(db: Executor, businessId: string, ids: string[]) {
   if (ids.length === 0) return [];
-  return db.selectFrom('products').selectAll().where('business_id', '=', businessId).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids)
+    .execute();
 }
 
 const SORT_COLUMNS = { created_at: 'created_at', name: 'name', sku: 'sku', price: 'price_minor' } as const;

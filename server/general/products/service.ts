@@ -57,7 +57,10 @@ export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise
   );
 }
 
-export async function listProducts(ctx: Ctx, query: ListProductsQuery): Promise<{ data: Product[]; pagination: Pagination }> {
+export async function listProducts(
+  ctx: Ctx,
+  query: ListProductsQuery,
+): Promise<{ data: Product[]; pagination: Pagination }> {
   const { rows, total } = await queries.listProducts(ctx.db, ctx.businessId, query);
   return { data: rows.map(toProduct), pagination: paginationOf(query, total) };
 }

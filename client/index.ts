@@ -1,0 +1,94 @@
+import { initClient, tsRestFetchApi, type ApiFetcherArgs } from '@ts-rest/core';
+import type { ErrorObject } from '../contract/common/errors.js';
+import { contract } from '../contract/index.js';
+
+export { contract };
+export type * from '../contract/index.js';
+
+export interface ClientOptions {
+  /** Root of the service, e.g. `https://api.example.com` (paths already start with `/v1`). */
+  baseUrl: string;
+  /** Access token from sign-in, sent as `Authorization: Bearer`. */
+  accessToken?: string;
+  /**
+   * API key. A `full` key (`bms_sk_...`) is sent as `Authorization: Bearer` and as `X-Api-Key`; a
+   * `public_loyalty` key (`bms_pk_...`) only as `X-Api-Key`.
+   */
+  apiKey?: string;
+  /** Retries of a 429 answer, waiting as `Retry-After` says. Default 3. */
+  maxRetries?: number;
+  /** Longest wait between retries, in milliseconds. Default 60 000. */
+  maxRetryDelayMs?: number;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function retryDelayMs(headers: Headers, attempt: number, cap: number): number {
+  const retryAfter = Number(headers.get('retry-after'));
+  const base = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 2 ** attempt * 500;
+  return Math.min(base + Math.floor(Math.random() * 250), cap);
+}
+
+/**
+ * The typed client: one method per route of the contract, e.g.
+ * `client.general.invoices.createInvoice({ body, headers: { 'idempotency-key': key } })`.
+ * Every call resolves to `{ status, body, headers }`; `unwrap()` turns it into the body or a thrown
+ * `BmsApiError`.
+ */
+export function createClient(options: ClientOptions) {
+  const baseHeaders: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.accessToken) baseHeaders.authorization = `Bearer ${options.accessToken}`;
+  if (options.apiKey) {
+    baseHeaders['x-api-key'] = options.apiKey;
+    if (!options.accessToken && options.apiKey.startsWith('bms_sk_'))
+      baseHeaders.authorization = `Bearer ${options.apiKey}`;
+  }
+  const maxRetries = options.maxRetries ?? 3;
+  const maxDelay = options.maxRetryDelayMs ?? 60_000;
+
+  return initClient(contract, {
+    baseUrl: options.baseUrl.replace(/\/$/, ''),
+    baseHeaders,
+    throwOnUnknownStatus: false,
+    api: async (args: ApiFetcherArgs) => {
+      for (let attempt = 0; ; attempt++) {
+        const response = await tsRestFetchApi(args);
+        if (response.status !== 429 || attempt >= maxRetries) return response;
+        await sleep(retryDelayMs(response.headers, attempt, maxDelay));
+      }
+    },
+  });
+}
+
+export type Client = ReturnType<typeof createClient>;
+
+/** A non-2xx answer, carrying the service's error object and the whole envelope. */
+export class BmsApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorObject['code'] | 'UNKNOWN';
+  readonly details?: ErrorObject['details'];
+  constructor(
+    status: number,
+    readonly body: unknown,
+  ) {
+    const error = (body as { error?: ErrorObject } | null)?.error;
+    super(error?.message ?? `Request failed with status ${status}`);
+    this.name = 'BmsApiError';
+    this.status = status;
+    this.code = error?.code ?? 'UNKNOWN';
+    this.details = error?.details;
+  }
+}
+
+type Success<R> = R extends { status: 200 | 201; body: infer B } ? B : never;
+
+/** The body of a 2xx response, or a thrown `BmsApiError`. */
+export async function unwrap<R extends { status: number; body: unknown }>(
+  call: R | Promise<R>,
+): Promise<Success<R>> {
+  const response = await call;
+  if (response.status >= 200 && response.status < 300) return response.body as Success<R>;
+  throw new BmsApiError(response.status, response.body);
+}
