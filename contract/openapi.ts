@@ -82,6 +82,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
       info: {
         title: 'Business Management Service API',
         version: '1.0.0',
+        license: { name: 'Proprietary' },
         description:
           'Back-office API: invoices, customers and products (general group), finance, HR, marketing, ' +
           'loyalty and webhooks.\n\nAuthenticate with `Authorization: Bearer <access token or full API key>`; ' +

@@ -54,6 +54,7 @@ function responseValidator(violations: string[]): RequestHandler[] {
       },
     },
     validateApiSpec: true,
+    validateSecurity: false, // TEMP-LOCAL-PATCH
     ignoreUndocumented: true,
   }) as RequestHandler[];
 }

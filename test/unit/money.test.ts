@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import {
+  divideHalfUp,
+  invoiceTax,
+  lineAmounts,
+  TAX_DENOMINATOR,
+  toMajor,
+  toMinor,
+} from '../../server/common/money.js';
+import { ApiError } from '../../server/errors.js';
+
+/** The ApiError `fn` throws, so its code, status and details can be asserted. */
+function thrownBy(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected an ApiError to be thrown');
+}
+
+describe('toMinor', () => {
+  it('scales by the ISO 4217 exponent: JPY 0, USD 2, KWD 3', () => {
+    expect(toMinor(1500, 'JPY', 'amount')).toBe(1500);
+    expect(toMinor(19.99, 'USD', 'amount')).toBe(1999);
+    expect(toMinor(19.9, 'USD', 'amount')).toBe(1990);
+    expect(toMinor(19, 'USD', 'amount')).toBe(1900);
+    expect(toMinor(1.234, 'KWD', 'amount')).toBe(1234);
+    expect(toMinor(1.2, 'KWD', 'amount')).toBe(1200);
+    expect(toMinor(0, 'USD', 'amount')).toBe(0);
+  });
+
+  it('converts values whose float product is inexact without drift (19.99 -> 1999, 0.29 -> 29, 1.1 -> 110)', () => {
+    // Each of these multiplied by 100 in binary floating point is off by a hair (19.99 * 100 = 1998.9999...).
+    expect(19.99 * 100).not.toBe(1999);
+    expect(toMinor(19.99, 'USD', 'amount')).toBe(1999);
+    expect(0.29 * 100).not.toBe(29);
+    expect(toMinor(0.29, 'USD', 'amount')).toBe(29);
+    expect(1.1 * 100).not.toBe(110);
+    expect(toMinor(1.1, 'USD', 'amount')).toBe(110);
+    expect(toMinor(4.35, 'KWD', 'amount')).toBe(4350);
+  });
+
+  it('keeps the sign of negative amounts', () => {
+    expect(toMinor(-19.99, 'USD', 'amount')).toBe(-1999);
+    expect(toMinor(-3, 'JPY', 'amount')).toBe(-3);
+  });
+
+  it('handles large amounts exactly', () => {
+    expect(toMinor(1_000_000_000_000, 'USD', 'amount')).toBe(100_000_000_000_000);
+    expect(toMinor(123_456_789.12, 'USD', 'amount')).toBe(12_345_678_912);
+  });
+
+  it('refuses more decimals than the currency has with VALIDATION_ERROR naming the field', () => {
+    const error = thrownBy(() => toMinor(1.005, 'USD', 'items.0.unit_price'));
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.status).toBe(422);
+    expect(error.details).toEqual([{ field: 'items.0.unit_price', message: expect.any(String) }]);
+    expect(error.details?.[0].message).toContain('USD');
+  });
+
+  it('refuses 1.005 USD (100.5 cents) rather than rounding it', () => {
+    expect(thrownBy(() => toMinor(1.005, 'USD', 'amount')).details?.[0].field).toBe('amount');
+  });
+
+  it('refuses the float 0.1 + 0.2 (0.30000000000000004), yet accepts 0.3', () => {
+    expect(0.1 + 0.2).not.toBe(0.3);
+    expect(thrownBy(() => toMinor(0.1 + 0.2, 'USD', 'amount')).code).toBe('VALIDATION_ERROR');
+    expect(toMinor(0.3, 'USD', 'amount')).toBe(30);
+  });
+
+  it('refuses any decimal for JPY and a fourth decimal for KWD', () => {
+    expect(thrownBy(() => toMinor(1500.5, 'JPY', 'price')).details?.[0].field).toBe('price');
+    expect(thrownBy(() => toMinor(1.2345, 'KWD', 'amount')).details?.[0].field).toBe('amount');
+  });
+
+  it('refuses tiny fractions written in exponent notation (1e-7)', () => {
+    expect(String(1e-7)).toBe('1e-7');
+    expect(thrownBy(() => toMinor(1e-7, 'USD', 'amount')).code).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('toMajor', () => {
+  it('scales back by the exponent: JPY 0, USD 2, KWD 3', () => {
+    expect(toMajor(1500, 'JPY')).toBe(1500);
+    expect(toMajor(1999, 'USD')).toBe(19.99);
+    expect(toMajor(1, 'USD')).toBe(0.01);
+    expect(toMajor(1234, 'KWD')).toBe(1.234);
+    expect(toMajor(1, 'KWD')).toBe(0.001);
+    expect(toMajor(0, 'USD')).toBe(0);
+    expect(toMajor(-1999, 'USD')).toBe(-19.99);
+  });
+
+  it('round-trips with toMinor for every two-decimal amount', () => {
+    for (const amount of [0.01, 0.07, 0.1, 0.29, 1.1, 19.99, 123_456.78, 999_999.99]) {
+      expect(toMajor(toMinor(amount, 'USD', 'amount'), 'USD')).toBe(amount);
+    }
+    for (const amount of [0.001, 0.005, 1.234, 4.35, 99.999]) {
+      expect(toMajor(toMinor(amount, 'KWD', 'amount'), 'KWD')).toBe(amount);
+    }
+  });
+});
+
+describe('divideHalfUp', () => {
+  it('divides exactly when there is no remainder', () => {
+    expect(divideHalfUp(10n, 2n)).toBe(5n);
+    expect(divideHalfUp(0n, 7n)).toBe(0n);
+  });
+
+  it('rounds below half down and above half up', () => {
+    expect(divideHalfUp(14n, 10n)).toBe(1n);
+    expect(divideHalfUp(16n, 10n)).toBe(2n);
+    expect(divideHalfUp(1n, 3n)).toBe(0n);
+    expect(divideHalfUp(2n, 3n)).toBe(1n);
+  });
+
+  it('rounds an exact half up, never to even (0.5 -> 1, 1.5 -> 2, 2.5 -> 3)', () => {
+    expect(divideHalfUp(1n, 2n)).toBe(1n);
+    expect(divideHalfUp(15n, 10n)).toBe(2n);
+    expect(divideHalfUp(25n, 10n)).toBe(3n);
+    expect(divideHalfUp(1005n, 10n)).toBe(101n);
+    expect(divideHalfUp(1_004_999n, 10_000n)).toBe(100n);
+  });
+
+  it('rounds a negative exact half away from zero', () => {
+    expect(divideHalfUp(-1n, 2n)).toBe(-1n);
+    expect(divideHalfUp(-25n, 10n)).toBe(-3n);
+    expect(divideHalfUp(25n, -10n)).toBe(-3n);
+    expect(divideHalfUp(-14n, 10n)).toBe(-1n);
+  });
+});
+
+describe('lineAmounts', () => {
+  it('multiplies quantity by the unit price and taxes the line total', () => {
+    const line = lineAmounts(3, 15_000, 20);
+    expect(line.totalMinor).toBe(45_000);
+    expect(line.taxMinor).toBe(9_000);
+    expect(line.taxExact).toBe(45_000n * 20_000n);
+  });
+
+  it('defaults to no tax at rate 0', () => {
+    expect(lineAmounts(2, 1250, 0)).toEqual({ totalMinor: 2500, taxMinor: 0, taxExact: 0n });
+  });
+
+  it('rounds the line total half-up: 1.005 x 1.00 is 100.5 cents -> 101 (float maths would give 100)', () => {
+    expect(Math.round(1.005 * 100)).toBe(100);
+    expect(lineAmounts(1.005, 100, 0).totalMinor).toBe(101);
+  });
+
+  it('rounds 0.335 x 3.00 (100.5 cents) half-up to 101', () => {
+    expect(lineAmounts(0.335, 300, 0).totalMinor).toBe(101);
+  });
+
+  it('accepts quantities with four decimals and rounds their totals half-up', () => {
+    expect(lineAmounts(0.3333, 300, 0).totalMinor).toBe(100); // 99.99
+    expect(lineAmounts(1.2345, 1000, 0).totalMinor).toBe(1235); // 1234.5
+    expect(lineAmounts(1.2344, 1000, 0).totalMinor).toBe(1234); // 1234.4
+    expect(lineAmounts(2.5, 1, 0).totalMinor).toBe(3); // 2.5 yen
+  });
+
+  it('refuses a quantity with more than four decimals or a tax rate with more than three', () => {
+    expect(() => lineAmounts(1.00001, 100, 0)).toThrow();
+    expect(() => lineAmounts(1, 100, 7.0001)).toThrow();
+  });
+
+  it('rounds the line tax half-up from the tax rate', () => {
+    expect(lineAmounts(1, 150, 5).taxMinor).toBe(8); // 7.5
+    expect(lineAmounts(1, 10, 5).taxMinor).toBe(1); // 0.5
+    expect(lineAmounts(1, 14, 10).taxMinor).toBe(1); // 1.4
+    expect(lineAmounts(1, 1000, 7.5).taxMinor).toBe(75); // 75 exactly
+    expect(lineAmounts(1, 1001, 7.25).taxMinor).toBe(73); // 72.5725
+    expect(lineAmounts(1, 100, 12.345).taxMinor).toBe(12); // 12.345
+  });
+
+  it('taxes the rounded line total, keeping the unrounded tax exact', () => {
+    const line = lineAmounts(1.005, 100, 50); // total 101 after rounding, tax 50.5 -> 51
+    expect(line.totalMinor).toBe(101);
+    expect(line.taxMinor).toBe(51);
+    expect(line.taxExact).toBe(101n * 50_000n);
+    expect(Number(line.taxExact) / Number(TAX_DENOMINATOR)).toBe(50.5);
+  });
+});
+
+describe('invoiceTax', () => {
+  it('sums exact item taxes and rounds once: two lines of 0.5 cents make 1 cent, not 2', () => {
+    const lines = [lineAmounts(1, 10, 5), lineAmounts(1, 10, 5)];
+    expect(lines.map((l) => l.taxMinor)).toEqual([1, 1]);
+    expect(invoiceTax(lines)).toBe(1);
+  });
+
+  it('rounds the exact sum up where rounding each line would lose it: 3 x 1.4 cents is 4, not 3', () => {
+    const lines = [lineAmounts(1, 14, 10), lineAmounts(1, 14, 10), lineAmounts(1, 14, 10)];
+    expect(lines.reduce((sum, l) => sum + l.taxMinor, 0)).toBe(3);
+    expect(invoiceTax(lines)).toBe(4);
+  });
+
+  it('rounds an exact half of the sum up: 3 x 0.5 cents is 1.5 -> 2', () => {
+    const lines = [lineAmounts(1, 1, 50), lineAmounts(1, 1, 50), lineAmounts(1, 1, 50)];
+    expect(invoiceTax(lines)).toBe(2);
+  });
+
+  it('agrees with the line tax for a single line and is 0 for no lines', () => {
+    expect(invoiceTax([lineAmounts(3, 15_000, 20)])).toBe(9_000);
+    expect(invoiceTax([lineAmounts(1, 150, 5)])).toBe(8);
+    expect(invoiceTax([])).toBe(0);
+  });
+
+  it('mixes tax rates across lines', () => {
+    // 45000 x 20% = 9000 and 2500 x 7.5% = 187.5 -> 9187.5 -> 9188
+    expect(invoiceTax([lineAmounts(3, 15_000, 20), lineAmounts(2, 1250, 7.5)])).toBe(9188);
+  });
+});
