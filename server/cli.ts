@@ -18,7 +18,10 @@ id, an access token and a full-scope API key. Without --password a random one is
 const CreateArgs = z.object({
   name: z.string().trim().min(1).max(200),
   email: EmailSchema,
-  plan: z.string().regex(/^[a-z_]+$/).optional(),
+  plan: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .optional(),
   password: z.string().min(12).max(200).optional(),
 });
 
@@ -41,7 +44,8 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
   const args = parsed.data;
   const config = loadConfig();
   const plan = args.plan ?? config.DEFAULT_PLAN;
-  if (!(plan in config.RATE_LIMITS)) throw new UsageError(`Unknown plan "${plan}"; known: ${Object.keys(config.RATE_LIMITS).join(', ')}`);
+  if (!(plan in config.RATE_LIMITS))
+    throw new UsageError(`Unknown plan "${plan}"; known: ${Object.keys(config.RATE_LIMITS).join(', ')}`);
   const password = args.password ?? randomBytes(18).toString('base64url');
 
   const database = await openDatabase({
@@ -58,7 +62,10 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
       password,
       plan,
     });
-    const key = await createApiKey(database.db, systemClock, created.businessId, { name: 'CLI', scope: 'full' });
+    const key = await createApiKey(database.db, systemClock, created.businessId, {
+      name: 'CLI',
+      scope: 'full',
+    });
     const out = {
       businessId: created.businessId,
       email: args.email.toLowerCase(),
@@ -89,7 +96,8 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || err instanceof ConfigError) console.error(err.message);
   else if (err instanceof ApiError) console.error(`Refused: ${err.message}`);
-  else if (err instanceof Error && err.name === 'TypeError' && 'code' in err) console.error(`${err.message}\n\n${USAGE}`);
+  else if (err instanceof Error && err.name === 'TypeError' && 'code' in err)
+    console.error(`${err.message}\n\n${USAGE}`);
   else console.error(err);
   process.exit(1);
 });

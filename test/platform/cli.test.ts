@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, unwrap } from '../../client/index.js';
+import { createScratchDatabase, onPostgres } from '../support/database.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const run = promisify(execFile);
+
+let env: Record<string, string> = {};
+let cleanup: () => Promise<void> = async () => {};
+
+beforeAll(async () => {
+  if (onPostgres) {
+    const scratch = await createScratchDatabase();
+    env = { DATABASE_URL: scratch.url };
+    cleanup = scratch.drop;
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'bms-cli-'));
+    env = { DATA_DIR: dir };
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+afterAll(() => cleanup());
+
+const cli = (args: string[], extra: Record<string, string> = {}) =>
+  run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+    env: { ...process.env, ...env, SIGNUP_ENABLED: 'false', ...extra },
+  });
+
+describe('npm run cli -- business create', () => {
+  let created: { businessId: string; accessToken: string; apiKey: string; password: string; plan: string };
+
+  it('provisions a business while sign-up is disabled and prints its id, a token and a full API key', async () => {
+    const { stdout } = await cli([
+      'business',
+      'create',
+      '--name',
+      'Cli Ltd',
+      '--email',
+      'Owner@Cli.test',
+      '--plan',
+      'enterprise',
+      '--json',
+    ]);
+    created = JSON.parse(stdout);
+    expect(created.businessId).toMatch(/^biz_[0-9A-Z]{26}$/);
+    expect(created.accessToken).toMatch(/^bms_at_/);
+    expect(created.apiKey).toMatch(/^bms_sk_/);
+    expect(created.plan).toBe('enterprise');
+    expect(created.password.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('prints a readable table without --json', async () => {
+    const { stdout } = await cli([
+      'business',
+      'create',
+      '--name',
+      'Table Ltd',
+      '--email',
+      'table@cli.test',
+      '--password',
+      'a long enough password',
+    ]);
+    expect(stdout).toMatch(/^businessId\s+biz_/m);
+    expect(stdout).toMatch(/^apiKey\s+bms_sk_/m);
+    expect(stdout).not.toMatch(/^password/m);
+  });
+
+  it('refuses a taken email, a missing argument and an unknown plan with exit code 1', async () => {
+    await expect(
+      cli(['business', 'create', '--name', 'Again', '--email', 'owner@cli.test']),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('already exists'),
+    });
+    await expect(cli(['business', 'create', '--name', 'No Email'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('--email'),
+    });
+    await expect(
+      cli(['business', 'create', '--name', 'P', '--email', 'p@cli.test', '--plan', 'gold']),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Unknown plan'),
+    });
+    await expect(cli(['nonsense'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Usage'),
+    });
+  });
+
+  describe('the credentials it printed', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({
+        databaseUrl: env.DATABASE_URL,
+        env: {
+          RATE_LIMITS: 'free:100,standard:1000,enterprise:10000',
+          ...(env.DATA_DIR ? { DATA_DIR: env.DATA_DIR } : {}),
+        },
+      });
+    });
+    afterAll(async () => {
+      await server.close();
+      expect(server.violations).toEqual([]);
+    });
+
+    it('work against the API: the token, the key, and sign-in with the printed password', async () => {
+      const byToken = createClient({
+        baseUrl: server.baseUrl,
+        accessToken: created.accessToken,
+        maxRetries: 0,
+      });
+      const byKey = createClient({ baseUrl: server.baseUrl, apiKey: created.apiKey, maxRetries: 0 });
+      const { data: customer } = await unwrap(
+        byKey.general.customers.createCustomer({ body: { name: 'Grace Hopper' } }),
+      );
+      const { data: seen } = await unwrap(
+        byToken.general.customers.getCustomer({ params: { id: customer.id } }),
+      );
+      expect(seen.name).toBe('Grace Hopper');
+      const signIn = await createClient({ baseUrl: server.baseUrl }).auth.signIn({
+        body: { email: 'owner@cli.test', password: created.password },
+      });
+      expect(signIn.status).toBe(200);
+      const limit = await byKey.general.customers.listCustomers({ query: {} });
+      expect(limit.headers.get('x-ratelimit-limit')).toBe('10000');
+    });
+  });
+});
