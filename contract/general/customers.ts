@@ -24,6 +24,7 @@ export const AddressSchema = extendApi(
       postal_code: z.string().max(20).optional(),
       country: z
         .string()
+        .length(2)
         .regex(/^[A-Z]{2}$/, 'Expected a two-letter ISO 3166 country code')
         .optional(),
     })
@@ -146,6 +147,7 @@ export const customersContract = c.router({
     method: 'GET',
     path: '/customers/:id',
     summary: 'Get a customer',
+    description: "The customer with this id; another business's id answers 404.",
     pathParams: IdParamsSchema,
     responses: { 200: data(CustomerSchema), ...errorResponses('general', [...AUTHED, 404]) },
     metadata: meta('token', 'Customers'),

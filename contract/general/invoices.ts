@@ -238,6 +238,8 @@ export const invoicesContract = c.router({
     method: 'GET',
     path: '/invoices/:id',
     summary: 'Get an invoice',
+    description:
+      'The invoice with its items and payments; `status` reports `overdue` when due_date has passed.',
     pathParams: IdParamsSchema,
     responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404]) },
     metadata: meta('token', 'Invoices'),

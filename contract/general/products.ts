@@ -113,6 +113,7 @@ export const productsContract = c.router({
     method: 'GET',
     path: '/products/:id',
     summary: 'Get a product',
+    description: "The product with this id; another business's id answers 404.",
     pathParams: IdParamsSchema,
     responses: { 200: data(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
     metadata: meta('token', 'Products'),
