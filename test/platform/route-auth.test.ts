@@ -23,9 +23,7 @@ function requestFor(route: AppRoute, headers: Record<string, string>) {
   const hasBody = 'body' in route && !isAppRouteNoBody(route.body);
   return {
     path,
-    init: hasBody
-      ? { headers: { ...headers, 'content-type': 'application/json' }, body: '{}' }
-      : { headers },
+    init: hasBody ? { headers: { ...headers, 'content-type': 'application/json' }, body: '{}' } : { headers },
   };
 }
 
