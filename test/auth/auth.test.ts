@@ -79,8 +79,7 @@ describe('POST /v1/auth/register', () => {
     });
     expect(res.status).toBe(422);
     if (res.status !== 422) return;
-    expect(res.body.result).toBe('error');
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
+    expect(res.body).toMatchObject({ result: 'error', error: { code: 'VALIDATION_ERROR', status: 422 } });
     expect(res.body.error.details?.map((d) => d.field)).toEqual(['password']);
   });
 
@@ -107,7 +106,12 @@ describe('POST /v1/auth/register', () => {
   });
 
   it('refuses a missing business name (422)', async () => {
-    const res = await raw(server(), 'POST', '/v1/auth/register', json({ email: uniqueEmail(), password: PASSWORD }));
+    const res = await raw(
+      server(),
+      'POST',
+      '/v1/auth/register',
+      json({ email: uniqueEmail(), password: PASSWORD }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.error.details).toContainEqual(expect.objectContaining({ field: 'businessName' }));
   });
@@ -187,7 +191,7 @@ describe('POST /v1/auth/logout', () => {
       anonymousClient(server()).auth.signIn({ body: { email: biz.email, password: biz.password } }),
     );
 
-    const res = await biz.client.auth.logout({ body: undefined });
+    const res = await biz.client.auth.logout();
     expect(res.status).toBe(200);
     if (res.status !== 200) return;
     expect(res.body.result).toBe('success');
@@ -198,7 +202,7 @@ describe('POST /v1/auth/logout', () => {
     expect(revoked.headers.get('www-authenticate')).toBe('Bearer');
     expect(revoked.body).toMatchObject({ error: { code: 'UNAUTHORIZED', status: 401 } });
 
-    const again = await biz.client.auth.logout({ body: undefined });
+    const again = await biz.client.auth.logout();
     expect(again.status).toBe(401);
 
     const other = await tokenClient(server(), second.data.accessToken).general.customers.listCustomers({
@@ -208,7 +212,7 @@ describe('POST /v1/auth/logout', () => {
   });
 
   it('refuses a request without a credential (401)', async () => {
-    const res = await anonymousClient(server()).auth.logout({ body: undefined });
+    const res = await anonymousClient(server()).auth.logout();
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(res.body).toMatchObject({ result: 'error', error: { code: 'UNAUTHORIZED' } });
