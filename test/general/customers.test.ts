@@ -654,12 +654,12 @@ describe('GET /v1/customers', () => {
     expect(desc).toEqual([...emails].reverse());
   });
 
-  it('keeps pages stable when created_at ties (ties broken by id)', async () => {
+  it('keeps pages stable when sort keys tie (ties broken by id)', async () => {
     const tie = await registerBusiness(server(), 'Ties');
     server().clock.set(new Date().toISOString());
     const ids: string[] = [];
     try {
-      for (let i = 0; i < 5; i++) ids.push((await createCustomer(tie, { name: `Tie ${i}` })).id);
+      for (let i = 0; i < 5; i++) ids.push((await createCustomer(tie, { name: 'Same Name' })).id);
     } finally {
       server().clock.reset();
     }
@@ -667,6 +667,10 @@ describe('GET /v1/customers', () => {
     expect(paged).toEqual([...ids].reverse());
     const asc = (await allPages(tie, 2, 'created_at:asc')).map((c) => c.id);
     expect(asc).toEqual(ids);
+    // Equal names (and equal, null, emails) tie too: ids order them in the sort's direction.
+    expect((await allPages(tie, 2, 'name:asc')).map((c) => c.id)).toEqual(ids);
+    expect((await allPages(tie, 2, 'name:desc')).map((c) => c.id)).toEqual([...ids].reverse());
+    expect((await allPages(tie, 2, 'email:asc')).map((c) => c.id)).toEqual(ids);
   });
 
   it('filters by exact email, case-insensitively', async () => {
