@@ -19,7 +19,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-function buildLimiters(config: Readonly<Config>, deps: Pick<Deps, 'database'>): Limiters {
+export function buildLimiters(config: Readonly<Config>, deps: Pick<Deps, 'database'>): Limiters {
   const make = limiterFactory(config.RATE_LIMIT_STORE, deps.database);
   return {
     plans: Object.fromEntries(

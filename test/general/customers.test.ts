@@ -400,7 +400,8 @@ describe('PUT /v1/customers/:id', () => {
         body: { name: 'Katherine Johnson', first_name: 'Kate' },
       }),
     );
-    expect(first.data).toMatchObject({ name: 'Katherine Johnson', first_name: 'Kate' });
+    // The part not given is re-derived from the new name.
+    expect(first.data).toMatchObject({ name: 'Katherine Johnson', first_name: 'Kate', last_name: 'Johnson' });
   });
 
   it('leaves first_name/last_name alone when the name does not change', async () => {

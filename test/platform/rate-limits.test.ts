@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
 import { raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
+import { createApp } from '../../server/app.js';
+import { buildLimiters } from '../../server/runtime.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -39,6 +41,20 @@ async function register(server: TestServer): Promise<TestBusiness> {
     password,
     accessToken: data.accessToken,
     client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
+  };
+}
+
+/** Another HTTP server over the same runtime and database, with its own limiter instances. */
+async function secondFrontEnd(first: TestServer): Promise<TestServer> {
+  const deps = { ...first.deps, limiters: buildLimiters(first.deps.config, first.deps) };
+  const http = createServer(createApp(deps));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    ...first,
+    baseUrl: `http://127.0.0.1:${port}`,
+    violations: [],
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };
 }
 
@@ -291,10 +307,15 @@ describe('per-business limits (PostgreSQL counters, RATE_LIMIT_STORE=postgres)',
     expect(rateHeaders(other).remaining).toBe(LIMIT - 1);
   });
 
-  describe.runIf(onPostgres)('two servers sharing one PostgreSQL database', () => {
+  // On PostgreSQL a second service on the same database; on PGlite (one process only) a second
+  // HTTP server with limiters of its own over the same database handle. Either way the counters
+  // can only be shared through the database.
+  describe(`two servers sharing one ${onPostgres ? 'PostgreSQL' : 'PGlite'} database`, () => {
     let second: TestServer | undefined;
     beforeAll(async () => {
-      second = await startTestServer({ databaseUrl: server().deps.config.DATABASE_URL, env, worker: false });
+      second = onPostgres
+        ? await startTestServer({ databaseUrl: server().deps.config.DATABASE_URL, env, worker: false })
+        : await secondFrontEnd(server());
     });
     afterAll(async () => {
       const violations = second?.violations ?? [];

@@ -79,10 +79,8 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
       const current = await queries.findCustomer(trx, ctx.businessId, id, true);
       if (!current) throw notFound('Customer');
       const renamed = input.name !== undefined && input.name !== current.name;
-      const derived =
-        renamed && input.first_name === undefined && input.last_name === undefined
-          ? splitName(input.name!)
-          : {};
+      // A rename re-derives both name parts; a part given in the same request wins.
+      const derived = renamed ? splitName(input.name!) : {};
       const row = await trx
         .updateTable('customers')
         .set({
