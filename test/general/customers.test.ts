@@ -1,31 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type Customer, type ErrorObject } from '../../client/index.js';
 import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { withEvents } from '../support/events.js';
+import { expectExactError, expectInvalid } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer();
 
-type Response = { status: number; body: unknown };
-
 const ID = /^cus_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_ID = 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
-
-/** The general error envelope, exactly: `{ error: { code, message, status } }` and nothing else. */
-function expectError(res: Response, status: number, code: ErrorObject['code']): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: { code, message: expect.any(String), status } });
-}
-
-/** 422 VALIDATION_ERROR whose `details` name every field given. */
-function expectInvalid(res: Response, ...fields: string[]): void {
-  expect(res.status).toBe(422);
-  const { error } = res.body as { error: ErrorObject };
-  expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, message: expect.any(String) });
-  const named = (error.details ?? []).map((d) => d.field);
-  expect(named.length).toBeGreaterThan(0);
-  for (const field of fields) expect(named).toContain(field);
-}
 
 async function createCustomer(biz: TestBusiness, body: Parameters<Client['createCustomer']>[0]['body']) {
   return (await unwrap(biz.client.general.customers.createCustomer({ body }))).data;
@@ -37,23 +21,6 @@ const post = (biz: TestBusiness, body: unknown) =>
   raw(server(), 'POST', '/v1/customers', { ...json(body), token: biz.accessToken });
 const put = (biz: TestBusiness, id: string, body: unknown) =>
   raw(server(), 'PUT', `/v1/customers/${id}`, { ...json(body), token: biz.accessToken });
-
-const outbox = (businessId: string) =>
-  server()
-    .deps.db.selectFrom('events')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .orderBy('occurred_at')
-    .orderBy('id')
-    .execute();
-
-/** Runs `action` and returns what it returned with the outbox rows it added for the business. */
-async function withEvents<T>(businessId: string, action: () => Promise<T>) {
-  const before = new Set((await outbox(businessId)).map((e) => e.id));
-  const result = await action();
-  const added = (await outbox(businessId)).filter((e) => !before.has(e.id));
-  return { result, events: added };
-}
 
 async function list(
   biz: TestBusiness,
@@ -168,11 +135,11 @@ describe('POST /v1/customers', () => {
     const email = uniqueEmail('dup');
     await createCustomer(a, { name: 'First Holder', email });
     const same = await a.client.general.customers.createCustomer({ body: { name: 'Second', email } });
-    expectError(same, 409, 'CONFLICT');
+    expectExactError(same, 409, 'CONFLICT');
     const upper = await a.client.general.customers.createCustomer({
       body: { name: 'Third', email: email.toUpperCase() },
     });
-    expectError(upper, 409, 'CONFLICT');
+    expectExactError(upper, 409, 'CONFLICT');
     const found = await list(a, { email });
     expect(found.data.map((c) => c.name)).toEqual(['First Holder']);
   });
@@ -275,11 +242,15 @@ describe('POST /v1/customers', () => {
       body: '{"name": "Ada',
       token: a.accessToken,
     });
-    expectError(res, 400, 'BAD_REQUEST');
+    expectExactError(res, 400, 'BAD_REQUEST');
   });
 
   it('refuses a request without credentials (401 UNAUTHORIZED)', async () => {
-    expectError(await raw(server(), 'POST', '/v1/customers', json({ name: 'Ada' })), 401, 'UNAUTHORIZED');
+    expectExactError(
+      await raw(server(), 'POST', '/v1/customers', json({ name: 'Ada' })),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 });
 
@@ -292,7 +263,7 @@ describe('GET /v1/customers/:id', () => {
   });
 
   it('answers 404 NOT_FOUND for an unknown id', async () => {
-    expectError(
+    expectExactError(
       await a.client.general.customers.getCustomer({ params: { id: MISSING_ID } }),
       404,
       'NOT_FOUND',
@@ -301,12 +272,12 @@ describe('GET /v1/customers/:id', () => {
 
   it('answers 404 NOT_FOUND for an id longer than 64 characters', async () => {
     const res = await a.client.general.customers.getCustomer({ params: { id: `cus_${'x'.repeat(80)}` } });
-    expectError(res, 404, 'NOT_FOUND');
+    expectExactError(res, 404, 'NOT_FOUND');
   });
 
   it("answers 404 NOT_FOUND for another business's customer", async () => {
     const theirs = await createCustomer(b, { name: 'Not Yours' });
-    expectError(
+    expectExactError(
       await a.client.general.customers.getCustomer({ params: { id: theirs.id } }),
       404,
       'NOT_FOUND',
@@ -314,7 +285,7 @@ describe('GET /v1/customers/:id', () => {
   });
 
   it('refuses a request without credentials (401 UNAUTHORIZED)', async () => {
-    expectError(await raw(server(), 'GET', `/v1/customers/${MISSING_ID}`), 401, 'UNAUTHORIZED');
+    expectExactError(await raw(server(), 'GET', `/v1/customers/${MISSING_ID}`), 401, 'UNAUTHORIZED');
   });
 });
 
@@ -445,7 +416,7 @@ describe('PUT /v1/customers/:id', () => {
         params: { id: other.id },
         body: { email: candidate, phone: '999' },
       });
-      expectError(res, 409, 'CONFLICT');
+      expectExactError(res, 409, 'CONFLICT');
     }
     expect(await unwrap(a.client.general.customers.getCustomer({ params: { id: other.id } }))).toEqual({
       data: other,
@@ -486,7 +457,7 @@ describe('PUT /v1/customers/:id', () => {
       params: { id: MISSING_ID },
       body: { phone: '1' },
     });
-    expectError(res, 404, 'NOT_FOUND');
+    expectExactError(res, 404, 'NOT_FOUND');
   });
 
   it("answers 404 NOT_FOUND for another business's customer and leaves it unchanged", async () => {
@@ -495,7 +466,7 @@ describe('PUT /v1/customers/:id', () => {
       params: { id: theirs.id },
       body: { name: 'Hijacked' },
     });
-    expectError(res, 404, 'NOT_FOUND');
+    expectExactError(res, 404, 'NOT_FOUND');
     expect(await unwrap(b.client.general.customers.getCustomer({ params: { id: theirs.id } }))).toEqual({
       data: theirs,
     });
@@ -508,12 +479,12 @@ describe('DELETE /v1/customers/:id', () => {
     const res = await a.client.general.customers.deleteCustomer({ params: { id: created.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: created });
-    expectError(
+    expectExactError(
       await a.client.general.customers.getCustomer({ params: { id: created.id } }),
       404,
       'NOT_FOUND',
     );
-    expectError(
+    expectExactError(
       await a.client.general.customers.deleteCustomer({ params: { id: created.id } }),
       404,
       'NOT_FOUND',
@@ -541,10 +512,10 @@ describe('DELETE /v1/customers/:id', () => {
         },
       }),
     );
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       a.client.general.customers.deleteCustomer({ params: { id: created.id } }),
     );
-    expectError(result, 409, 'RESOURCE_IN_USE');
+    expectExactError(result, 409, 'RESOURCE_IN_USE');
     expect(events).toEqual([]);
     expect(await unwrap(a.client.general.customers.getCustomer({ params: { id: created.id } }))).toEqual({
       data: created,
@@ -552,7 +523,7 @@ describe('DELETE /v1/customers/:id', () => {
   });
 
   it('answers 404 NOT_FOUND for an unknown id', async () => {
-    expectError(
+    expectExactError(
       await a.client.general.customers.deleteCustomer({ params: { id: MISSING_ID } }),
       404,
       'NOT_FOUND',
@@ -561,7 +532,7 @@ describe('DELETE /v1/customers/:id', () => {
 
   it("answers 404 NOT_FOUND for another business's customer and leaves it in place", async () => {
     const theirs = await createCustomer(b, { name: 'Keep Me' });
-    expectError(
+    expectExactError(
       await a.client.general.customers.deleteCustomer({ params: { id: theirs.id } }),
       404,
       'NOT_FOUND',
@@ -743,13 +714,13 @@ describe('GET /v1/customers', () => {
   });
 
   it('refuses a request without credentials (401 UNAUTHORIZED)', async () => {
-    expectError(await raw(server(), 'GET', '/v1/customers'), 401, 'UNAUTHORIZED');
+    expectExactError(await raw(server(), 'GET', '/v1/customers'), 401, 'UNAUTHORIZED');
   });
 });
 
 describe('events', () => {
   it('writes one customer.created event whose data is the created customer', async () => {
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       createCustomer(a, { name: 'Evented Customer', email: uniqueEmail(), attributes: { x: 'y' } }),
     );
     expect(events).toHaveLength(1);
@@ -764,7 +735,7 @@ describe('events', () => {
 
   it('writes one customer.updated event whose data is the updated customer', async () => {
     const created = await createCustomer(a, { name: 'Update Event' });
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       unwrap(
         a.client.general.customers.updateCustomer({
           params: { id: created.id },
@@ -779,7 +750,7 @@ describe('events', () => {
 
   it('writes one customer.deleted event whose data is the deleted customer', async () => {
     const created = await createCustomer(a, { name: 'Delete Event', company: 'Gone Ltd' });
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       unwrap(a.client.general.customers.deleteCustomer({ params: { id: created.id } })),
     );
     expect(events.map((e) => e.type)).toEqual(['customer.deleted']);
@@ -791,7 +762,7 @@ describe('events', () => {
     const email = uniqueEmail('refused');
     const holder = await createCustomer(a, { name: 'Holder', email });
     const other = await createCustomer(a, { name: 'Other' });
-    const { result, events } = await withEvents(a.businessId, async () => [
+    const { result, events } = await withEvents(server(), a.businessId, async () => [
       await a.client.general.customers.createCustomer({ body: { name: 'Dup', email: email.toUpperCase() } }),
       await a.client.general.customers.updateCustomer({ params: { id: other.id }, body: { email } }),
       await post(a, { name: 'Bad', unknown: true }),
@@ -804,14 +775,16 @@ describe('events', () => {
   });
 
   it("writes events under the acting business only, never another's", async () => {
-    const { events: inB } = await withEvents(b.businessId, () =>
-      withEvents(a.businessId, () => createCustomer(a, { name: 'A Only' })),
+    const { events: inB } = await withEvents(server(), b.businessId, () =>
+      withEvents(server(), a.businessId, () => createCustomer(a, { name: 'A Only' })),
     );
     expect(inB).toEqual([]);
   });
 
   it('has the worker mark the event dispatched', async () => {
-    const { events } = await withEvents(a.businessId, () => createCustomer(a, { name: 'Dispatch Me' }));
+    const { events } = await withEvents(server(), a.businessId, () =>
+      createCustomer(a, { name: 'Dispatch Me' }),
+    );
     expect(events).toHaveLength(1);
     const deadline = Date.now() + 10_000;
     let dispatchedAt: Date | null = null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap, type CreateInvoiceBody, type ErrorObject, type Invoice } from '../../client/index.js';
-import { registerBusiness, type TestBusiness } from '../support/business.js';
+import { registerTenant, type TestTenant } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -10,17 +10,9 @@ const server = useTestServer({ env: { DB_POOL_SIZE: '30' } });
 
 const where = onPostgres ? 'on PostgreSQL, under real concurrency' : 'on PGlite (serialised by the engine)';
 
-interface Tenant extends TestBusiness {
-  customerId: string;
-}
+type Tenant = TestTenant;
 
-async function newTenant(): Promise<Tenant> {
-  const business = await registerBusiness(server());
-  const customer = await unwrap(
-    business.client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } }),
-  );
-  return { ...business, customerId: customer.data.id };
-}
+const newTenant = () => registerTenant(server());
 
 const api = (t: Tenant) => t.client.general.invoices;
 

@@ -1,13 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  unwrap,
-  type CreateInvoiceBody,
-  type CreatePaymentBody,
-  type ErrorCode,
-  type ErrorObject,
-  type Invoice,
-} from '../../client/index.js';
-import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
+import { unwrap, type CreateInvoiceBody, type CreatePaymentBody, type Invoice } from '../../client/index.js';
+import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
+import { expectError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 
 // Tokens outlive the clock moves below.
@@ -19,17 +13,9 @@ const TODAY = '2026-11-21';
 beforeEach(() => server().clock.set(NOW));
 afterEach(() => server().clock.reset());
 
-interface Tenant extends TestBusiness {
-  customerId: string;
-}
+type Tenant = TestTenant;
 
-async function newTenant(): Promise<Tenant> {
-  const business = await registerBusiness(server());
-  const customer = await unwrap(
-    business.client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } }),
-  );
-  return { ...business, customerId: customer.data.id };
-}
+const newTenant = () => registerTenant(server());
 
 const api = (t: Tenant) => t.client.general.invoices;
 
@@ -64,18 +50,6 @@ async function pay(t: Tenant, id: string, amount: number, extra: Partial<CreateP
 
 async function getInvoice(t: Tenant, id: string): Promise<Invoice> {
   return (await unwrap(api(t).getInvoice({ params: { id } }))).data;
-}
-
-function expectError(
-  res: { status: number; body: unknown },
-  status: number,
-  code: ErrorCode,
-  field?: string,
-) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const { error } = res.body as { error: ErrorObject };
-  expect(error).toMatchObject({ code, status });
-  if (field !== undefined) expect(error.details?.map((d) => d.field)).toContain(field);
 }
 
 /** The outbox rows about one invoice (the invoice itself or one of its payments), oldest first. */

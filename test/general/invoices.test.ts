@@ -5,13 +5,12 @@ import {
   type Client,
   type CreateInvoiceBody,
   type CreateProductBody,
-  type ErrorCode,
-  type ErrorObject,
   type Invoice,
   type InvoiceItemInput,
   type ListInvoicesQuery,
 } from '../../client/index.js';
-import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
+import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
+import { expectError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 
 // Tokens outlive the clock moves below (a week-long TTL would expire when the clock jumps ahead).
@@ -23,18 +22,13 @@ const DUE = '2026-12-21';
 beforeEach(() => server().clock.set(NOW));
 afterEach(() => server().clock.reset());
 
-interface Tenant extends TestBusiness {
-  customerId: string;
-}
+type Tenant = TestTenant;
 
 async function addCustomer(client: Client, name = 'Ada Lovelace') {
   return (await unwrap(client.general.customers.createCustomer({ body: { name } }))).data;
 }
 
-async function newTenant(): Promise<Tenant> {
-  const business = await registerBusiness(server());
-  return { ...business, customerId: (await addCustomer(business.client)).id };
-}
+const newTenant = () => registerTenant(server());
 
 async function addProduct(client: Client, overrides: Partial<CreateProductBody> = {}) {
   const body = { name: 'Espresso beans 1kg', sku: `SKU-${randomBytes(4).toString('hex')}`, price: 24.5 };
@@ -88,19 +82,6 @@ async function list(t: Tenant, query: Partial<ListInvoicesQuery> = {}) {
 }
 
 const numbersOf = (invoices: Invoice[]) => invoices.map((i) => i.number);
-
-function expectError(
-  res: { status: number; body: unknown },
-  status: number,
-  code: ErrorCode,
-  field?: string,
-): ErrorObject {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const { error } = res.body as { error: ErrorObject };
-  expect(error).toMatchObject({ code, status });
-  if (field !== undefined) expect(error.details?.map((d) => d.field)).toContain(field);
-  return error;
-}
 
 describe('create', () => {
   it('creates a draft (201) numbered INV-000001, then INV-000002', async () => {

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type ErrorObject, type Product } from '../../client/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
+import { withEvents } from '../support/events.js';
+import { expectExactError, expectInvalid } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer();
 
-type Response = { status: number; body: unknown };
 type Client = TestBusiness['client']['general']['products'];
 type CreateBody = Parameters<Client['createProduct']>[0]['body'];
 type ListQuery = NonNullable<Parameters<Client['listProducts']>[0]>['query'];
@@ -13,22 +14,6 @@ type ListQuery = NonNullable<Parameters<Client['listProducts']>[0]>['query'];
 const ID = /^prod_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_ID = 'prod_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
-
-/** The general error envelope, exactly: `{ error: { code, message, status } }` and nothing else. */
-function expectError(res: Response, status: number, code: ErrorObject['code']): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: { code, message: expect.any(String), status } });
-}
-
-/** 422 VALIDATION_ERROR whose `details` name every field given. */
-function expectInvalid(res: Response, ...fields: string[]): void {
-  expect(res.status).toBe(422);
-  const { error } = res.body as { error: ErrorObject };
-  expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, message: expect.any(String) });
-  const named = (error.details ?? []).map((d) => d.field);
-  expect(named.length).toBeGreaterThan(0);
-  for (const field of fields) expect(named).toContain(field);
-}
 
 let skuCounter = 0;
 /** A SKU no other test in this file uses. */
@@ -47,23 +32,6 @@ const post = (biz: TestBusiness, body: unknown) =>
   raw(server(), 'POST', '/v1/products', { ...json(body), token: biz.accessToken });
 const put = (biz: TestBusiness, id: string, body: unknown) =>
   raw(server(), 'PUT', `/v1/products/${id}`, { ...json(body), token: biz.accessToken });
-
-const outbox = (businessId: string) =>
-  server()
-    .deps.db.selectFrom('events')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .orderBy('occurred_at')
-    .orderBy('id')
-    .execute();
-
-/** Runs `action` and returns what it returned with the outbox rows it added for the business. */
-async function withEvents<T>(businessId: string, action: () => Promise<T>) {
-  const before = new Set((await outbox(businessId)).map((e) => e.id));
-  const result = await action();
-  const added = (await outbox(businessId)).filter((e) => !before.has(e.id));
-  return { result, events: added };
-}
 
 const list = (biz: TestBusiness, query: ListQuery = {}) =>
   unwrap(biz.client.general.products.listProducts({ query }));
@@ -144,12 +112,12 @@ describe('POST /v1/products', () => {
   it('refuses a SKU already used in the business, case-insensitively (409 CONFLICT)', async () => {
     const code = sku('Dup');
     await createProduct(a, { sku: code, name: 'Original' });
-    expectError(
+    expectExactError(
       await a.client.general.products.createProduct({ body: { name: 'Same', sku: code, price: 1 } }),
       409,
       'CONFLICT',
     );
-    expectError(
+    expectExactError(
       await a.client.general.products.createProduct({
         body: { name: 'Lower', sku: code.toLowerCase(), price: 1 },
       }),
@@ -229,11 +197,11 @@ describe('POST /v1/products', () => {
       body: '{"name": ',
       token: a.accessToken,
     });
-    expectError(res, 400, 'BAD_REQUEST');
+    expectExactError(res, 400, 'BAD_REQUEST');
   });
 
   it('refuses a request without credentials (401 UNAUTHORIZED)', async () => {
-    expectError(
+    expectExactError(
       await raw(server(), 'POST', '/v1/products', json({ name: 'W', sku: sku(), price: 1 })),
       401,
       'UNAUTHORIZED',
@@ -292,7 +260,7 @@ describe('money', () => {
 
   it('refuses a currency change the current price does not fit (422 on price), changing nothing', async () => {
     const created = await createProduct(a, { price: 19.99, currency: 'USD', stock: 3 });
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       a.client.general.products.updateProduct({
         params: { id: created.id },
         body: { currency: 'JPY', stock: 9 },
@@ -340,21 +308,29 @@ describe('GET /v1/products/:id', () => {
   });
 
   it('answers 404 NOT_FOUND for an unknown id', async () => {
-    expectError(await a.client.general.products.getProduct({ params: { id: MISSING_ID } }), 404, 'NOT_FOUND');
+    expectExactError(
+      await a.client.general.products.getProduct({ params: { id: MISSING_ID } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers 404 NOT_FOUND for an id longer than 64 characters', async () => {
     const res = await a.client.general.products.getProduct({ params: { id: `prod_${'x'.repeat(80)}` } });
-    expectError(res, 404, 'NOT_FOUND');
+    expectExactError(res, 404, 'NOT_FOUND');
   });
 
   it("answers 404 NOT_FOUND for another business's product", async () => {
     const theirs = await createProduct(b);
-    expectError(await a.client.general.products.getProduct({ params: { id: theirs.id } }), 404, 'NOT_FOUND');
+    expectExactError(
+      await a.client.general.products.getProduct({ params: { id: theirs.id } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('refuses a request without credentials (401 UNAUTHORIZED)', async () => {
-    expectError(await raw(server(), 'GET', `/v1/products/${MISSING_ID}`), 401, 'UNAUTHORIZED');
+    expectExactError(await raw(server(), 'GET', `/v1/products/${MISSING_ID}`), 401, 'UNAUTHORIZED');
   });
 });
 
@@ -412,7 +388,7 @@ describe('PUT /v1/products/:id', () => {
         params: { id: other.id },
         body: { sku: candidate, stock: 50 },
       });
-      expectError(res, 409, 'CONFLICT');
+      expectExactError(res, 409, 'CONFLICT');
     }
     expect(await getProduct(a, other.id)).toEqual(other);
   });
@@ -446,7 +422,7 @@ describe('PUT /v1/products/:id', () => {
       params: { id: MISSING_ID },
       body: { stock: 1 },
     });
-    expectError(res, 404, 'NOT_FOUND');
+    expectExactError(res, 404, 'NOT_FOUND');
   });
 
   it("answers 404 NOT_FOUND for another business's product and leaves it unchanged", async () => {
@@ -455,7 +431,7 @@ describe('PUT /v1/products/:id', () => {
       params: { id: theirs.id },
       body: { name: 'Hijacked', price: 0 },
     });
-    expectError(res, 404, 'NOT_FOUND');
+    expectExactError(res, 404, 'NOT_FOUND');
     expect(await getProduct(b, theirs.id)).toEqual(theirs);
   });
 });
@@ -466,8 +442,12 @@ describe('DELETE /v1/products/:id', () => {
     const res = await a.client.general.products.deleteProduct({ params: { id: created.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: created });
-    expectError(await a.client.general.products.getProduct({ params: { id: created.id } }), 404, 'NOT_FOUND');
-    expectError(
+    expectExactError(
+      await a.client.general.products.getProduct({ params: { id: created.id } }),
+      404,
+      'NOT_FOUND',
+    );
+    expectExactError(
       await a.client.general.products.deleteProduct({ params: { id: created.id } }),
       404,
       'NOT_FOUND',
@@ -518,7 +498,7 @@ describe('DELETE /v1/products/:id', () => {
   });
 
   it('answers 404 NOT_FOUND for an unknown id', async () => {
-    expectError(
+    expectExactError(
       await a.client.general.products.deleteProduct({ params: { id: MISSING_ID } }),
       404,
       'NOT_FOUND',
@@ -527,7 +507,7 @@ describe('DELETE /v1/products/:id', () => {
 
   it("answers 404 NOT_FOUND for another business's product and leaves it in place", async () => {
     const theirs = await createProduct(b);
-    expectError(
+    expectExactError(
       await a.client.general.products.deleteProduct({ params: { id: theirs.id } }),
       404,
       'NOT_FOUND',
@@ -700,13 +680,13 @@ describe('GET /v1/products', () => {
   });
 
   it('refuses a request without credentials (401 UNAUTHORIZED)', async () => {
-    expectError(await raw(server(), 'GET', '/v1/products'), 401, 'UNAUTHORIZED');
+    expectExactError(await raw(server(), 'GET', '/v1/products'), 401, 'UNAUTHORIZED');
   });
 });
 
 describe('events', () => {
   it('writes one product.created event whose data is the created product', async () => {
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       createProduct(a, { price: 1.234, currency: 'KWD', description: 'evented' }),
     );
     expect(events).toHaveLength(1);
@@ -721,7 +701,7 @@ describe('events', () => {
 
   it('writes one product.updated event whose data is the updated product', async () => {
     const created = await createProduct(a, { price: 25 });
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       unwrap(
         a.client.general.products.updateProduct({ params: { id: created.id }, body: { currency: 'JPY' } }),
       ),
@@ -733,7 +713,7 @@ describe('events', () => {
 
   it('writes one product.deleted event whose data is the deleted product', async () => {
     const created = await createProduct(a);
-    const { result, events } = await withEvents(a.businessId, () =>
+    const { result, events } = await withEvents(server(), a.businessId, () =>
       unwrap(a.client.general.products.deleteProduct({ params: { id: created.id } })),
     );
     expect(events.map((e) => e.type)).toEqual(['product.deleted']);
@@ -745,7 +725,7 @@ describe('events', () => {
     const code = sku('EVT');
     const holder = await createProduct(a, { sku: code, price: 19.99 });
     const other = await createProduct(a);
-    const { result, events } = await withEvents(a.businessId, async () => [
+    const { result, events } = await withEvents(server(), a.businessId, async () => [
       await a.client.general.products.createProduct({
         body: { name: 'Dup', sku: code.toLowerCase(), price: 1 },
       }),
@@ -760,14 +740,14 @@ describe('events', () => {
   });
 
   it("writes events under the acting business only, never another's", async () => {
-    const { events: inB } = await withEvents(b.businessId, () =>
-      withEvents(a.businessId, () => createProduct(a)),
+    const { events: inB } = await withEvents(server(), b.businessId, () =>
+      withEvents(server(), a.businessId, () => createProduct(a)),
     );
     expect(inB).toEqual([]);
   });
 
   it('has the worker mark the event dispatched', async () => {
-    const { events } = await withEvents(a.businessId, () => createProduct(a));
+    const { events } = await withEvents(server(), a.businessId, () => createProduct(a));
     expect(events).toHaveLength(1);
     const deadline = Date.now() + 10_000;
     let dispatchedAt: Date | null = null;

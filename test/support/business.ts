@@ -51,3 +51,17 @@ export const json = (value: unknown) => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(value),
 });
+
+export interface TestTenant extends TestBusiness {
+  /** A customer of the business, ready to invoice. */
+  customerId: string;
+}
+
+/** A registered business with one customer (Ada Lovelace). */
+export async function registerTenant(server: TestServer): Promise<TestTenant> {
+  const business = await registerBusiness(server);
+  const customer = await unwrap(
+    business.client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } }),
+  );
+  return { ...business, customerId: customer.data.id };
+}

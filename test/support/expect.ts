@@ -1,0 +1,29 @@
+import { expect } from 'vitest';
+import type { ErrorCode, ErrorObject } from '../../client/index.js';
+
+export type HttpResult = { status: number; body: unknown };
+
+/** An error answer in the general envelope with this status and code (and `field` named in details). */
+export function expectError(res: HttpResult, status: number, code: ErrorCode, field?: string): ErrorObject {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  const { error } = res.body as { error: ErrorObject };
+  expect(error).toMatchObject({ code, status });
+  if (field !== undefined) expect(error.details?.map((d) => d.field)).toContain(field);
+  return error;
+}
+
+/** The general error envelope exactly: `{ error: { code, message, status } }` and nothing else. */
+export function expectExactError(res: HttpResult, status: number, code: ErrorCode): void {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ error: { code, message: expect.any(String), status } });
+}
+
+/** 422 VALIDATION_ERROR whose `details` name every field given. */
+export function expectInvalid(res: HttpResult, ...fields: string[]): void {
+  expect(res.status).toBe(422);
+  const { error } = res.body as { error: ErrorObject };
+  expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422, message: expect.any(String) });
+  const named = (error.details ?? []).map((d) => d.field);
+  expect(named.length).toBeGreaterThan(0);
+  for (const field of fields) expect(named).toContain(field);
+}
