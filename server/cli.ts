@@ -5,7 +5,7 @@ import { EmailSchema } from '../contract/common/schemas.js';
 import { createApiKey, createBusiness } from './auth/service.js';
 import { systemClock } from './common/clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { databaseOptions, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ApiError } from './errors.js';
 
@@ -48,12 +48,7 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
     throw new UsageError(`Unknown plan "${plan}"; known: ${Object.keys(config.RATE_LIMITS).join(', ')}`);
   const password = args.password ?? randomBytes(18).toString('base64url');
 
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolSize: 1,
-    statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
-  });
+  const database = await openDatabase(databaseOptions(config, 1));
   try {
     if (config.MIGRATE_ON_START) await migrateToLatest(database.db);
     const created = await createBusiness(database.db, systemClock, config.ACCESS_TOKEN_TTL, {

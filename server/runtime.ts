@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { systemClock, type Clock } from './common/clock.js';
 import { limiterFactory } from './common/rate-limit.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/database.js';
+import { databaseOptions, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps, Limiters } from './deps.js';
 import { dispatchEvent, type DispatchEventJob } from './events/outbox.js';
@@ -36,12 +36,7 @@ export function buildLimiters(config: Readonly<Config>, deps: Pick<Deps, 'databa
 /** Opens the database, migrates when asked, starts the job engine. */
 export async function startRuntime(config: Readonly<Config>, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolSize: config.DB_POOL_SIZE,
-    statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
-  });
+  const database = await openDatabase(databaseOptions(config));
   try {
     if (config.MIGRATE_ON_START) {
       const applied = await migrateToLatest(database.db);

@@ -5,6 +5,7 @@ import { AUTHED, errorResponses } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
 import {
+  dataEnvelope,
   EmailSchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
@@ -117,8 +118,6 @@ export const ListCustomersQuerySchema = PageQuerySchema.extend({
 });
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuerySchema>;
 
-const data = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });
-
 export const customersContract = c.router({
   listCustomers: {
     method: 'GET',
@@ -140,7 +139,7 @@ export const customersContract = c.router({
       'Emails are unique per business (case-insensitive): a second customer with the same email is 409 CONFLICT.',
     headers: IdempotencyHeadersSchema,
     body: CreateCustomerBodySchema,
-    responses: { 201: data(CustomerSchema), ...errorResponses('general', [...AUTHED, 409]) },
+    responses: { 201: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 409]) },
     metadata: meta('token', 'Customers'),
   },
   getCustomer: {
@@ -149,7 +148,7 @@ export const customersContract = c.router({
     summary: 'Get a customer',
     description: "The customer with this id; another business's id answers 404.",
     pathParams: IdParamsSchema,
-    responses: { 200: data(CustomerSchema), ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404]) },
     metadata: meta('token', 'Customers'),
   },
   updateCustomer: {
@@ -159,7 +158,7 @@ export const customersContract = c.router({
     description: 'Partial update: only the fields given change.',
     pathParams: IdParamsSchema,
     body: UpdateCustomerBodySchema,
-    responses: { 200: data(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
     metadata: meta('token', 'Customers'),
   },
   deleteCustomer: {
@@ -169,7 +168,7 @@ export const customersContract = c.router({
     description: 'Refused with 409 RESOURCE_IN_USE while invoices reference the customer.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: data(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
     metadata: meta('token', 'Customers'),
   },
 });

@@ -6,6 +6,7 @@ import { meta } from '../common/metadata.js';
 import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
+  dataEnvelope,
   DateSchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
@@ -206,8 +207,7 @@ export const ListInvoicesQuerySchema = PageQuerySchema.extend({
 });
 export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuerySchema>;
 
-const data = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });
-const invoiceResponse = data(InvoiceSchema);
+const invoiceResponse = dataEnvelope(InvoiceSchema);
 
 export const invoicesContract = c.router({
   listInvoices: {

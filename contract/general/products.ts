@@ -6,6 +6,7 @@ import { meta } from '../common/metadata.js';
 import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
+  dataEnvelope,
   IdParamsSchema,
   IdempotencyHeadersSchema,
   MajorAmountSchema,
@@ -84,8 +85,6 @@ export const ListProductsQuerySchema = PageQuerySchema.extend({
 });
 export type ListProductsQuery = z.infer<typeof ListProductsQuerySchema>;
 
-const data = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });
-
 export const productsContract = c.router({
   listProducts: {
     method: 'GET',
@@ -106,7 +105,7 @@ export const productsContract = c.router({
     description: 'A SKU already used by another product of the business is 409 CONFLICT.',
     headers: IdempotencyHeadersSchema,
     body: CreateProductBodySchema,
-    responses: { 201: data(ProductSchema), ...errorResponses('general', [...AUTHED, 409]) },
+    responses: { 201: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 409]) },
     metadata: meta('token', 'Products'),
   },
   getProduct: {
@@ -115,7 +114,7 @@ export const productsContract = c.router({
     summary: 'Get a product',
     description: "The product with this id; another business's id answers 404.",
     pathParams: IdParamsSchema,
-    responses: { 200: data(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
     metadata: meta('token', 'Products'),
   },
   updateProduct: {
@@ -125,7 +124,7 @@ export const productsContract = c.router({
     description: 'Partial update. Changing `currency` re-expresses the same major-unit price in it.',
     pathParams: IdParamsSchema,
     body: UpdateProductBodySchema,
-    responses: { 200: data(ProductSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
     metadata: meta('token', 'Products'),
   },
   deleteProduct: {
@@ -135,7 +134,7 @@ export const productsContract = c.router({
     description: 'Invoice lines that named the product keep their own description and price.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: data(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
     metadata: meta('token', 'Products'),
   },
 });

@@ -37,6 +37,19 @@ const DATE = 1082;
 const parseInt8 = (v: string) => Number(v);
 const parseDate = (v: string) => v;
 
+/** The database settings of the service's configuration. */
+export function databaseOptions(
+  config: { DATABASE_URL?: string; DATA_DIR: string; DB_POOL_SIZE: number; STATEMENT_TIMEOUT_MS: number },
+  poolSize = config.DB_POOL_SIZE,
+): DatabaseOptions {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize,
+    statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
+  };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   return openPglite(options);

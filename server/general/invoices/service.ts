@@ -13,7 +13,8 @@ import { invoiceTax, lineAmounts, toMajor, toMinor, type LineAmounts } from '../
 import { paginationOf } from '../../common/pagination.js';
 import type { Ctx } from '../../context.js';
 import { inTransaction, type Executor, type Trx } from '../../db/database.js';
-import type { InvoiceItemRow } from '../../db/types.js';
+import type { Updateable } from 'kysely';
+import type { InvoiceItemRow, InvoicesTable } from '../../db/types.js';
 import { ApiError, invalid, invalidState, notFound } from '../../errors.js';
 import { emit } from '../../events/outbox.js';
 import { findCustomer } from '../customers/queries.js';
@@ -142,6 +143,32 @@ async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
   return row;
 }
 
+async function setInvoice(trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTable>): Promise<void> {
+  await trx
+    .updateTable('invoices')
+    .set(patch)
+    .where('business_id', '=', ctx.businessId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Locks the invoice, lets `change` check its state and write, then emits `invoice.updated` with the
+ * result, all in one transaction.
+ */
+async function transition(
+  ctx: Ctx,
+  id: string,
+  change: (trx: Trx, current: Awaited<ReturnType<typeof lockOrFail>>) => Promise<void>,
+): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    await change(trx, await lockOrFail(trx, ctx, id));
+    const invoice = await loadInvoice(trx, ctx, id);
+    await emit(trx, ctx, 'invoice.updated', invoice);
+    return invoice;
+  });
+}
+
 export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise<Invoice> {
   const currency = input.currency ?? DEFAULT_CURRENCY;
   checkDates(input.issue_date, input.due_date);
@@ -217,10 +244,10 @@ function asInput(item: InvoiceItemRow, currency: string): InvoiceItemInput {
 }
 
 export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBody): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft')
+  return transition(ctx, id, async (trx, current) => {
+    if (current.status !== 'draft') {
       throw invalidState(`Only draft invoices can be updated; this one is ${current.status}`);
+    }
     if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
     const issueDate = input.issue_date !== undefined ? input.issue_date : current.issue_date;
     checkDates(issueDate, input.due_date ?? current.due_date);
@@ -234,23 +261,15 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
       await writeLines(trx, ctx.businessId, id, lines);
       totals = totalsOf(lines);
     }
-    await trx
-      .updateTable('invoices')
-      .set({
-        ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
-        ...(input.due_date !== undefined && { due_date: input.due_date }),
-        ...(input.issue_date !== undefined && { issue_date: input.issue_date }),
-        ...(input.notes !== undefined && { notes: input.notes }),
-        ...totals,
-        currency,
-        updated_at: ctx.clock.now(),
-      })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
-    const invoice = await loadInvoice(trx, ctx, id);
-    await emit(trx, ctx, 'invoice.updated', invoice);
-    return invoice;
+    await setInvoice(trx, ctx, id, {
+      ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
+      ...(input.due_date !== undefined && { due_date: input.due_date }),
+      ...(input.issue_date !== undefined && { issue_date: input.issue_date }),
+      ...(input.notes !== undefined && { notes: input.notes }),
+      ...totals,
+      currency,
+      updated_at: ctx.clock.now(),
+    });
   });
 }
 
@@ -258,40 +277,28 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
 export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft')
+    if (current.status !== 'draft') {
       throw invalidState(`Only draft invoices can be deleted; this one is ${current.status}`);
+    }
     const invoice = await loadInvoice(trx, ctx, id);
-    await trx
-      .updateTable('invoices')
-      .set({ deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
+    await setInvoice(trx, ctx, id, { deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() });
     await emit(trx, ctx, 'invoice.deleted', invoice);
     return invoice;
   });
 }
 
 export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft')
+  return transition(ctx, id, async (trx, current) => {
+    if (current.status !== 'draft') {
       throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
+    }
     const now = ctx.clock.now();
-    await trx
-      .updateTable('invoices')
-      .set({
-        status: 'unpaid',
-        issue_date: current.issue_date ?? today(ctx.clock),
-        issued_at: now,
-        updated_at: now,
-      })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
-    const invoice = await loadInvoice(trx, ctx, id);
-    await emit(trx, ctx, 'invoice.updated', invoice);
-    return invoice;
+    await setInvoice(trx, ctx, id, {
+      status: 'unpaid',
+      issue_date: current.issue_date ?? today(ctx.clock),
+      issued_at: now,
+      updated_at: now,
+    });
   });
 }
 
@@ -344,22 +351,13 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
 }
 
 export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
+  return transition(ctx, id, async (trx, current) => {
     if (current.status !== 'draft' && current.status !== 'unpaid') {
       throw invalidState(`Cannot void a ${current.status} invoice`);
     }
     if (Number(current.amount_paid_minor) > 0)
       throw invalidState('Cannot void an invoice with payments recorded');
     const now = ctx.clock.now();
-    await trx
-      .updateTable('invoices')
-      .set({ status: 'void', voided_at: now, updated_at: now })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
-    const invoice = await loadInvoice(trx, ctx, id);
-    await emit(trx, ctx, 'invoice.updated', invoice);
-    return invoice;
+    await setInvoice(trx, ctx, id, { status: 'void', voided_at: now, updated_at: now });
   });
 }
