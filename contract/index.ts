@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { authContract } from './auth/routes.js';
 import { generalContract } from './general/index.js';
+import { webhooksContract } from './webhooks/routes.js';
 
 const c = initContract();
 
@@ -9,6 +10,7 @@ export const contract = c.router(
   {
     auth: authContract,
     general: generalContract,
+    webhooks: webhooksContract,
   },
   { pathPrefix: '/v1', strictStatusCodes: true },
 );
@@ -23,3 +25,4 @@ export * from './common/schemas.js';
 export { CURRENCY_CODES, CURRENCY_EXPONENTS, currencyExponent } from './common/currencies.js';
 export * from './general/index.js';
 export * from './common/events.js';
+export * from './webhooks/schemas.js';

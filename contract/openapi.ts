@@ -22,6 +22,11 @@ const TAGS = [
   },
   { name: 'Products', description: 'General group: products with a SKU unique per business.' },
   { name: 'Invoices', description: 'General group: invoices from draft to paid, with payments.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed HTTP POSTs to your endpoints when resources change, retried for about 3 days. See docs/webhooks.md.',
+  },
 ];
 
 /** The operation type of ts-rest's own openapi3-ts copy. */
@@ -44,7 +49,8 @@ function securityFor(auth: RouteMetadata['auth']): OperationObject['security'] {
 
 /**
  * `@ts-rest/open-api` emits constructs OpenAPI 3.0 does not allow: a numeric `exclusiveMinimum`
- * (3.1 style) and `additionalProperties: { nullable: true }` without a type. Rewrite both.
+ * (3.1 style), `additionalProperties: { nullable: true }` without a type, and nullable enums without
+ * null among their values. Rewrite them.
  */
 function fixSchemas(node: unknown): void {
   if (Array.isArray(node)) {
@@ -60,6 +66,8 @@ function fixSchemas(node: unknown): void {
       obj[key] = true;
     }
   }
+  // OpenAPI 3.0.3: a nullable enum must list null among its values.
+  if (obj.nullable === true && Array.isArray(obj.enum) && !obj.enum.includes(null)) obj.enum.push(null);
   const extra = obj.additionalProperties as Record<string, unknown> | undefined;
   if (extra && typeof extra === 'object' && !('type' in extra) && !('$ref' in extra) && !('oneOf' in extra)) {
     obj.additionalProperties = {};

@@ -9,6 +9,7 @@ import type { Deps } from './deps.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './errors.js';
 import { generalRoutes } from './general/routes.js';
+import { webhooksRoutes } from './webhooks/routes.js';
 
 export const OPENAPI_PATH = new URL('../openapi.json', import.meta.url);
 
@@ -46,11 +47,16 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
-  createExpressEndpoints(contract, { auth: authRoutes(deps), general: generalRoutes(deps) }, app, {
-    logInitialization: false,
-    globalMiddleware: [requireAuth],
-    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
-  });
+  createExpressEndpoints(
+    contract,
+    { auth: authRoutes(deps), general: generalRoutes(deps), webhooks: webhooksRoutes(deps) },
+    app,
+    {
+      logInitialization: false,
+      globalMiddleware: [requireAuth],
+      requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+    },
+  );
 
   app.use(notFoundRoute);
   app.use(errorHandler);

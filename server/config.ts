@@ -26,6 +26,13 @@ const duration = z
     return n * factor;
   });
 
+/** The 32 key bytes of an ENCRYPTION_KEY value, or null when it is not one. */
+export function keyBytes(value: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  const decoded = Buffer.from(value, 'base64');
+  return decoded.length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(value) ? decoded : null;
+}
+
 export const ConfigSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -52,8 +59,26 @@ export const ConfigSchema = z
     SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
     TRUST_PROXY: z.string().default('false'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    /** 32 bytes, base64 or hex: the AES-256-GCM key that seals secrets stored at rest. */
+    ENCRYPTION_KEY: z
+      .string()
+      .refine((k) => keyBytes(k) !== null, 'Expected 32 bytes as 64 hex characters or base64')
+      .optional(),
+    WEBHOOK_ALLOW_PRIVATE: bool.default('false'),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+    /** How often a worker looks for webhook retries that have come due. */
+    WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    SMTP_URL: z.string().url().optional(),
+    MAIL_FROM: z.string().max(254).default('Business Management Service <no-reply@localhost>'),
   })
   .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.ENCRYPTION_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENCRYPTION_KEY'],
+        message: 'Required when NODE_ENV=production',
+      });
+    }
     if (!(c.DEFAULT_PLAN in c.RATE_LIMITS)) {
       ctx.addIssue({
         code: 'custom',

@@ -1,6 +1,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { AuthInfo } from './auth/service.js';
 import type { Clock } from './common/clock.js';
+import type { SecretBox } from './common/secret-box.js';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
 import type { DatabaseHandle, Db } from './db/database.js';
@@ -25,6 +26,8 @@ export interface Deps {
   clock: Clock;
   log: Logger;
   limiters: Limiters;
+  /** Seals secrets stored at rest (webhook signing secrets). */
+  secrets: SecretBox;
 }
 
 export interface Credentials {

@@ -5,7 +5,10 @@ import type { Config } from './config.js';
 import { databaseOptions, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps, Limiters } from './deps.js';
-import { dispatchEvent, type DispatchEventJob } from './events/outbox.js';
+import type { DispatchEventJob } from './events/outbox.js';
+import { mailSender, type SendMailJob } from './mail/mailer.js';
+import { deliver, fanOut, sweep, type DeliverJob } from './webhooks/delivery.js';
+import { loadSecretBox } from './common/secret-box.js';
 import { JobEngine, QUEUES } from './jobs/engine.js';
 import { createLogger, type Logger } from './logger.js';
 
@@ -51,6 +54,7 @@ export async function startRuntime(config: Readonly<Config>, options: RuntimeOpt
       clock: options.clock ?? systemClock,
       log,
       limiters: buildLimiters(config, { database }),
+      secrets: loadSecretBox(config, log),
     };
     return {
       deps,
@@ -65,9 +69,15 @@ export async function startRuntime(config: Readonly<Config>, options: RuntimeOpt
   }
 }
 
-/** Registers the job handlers: this process now works the queues. */
+/** Registers the job handlers and periodic sweeps: this process now works the queues. */
 export async function startWorker(deps: Deps): Promise<void> {
-  await deps.jobs.work<DispatchEventJob>(QUEUES.dispatchEvent, (job) => dispatchEvent(deps.db, job));
+  await deps.jobs.work<DispatchEventJob>(QUEUES.dispatchEvent, (job) => fanOut(deps, job));
+  await deps.jobs.work<DeliverJob>(QUEUES.deliverWebhook, (job) => deliver(deps, job), {
+    batchSize: 50,
+    parallel: true,
+  });
+  await deps.jobs.work<SendMailJob>(QUEUES.sendMail, mailSender(deps.config, deps.db, deps.clock, deps.log));
+  deps.jobs.every(deps.config.WEBHOOK_SWEEP_INTERVAL_MS, 'webhook sweep', () => sweep(deps));
   deps.log.info('worker started');
 }
 

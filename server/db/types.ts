@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 /** Timestamps are written as Date or ISO strings and read back as Date. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -144,6 +144,57 @@ export interface EventsTable {
   dispatched_at: NullableTimestamp;
 }
 
+export interface WebhooksTable {
+  business_id: string;
+  id: GeneratedAlways<number>;
+  url: string;
+  events: Json<string[]>;
+  is_active: boolean;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  failing_since: NullableTimestamp;
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  business_id: string;
+  id: string;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'retrying' | 'succeeded' | 'failed';
+  attempt_count: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  business_id: string;
+  id: string;
+  delivery_id: string;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  duration_ms: number;
+  error_class: string | null;
+  redelivery: boolean;
+}
+
+export interface MailMessagesTable {
+  business_id: string;
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  status: 'queued' | 'sent' | 'logged' | 'failed';
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  error: string | null;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -156,6 +207,10 @@ export interface Database {
   invoice_items: InvoiceItemsTable;
   payments: PaymentsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  mail_messages: MailMessagesTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -166,3 +221,6 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewCustomer = Insertable<CustomersTable>;
 export type CustomerUpdate = Updateable<CustomersTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;

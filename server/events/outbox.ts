@@ -1,7 +1,7 @@
 import type { EventName } from '../../contract/common/events.js';
 import { newId } from '../common/ids.js';
 import type { Ctx } from '../context.js';
-import type { Db, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { QUEUES } from '../jobs/engine.js';
 
 export interface DispatchEventJob {
@@ -31,18 +31,4 @@ export async function emit(trx: Trx, ctx: Ctx, type: EventName, data: unknown): 
     businessId: ctx.businessId,
     eventId: id,
   } satisfies DispatchEventJob);
-}
-
-/**
- * Dispatches one outbox event. Until webhook delivery exists there is no subscriber to fan out
- * to, so dispatching marks the event as handed on.
- */
-export async function dispatchEvent(db: Db, job: DispatchEventJob): Promise<void> {
-  await db
-    .updateTable('events')
-    .set({ dispatched_at: new Date() })
-    .where('business_id', '=', job.businessId)
-    .where('id', '=', job.eventId)
-    .where('dispatched_at', 'is', null)
-    .execute();
 }

@@ -5,6 +5,8 @@ import type { Logger } from '../logger.js';
 /** Job queues of the service. Each later domain adds its own here. */
 export const QUEUES = {
   dispatchEvent: 'events.dispatch',
+  deliverWebhook: 'webhooks.deliver',
+  sendMail: 'mail.send',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -16,6 +18,7 @@ export type JobHandler<T> = (data: T) => Promise<void>;
  */
 export class JobEngine {
   private workerIds: string[] = [];
+  private timers: NodeJS.Timeout[] = [];
 
   private constructor(
     readonly boss: PgBoss,
@@ -45,15 +48,49 @@ export class JobEngine {
     await this.boss.send(name, data, { db: fromKysely(trx) });
   }
 
-  async work<T extends object>(name: QueueName, handler: JobHandler<T>): Promise<void> {
-    const id = await this.boss.work<T>(name, { batchSize: 20, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      for (const job of jobs) await handler(job.data);
+  /**
+   * Works a queue in batches. `parallel` runs a batch's jobs concurrently (for I/O-bound work such as
+   * webhook attempts); a failure fails the batch, which pg-boss retries, so handlers are idempotent.
+   */
+  async work<T extends object>(
+    name: QueueName,
+    handler: JobHandler<T>,
+    options: { batchSize?: number; parallel?: boolean } = {},
+  ): Promise<void> {
+    const { batchSize = 20, parallel = false } = options;
+    const id = await this.boss.work<T>(name, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      if (!parallel) {
+        for (const job of jobs) await handler(job.data);
+        return;
+      }
+      const failed = (await Promise.allSettled(jobs.map((job) => handler(job.data)))).find(
+        (r) => r.status === 'rejected',
+      );
+      if (failed) throw (failed).reason;
     });
     this.workerIds.push(id);
   }
 
+  /** Runs `task` every `ms` until the engine stops; a run never overlaps the previous one. */
+  every(ms: number, name: string, task: () => Promise<unknown>): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      task()
+        .catch((err: unknown) => this.log.error({ err, task: name }, 'periodic task failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
   /** Stops the workers, letting running jobs finish, then the engine. */
   async stop(timeoutMs: number): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
     this.workerIds = [];
     this.log.debug('job engine stopped');
