@@ -80,6 +80,7 @@ export const WebhookIdParamsSchema = z.object({
 export const DeliveryParamsSchema = WebhookIdParamsSchema.extend({
   deliveryId: z
     .string()
+    .max(36)
     .uuid()
     .describe('Delivery id (also sent as `X-Webhook-Delivery-Id` and `webhook-id`)'),
 });
