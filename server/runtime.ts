@@ -71,10 +71,14 @@ export async function startRuntime(config: Readonly<Config>, options: RuntimeOpt
 
 /** Registers the job handlers and periodic sweeps: this process now works the queues. */
 export async function startWorker(deps: Deps): Promise<void> {
-  await deps.jobs.work<DispatchEventJob>(QUEUES.dispatchEvent, (job) => fanOut(deps, job));
+  await deps.jobs.work<DispatchEventJob>(QUEUES.dispatchEvent, (job) => fanOut(deps, job), {
+    batchSize: 50,
+    parallel: true,
+  });
   await deps.jobs.work<DeliverJob>(QUEUES.deliverWebhook, (job) => deliver(deps, job), {
     batchSize: 50,
     parallel: true,
+    concurrency: 2,
   });
   await deps.jobs.work<SendMailJob>(QUEUES.sendMail, mailSender(deps.config, deps.db, deps.clock, deps.log));
   deps.jobs.every(deps.config.WEBHOOK_SWEEP_INTERVAL_MS, 'webhook sweep', () => sweep(deps));

@@ -28,7 +28,7 @@ export class JobEngine {
   static async start(handle: DatabaseHandle, log: Logger): Promise<JobEngine> {
     const boss =
       handle.kind === 'pglite'
-        ? new PgBoss({ db: fromPglite(handle.pglite!), backend: 'pglite', schedule: false, supervise: true })
+        ? new PgBoss({ db: fromPglite(handle.pglite!), backend: 'pglite', schedule: false, supervise: true, useListenNotify: true })
         : new PgBoss({
             connectionString: handle.connectionString,
             max: 4,
@@ -38,7 +38,8 @@ export class JobEngine {
     boss.on('error', (err: unknown) => log.error({ err }, 'job engine error'));
     await boss.start();
     for (const name of Object.values(QUEUES)) {
-      await boss.createQueue(name, { retryLimit: 10, retryBackoff: true, retryDelay: 2 });
+      // notify: a new job wakes idle workers at once (LISTEN/NOTIFY) instead of at their next poll.
+      await boss.createQueue(name, { retryLimit: 10, retryBackoff: true, retryDelay: 2, notify: true });
     }
     return new JobEngine(boss, log);
   }
@@ -55,10 +56,19 @@ export class JobEngine {
   async work<T extends object>(
     name: QueueName,
     handler: JobHandler<T>,
-    options: { batchSize?: number; parallel?: boolean } = {},
+    options: { batchSize?: number; parallel?: boolean; concurrency?: number } = {},
   ): Promise<void> {
-    const { batchSize = 20, parallel = false } = options;
-    const id = await this.boss.work<T>(name, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    const { batchSize = 20, parallel = false, concurrency = 1 } = options;
+    const workOptions = {
+      batchSize,
+      localConcurrency: concurrency,
+      // Keep fetching while batches come back full; otherwise NOTIFY wakes the worker, with a
+      // slow poll behind it in case a notification is missed.
+      burstWhenBatchFull: true,
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 2,
+    };
+    const id = await this.boss.work<T>(name, workOptions, async (jobs) => {
       if (!parallel) {
         for (const job of jobs) await handler(job.data);
         return;
