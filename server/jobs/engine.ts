@@ -28,7 +28,13 @@ export class JobEngine {
   static async start(handle: DatabaseHandle, log: Logger): Promise<JobEngine> {
     const boss =
       handle.kind === 'pglite'
-        ? new PgBoss({ db: fromPglite(handle.pglite!), backend: 'pglite', schedule: false, supervise: true, useListenNotify: true })
+        ? new PgBoss({
+            db: fromPglite(handle.pglite!),
+            backend: 'pglite',
+            schedule: false,
+            supervise: true,
+            useListenNotify: true,
+          })
         : new PgBoss({
             connectionString: handle.connectionString,
             max: 4,
@@ -40,6 +46,10 @@ export class JobEngine {
     for (const name of Object.values(QUEUES)) {
       // notify: a new job wakes idle workers at once (LISTEN/NOTIFY) instead of at their next poll.
       await boss.createQueue(name, { retryLimit: 10, retryBackoff: true, retryDelay: 2, notify: true });
+      // Loads the queue into pg-boss's cache now. Otherwise the first send() inside a transaction
+      // looks it up on pg-boss's own connection, which on PGlite (a single connection) waits for
+      // that very transaction: a process without a worker would hang on its first event.
+      await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
     }
     return new JobEngine(boss, log);
   }
@@ -76,7 +86,7 @@ export class JobEngine {
       const failed = (await Promise.allSettled(jobs.map((job) => handler(job.data)))).find(
         (r) => r.status === 'rejected',
       );
-      if (failed) throw (failed).reason;
+      if (failed) throw failed.reason;
     });
     this.workerIds.push(id);
   }

@@ -197,6 +197,16 @@ async function recordAttempt(
   const businessId = delivery.business_id;
   const now = deps.clock.now();
   await inTransaction(deps.db, async (trx) => {
+    // The webhook as it is now, locked: attempts of one webhook finish concurrently, and only the
+    // first to find it failing for 5 days may turn it off and email the business.
+    const current = await trx
+      .selectFrom('webhooks')
+      .select(['is_active', 'failing_since'])
+      .where('business_id', '=', businessId)
+      .where('id', '=', webhook.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) return;
     await trx
       .insertInto('webhook_attempts')
       .values({
@@ -233,7 +243,7 @@ async function recordAttempt(
 
     if (result.errorClass === null) {
       await setDelivery({ status: 'succeeded', next_attempt_at: null });
-      if (webhook.failing_since) await setWebhook({ failing_since: null });
+      if (current.failing_since) await setWebhook({ failing_since: null });
       return;
     }
 
@@ -254,8 +264,8 @@ async function recordAttempt(
       );
     }
 
-    const failingSince = webhook.failing_since ?? now;
-    if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
+    const failingSince = current.failing_since ?? now;
+    if (current.is_active && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS) {
       await setWebhook({
         is_active: false,
         failing_since: failingSince,
@@ -279,7 +289,7 @@ async function recordAttempt(
         },
       );
       deps.log.warn({ businessId, webhookId: webhook.id }, 'webhook disabled after 5 days of failures');
-    } else if (!webhook.failing_since) {
+    } else if (!current.failing_since) {
       await setWebhook({ failing_since: failingSince });
     }
   });

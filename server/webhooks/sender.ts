@@ -73,7 +73,11 @@ function retryAfter(value: string | undefined, now: number): number | null {
 
 function classify(err: NodeJS.ErrnoException): ErrorClass {
   if (err instanceof BlockedAddressError) return 'blocked_address';
-  if (err.name === 'TimeoutError' || err.code === 'ETIMEDOUT') return 'timeout';
+  // AbortSignal.timeout() surfaces as an AbortError whose cause is the TimeoutError.
+  const cause = (err as { cause?: { name?: string } }).cause;
+  if (err.name === 'TimeoutError' || err.code === 'ETIMEDOUT' || cause?.name === 'TimeoutError') {
+    return 'timeout';
+  }
   if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'ENODATA') return 'dns';
   return 'connection';
 }

@@ -693,7 +693,6 @@ describe('events', () => {
     expect(events[0]).toMatchObject({
       business_id: a.businessId,
       type: 'product.created',
-      dispatched_at: null,
     });
     expect(events[0].id).toMatch(/^evt_/);
     expect(events[0].data).toEqual(result);
