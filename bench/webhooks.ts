@@ -104,7 +104,7 @@ try {
   expected = THROUGHPUT_EVENTS;
   const drained = new Promise<void>((r) => (onAll = r));
   const started = performance.now();
-  worker = spawnService({ ...env, PORT: '0' }, ['--worker-only']);
+  worker = spawnService({ ...env, PORT: '0', DB_POOL_SIZE: process.env.BENCH_WORKER_POOL ?? '10' }, ['--worker-only']);
   let firstAt = 0;
   const firstSeen = setInterval(() => {
     if (!firstAt && arrivals.size > 0) firstAt = performance.now();

@@ -71,9 +71,8 @@ export async function startRuntime(config: Readonly<Config>, options: RuntimeOpt
 
 /** Registers the job handlers and periodic sweeps: this process now works the queues. */
 export async function startWorker(deps: Deps): Promise<void> {
-  await deps.jobs.work<DispatchEventJob>(QUEUES.dispatchEvent, (job) => fanOut(deps, job), {
-    batchSize: 50,
-    parallel: true,
+  await deps.jobs.workBatch<DispatchEventJob>(QUEUES.dispatchEvent, (batch) => fanOut(deps, batch), {
+    batchSize: 100,
   });
   await deps.jobs.work<DeliverJob>(QUEUES.deliverWebhook, (job) => deliver(deps, job), {
     batchSize: 50,

@@ -63,21 +63,50 @@ export class JobEngine {
    * Works a queue in batches. `parallel` runs a batch's jobs concurrently (for I/O-bound work such as
    * webhook attempts); a failure fails the batch, which pg-boss retries, so handlers are idempotent.
    */
+  /** Enqueues many jobs of one queue in the caller's transaction, in one statement. */
+  async sendMany(trx: Trx, name: QueueName, data: object[]): Promise<void> {
+    if (data.length === 0) return;
+    await this.boss.insert(
+      name,
+      data.map((d) => ({ data: d })),
+      { db: fromKysely(trx) },
+    );
+  }
+
+  /** Works a queue a whole batch at a time (the handler sees every job of the batch at once). */
+  async workBatch<T extends object>(
+    name: QueueName,
+    handler: (batch: T[]) => Promise<void>,
+    options: { batchSize?: number; concurrency?: number } = {},
+  ): Promise<void> {
+    const { batchSize = 50, concurrency = 1 } = options;
+    const id = await this.boss.work<T>(
+      name,
+      { ...this.pollingOptions(batchSize), localConcurrency: concurrency },
+      async (jobs) => {
+        await handler(jobs.map((job) => job.data));
+      },
+    );
+    this.workerIds.push(id);
+  }
+
+  /** Keep fetching while batches come back full; otherwise NOTIFY wakes the worker, a slow poll behind it. */
+  private pollingOptions(batchSize: number) {
+    return {
+      batchSize,
+      burstWhenBatchFull: true,
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 2,
+    };
+  }
+
   async work<T extends object>(
     name: QueueName,
     handler: JobHandler<T>,
     options: { batchSize?: number; parallel?: boolean; concurrency?: number } = {},
   ): Promise<void> {
     const { batchSize = 20, parallel = false, concurrency = 1 } = options;
-    const workOptions = {
-      batchSize,
-      localConcurrency: concurrency,
-      // Keep fetching while batches come back full; otherwise NOTIFY wakes the worker, with a
-      // slow poll behind it in case a notification is missed.
-      burstWhenBatchFull: true,
-      pollingIntervalSeconds: 0.5,
-      notifyPollingIntervalSeconds: 2,
-    };
+    const workOptions = { ...this.pollingOptions(batchSize), localConcurrency: concurrency };
     const id = await this.boss.work<T>(name, workOptions, async (jobs) => {
       if (!parallel) {
         for (const job of jobs) await handler(job.data);

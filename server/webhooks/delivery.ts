@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { SecretBox } from '../common/secret-box.js';
@@ -53,92 +52,132 @@ export function retryDelayMs(
   return Math.max(jittered, asked);
 }
 
-/** One delivery per active subscribed webhook for the event; each enqueued in the same transaction. */
-export async function fanOut(deps: EngineDeps, job: DispatchEventJob): Promise<void> {
+/**
+ * Fans a batch of outbox events out: one delivery per active webhook subscribed to each event, all
+ * written, enqueued and the events marked dispatched in one transaction (a handful of statements
+ * for the whole batch). Re-running it is harmless: dispatched events are skipped and deliveries are
+ * unique per webhook and event.
+ */
+export async function fanOut(deps: EngineDeps, batch: DispatchEventJob[]): Promise<void> {
+  if (batch.length === 0) return;
   await inTransaction(deps.db, async (trx) => {
-    const event = await trx
-      .selectFrom('events')
-      .select(['id', 'type', 'dispatched_at'])
-      .where('business_id', '=', job.businessId)
-      .where('id', '=', job.eventId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!event || event.dispatched_at) return;
-    const webhooks = await trx
-      .selectFrom('webhooks')
-      .select('id')
-      .where('business_id', '=', job.businessId)
-      .where('is_active', '=', true)
-      .where(sql<boolean>`events @> ${JSON.stringify([event.type])}::jsonb`)
-      .execute();
-    if (webhooks.length > 0) {
-      const created = await trx
-        .insertInto('webhook_deliveries')
-        .values(
-          webhooks.map((w) => ({
-            business_id: job.businessId,
-            id: randomUUID(),
-            webhook_id: w.id,
-            event_id: event.id,
-            event_type: event.type,
-            status: 'pending' as const,
-            next_attempt_at: null,
-            locked_until: null,
-            created_at: deps.clock.now(),
-          })),
-        )
-        .onConflict((oc) => oc.columns(['business_id', 'webhook_id', 'event_id']).doNothing())
-        .returning('id')
-        .execute();
-      for (const delivery of created) {
-        await deps.jobs.send(trx, QUEUES.deliverWebhook, {
-          businessId: job.businessId,
-          deliveryId: delivery.id,
-        } satisfies DeliverJob);
-      }
-    }
-    await trx
+    // Marking the events dispatched first also locks them: a concurrent run finds nothing.
+    const events = await trx
       .updateTable('events')
       .set({ dispatched_at: deps.clock.now() })
-      .where('business_id', '=', job.businessId)
-      .where('id', '=', event.id)
+      .where((eb) =>
+        eb(
+          eb.refTuple('business_id', 'id'),
+          'in',
+          batch.map((job) => eb.tuple(job.businessId, job.eventId)),
+        ),
+      )
+      .where('dispatched_at', 'is', null)
+      .returning(['business_id', 'id', 'type'])
       .execute();
+    if (events.length === 0) return;
+    const webhooks = await trx
+      .selectFrom('webhooks')
+      .select(['business_id', 'id', 'events'])
+      .where('business_id', 'in', [...new Set(events.map((e) => e.business_id))])
+      .where('is_active', '=', true)
+      .execute();
+    const rows = events.flatMap((event) =>
+      webhooks
+        .filter((w) => w.business_id === event.business_id && w.events.includes(event.type))
+        .map((w) => ({
+          business_id: event.business_id,
+          id: randomUUID(),
+          webhook_id: w.id,
+          event_id: event.id,
+          event_type: event.type,
+          status: 'pending' as const,
+          next_attempt_at: null,
+          locked_until: null,
+          created_at: deps.clock.now(),
+        })),
+    );
+    if (rows.length === 0) return;
+    const created = await trx
+      .insertInto('webhook_deliveries')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['business_id', 'webhook_id', 'event_id']).doNothing())
+      .returning(['business_id', 'id'])
+      .execute();
+    await deps.jobs.sendMany(
+      trx,
+      QUEUES.deliverWebhook,
+      created.map((d) => ({ businessId: d.business_id, deliveryId: d.id }) satisfies DeliverJob),
+    );
   });
 }
 
-/** Takes a lease on the delivery so only one worker attempts it; null when someone else has it. */
-async function claim(deps: EngineDeps, job: DeliverJob): Promise<DeliveryRow | undefined> {
+/**
+ * Takes a lease on the delivery so only one worker attempts it, and reads its webhook and event in
+ * the same statement; undefined when another worker holds it or it is not due.
+ */
+async function claim(deps: EngineDeps, job: DeliverJob) {
   const now = deps.clock.now();
   const lease = new Date(now.getTime() + deps.config.WEBHOOK_TIMEOUT_MS + 15_000);
   let q = deps.db
-    .updateTable('webhook_deliveries')
+    .updateTable('webhook_deliveries as d')
+    .from(['webhooks as w', 'events as e'])
     .set({ locked_until: lease })
-    .where('business_id', '=', job.businessId)
-    .where('id', '=', job.deliveryId)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]));
-  if (!job.redelivery) q = q.where('status', '=', 'pending');
-  return q.returningAll().executeTakeFirst();
+    .whereRef('w.business_id', '=', 'd.business_id')
+    .whereRef('w.id', '=', 'd.webhook_id')
+    .whereRef('e.business_id', '=', 'd.business_id')
+    .whereRef('e.id', '=', 'd.event_id')
+    .where('d.business_id', '=', job.businessId)
+    .where('d.id', '=', job.deliveryId)
+    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<', now)]));
+  if (!job.redelivery) q = q.where('d.status', '=', 'pending');
+  const row = await q
+    .returningAll('d')
+    .returning([
+      'w.url',
+      'w.is_active',
+      'w.secret_sealed',
+      'w.previous_secret_sealed',
+      'w.previous_secret_expires_at',
+      'w.failing_since',
+      'e.type',
+      'e.data',
+      'e.occurred_at',
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    url,
+    is_active,
+    secret_sealed,
+    previous_secret_sealed,
+    previous_secret_expires_at,
+    failing_since,
+    type,
+    data,
+    occurred_at,
+    ...delivery
+  } = row;
+  return {
+    delivery: delivery,
+    webhook: {
+      id: delivery.webhook_id,
+      url,
+      is_active,
+      secret_sealed,
+      previous_secret_sealed,
+      previous_secret_expires_at,
+      failing_since,
+    },
+    event: { type, data, occurred_at },
+  };
 }
 
 /** One attempt of one delivery, then its outcome recorded. */
 export async function deliver(deps: EngineDeps, job: DeliverJob): Promise<void> {
-  const delivery = await claim(deps, job);
-  if (!delivery) return;
-  const [webhook, event] = await Promise.all([
-    deps.db
-      .selectFrom('webhooks')
-      .selectAll()
-      .where('business_id', '=', job.businessId)
-      .where('id', '=', delivery.webhook_id)
-      .executeTakeFirst(),
-    deps.db
-      .selectFrom('events')
-      .selectAll()
-      .where('business_id', '=', job.businessId)
-      .where('id', '=', delivery.event_id)
-      .executeTakeFirst(),
-  ]);
-  if (!webhook || !event) return;
+  const claimed = await claim(deps, job);
+  if (!claimed) return;
+  const { delivery, webhook, event } = claimed;
   if (!webhook.is_active) {
     // An inactive webhook receives nothing; its pending deliveries end here.
     await deps.db
@@ -184,7 +223,7 @@ export async function deliver(deps: EngineDeps, job: DeliverJob): Promise<void> 
 
 interface Outcome {
   delivery: DeliveryRow;
-  webhook: WebhookRow;
+  webhook: Pick<WebhookRow, 'id' | 'url' | 'failing_since'>;
   result: AttemptResult;
   startedAt: Date;
   redelivery: boolean;
@@ -196,9 +235,46 @@ async function recordAttempt(
 ): Promise<void> {
   const businessId = delivery.business_id;
   const now = deps.clock.now();
+  const attempt = {
+    business_id: businessId,
+    id: newId('att'),
+    delivery_id: delivery.id,
+    attempted_at: startedAt,
+    status_code: result.statusCode,
+    duration_ms: result.durationMs,
+    error_class: result.errorClass,
+    redelivery,
+  };
+
+  if (result.errorClass === null) {
+    // The common case in one statement: the attempt and the delivery's new state together.
+    await deps.db
+      .with('attempt', (db) => db.insertInto('webhook_attempts').values(attempt))
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: 'succeeded',
+        next_attempt_at: null,
+        locked_until: null,
+        ...(redelivery ? {} : { attempt_count: eb('attempt_count', '+', 1) }),
+      }))
+      .where('business_id', '=', businessId)
+      .where('id', '=', delivery.id)
+      .execute();
+    if (webhook.failing_since) {
+      await deps.db
+        .updateTable('webhooks')
+        .set({ failing_since: null, updated_at: now })
+        .where('business_id', '=', businessId)
+        .where('id', '=', webhook.id)
+        .where('failing_since', 'is not', null)
+        .execute();
+    }
+    return;
+  }
+
   await inTransaction(deps.db, async (trx) => {
-    // The webhook as it is now, locked: attempts of one webhook finish concurrently, and only the
-    // first to find it failing for 5 days may turn it off and email the business.
+    // A failure: the webhook as it is now, locked, since attempts of one webhook finish
+    // concurrently and only the first to find it failing for 5 days may turn it off and email.
     const current = await trx
       .selectFrom('webhooks')
       .select(['is_active', 'failing_since'])
@@ -207,19 +283,7 @@ async function recordAttempt(
       .forUpdate()
       .executeTakeFirst();
     if (!current) return;
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        business_id: businessId,
-        id: newId('att'),
-        delivery_id: delivery.id,
-        attempted_at: startedAt,
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        error_class: result.errorClass,
-        redelivery,
-      })
-      .execute();
+    await trx.insertInto('webhook_attempts').values(attempt).execute();
     const setDelivery = (patch: Partial<Pick<DeliveryRow, 'status' | 'next_attempt_at'>>) =>
       trx
         .updateTable('webhook_deliveries')
@@ -240,12 +304,6 @@ async function recordAttempt(
         .where('business_id', '=', businessId)
         .where('id', '=', webhook.id)
         .execute();
-
-    if (result.errorClass === null) {
-      await setDelivery({ status: 'succeeded', next_attempt_at: null });
-      if (current.failing_since) await setWebhook({ failing_since: null });
-      return;
-    }
 
     if (result.statusCode === 410) {
       await setDelivery(redelivery ? {} : { status: 'failed', next_attempt_at: null });
@@ -315,18 +373,23 @@ export async function sweep(deps: EngineDeps): Promise<number> {
       .forUpdate()
       .skipLocked()
       .execute();
-    for (const d of due) {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'pending', next_attempt_at: null, locked_until: null })
-        .where('business_id', '=', d.business_id)
-        .where('id', '=', d.id)
-        .execute();
-      await deps.jobs.send(trx, QUEUES.deliverWebhook, {
-        businessId: d.business_id,
-        deliveryId: d.id,
-      } satisfies DeliverJob);
-    }
+    if (due.length === 0) return 0;
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: null, locked_until: null })
+      .where((eb) =>
+        eb(
+          eb.refTuple('business_id', 'id'),
+          'in',
+          due.map((d) => eb.tuple(d.business_id, d.id)),
+        ),
+      )
+      .execute();
+    await deps.jobs.sendMany(
+      trx,
+      QUEUES.deliverWebhook,
+      due.map((d) => ({ businessId: d.business_id, deliveryId: d.id }) satisfies DeliverJob),
+    );
     return due.length;
   });
 }
