@@ -29,7 +29,10 @@ const receiver = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const now = Date.now();
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { deliveryId: string; occurredAt: string };
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      deliveryId: string;
+      occurredAt: string;
+    };
     if (!arrivals.has(body.deliveryId)) arrivals.set(body.deliveryId, now - Date.parse(body.occurredAt));
     res.writeHead(204).end();
     if (arrivals.size >= expected) onAll?.();
@@ -61,9 +64,14 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-async function inBatches(n: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<void> {
+async function inBatches(
+  n: number,
+  concurrency: number,
+  task: (i: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -94,17 +102,23 @@ try {
   await waitHealthy();
   const anonymous = createClient({ baseUrl: `http://127.0.0.1:${API_PORT}` });
   const { data } = await unwrap(
-    anonymous.auth.register({ body: { businessName: 'Bench', email: `bench-${name}@example.test`, password: 'bench password 123' } }),
+    anonymous.auth.register({
+      body: { businessName: 'Bench', email: `bench-${name}@example.test`, password: 'bench password 123' },
+    }),
   );
   const client = createClient({ baseUrl: `http://127.0.0.1:${API_PORT}`, accessToken: data.accessToken });
   await unwrap(client.webhooks.createWebhook({ body: { url: receiverUrl, events: ['customer.created'] } }));
 
   // 1. Throughput: a backlog of events, then one worker drains it.
-  await inBatches(THROUGHPUT_EVENTS, 16, (i) => unwrap(client.general.customers.createCustomer({ body: { name: `Customer ${i}` } })));
+  await inBatches(THROUGHPUT_EVENTS, 16, (i) =>
+    unwrap(client.general.customers.createCustomer({ body: { name: `Customer ${i}` } })),
+  );
   expected = THROUGHPUT_EVENTS;
   const drained = new Promise<void>((r) => (onAll = r));
   const started = performance.now();
-  worker = spawnService({ ...env, PORT: '0', DB_POOL_SIZE: process.env.BENCH_WORKER_POOL ?? '10' }, ['--worker-only']);
+  worker = spawnService({ ...env, PORT: '0', DB_POOL_SIZE: process.env.BENCH_WORKER_POOL ?? '10' }, [
+    '--worker-only',
+  ]);
   let firstAt = 0;
   const firstSeen = setInterval(() => {
     if (!firstAt && arrivals.size > 0) firstAt = performance.now();

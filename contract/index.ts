@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { authContract } from './auth/routes.js';
 import { generalContract } from './general/index.js';
+import { loyaltyContract } from './loyalty/routes.js';
 import { webhooksContract } from './webhooks/routes.js';
 
 const c = initContract();
@@ -11,6 +12,7 @@ export const contract = c.router(
     auth: authContract,
     general: generalContract,
     webhooks: webhooksContract,
+    loyalty: loyaltyContract,
   },
   { pathPrefix: '/v1', strictStatusCodes: true },
 );
@@ -26,3 +28,4 @@ export { CURRENCY_CODES, CURRENCY_EXPONENTS, currencyExponent } from './common/c
 export * from './general/index.js';
 export * from './common/events.js';
 export * from './webhooks/schemas.js';
+export * from './loyalty/schemas.js';

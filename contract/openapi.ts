@@ -23,6 +23,11 @@ const TAGS = [
   { name: 'Products', description: 'General group: products with a SKU unique per business.' },
   { name: 'Invoices', description: 'General group: invoices from draft to paid, with payments.' },
   {
+    name: 'Loyalty',
+    description:
+      'The loyalty program: tiers, members and their point ledger, rewards, redemptions and vouchers.',
+  },
+  {
     name: 'Webhooks',
     description:
       'Signed HTTP POSTs to your endpoints when resources change, retried for about 3 days. See docs/webhooks.md.',
@@ -49,8 +54,8 @@ function securityFor(auth: RouteMetadata['auth']): OperationObject['security'] {
 
 /**
  * `@ts-rest/open-api` emits constructs OpenAPI 3.0 does not allow: a numeric `exclusiveMinimum`
- * (3.1 style), `additionalProperties: { nullable: true }` without a type, and nullable enums without
- * null among their values. Rewrite them.
+ * (3.1 style), `additionalProperties: { nullable: true }` without a type, nullable enums without
+ * null among their values, and nullable references. Rewrite them.
  */
 function fixSchemas(node: unknown): void {
   if (Array.isArray(node)) {
@@ -65,6 +70,13 @@ function fixSchemas(node: unknown): void {
       obj[bound] = obj[key];
       obj[key] = true;
     }
+  }
+  // A nullable reference comes out as `{ nullable, allOf: [$ref] }`, which validators read as "never
+  // null"; say "the reference or null" instead.
+  if (obj.nullable === true && obj.type === undefined && Array.isArray(obj.allOf) && obj.allOf.length === 1) {
+    obj.anyOf = [obj.allOf[0], { type: 'string', nullable: true, enum: [null] }];
+    delete obj.allOf;
+    delete obj.nullable;
   }
   // OpenAPI 3.0.3: a nullable enum must list null among its values.
   if (obj.nullable === true && Array.isArray(obj.enum) && !obj.enum.includes(null)) obj.enum.push(null);

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely/migration';
 import * as foundation from './2026_11_21_0001_foundation.js';
 import * as rateLimits from './2026_11_21_0002_rate_limits.js';
 import * as webhooks from './2026_11_21_0003_webhooks.js';
+import * as loyalty from './2026_11_21_0004_loyalty.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': foundation,
   '2026_11_21_0002_rate_limits': rateLimits,
   '2026_11_21_0003_webhooks': webhooks,
+  '2026_11_21_0004_loyalty': loyalty,
 };

@@ -9,6 +9,7 @@ import type { Deps } from './deps.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './errors.js';
 import { generalRoutes } from './general/routes.js';
+import { loyaltyRoutes } from './loyalty/routes.js';
 import { webhooksRoutes } from './webhooks/routes.js';
 
 export const OPENAPI_PATH = new URL('../openapi.json', import.meta.url);
@@ -49,7 +50,12 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 
   createExpressEndpoints(
     contract,
-    { auth: authRoutes(deps), general: generalRoutes(deps), webhooks: webhooksRoutes(deps) },
+    {
+      auth: authRoutes(deps),
+      general: generalRoutes(deps),
+      webhooks: webhooksRoutes(deps),
+      loyalty: loyaltyRoutes(deps),
+    },
     app,
     {
       logInitialization: false,

@@ -12,3 +12,19 @@ export interface Ctx {
   requestId: string;
   jobs: JobEngine;
 }
+
+/** The context of background work done for one business (jobs have no request). */
+export function jobCtx(
+  deps: { db: Executor; clock: Clock; log: Logger; jobs: JobEngine },
+  businessId: string,
+  job: string,
+): Ctx {
+  return {
+    db: deps.db,
+    businessId,
+    clock: deps.clock,
+    log: deps.log.child({ job, businessId }),
+    requestId: job,
+    jobs: deps.jobs,
+  };
+}

@@ -10,7 +10,10 @@ import { mailSender, type SendMailJob } from './mail/mailer.js';
 import { deliver, fanOut, sweep, type DeliverJob } from './webhooks/delivery.js';
 import { loadSecretBox } from './common/secret-box.js';
 import { JobEngine, QUEUES } from './jobs/engine.js';
+import { expireVouchers } from './loyalty/redemptions.js';
 import { createLogger, type Logger } from './logger.js';
+import { expirePoints } from './loyalty/expiry.js';
+import { sendDueReminders } from './loyalty/reminders.js';
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -81,6 +84,9 @@ export async function startWorker(deps: Deps): Promise<void> {
   });
   await deps.jobs.work<SendMailJob>(QUEUES.sendMail, mailSender(deps.config, deps.db, deps.clock, deps.log));
   deps.jobs.every(deps.config.WEBHOOK_SWEEP_INTERVAL_MS, 'webhook sweep', () => sweep(deps));
+  deps.jobs.every(60_000, 'points expiry', () => expirePoints(deps));
+  deps.jobs.every(60_000, 'service reminders', () => sendDueReminders(deps));
+  deps.jobs.every(60_000, 'voucher expiry', () => expireVouchers(deps));
   deps.log.info('worker started');
 }
 

@@ -165,7 +165,8 @@ export const customersContract = c.router({
     method: 'DELETE',
     path: '/customers/:id',
     summary: 'Delete a customer',
-    description: 'Refused with 409 RESOURCE_IN_USE while invoices reference the customer.',
+    description:
+      'Refused with 409 RESOURCE_IN_USE while invoices or a loyalty membership reference the customer.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
     responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './types.js';
@@ -61,7 +62,10 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     dataDir = resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
   }
-  const pglite = await PGlite.create(dataDir, { parsers: { [INT8]: parseInt8, [DATE]: parseDate } });
+  const pglite = await PGlite.create(dataDir, {
+    parsers: { [INT8]: parseInt8, [DATE]: parseDate },
+    extensions: { pg_trgm },
+  });
   await pglite.exec(
     `SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}; SET TIME ZONE 'UTC';`,
   );

@@ -195,6 +195,117 @@ export interface MailMessagesTable {
   error: string | null;
 }
 
+export interface LoyaltyProgramsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  points_name: string;
+  points_per_currency: number;
+  currency: string;
+  enrollment_type: 'automatic' | 'manual';
+  points_expiry_days: number;
+  is_active: boolean;
+  auto_notify: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deactivated_at: NullableTimestamp;
+}
+
+export interface LoyaltyTiersTable {
+  business_id: string;
+  id: string;
+  program_id: string;
+  name: string;
+  color: string;
+  min_points: Money;
+  multiplier: Decimal;
+  sort_order: number;
+  created_at: Timestamp;
+}
+
+export interface LoyaltyMembersTable {
+  business_id: string;
+  id: string;
+  customer_id: string;
+  tier_id: string | null;
+  status: 'active' | 'inactive' | 'suspended';
+  points_balance: Money;
+  lifetime_points: Money;
+  enrolled_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface LoyaltyTransactionsTable {
+  business_id: string;
+  id: string;
+  member_id: string;
+  type: 'earn' | 'redeem' | 'adjust' | 'expire';
+  points: Money;
+  balance_after: Money;
+  description: string | null;
+  reference_type: string | null;
+  reference_id: string | null;
+  multiplier_applied: Decimal;
+  counts_as_issued: boolean;
+  remaining: Money;
+  expires_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface LoyaltyRewardsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  points_cost: Money;
+  reward_type: 'discount' | 'service' | 'product' | 'voucher';
+  discount_percent: ColumnType<string | null, string | number | null, string | number | null>;
+  is_active: boolean;
+  voucher_validity_days: number;
+  total_redemptions: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface LoyaltyRedemptionsTable {
+  business_id: string;
+  id: string;
+  member_id: string;
+  reward_id: string;
+  points_spent: Money;
+  status: 'pending' | 'fulfilled' | 'cancelled' | 'expired';
+  voucher_code: string;
+  notes: string | null;
+  redeemed_at: Timestamp;
+  fulfilled_at: NullableTimestamp;
+  expires_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LoyaltyRemindersTable {
+  business_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  interval_days: number;
+  bonus_points: number;
+  is_active: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface LoyaltyMemberRemindersTable {
+  business_id: string;
+  reminder_id: string;
+  member_id: string;
+  due_date: DateOnly;
+  last_completed_at: Timestamp;
+  notified_for: NullableDateOnly;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -211,6 +322,14 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   mail_messages: MailMessagesTable;
+  loyalty_programs: LoyaltyProgramsTable;
+  loyalty_tiers: LoyaltyTiersTable;
+  loyalty_members: LoyaltyMembersTable;
+  loyalty_transactions: LoyaltyTransactionsTable;
+  loyalty_rewards: LoyaltyRewardsTable;
+  loyalty_redemptions: LoyaltyRedemptionsTable;
+  loyalty_reminders: LoyaltyRemindersTable;
+  loyalty_member_reminders: LoyaltyMemberRemindersTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -224,3 +343,10 @@ export type CustomerUpdate = Updateable<CustomersTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
+export type ProgramRow = Selectable<LoyaltyProgramsTable>;
+export type TierRow = Selectable<LoyaltyTiersTable>;
+export type MemberRow = Selectable<LoyaltyMembersTable>;
+export type LoyaltyTransactionRow = Selectable<LoyaltyTransactionsTable>;
+export type RewardRow = Selectable<LoyaltyRewardsTable>;
+export type RedemptionRow = Selectable<LoyaltyRedemptionsTable>;
+export type ReminderRow = Selectable<LoyaltyRemindersTable>;

@@ -32,7 +32,7 @@ const cli = (args: string[], extra: Record<string, string> = {}) =>
     env: { ...process.env, ...env, SIGNUP_ENABLED: 'false', ...extra },
   });
 
-describe('npm run cli -- business create', () => {
+describe('npm run cli -- business create', { timeout: 120_000 }, () => {
   let created: { businessId: string; accessToken: string; apiKey: string; password: string; plan: string };
 
   it('provisions a business while sign-up is disabled and prints its id, a token and a full API key', async () => {

@@ -57,7 +57,8 @@ beforeAll(async () => {
 
 afterAll(() => cleanup());
 
-describe('the service process', () => {
+// Each test starts real processes (migrations included): give them room on a busy machine.
+describe('the service process', { timeout: 120_000 }, () => {
   it('refuses to start with a bad setting, naming the variable', async () => {
     const service = spawnService({ ...databaseEnv, PORT: 'not-a-port' });
     expect(await service.exited).toBe(1);

@@ -31,12 +31,29 @@ export async function listCustomers(db: Executor, businessId: string, query: Lis
   return { rows, total: Number(count.total) };
 }
 
-export async function countInvoicesOf(db: Executor, businessId: string, customerId: string): Promise<number> {
+/** Whether invoices or loyalty memberships (current or deleted) reference the customer. */
+export async function isReferenced(db: Executor, businessId: string, customerId: string): Promise<boolean> {
   const row = await db
-    .selectFrom('invoices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('business_id', '=', businessId)
-    .where('customer_id', '=', customerId)
+    .selectNoFrom((eb) => [
+      eb
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('invoices')
+              .select('id')
+              .where('business_id', '=', businessId)
+              .where('customer_id', '=', customerId),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('loyalty_members')
+              .select('id')
+              .where('business_id', '=', businessId)
+              .where('customer_id', '=', customerId),
+          ),
+        ])
+        .as('referenced'),
+    ])
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return Boolean(row.referenced);
 }

@@ -116,8 +116,11 @@ export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await queries.findCustomer(trx, ctx.businessId, id, true);
     if (!row) throw notFound('Customer');
-    if ((await queries.countInvoicesOf(trx, ctx.businessId, id)) > 0) {
-      throw new ApiError('RESOURCE_IN_USE', 'The customer has invoices and cannot be deleted');
+    if (await queries.isReferenced(trx, ctx.businessId, id)) {
+      throw new ApiError(
+        'RESOURCE_IN_USE',
+        'The customer has invoices or a loyalty membership and cannot be deleted',
+      );
     }
     await trx
       .deleteFrom('customers')

@@ -17,6 +17,7 @@ import type { Updateable } from 'kysely';
 import type { InvoiceItemRow, InvoicesTable } from '../../db/types.js';
 import { ApiError, invalid, invalidState, notFound } from '../../errors.js';
 import { emit } from '../../events/outbox.js';
+import { earnForInvoice } from '../../loyalty/members.js';
 import { findCustomer } from '../customers/queries.js';
 import { findProducts } from '../products/queries.js';
 import { toInvoice, toPayment } from './mappers.js';
@@ -345,7 +346,16 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
     const invoice = await loadInvoice(trx, ctx, id);
     await emit(trx, ctx, 'payment.created', toPayment(payment));
     await emit(trx, ctx, 'invoice.updated', invoice);
-    if (fullyPaid) await emit(trx, ctx, 'invoice.paid', invoice);
+    if (fullyPaid) {
+      await emit(trx, ctx, 'invoice.paid', invoice);
+      await earnForInvoice(trx, ctx, {
+        id,
+        number: invoice.number,
+        customer_id: invoice.customer_id,
+        currency: invoice.currency,
+        total: invoice.total,
+      });
+    }
     return invoice;
   });
 }

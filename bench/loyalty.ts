@@ -1,0 +1,298 @@
+/**
+ * Loyalty member search at scale on PostgreSQL: latency of GET /v1/loyalty/members?search=<term>
+ * over 100,000 members (p50/p95/p99; target p95 10 ms), and the plan PostgreSQL picks for it.
+ *
+ *   npx tsx bench/loyalty.ts        (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * BENCH_MEMBERS (default 100000) and BENCH_SEARCHES (default 400) change the sizes; BENCH_KEEP_DB=1
+ * keeps the scratch database for inspection instead of dropping it.
+ *
+ * A scratch database is created and dropped. The service runs as a child process; the business and
+ * its program are made through the API, then customers and members are bulk-loaded with SQL
+ * (generate_series over small first/last name lists, so names repeat realistically and emails are
+ * unique) and the tables analysed. Searches run one at a time with a mix of terms: name fragments,
+ * email fragments and terms that match nothing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { createClient, unwrap } from '../client/index.js';
+import { likePattern } from '../server/common/pagination.js';
+import type { Database } from '../server/db/types.js';
+import { memberView } from '../server/loyalty/queries.js';
+
+const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 400);
+const API_PORT = 3831;
+const BASE_URL = `http://127.0.0.1:${API_PORT}`;
+
+const FIRST_NAMES = (
+  'Ada Alan Amara Aziz Beatriz Bruno Chen Chiara Daniel Dmitri Elena Emeka Fatima Felix ' +
+  'Grace Hana Hugo Ines Ivan Jamal Julia Kenji Lars Leila Lucas Maria Mateo Nadia Noah Olga ' +
+  'Omar Priya Rafael Sara Sofia Tariq Tomas Wei Yara Zoe'
+).split(' ');
+const LAST_NAMES = (
+  'Abbott Alvarez Becker Costa Dubois Eriksen Fischer Garcia Hopper Ibrahim Jensen Kowalski ' +
+  'Lovelace Martin Nakamura Novak Okafor Olsen Patel Petrov Quinn Rossi Santos Schmidt ' +
+  'Silva Smith Tanaka Turing Umar Varga Wagner Walsh Xu Yilmaz Young Zhang'
+).split(' ');
+const DOMAINS = [
+  'example.com',
+  'mail.example.org',
+  'inbox.example.net',
+  'corp.example.io',
+  'shop.example.co.uk',
+];
+
+/** Name fragments (3+ letters, some common, some rare), email fragments, and terms matching nothing. */
+const TERMS = {
+  name: [
+    'ada',
+    'LOVE',
+    'mar',
+    'hop',
+    'sen',
+    'Ken',
+    'zhang',
+    'ria ',
+    'ovak',
+    'kowal',
+    'tariq',
+    'ines s',
+    'eli',
+  ],
+  email: ['mail.example', 'example.io', '.co.uk', 'grace.hopper', '4821', 'smith1', 'a.silva9', '@inbox'],
+  none: ['zzqx', 'no-such-member', 'qwertyuiop', 'xylophone'],
+};
+
+function spawnService(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitHealthy(child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`${BASE_URL}/healthz`)).ok) return;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('API did not start');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const ms = (n: number) => n.toFixed(2);
+const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
+
+/** Customers and members straight into the tables, in one statement each. */
+async function bulkLoad(db: pg.Client, businessId: string, tierIds: string[]): Promise<void> {
+  await db.query('BEGIN');
+  await db.query(
+    `INSERT INTO customers (business_id, id, name, email, phone, first_name, last_name, created_at, updated_at)
+     SELECT $1, 'cus_BENCH' || lpad(i::text, 22, '0'), f || ' ' || l,
+            lower(f) || '.' || lower(l) || i || '@' || d, '+1 555 ' || lpad((i % 10000000)::text, 7, '0'), f, l,
+            now() - i * interval '1 minute', now() - i * interval '1 minute'
+     FROM (
+       SELECT i,
+              (${sqlArray(FIRST_NAMES)})[1 + ((i::bigint * 7919) % ${FIRST_NAMES.length})::int] AS f,
+              (${sqlArray(LAST_NAMES)})[1 + ((i::bigint * 104729 / 7) % ${LAST_NAMES.length})::int] AS l,
+              (${sqlArray(DOMAINS)})[1 + i % ${DOMAINS.length}] AS d
+       FROM generate_series(1, $2::int) AS i
+     ) AS s`,
+    [businessId, MEMBERS],
+  );
+  // Statuses mostly active; tiers spread; balances varied; newest members have the lowest i.
+  await db.query(
+    `INSERT INTO loyalty_members (business_id, id, customer_id, tier_id, status, points_balance, lifetime_points,
+                                  enrolled_at, updated_at)
+     SELECT $1, 'mem_BENCH' || lpad(i::text, 22, '0'), 'cus_BENCH' || lpad(i::text, 22, '0'),
+            ($3::text[])[1 + i % array_length($3::text[], 1)],
+            CASE WHEN i % 20 = 0 THEN 'inactive' WHEN i % 50 = 0 THEN 'suspended' ELSE 'active' END,
+            (i * 37) % 5000, (i * 37) % 5000 + (i % 300),
+            now() - i * interval '1 minute', now() - i * interval '1 minute'
+     FROM generate_series(1, $2::int) AS i`,
+    [businessId, MEMBERS, tierIds],
+  );
+  await db.query('COMMIT');
+  await db.query('ANALYZE customers');
+  await db.query('ANALYZE loyalty_members');
+  await db.query('ANALYZE loyalty_tiers');
+}
+
+/** EXPLAIN ANALYZE of the rows and count queries the list runs for `term` (as listMembers builds them). */
+async function explain(url: string, businessId: string, term: string): Promise<void> {
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+  });
+  try {
+    const base = memberView(db, businessId).where(
+      sql`lower(c.name) || ' ' || coalesce(lower(c.email), '')`,
+      'like',
+      likePattern(term.toLowerCase()),
+    );
+    const rows = base.orderBy('m.enrolled_at', 'desc').orderBy('m.id', 'desc').limit(50).offset(0).compile();
+    const count = base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .compile();
+    for (const [label, query] of [
+      ['rows', rows],
+      ['count', count],
+    ] as const) {
+      // EXPLAIN takes no bind parameters through sql.raw, so they are inlined (bench-made values only).
+      const inlined = query.sql.replace(/\$(\d+)/g, (_, n: string) => {
+        const value = query.parameters[Number(n) - 1];
+        return typeof value === 'number' ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
+      });
+      const plan = await sql
+        .raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${inlined}`)
+        .execute(db);
+      const lines = plan.rows.map((r) => r['QUERY PLAN']);
+      const usesTrigram = lines.some((l) => l.includes('customers_search_trgm_idx'));
+      console.log(
+        `\nEXPLAIN ${label} query, search "${term}" (trigram index ${usesTrigram ? 'used' : 'NOT used'}):`,
+      );
+      for (const line of lines) console.log(`  ${line}`);
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+// Another process on the port would answer in place of the service (and its database).
+const portTaken = await fetch(`${BASE_URL}/healthz`).then(
+  () => true,
+  () => false,
+);
+if (portTaken) {
+  throw new Error(`port ${API_PORT} is already in use`);
+}
+
+const name = `bms_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: PG_SERVER });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name}`);
+const url = new URL(PG_SERVER);
+url.pathname = `/${name}`;
+const env = {
+  DATABASE_URL: url.toString(),
+  PORT: String(API_PORT),
+  RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
+  ANONYMOUS_RATE_LIMIT: '1000000',
+  WORKER_ENABLED: 'false',
+};
+
+const api = spawnService(env);
+const data = new pg.Client({ connectionString: url.toString() });
+try {
+  await waitHealthy(api);
+  await data.connect();
+  const anonymous = createClient({ baseUrl: BASE_URL });
+  const registered = await unwrap(
+    anonymous.auth.register({
+      body: { businessName: 'Bench', email: `bench-${name}@example.test`, password: 'bench password 123' },
+    }),
+  );
+  const { businessId, accessToken } = registered.data;
+  const client = createClient({ baseUrl: BASE_URL, accessToken });
+  await unwrap(
+    client.loyalty.program.createProgram({
+      body: { name: 'Bench Club', pointsName: 'Points', pointsPerCurrency: 10, currency: 'USD' },
+    }),
+  );
+  const tierIds: string[] = [];
+  for (const [tierName, minPoints] of [
+    ['Bronze', 0],
+    ['Silver', 1000],
+    ['Gold', 5000],
+  ] as const) {
+    tierIds.push(
+      (await unwrap(client.loyalty.tiers.createTier({ body: { name: tierName, minPoints } }))).data.publicId,
+    );
+  }
+
+  const loadStarted = performance.now();
+  await bulkLoad(data, businessId, tierIds);
+  console.log(
+    `loaded ${MEMBERS.toLocaleString('en')} customers and members in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+  );
+
+  // Every search returns what the index-free definition says it should (spot check on the count).
+  const check = await unwrap(client.loyalty.members.listMembers({ query: { search: 'LOVE' } }));
+  const expected = await data.query<{ n: string }>(
+    `SELECT count(*) AS n FROM customers WHERE business_id = $1 AND position('love' IN lower(name) || ' ' || lower(email)) > 0`,
+    [businessId],
+  );
+  if (check.totalCount !== Number(expected.rows[0].n)) {
+    throw new Error(`search "LOVE" counted ${check.totalCount}, expected ${expected.rows[0].n}`);
+  }
+
+  const terms = [...TERMS.name, ...TERMS.email, ...TERMS.none];
+  const kindOf = (term: string) =>
+    TERMS.name.includes(term) ? 'name' : TERMS.email.includes(term) ? 'email' : 'none';
+  // Warm-up: each term once (plans cached, pages in memory), not timed.
+  for (const term of terms) await unwrap(client.loyalty.members.listMembers({ query: { search: term } }));
+
+  const timings: Record<string, number[]> = { name: [], email: [], none: [] };
+  const all: number[] = [];
+  const matched: Record<string, number> = {};
+  const perTerm: Record<string, number[]> = Object.fromEntries(terms.map((t) => [t, []]));
+  for (let i = 0; i < SEARCHES; i++) {
+    const term = terms[i % terms.length];
+    const started = performance.now();
+    const res = await unwrap(client.loyalty.members.listMembers({ query: { search: term } }));
+    const elapsed = performance.now() - started;
+    matched[term] = res.totalCount;
+    timings[kindOf(term)].push(elapsed);
+    perTerm[term].push(elapsed);
+    all.push(elapsed);
+  }
+
+  const summary = (label: string, values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    console.log(
+      `${label.padEnd(22)} n=${String(sorted.length).padStart(4)}  p50 ${ms(percentile(sorted, 50))} ms  ` +
+        `p95 ${ms(percentile(sorted, 95))} ms  p99 ${ms(percentile(sorted, 99))} ms  max ${ms(sorted.at(-1)!)} ms`,
+    );
+    return sorted;
+  };
+  console.log(
+    `\nGET /v1/loyalty/members?search=<term> over ${MEMBERS.toLocaleString('en')} members (limit 50, sequential):`,
+  );
+  const sorted = summary('all searches', all);
+  summary('  name fragments', timings.name);
+  summary('  email fragments', timings.email);
+  summary('  matching nothing', timings.none);
+  console.log(`target p95 10 ms: ${percentile(sorted, 95) <= 10 ? 'met' : 'NOT met'}`);
+  console.log('\nper term (matches: p50 / max ms):');
+  for (const term of terms) {
+    const own = perTerm[term].sort((a, b) => a - b);
+    console.log(
+      `  ${`"${term}"`.padEnd(18)} ${String(matched[term]).padStart(6)} matches: ${ms(percentile(own, 50))} / ${ms(own.at(-1)!)} ms`,
+    );
+  }
+
+  await explain(url.toString(), businessId, 'mar');
+  await explain(url.toString(), businessId, 'grace.hopper');
+  await explain(url.toString(), businessId, 'zzqx');
+} finally {
+  await data.end().catch(() => undefined);
+  await stop(api);
+  if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${url.toString()} (BENCH_KEEP_DB is set)`);
+  else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}

@@ -1,0 +1,220 @@
+import { sql } from 'kysely';
+import { newId } from '../common/ids.js';
+import type { Ctx } from '../context.js';
+import type { Trx } from '../db/database.js';
+import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../db/types.js';
+import { ApiError, notFound } from '../errors.js';
+import { emit } from '../events/outbox.js';
+import { toMember, toTransaction } from './mappers.js';
+import { activeProgram, findMemberView, tiersOf } from './queries.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface LedgerEntry {
+  type: 'earn' | 'redeem' | 'adjust' | 'expire';
+  /** Signed: positive credits, negative debits. */
+  points: number;
+  description: string | null;
+  referenceType: string | null;
+  referenceId?: string | null;
+  multiplier?: number;
+  /**
+   * Whether a credit counts as issued (grows lifetime points, stats' issued total, tier
+   * eligibility). Everything but the refund of a cancelled redemption does.
+   */
+  countsAsIssued?: boolean;
+  /** For expiry: the credit whose rest is expiring (instead of taking the oldest points). */
+  expiringCreditId?: string;
+  /** Re-evaluate the tier after a credit (default true; enrollment keeps its starting tier). */
+  evaluateTier?: boolean;
+}
+
+export interface Posted {
+  transaction: LoyaltyTransactionRow;
+  tierChanged: boolean;
+}
+
+export const insufficientPoints = (balance: number, wanted: number) =>
+  new ApiError('INSUFFICIENT_POINTS', `The member has ${balance} points; ${wanted} needed`);
+
+/**
+ * The one way a balance changes: the member row and its ledger row in the caller's transaction.
+ * The member's row lock (taken by the UPDATE) serialises concurrent changes of one member; the
+ * WHERE keeps the balance from going below zero, and a CHECK constraint backs it.
+ */
+export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEntry): Promise<Posted> {
+  const credit = entry.points > 0;
+  const issued = credit && (entry.countsAsIssued ?? true);
+  const now = ctx.clock.now();
+  const member = await trx
+    .updateTable('loyalty_members')
+    .set((eb) => ({
+      points_balance: eb('points_balance', '+', entry.points),
+      lifetime_points: eb('lifetime_points', '+', issued ? entry.points : 0),
+      updated_at: now,
+    }))
+    .where('business_id', '=', ctx.businessId)
+    .where('id', '=', memberId)
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`points_balance + ${entry.points} >= 0`)
+    .returning(['points_balance', 'tier_id', 'lifetime_points'])
+    .executeTakeFirst();
+  if (!member) {
+    const current = await trx
+      .selectFrom('loyalty_members')
+      .select('points_balance')
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', memberId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!current) throw notFound('Member');
+    throw insufficientPoints(Number(current.points_balance), -entry.points);
+  }
+
+  const program = credit ? await activeProgram(trx, ctx.businessId) : undefined;
+  const expiryDays = program?.points_expiry_days ?? 0;
+  const transaction = await trx
+    .insertInto('loyalty_transactions')
+    .values({
+      business_id: ctx.businessId,
+      id: newId('ltx'),
+      member_id: memberId,
+      type: entry.type,
+      points: entry.points,
+      balance_after: Number(member.points_balance),
+      description: entry.description,
+      reference_type: entry.referenceType,
+      reference_id: entry.referenceId ?? null,
+      multiplier_applied: entry.multiplier ?? 1,
+      counts_as_issued: issued,
+      remaining: credit ? entry.points : 0,
+      expires_at: credit && expiryDays > 0 ? new Date(now.getTime() + expiryDays * DAY_MS) : null,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+  if (!credit) await consume(trx, ctx.businessId, memberId, -entry.points, entry.expiringCreditId);
+  const tierChanged =
+    issued && program && entry.evaluateTier !== false
+      ? await promote(trx, ctx, memberId, program, member.tier_id, Number(member.lifetime_points))
+      : false;
+  if (entry.type === 'earn') await emitEarned(trx, ctx, memberId, transaction);
+  return { transaction, tierChanged };
+}
+
+/**
+ * Debits take the oldest points first: each open credit's `remaining` shrinks in date order until
+ * the debit is covered. An expiry takes exactly the expiring credit's rest.
+ */
+async function consume(
+  trx: Trx,
+  businessId: string,
+  memberId: string,
+  amount: number,
+  creditId?: string,
+): Promise<void> {
+  if (creditId) {
+    await trx
+      .updateTable('loyalty_transactions')
+      .set({ remaining: 0 })
+      .where('business_id', '=', businessId)
+      .where('id', '=', creditId)
+      .execute();
+    return;
+  }
+  await sql`
+    WITH open AS (
+      SELECT id, remaining, sum(remaining) OVER (ORDER BY created_at, id) AS running
+      FROM loyalty_transactions
+      WHERE business_id = ${businessId} AND member_id = ${memberId} AND remaining > 0
+    )
+    UPDATE loyalty_transactions AS t
+    SET remaining = greatest(0, least(open.remaining, open.running - ${amount}))
+    FROM open
+    WHERE t.business_id = ${businessId} AND t.id = open.id AND open.running - open.remaining < ${amount}
+  `.execute(trx);
+}
+
+/**
+ * Re-evaluates the tier after a credit: the highest tier whose minPoints the lifetime points reach,
+ * if it is above the current one (a manually set tier stays until earning qualifies for a higher).
+ */
+async function promote(
+  trx: Trx,
+  ctx: Ctx,
+  memberId: string,
+  program: ProgramRow,
+  currentTierId: string | null,
+  lifetime: number,
+): Promise<boolean> {
+  const tiers = await tiersOf(trx, ctx.businessId, program.id);
+  const qualified = [...tiers].reverse().find((t) => Number(t.min_points) <= lifetime);
+  if (!qualified) return false;
+  const current = tiers.find((t) => t.id === currentTierId);
+  if (current && Number(current.min_points) >= Number(qualified.min_points)) return false;
+  await setTier(trx, ctx, memberId, current ?? null, qualified);
+  return true;
+}
+
+/** Moves a member to a tier and announces it (loyalty.tier_changed). */
+export async function setTier(
+  trx: Trx,
+  ctx: Ctx,
+  memberId: string,
+  previous: TierRow | null,
+  next: TierRow | null,
+): Promise<void> {
+  if ((previous?.id ?? null) === (next?.id ?? null)) return;
+  await trx
+    .updateTable('loyalty_members')
+    .set({ tier_id: next?.id ?? null, updated_at: ctx.clock.now() })
+    .where('business_id', '=', ctx.businessId)
+    .where('id', '=', memberId)
+    .execute();
+  const member = await findMemberView(trx, ctx.businessId, memberId);
+  if (!member) return;
+  const brief = (t: TierRow | null) => (t ? { publicId: t.id, name: t.name, color: t.color } : null);
+  await emit(trx, ctx, 'loyalty.tier_changed', {
+    member: toMember(member),
+    previousTier: brief(previous),
+    newTier: brief(next),
+  });
+}
+
+async function emitEarned(
+  trx: Trx,
+  ctx: Ctx,
+  memberId: string,
+  transaction: LoyaltyTransactionRow,
+): Promise<void> {
+  const member = await findMemberView(trx, ctx.businessId, memberId);
+  if (member)
+    await emit(trx, ctx, 'loyalty.points_earned', {
+      transaction: toTransaction(transaction),
+      member: toMember(member),
+    });
+}
+
+/** The member's tier multiplier (1 without a tier). */
+export async function multiplierOf(trx: Trx, businessId: string, memberId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('loyalty_members as m')
+    .leftJoin('loyalty_tiers as t', (j) =>
+      j.onRef('t.business_id', '=', 'm.business_id').onRef('t.id', '=', 'm.tier_id'),
+    )
+    .select('t.multiplier')
+    .where('m.business_id', '=', businessId)
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+  return row?.multiplier ? Number(row.multiplier) : 1;
+}
+
+/** Points for a purchase: floor(amount x pointsPerCurrency x multiplier), exact in scaled integers. */
+export function pointsFor(amount: number, pointsPerCurrency: number, multiplier: number): number {
+  const amountCents = Math.round(amount * 10_000);
+  const multiplierHundredths = Math.round(multiplier * 100);
+  return Number(
+    (BigInt(amountCents) * BigInt(pointsPerCurrency) * BigInt(multiplierHundredths)) / 1_000_000n,
+  );
+}

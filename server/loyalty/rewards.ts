@@ -1,0 +1,120 @@
+import type { CreateRewardBody, Reward, UpdateRewardBody } from '../../contract/loyalty/schemas.js';
+import { newId } from '../common/ids.js';
+import type { Ctx } from '../context.js';
+import { inTransaction } from '../db/database.js';
+import type { RewardRow } from '../db/types.js';
+import { invalid, notFound } from '../errors.js';
+import { toReward } from './mappers.js';
+
+const DEFAULT_VOUCHER_VALIDITY_DAYS = 90;
+
+/**
+ * The discount rule on the reward as it will be stored: a discount reward carries a percentage
+ * (at most 2 decimals, the column's scale), every other type none.
+ */
+function discountFor(
+  rewardType: RewardRow['reward_type'],
+  discountPercent: number | null | undefined,
+): number | null {
+  if (rewardType !== 'discount') {
+    if (discountPercent !== undefined && discountPercent !== null) {
+      throw invalid('discountPercent', 'Only discount rewards take a discountPercent');
+    }
+    return null;
+  }
+  if (discountPercent === undefined || discountPercent === null) {
+    throw invalid('discountPercent', 'Required for discount rewards');
+  }
+  if (Math.abs(discountPercent * 100 - Math.round(discountPercent * 100)) > 1e-9) {
+    throw invalid('discountPercent', 'At most 2 decimals');
+  }
+  return discountPercent;
+}
+
+/** Rewards that are not deleted, newest first, optionally only the active (or inactive) ones. */
+export async function listRewards(ctx: Ctx, isActive?: boolean): Promise<Reward[]> {
+  let query = ctx.db
+    .selectFrom('loyalty_rewards')
+    .selectAll()
+    .where('business_id', '=', ctx.businessId)
+    .where('deleted_at', 'is', null);
+  if (isActive !== undefined) query = query.where('is_active', '=', isActive);
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toReward);
+}
+
+export async function createReward(ctx: Ctx, input: CreateRewardBody): Promise<Reward> {
+  const discount = discountFor(input.rewardType, input.discountPercent);
+  const now = ctx.clock.now();
+  const row = await ctx.db
+    .insertInto('loyalty_rewards')
+    .values({
+      business_id: ctx.businessId,
+      id: newId('rew'),
+      name: input.name,
+      description: input.description ?? null,
+      points_cost: input.pointsCost,
+      reward_type: input.rewardType,
+      discount_percent: discount,
+      is_active: input.isActive ?? true,
+      voucher_validity_days: input.voucherValidityDays ?? DEFAULT_VOUCHER_VALIDITY_DAYS,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toReward(row);
+}
+
+/**
+ * Partial update. The discount rule holds for the resulting reward: moving a reward away from
+ * `discount` drops its percentage, moving it to `discount` needs one (given or already stored).
+ */
+export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const row = await trx
+      .selectFrom('loyalty_rewards')
+      .selectAll()
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) throw notFound('Reward');
+    const rewardType = input.rewardType ?? row.reward_type;
+    const stored = row.discount_percent === null ? null : Number(row.discount_percent);
+    const discount =
+      rewardType === 'discount'
+        ? discountFor(rewardType, input.discountPercent ?? stored)
+        : discountFor(rewardType, input.discountPercent);
+    await trx
+      .updateTable('loyalty_rewards')
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.pointsCost !== undefined && { points_cost: input.pointsCost }),
+        ...(input.isActive !== undefined && { is_active: input.isActive }),
+        ...(input.voucherValidityDays !== undefined && { voucher_validity_days: input.voucherValidityDays }),
+        reward_type: rewardType,
+        discount_percent: discount,
+        updated_at: ctx.clock.now(),
+      })
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .execute();
+  });
+}
+
+/** Soft delete: the reward leaves the catalogue; its redemptions stay as they are. */
+export async function deleteReward(ctx: Ctx, id: string): Promise<void> {
+  const now = ctx.clock.now();
+  const res = await ctx.db
+    .updateTable('loyalty_rewards')
+    .set({ deleted_at: now, updated_at: now })
+    .where('business_id', '=', ctx.businessId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw notFound('Reward');
+}
