@@ -5,10 +5,6 @@ import { sql, type Kysely } from 'kysely';
 const STATEMENTS = [
   // Trigram indexes make member search by name or email substring fast at scale.
   `CREATE EXTENSION IF NOT EXISTS pg_trgm`,
-  `CREATE INDEX customers_search_trgm_idx ON customers
-     USING gin ((lower(name) || ' ' || coalesce(lower(email), '')) gin_trgm_ops)`,
-  // A larger statistics sample keeps the planner choosing the trigram index for selective terms.
-  `ALTER INDEX customers_search_trgm_idx ALTER COLUMN 1 SET STATISTICS 1000`,
   `CREATE TABLE loyalty_programs (
     business_id text NOT NULL REFERENCES businesses (id) ON DELETE CASCADE,
     id text NOT NULL,
@@ -50,6 +46,9 @@ const STATEMENTS = [
     status text NOT NULL CHECK (status IN ('active', 'inactive', 'suspended')),
     points_balance bigint NOT NULL DEFAULT 0 CHECK (points_balance >= 0),
     lifetime_points bigint NOT NULL DEFAULT 0 CHECK (lifetime_points >= 0),
+    -- lower(name) || ' ' || lower(email) of the customer, kept in step by a trigger, so member
+    -- search needs no join.
+    search_text text NOT NULL DEFAULT '',
     enrolled_at timestamptz NOT NULL,
     updated_at timestamptz NOT NULL,
     deleted_at timestamptz,
@@ -60,6 +59,24 @@ const STATEMENTS = [
   `CREATE UNIQUE INDEX loyalty_members_customer_key ON loyalty_members (business_id, customer_id) WHERE deleted_at IS NULL`,
   `CREATE INDEX loyalty_members_list_idx ON loyalty_members (business_id, enrolled_at DESC, id DESC) WHERE deleted_at IS NULL`,
   `CREATE INDEX loyalty_members_tier_idx ON loyalty_members (business_id, tier_id) WHERE deleted_at IS NULL`,
+  `CREATE INDEX loyalty_members_search_idx ON loyalty_members USING gin (search_text gin_trgm_ops) WHERE deleted_at IS NULL`,
+  // A larger statistics sample keeps the planner choosing the trigram index for selective terms.
+  `ALTER TABLE loyalty_members ALTER COLUMN search_text SET STATISTICS 1000`,
+  `CREATE FUNCTION loyalty_member_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_TABLE_NAME = 'customers' THEN
+       UPDATE loyalty_members SET search_text = lower(NEW.name) || ' ' || coalesce(lower(NEW.email), '')
+       WHERE business_id = NEW.business_id AND customer_id = NEW.id;
+     ELSE
+       SELECT lower(c.name) || ' ' || coalesce(lower(c.email), '') INTO NEW.search_text
+       FROM customers c WHERE c.business_id = NEW.business_id AND c.id = NEW.customer_id;
+     END IF;
+     RETURN NEW;
+   END $$`,
+  `CREATE TRIGGER loyalty_members_search_text BEFORE INSERT ON loyalty_members
+     FOR EACH ROW EXECUTE FUNCTION loyalty_member_search_text()`,
+  `CREATE TRIGGER customers_member_search_text AFTER UPDATE OF name, email ON customers
+     FOR EACH ROW EXECUTE FUNCTION loyalty_member_search_text()`,
   // The ledger. Credits keep what is left of them (remaining) so debits and expiry can take the
   // oldest points first.
   `CREATE TABLE loyalty_transactions (

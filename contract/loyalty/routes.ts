@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AUTHED, errorResponses } from '../common/errors.js';
-import { meta } from '../common/metadata.js';
+import { meta, ROUTER_OPTIONS } from '../common/metadata.js';
 import { IdempotencyHeadersSchema } from '../common/schemas.js';
 import {
   AdjustBodySchema,
@@ -398,13 +398,7 @@ const reminders = c.router({
   },
 });
 
-export const loyaltyContract = c.router({
-  program,
-  tiers,
-  members,
-  transactions,
-  rewards,
-  redemptions,
-  stats,
-  reminders,
-});
+export const loyaltyContract = c.router(
+  { program, tiers, members, transactions, rewards, redemptions, stats, reminders },
+  ROUTER_OPTIONS,
+);

@@ -231,6 +231,8 @@ export interface LoyaltyMembersTable {
   status: 'active' | 'inactive' | 'suspended';
   points_balance: Money;
   lifetime_points: Money;
+  /** Set by a database trigger from the customer's name and email. */
+  search_text: Generated<string>;
   enrolled_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type {
   AdjustBody,
   BulkEnrollBody,
@@ -14,6 +13,7 @@ import { newId } from '../common/ids.js';
 import { likePattern } from '../common/pagination.js';
 import type { Ctx } from '../context.js';
 import { inTransaction, type Executor, type Trx } from '../db/database.js';
+import { sql } from 'kysely';
 import type { ProgramRow } from '../db/types.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { multiplierOf, pointsFor, post, setTier } from './ledger.js';
@@ -33,26 +33,25 @@ export async function listMembers(
   ctx: Ctx,
   query: ListMembersQuery,
 ): Promise<{ data: Member[]; totalCount: number }> {
-  let base = memberView(ctx.db, ctx.businessId);
-  if (query.status) base = base.where('m.status', '=', query.status);
-  if (query.tier) base = base.where('m.tier_id', '=', query.tier);
-  if (query.search) {
-    // Matches the trigram index on customers (lower(name) || ' ' || lower(email)).
-    base = base.where(
-      sql`lower(c.name) || ' ' || coalesce(lower(c.email), '')`,
-      'like',
-      likePattern(query.search.toLowerCase()),
-    );
-  }
+  // Every filter is on the member row itself, so the count needs no join.
+  const conditions = [sql<boolean>`m.business_id = ${ctx.businessId}`, sql<boolean>`m.deleted_at IS NULL`];
+  if (query.status) conditions.push(sql<boolean>`m.status = ${query.status}`);
+  if (query.tier) conditions.push(sql<boolean>`m.tier_id = ${query.tier}`);
+  // search_text is the customer's lower(name) || ' ' || lower(email), trigram-indexed.
+  if (query.search)
+    conditions.push(sql<boolean>`m.search_text LIKE ${likePattern(query.search.toLowerCase())}`);
+  const where = sql<boolean>`${sql.join(conditions, sql` AND `)}`;
   const [rows, count] = await Promise.all([
-    base
+    memberView(ctx.db, ctx.businessId)
+      .where(where)
       .orderBy('m.enrolled_at', 'desc')
       .orderBy('m.id', 'desc')
       .limit(query.limit)
       .offset(query.offset)
       .execute(),
-    base
-      .clearSelect()
+    ctx.db
+      .selectFrom('loyalty_members as m')
+      .where(where)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
