@@ -139,14 +139,19 @@ async function explain(url: string, businessId: string, term: string): Promise<v
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
   });
   try {
-    const base = memberView(db, businessId).where(
-      sql`lower(c.name) || ' ' || coalesce(lower(c.email), '')`,
-      'like',
-      likePattern(term.toLowerCase()),
-    );
-    const rows = base.orderBy('m.enrolled_at', 'desc').orderBy('m.id', 'desc').limit(50).offset(0).compile();
-    const count = base
-      .clearSelect()
+    const pattern = likePattern(term.toLowerCase());
+    const rows = memberView(db, businessId)
+      .where('m.search_text', 'like', pattern)
+      .orderBy('m.enrolled_at', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(50)
+      .offset(0)
+      .compile();
+    const count = db
+      .selectFrom('loyalty_members as m')
+      .where('m.business_id', '=', businessId)
+      .where('m.deleted_at', 'is', null)
+      .where('m.search_text', 'like', pattern)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .compile();
     for (const [label, query] of [
@@ -162,7 +167,7 @@ async function explain(url: string, businessId: string, term: string): Promise<v
         .raw<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) ${inlined}`)
         .execute(db);
       const lines = plan.rows.map((r) => r['QUERY PLAN']);
-      const usesTrigram = lines.some((l) => l.includes('customers_search_trgm_idx'));
+      const usesTrigram = lines.some((l) => l.includes('loyalty_members_search_idx'));
       console.log(
         `\nEXPLAIN ${label} query, search "${term}" (trigram index ${usesTrigram ? 'used' : 'NOT used'}):`,
       );
