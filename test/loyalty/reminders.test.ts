@@ -4,6 +4,7 @@ import { sendDueReminders } from '../../server/loyalty/reminders.js';
 import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { outbox, withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';
+import { waitFor } from '../support/wait.js';
 
 // The clock moves years ahead: tokens must outlive it.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' } });
@@ -12,21 +13,6 @@ const REMINDER_ID = /^rem_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_REMINDER = 'rem_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
 const MISSING_MEMBER = 'mem_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
-
-/** Polls `probe` every 20 ms until it returns something truthy, for at most `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 10_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function expectApiError(call: Promise<unknown>, status: number, code: string, field?: string) {
   const err = await unwrap(call as Promise<{ status: number; body: unknown }>).then(

@@ -7,6 +7,7 @@ import { newWebhookSecret } from '../../server/webhooks/signing.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
+import { waitFor } from '../support/wait.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -90,21 +91,6 @@ async function startReceiver(reply: (index: number) => Reply = () => ({ status: 
 
 // ---------------------------------------------------------------------------------------------
 // Waiting.
-
-/** Polls `probe` every 20 ms until it returns something truthy, for at most `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 10_000,
-): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * Waits until every event of the business is fanned out, no delivery is in flight and no retry is

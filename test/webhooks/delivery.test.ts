@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type EventName } from '../../client/index.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
+import { waitFor } from '../support/wait.js';
 
 // Tokens outlive the clock moves of the rotation test.
 const server = useTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', ACCESS_TOKEN_TTL: '3650d' } });
@@ -78,21 +79,6 @@ async function startReceiver(): Promise<Receiver> {
 
 // ---------------------------------------------------------------------------------------------
 // Waiting and checking.
-
-/** Polls `probe` every 20 ms until it returns something truthy, for at most `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 10_000,
-): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const waitForHits = (receiver: Receiver, n: number) =>
   waitFor(`${n} request(s) at ${receiver.url}`, () => receiver.hits.length >= n && receiver.hits);

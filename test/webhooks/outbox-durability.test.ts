@@ -11,6 +11,7 @@ import { sweep } from '../../server/webhooks/delivery.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
+import { waitFor } from '../support/wait.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true' };
 
@@ -57,21 +58,6 @@ async function startReceiver(): Promise<Receiver> {
   };
   receivers.push(receiver);
   return receiver;
-}
-
-/** Polls `probe` every 20 ms until it returns something truthy, for at most `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 10_000,
-): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 const eventRows = (srv: TestServer, businessId: string) =>
