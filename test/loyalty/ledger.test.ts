@@ -13,6 +13,7 @@ import { json, raw, registerBusiness, type TestBusiness } from '../support/busin
 import { onPostgres } from '../support/database.js';
 import { withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';
+import { expectApiError } from '../support/expect.js';
 
 // A pool large enough that concurrent requests really run side by side on PostgreSQL.
 const server = useTestServer({ env: { DB_POOL_SIZE: '30' } });
@@ -20,19 +21,6 @@ const server = useTestServer({ env: { DB_POOL_SIZE: '30' } });
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_MEMBER = 'mem_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
 const DATABASE = onPostgres ? 'PostgreSQL' : 'PGlite';
-
-type Answer = { status: number; body: unknown };
-
-/** An error in the result envelope with this status and code (and `field` named in details). */
-async function expectApiError(call: Answer | Promise<Answer>, status: number, code: string, field?: string) {
-  const res = await call;
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ result: 'error', error: { code, status, message: expect.any(String) } });
-  if (field !== undefined) {
-    const details = (res.body as { error: { details?: { field: string }[] } }).error.details ?? [];
-    expect(details.map((d) => d.field)).toContain(field);
-  }
-}
 
 const loyalty = (biz: TestBusiness) => biz.client.loyalty;
 

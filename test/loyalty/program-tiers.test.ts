@@ -3,6 +3,7 @@ import { unwrap, type CreateProgramBody, type CreateTierBody, type Tier } from '
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';
+import { expectApiError } from '../support/expect.js';
 
 const server = useTestServer();
 
@@ -17,19 +18,6 @@ const PROGRAM: CreateProgramBody = {
   pointsPerCurrency: 10,
   currency: 'USD',
 };
-
-type Answer = { status: number; body: unknown };
-
-/** An error in the result envelope with this status and code (and `field` named in details). */
-async function expectApiError(call: Answer | Promise<Answer>, status: number, code: string, field?: string) {
-  const res = await call;
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ result: 'error', error: { code, status, message: expect.any(String) } });
-  if (field !== undefined) {
-    const details = (res.body as { error: { details?: { field: string }[] } }).error.details ?? [];
-    expect(details.map((d) => d.field)).toContain(field);
-  }
-}
 
 const loyalty = (biz: TestBusiness) => biz.client.loyalty;
 

@@ -27,3 +27,19 @@ export function expectInvalid(res: HttpResult, ...fields: string[]): void {
   expect(named.length).toBeGreaterThan(0);
   for (const field of fields) expect(named).toContain(field);
 }
+
+/** An error in the result envelope with this status and code (and `field` named in details). */
+export async function expectApiError(
+  call: HttpResult | Promise<HttpResult>,
+  status: number,
+  code: ErrorCode,
+  field?: string,
+): Promise<void> {
+  const res = await call;
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toMatchObject({ result: 'error', error: { code, status, message: expect.any(String) } });
+  if (field !== undefined) {
+    const details = (res.body as { error: ErrorObject }).error.details ?? [];
+    expect(details.map((d) => d.field)).toContain(field);
+  }
+}

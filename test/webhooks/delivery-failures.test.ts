@@ -1,12 +1,11 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap, type EventName } from '../../client/index.js';
 import { sweep } from '../../server/webhooks/delivery.js';
 import { newWebhookSecret } from '../../server/webhooks/signing.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
+import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
 
 const SECOND = 1000;
@@ -29,96 +28,17 @@ const TIMEOUT_MS = 500;
 // ---------------------------------------------------------------------------------------------
 // Receivers whose answer each test scripts per request.
 
-interface Hit {
-  headers: IncomingHttpHeaders;
-  body: { event: string; deliveryId: string; timestamp: string; data: Record<string, unknown> };
-}
+type Hit = ReceivedRequest<{
+  event: string;
+  deliveryId: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}>;
 
-type Reply = { status: number; headers?: Record<string, string> } | 'hang';
-
-interface Receiver {
-  url: string;
-  port: number;
-  hits: Hit[];
-  /** TCP connections accepted, whether or not a request followed. */
-  connections: number;
-  close(): Promise<void>;
-}
-
-const receivers: Receiver[] = [];
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-});
-
-async function startReceiver(reply: (index: number) => Reply = () => ({ status: 200 })): Promise<Receiver> {
-  const hits: Hit[] = [];
-  let connections = 0;
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const index = hits.length;
-      hits.push({
-        headers: req.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Hit['body'],
-      });
-      const answer = reply(index);
-      if (answer === 'hang') return;
-      res.writeHead(answer.status, answer.headers).end('receiver body, never stored');
-    });
-  });
-  http.on('connection', () => {
-    connections++;
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${port}/hook`,
-    port,
-    hits,
-    get connections() {
-      return connections;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
-  receivers.push(receiver);
-  return receiver;
-}
+const startReceiver = useReceivers<Hit['body']>();
 
 // ---------------------------------------------------------------------------------------------
 // Waiting.
-
-/**
- * Waits until every event of the business is fanned out, no delivery is in flight and no retry is
- * due by the server's clock: nothing more happens for the business until the clock moves.
- */
-async function settle(srv: TestServer, businessId: string): Promise<void> {
-  const db = srv.deps.db;
-  await waitFor(`the deliveries of ${businessId} to settle`, async () => {
-    const undispatched = await db
-      .selectFrom('events')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where('dispatched_at', 'is', null)
-      .execute();
-    const busy = await db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where((eb) =>
-        eb.or([
-          eb('status', '=', 'pending'),
-          eb.and([eb('status', '=', 'retrying'), eb('next_attempt_at', '<=', srv.clock.now())]),
-        ]),
-      )
-      .execute();
-    return undispatched.length === 0 && busy.length === 0;
-  });
-}
 
 /** The delivery rows of a webhook, oldest first. */
 const deliveryRows = (srv: TestServer, businessId: string, webhookId: number) =>
@@ -231,7 +151,7 @@ describe('failed attempts', () => {
     at(afterFirst.next_attempt_at!.getTime());
     await sweep(server().deps);
     await waitFor('the retry', () => receiver.hits.length >= 2);
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     const [first, second] = receiver.hits;
     expect(receiver.hits).toHaveLength(2);
@@ -291,7 +211,7 @@ describe('failed attempts', () => {
     // Spent: later sweeps make no more attempts.
     server().clock.advance(2 * DAY);
     await sweep(server().deps);
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     const [after] = await deliveryRows(server(), biz.businessId, id);
     expect(after).toMatchObject({ status: 'failed', attempt_count: 10 });
     expect(await attemptRows(server(), biz.businessId, last.id)).toHaveLength(10);
@@ -336,7 +256,7 @@ describe('failed attempts', () => {
     await createCustomer(biz, 'After Gone');
     server().clock.advance(DAY);
     await sweep(server().deps);
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect(await deliveryRows(server(), biz.businessId, id)).toHaveLength(1);
     expect(receiver.hits).toHaveLength(1);
   });
@@ -366,7 +286,7 @@ describe('failed attempts', () => {
     at(row.next_attempt_at!.getTime());
     await sweep(server().deps);
     await waitFor('the retry', () => receiver.hits.length >= 2);
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     const [done] = await deliveryRows(server(), biz.businessId, id);
     expect(done).toMatchObject({ status: 'succeeded', attempt_count: 2 });
   });
@@ -416,7 +336,7 @@ describe('failed attempts', () => {
         .execute();
 
     await createCustomer(biz, 'Day 0');
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect((await webhookRow(server(), biz.businessId, id)).failing_since?.getTime()).toBe(t0);
 
     // Several failing deliveries (and due retries) over the following days.
@@ -424,7 +344,7 @@ describe('failed attempts', () => {
       at(t0 + day * DAY);
       await sweep(server().deps);
       await createCustomer(biz, `Day ${day}`);
-      await settle(server(), biz.businessId);
+      await settleDeliveries(server(), biz.businessId);
       const row = await webhookRow(server(), biz.businessId, id);
       expect(row.is_active, `still active on day ${day}`).toBe(true);
       expect(row.failing_since?.getTime()).toBe(t0);
@@ -434,7 +354,7 @@ describe('failed attempts', () => {
     at(t0 + 5 * DAY + MINUTE);
     await sweep(server().deps);
     await createCustomer(biz, 'Day 5');
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     const webhook = await getWebhook(biz, id);
     expect(webhook.is_active).toBe(false);
@@ -457,7 +377,7 @@ describe('failed attempts', () => {
     await createCustomer(biz, 'After Disable');
     server().clock.advance(DAY);
     await sweep(server().deps);
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect(receiver.hits).toHaveLength(hits);
     expect(await mails()).toHaveLength(1);
   }, 60_000);
@@ -469,7 +389,7 @@ describe('failed attempts', () => {
     const { id } = await createWebhook(biz, receiver.url);
 
     await createCustomer(biz, 'Fails First');
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect((await webhookRow(server(), biz.businessId, id)).failing_since?.getTime()).toBe(t0);
 
     // A day later the receiver is back and the retry succeeds.
@@ -477,14 +397,14 @@ describe('failed attempts', () => {
     at(t0 + DAY);
     await sweep(server().deps);
     await waitFor('the retry', () => receiver.hits.length >= 2);
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect((await webhookRow(server(), biz.businessId, id)).failing_since).toBeNull();
 
     // Failing again 5 days after the first failure: the count starts from this failure.
     failing = true;
     at(t0 + 5 * DAY + MINUTE);
     await createCustomer(biz, 'Fails Again');
-    await settle(server(), biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     const row = await webhookRow(server(), biz.businessId, id);
     expect(row.is_active).toBe(true);
     expect(row.disabled_reason).toBeNull();

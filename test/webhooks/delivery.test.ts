@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type EventName } from '../../client/index.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
+import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
 
 // Tokens outlive the clock moves of the rotation test.
@@ -20,91 +19,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // ---------------------------------------------------------------------------------------------
 // Receivers: real HTTP servers on 127.0.0.1 that record every request.
 
-interface Hit {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  rawBody: string;
-  body: {
-    event: string;
-    data: Record<string, unknown>;
-    timestamp: string;
-    deliveryId: string;
-    occurredAt: string;
-  };
-}
+type Hit = ReceivedRequest<{
+  event: string;
+  data: Record<string, unknown>;
+  timestamp: string;
+  deliveryId: string;
+  occurredAt: string;
+}>;
 
-interface Receiver {
-  url: string;
-  hits: Hit[];
-  close(): Promise<void>;
-}
-
-const receivers: Receiver[] = [];
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-});
-
-async function startReceiver(): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      let body: Hit['body'];
-      try {
-        body = JSON.parse(rawBody) as Hit['body'];
-      } catch {
-        body = { event: '', data: {}, timestamp: '', deliveryId: '', occurredAt: '' };
-      }
-      hits.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${port}/hooks/bms`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
-  receivers.push(receiver);
-  return receiver;
-}
+const startReceiver = useReceivers<Hit['body']>();
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 // ---------------------------------------------------------------------------------------------
 // Waiting and checking.
 
 const waitForHits = (receiver: Receiver, n: number) =>
   waitFor(`${n} request(s) at ${receiver.url}`, () => receiver.hits.length >= n && receiver.hits);
-
-/**
- * Waits until every event of the business has been fanned out and no delivery is in flight: from
- * then on, whatever the receivers have not got, they will not get (without a retry).
- */
-async function settle(businessId: string): Promise<void> {
-  const db = server().deps.db;
-  await waitFor(`the outbox of ${businessId} to settle`, async () => {
-    const undispatched = await db
-      .selectFrom('events')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where('dispatched_at', 'is', null)
-      .execute();
-    const pending = await db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where('status', '=', 'pending')
-      .execute();
-    return undispatched.length === 0 && pending.length === 0;
-  });
-}
 
 const hmacHex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 
@@ -155,7 +85,7 @@ describe('a delivery', () => {
     const [hit] = await waitForHits(receiver, 1);
 
     expect(hit.method).toBe('POST');
-    expect(hit.path).toBe('/hooks/bms');
+    expect(hit.path).toBe(new URL(receiver.url).pathname);
     expect(Object.keys(hit.body).sort()).toEqual(['data', 'deliveryId', 'event', 'occurredAt', 'timestamp']);
     expect(hit.body.event).toBe('customer.created');
     expect(hit.body.data).toEqual(customer);
@@ -190,7 +120,7 @@ describe('a delivery', () => {
       }),
     );
     await unwrap(biz.client.general.customers.deleteCustomer({ params: { id: customer.id } }));
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     expect(receiver.hits.map((h) => h.body.event)).toEqual(['customer.created', 'customer.updated']);
     const second = receiver.hits[1];
@@ -214,7 +144,7 @@ describe('a delivery', () => {
       }),
     );
     const [hit] = await waitForHits(receiver, 1);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     const [delivery, ...others] = await deliveriesOf(biz, id);
     expect(others).toEqual([]);
@@ -246,7 +176,7 @@ describe('a delivery', () => {
     await unwrap(
       biz.client.general.products.createProduct({ body: { name: 'Widget', sku: 'W-1', price: 5 } }),
     );
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     expect(receiver.hits).toEqual([]);
     expect(await deliveryRows(biz.businessId)).toEqual([]);
@@ -262,7 +192,7 @@ describe('a delivery', () => {
     const customer = await createCustomer(biz, 'Grace Hopper');
     const [a] = await waitForHits(first, 1);
     const [b] = await waitForHits(second, 1);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     expect(first.hits).toHaveLength(1);
     expect(second.hits).toHaveLength(1);
@@ -289,14 +219,14 @@ describe('a delivery', () => {
 
     const theirCustomer = await createCustomer(theirs, 'Their Customer');
     await waitForHits(theirReceiver, 1);
-    await settle(theirs.businessId);
+    await settleDeliveries(server(), theirs.businessId);
     expect(theirReceiver.hits[0].body.data).toEqual(theirCustomer);
     expect(myReceiver.hits).toEqual([]);
     expect(await deliveriesOf(mine, myHook.id)).toEqual([]);
 
     const myCustomer = await createCustomer(mine, 'My Customer');
     await waitForHits(myReceiver, 1);
-    await settle(mine.businessId);
+    await settleDeliveries(server(), mine.businessId);
     expect(myReceiver.hits.map((h) => h.body.data)).toEqual([myCustomer]);
     expect(theirReceiver.hits).toHaveLength(1);
   });
@@ -335,7 +265,7 @@ describe('a delivery', () => {
     expect(paid.status).toBe('paid');
 
     await waitForHits(receiver, 5);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect(receiver.hits).toHaveLength(5);
 
     const byEvent = (name: string) => receiver.hits.filter((h) => h.body.event === name);
@@ -365,14 +295,14 @@ describe('is_active', () => {
 
     await unwrap(biz.client.webhooks.updateWebhook({ params: { id }, body: { is_active: false } }));
     await createCustomer(biz, 'While Inactive');
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect(receiver.hits).toEqual([]);
     expect(await deliveryRows(biz.businessId)).toEqual([]);
 
     await unwrap(biz.client.webhooks.updateWebhook({ params: { id }, body: { is_active: true } }));
     const back = await createCustomer(biz, 'After Reactivation');
     await waitForHits(receiver, 1);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect(receiver.hits.map((h) => h.body.data)).toEqual([back]);
     expect(await deliveryRows(biz.businessId)).toHaveLength(1);
   });
@@ -391,7 +321,7 @@ describe('secret rotation', () => {
 
     await createCustomer(biz, 'During Overlap');
     const [hit] = await waitForHits(receiver, 1);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     const parts = String(hit.headers['webhook-signature']).split(' ');
     expect(parts).toHaveLength(2);
     expect(parts.every((p) => p.startsWith('v1,'))).toBe(true);
@@ -407,7 +337,7 @@ describe('secret rotation', () => {
     server().clock.advance(DAY_MS + 60_000);
     await createCustomer(biz, 'After Overlap');
     const [, later] = await waitForHits(receiver, 2);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
     expect(Number(later.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(nowSeconds() + DAY_MS / 1000);
     expect(later.headers['webhook-signature']).toBe(standardSig(newSecret, later));
     expect(String(later.headers['webhook-signature'])).not.toContain(' ');
@@ -423,13 +353,13 @@ describe('redeliver', () => {
     const { id, secret } = await createWebhook(biz, receiver.url, ['customer.created']);
     const customer = await createCustomer(biz, 'Ada Redelivered');
     const [first] = await waitForHits(receiver, 1);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     // Within the Standard Webhooks tolerance, so the stock verifier still applies.
     server().clock.advance(90_000);
     await unwrap(biz.client.webhooks.redeliver({ params: { id, deliveryId: first.body.deliveryId } }));
     const [, again] = await waitForHits(receiver, 2);
-    await settle(biz.businessId);
+    await settleDeliveries(server(), biz.businessId);
 
     expect(again.body.deliveryId).toBe(first.body.deliveryId);
     expect(again.headers['webhook-id']).toBe(first.body.deliveryId);

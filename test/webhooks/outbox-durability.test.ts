@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { Ctx } from '../../server/context.js';
 import { inTransaction } from '../../server/db/database.js';
@@ -10,55 +8,23 @@ import { startWorker } from '../../server/runtime.js';
 import { sweep } from '../../server/webhooks/delivery.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
+import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true' };
 
-// ---------------------------------------------------------------------------------------------
-// A receiver that records every body and answers 200.
+// Receivers that record every request and answer 200.
 
-interface Hit {
+interface Body {
   event: string;
   deliveryId: string;
   data: { id?: string; name?: string };
 }
 
-interface Receiver {
-  url: string;
-  hits: Hit[];
-  close(): Promise<void>;
-}
-
-const receivers: Receiver[] = [];
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-});
-
-async function startReceiver(): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      hits.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Hit);
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${port}/hook`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
-  receivers.push(receiver);
-  return receiver;
-}
+const startReceiver = useReceivers<Body>();
+/** The bodies a receiver got, in order. */
+const bodies = (receiver: Awaited<ReturnType<typeof startReceiver>>) => receiver.hits.map((h) => h.body);
 
 const eventRows = (srv: TestServer, businessId: string) =>
   srv.deps.db
@@ -131,7 +97,7 @@ describe('with a running worker', () => {
     const deliveries = await deliveryRows(server(), biz.businessId);
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ event_id: events[0].id, status: 'succeeded' });
-    expect(receiver.hits).toEqual([
+    expect(bodies(receiver)).toEqual([
       {
         event: 'customer.created',
         data: { id: 'cus_committed', name: 'Committed' },
@@ -163,7 +129,7 @@ describe('with a running worker', () => {
     await waitFor('the customer event', () => receiver.hits.length >= 1);
     await settle(server(), biz.businessId);
     expect((await eventRows(server(), biz.businessId)).map((e) => e.type)).toEqual(['customer.created']);
-    expect(receiver.hits.map((h) => h.data.id)).toEqual([customer.id]);
+    expect(bodies(receiver).map((b) => b.data.id)).toEqual([customer.id]);
   });
 
   it('picks up a delivery whose lease expired while pending (the worker died mid-attempt)', async () => {
@@ -226,7 +192,7 @@ describe('with a running worker', () => {
       return rows.find((r) => r.id === expired)?.status === 'succeeded';
     });
 
-    expect(receiver.hits).toMatchObject([
+    expect(bodies(receiver)).toMatchObject([
       { event: 'customer.created', deliveryId: expired, data: { id: 'cus_orphaned', name: 'Orphaned' } },
     ]);
     const stillLeased = (await deliveryRows(server(), biz.businessId)).find((r) => r.id === live)!;
@@ -238,7 +204,7 @@ describe('with a running worker', () => {
     await sweep(server().deps);
     await waitFor('the second orphaned delivery', () => receiver.hits.length >= 2);
     await settle(server(), biz.businessId);
-    expect(receiver.hits.map((h) => h.deliveryId)).toEqual([expired, live]);
+    expect(bodies(receiver).map((b) => b.deliveryId)).toEqual([expired, live]);
     const rows = await deliveryRows(server(), biz.businessId);
     expect(rows.map((r) => [r.status, r.attempt_count])).toEqual([
       ['succeeded', 1],
@@ -265,19 +231,23 @@ describe('with no worker running at commit time', () => {
     expect(pending).toHaveLength(5);
     expect(pending.every((e) => e.dispatched_at === null)).toBe(true);
     expect(await deliveryRows(server(), biz.businessId)).toEqual([]);
-    expect(receiver.hits).toEqual([]);
+    expect(bodies(receiver)).toEqual([]);
 
     await startWorker(server().deps);
     await waitFor('five deliveries', () => receiver.hits.length >= 5);
     await settle(server(), biz.businessId);
 
     expect(receiver.hits).toHaveLength(5);
-    expect(receiver.hits.map((h) => h.data.id).sort()).toEqual(customers.map((c) => c.id).sort());
-    expect(receiver.hits.every((h) => h.event === 'customer.created')).toBe(true);
+    expect(
+      bodies(receiver)
+        .map((b) => b.data.id)
+        .sort(),
+    ).toEqual(customers.map((c) => c.id).sort());
+    expect(bodies(receiver).every((b) => b.event === 'customer.created')).toBe(true);
     const deliveries = await deliveryRows(server(), biz.businessId);
     expect(deliveries).toHaveLength(5);
     expect(deliveries.every((d) => d.status === 'succeeded' && d.attempt_count === 1)).toBe(true);
-    expect(new Set(receiver.hits.map((h) => h.deliveryId))).toEqual(new Set(deliveries.map((d) => d.id)));
+    expect(new Set(bodies(receiver).map((b) => b.deliveryId))).toEqual(new Set(deliveries.map((d) => d.id)));
     const events = await eventRows(server(), biz.businessId);
     expect(events.every((e) => e.dispatched_at !== null)).toBe(true);
     expect(new Set(deliveries.map((d) => d.event_id))).toEqual(new Set(events.map((e) => e.id)));
