@@ -5,28 +5,12 @@
  *
  *   npx tsx bench/cold-start.ts            (PostgreSQL at postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 
-const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORT = 3811;
-
-async function waitHealthy(deadline: number): Promise<void> {
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${PORT}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not become healthy in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -34,20 +18,11 @@ function peakRssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 async function run(label: string, env: Record<string, string>, idleMs = 0): Promise<void> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(PORT), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnService({ PORT: String(PORT), ...env });
   try {
-    await waitHealthy(Date.now() + 60_000);
+    await waitHealthy(PORT, child);
     const ms = Math.round(performance.now() - started);
     let memory = '';
     if (idleMs) {
@@ -68,16 +43,10 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const name = `bms_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: PG_SERVER });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
+const database = await scratchDatabase();
 try {
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${name}`;
-  await run('PostgreSQL, fresh database', { DATABASE_URL: url.toString() }, 5000);
-  await run('PostgreSQL, migrated database', { DATABASE_URL: url.toString() });
+  await run('PostgreSQL, fresh database', { DATABASE_URL: database.url }, 5000);
+  await run('PostgreSQL, migrated database', { DATABASE_URL: database.url });
 } finally {
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }

@@ -13,16 +13,14 @@
  * unique) and the tables analysed. Searches run one at a time with a mix of terms: name fragments,
  * email fragments and terms that match nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
+import { percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 import { likePattern } from '../server/common/pagination.js';
 import type { Database } from '../server/db/types.js';
 import { memberView } from '../server/loyalty/queries.js';
 
-const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 400);
 const API_PORT = 3831;
@@ -67,34 +65,6 @@ const TERMS = {
   none: ['zzqx', 'no-such-member', 'qwertyuiop', 'xylophone'],
 };
 
-function spawnService(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitHealthy(child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(`${BASE_URL}/healthz`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('API did not start');
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n: number) => n.toFixed(2);
 const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
 
@@ -187,14 +157,11 @@ if (portTaken) {
   throw new Error(`port ${API_PORT} is already in use`);
 }
 
-const name = `bms_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: PG_SERVER });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(PG_SERVER);
-url.pathname = `/${name}`;
+const database = await scratchDatabase();
+const { name } = database;
+const url = new URL(database.url);
 const env = {
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: database.url,
   PORT: String(API_PORT),
   RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
   ANONYMOUS_RATE_LIMIT: '1000000',
@@ -204,7 +171,7 @@ const env = {
 const api = spawnService(env);
 const data = new pg.Client({ connectionString: url.toString() });
 try {
-  await waitHealthy(api);
+  await waitHealthy(API_PORT, api);
   await data.connect();
   const anonymous = createClient({ baseUrl: BASE_URL });
   const registered = await unwrap(
@@ -297,7 +264,6 @@ try {
 } finally {
   await data.end().catch(() => undefined);
   await stop(api);
-  if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${url.toString()} (BENCH_KEEP_DB is set)`);
-  else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${database.url} (BENCH_KEEP_DB is set)`);
+  await database.drop(Boolean(process.env.BENCH_KEEP_DB));
 }

@@ -8,14 +8,12 @@
  * process (`npm run worker`) drains them. Latency is measured from the event's `occurredAt` (taken
  * inside the committing transaction) to its arrival at the receiver.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
+import { percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 
-const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 400);
 const LATENCY_RATE = Number(process.env.BENCH_LATENCY_RATE ?? 40); // events per second
@@ -39,34 +37,6 @@ const receiver = createServer((req, res) => {
   });
 });
 
-function spawnService(env: Record<string, string>, args: string[] = []): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitHealthy(): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${API_PORT}/healthz`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('API did not start');
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 async function inBatches(
   n: number,
   concurrency: number,
@@ -80,14 +50,10 @@ async function inBatches(
   );
 }
 
-const name = `bms_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: PG_SERVER });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const url = new URL(PG_SERVER);
-url.pathname = `/${name}`;
+const database = await scratchDatabase();
+const name = database.name;
 const env = {
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: database.url,
   PORT: String(API_PORT),
   WEBHOOK_ALLOW_PRIVATE: 'true',
   RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
@@ -99,7 +65,7 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 const api = spawnService({ ...env, WORKER_ENABLED: 'false' });
 let worker: ChildProcess | undefined;
 try {
-  await waitHealthy();
+  await waitHealthy(API_PORT, api);
   const anonymous = createClient({ baseUrl: `http://127.0.0.1:${API_PORT}` });
   const { data } = await unwrap(
     anonymous.auth.register({
@@ -150,6 +116,5 @@ try {
   if (worker) await stop(worker);
   await stop(api);
   receiver.close();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await database.drop();
 }

@@ -1,0 +1,61 @@
+/** Plumbing the benchmarks share: the service as a child process and a scratch PostgreSQL database. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** `node --import tsx server/main.ts` with the given environment (warnings and errors shown). */
+export function spawnService(env: Record<string, string>, args: string[] = []): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Waits for /healthz on the port; fails early if the child exits. */
+export async function waitHealthy(port: number, child?: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+    } catch {
+      // still starting
+    }
+    if (Date.now() > deadline) throw new Error('the service did not become healthy in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** A fresh database on the PostgreSQL server; `drop()` removes it (unless `keep`). */
+export async function scratchDatabase(): Promise<{
+  name: string;
+  url: string;
+  drop(keep?: boolean): Promise<void>;
+}> {
+  const name = `bms_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_SERVER });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_SERVER);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop(keep = false) {
+      if (!keep) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
