@@ -15,7 +15,12 @@ export interface ClientOptions {
    * `public_loyalty` key (`bms_pk_...`) only as `X-Api-Key`.
    */
   apiKey?: string;
-  /** Retries of a 429 answer, waiting as `Retry-After` says. Default 3. */
+  /**
+   * Retries of a request that got no answer (network error) or a 429 or 409 IDEMPOTENCY_IN_PROGRESS,
+   * waiting as `Retry-After` says. Every POST is sent with an `Idempotency-Key` (a random UUID unless
+   * the call gives one) that its retries repeat, so a retried POST is never applied twice. Default 3;
+   * 0 turns retries and the automatic key off.
+   */
   maxRetries?: number;
   /** Longest wait between retries, in milliseconds. Default 60 000. */
   maxRetryDelayMs?: number;
@@ -25,10 +30,35 @@ export interface ClientOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `Retry-After` in milliseconds (delay-seconds or an HTTP date), or null when absent or unreadable. */
+function retryAfterMs(headers: Headers): number | null {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/** As `Retry-After` says, else exponential backoff (0.5 s, 1 s, 2 s, ...); with jitter, capped. */
 function retryDelayMs(headers: Headers, attempt: number, cap: number): number {
-  const retryAfter = Number(headers.get('retry-after'));
-  const base = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 2 ** attempt * 500;
+  const base = retryAfterMs(headers) ?? 2 ** attempt * 500;
   return Math.min(base + Math.floor(Math.random() * 250), cap);
+}
+
+/** A POST gets an `Idempotency-Key` its retries repeat, unless the caller set one. */
+function withIdempotencyKey(args: ApiFetcherArgs, retrying: boolean): ApiFetcherArgs {
+  if (!retrying || args.method !== 'POST') return args;
+  const present = Object.keys(args.headers).some((h) => h.toLowerCase() === 'idempotency-key');
+  if (present) return args;
+  return { ...args, headers: { ...args.headers, 'idempotency-key': globalThis.crypto.randomUUID() } };
+}
+
+const isNetworkError = (err: unknown) => err instanceof TypeError;
+
+function isRetryable(response: { status: number; body: unknown }): boolean {
+  if (response.status === 429) return true;
+  const code = (response.body as { error?: { code?: string } } | null)?.error?.code;
+  return response.status === 409 && code === 'IDEMPOTENCY_IN_PROGRESS';
 }
 
 /**
@@ -53,9 +83,19 @@ export function createClient(options: ClientOptions) {
     baseHeaders,
     throwOnUnknownStatus: false,
     api: async (args: ApiFetcherArgs) => {
+      const call = withIdempotencyKey(args, maxRetries > 0);
       for (let attempt = 0; ; attempt++) {
-        const response = await tsRestFetchApi(args);
-        if (response.status !== 429 || attempt >= maxRetries) return response;
+        let response: Awaited<ReturnType<typeof tsRestFetchApi>>;
+        try {
+          response = await tsRestFetchApi(call);
+        } catch (err) {
+          // No answer at all (connection refused or reset, response lost): safe to repeat a GET,
+          // and a POST carries its idempotency key.
+          if (attempt >= maxRetries || !isNetworkError(err)) throw err;
+          await sleep(retryDelayMs(new Headers(), attempt, maxDelay));
+          continue;
+        }
+        if (!isRetryable(response) || attempt >= maxRetries) return response;
         await sleep(retryDelayMs(response.headers, attempt, maxDelay));
       }
     },

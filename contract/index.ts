@@ -1,6 +1,7 @@
 import { authContract } from './auth/routes.js';
 import { generalContract } from './general/index.js';
 import { loyaltyContract } from './loyalty/routes.js';
+import { publicLoyaltyContract } from './public-loyalty/routes.js';
 import { webhooksContract } from './webhooks/routes.js';
 
 /**
@@ -12,11 +13,13 @@ export const contract: {
   general: typeof generalContract;
   webhooks: typeof webhooksContract;
   loyalty: typeof loyaltyContract;
+  publicLoyalty: typeof publicLoyaltyContract;
 } = {
   auth: authContract,
   general: generalContract,
   webhooks: webhooksContract,
   loyalty: loyaltyContract,
+  publicLoyalty: publicLoyaltyContract,
 };
 
 export type Contract = typeof contract;
@@ -31,3 +34,4 @@ export * from './general/index.js';
 export * from './common/events.js';
 export * from './webhooks/schemas.js';
 export * from './loyalty/schemas.js';
+export * from './public-loyalty/schemas.js';

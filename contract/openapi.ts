@@ -28,6 +28,12 @@ const TAGS = [
       'The loyalty program: tiers, members and their point ledger, rewards, redemptions and vouchers.',
   },
   {
+    name: 'Public loyalty',
+    description:
+      'For point-of-sale and e-commerce systems, with `X-Api-Key`: balance, earning, redeeming, the rewards ' +
+      'catalogue and voucher checks. Browsers may call it from the origins in `CORS_ORIGINS`.',
+  },
+  {
     name: 'Webhooks',
     description:
       'Signed HTTP POSTs to your endpoints when resources change, retried for about 3 days. See docs/webhooks.md.',

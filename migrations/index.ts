@@ -3,6 +3,7 @@ import * as foundation from './2026_11_21_0001_foundation.js';
 import * as rateLimits from './2026_11_21_0002_rate_limits.js';
 import * as webhooks from './2026_11_21_0003_webhooks.js';
 import * as loyalty from './2026_11_21_0004_loyalty.js';
+import * as idempotency from './2026_11_21_0005_idempotency.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0002_rate_limits': rateLimits,
   '2026_11_21_0003_webhooks': webhooks,
   '2026_11_21_0004_loyalty': loyalty,
+  '2026_11_21_0005_idempotency': idempotency,
 };

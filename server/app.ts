@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import { contract } from '../contract/index.js';
 import { requireAuth, resolveCredentials } from './auth/middleware.js';
@@ -8,8 +9,10 @@ import { migrationsCurrent } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { docsRouter } from './docs.js';
 import { errorHandler } from './errors.js';
+import { idempotency } from './idempotency.js';
 import { generalRoutes } from './general/routes.js';
 import { loyaltyRoutes } from './loyalty/routes.js';
+import { publicLoyaltyRoutes } from './public-loyalty/routes.js';
 import { webhooksRoutes } from './webhooks/routes.js';
 
 export const OPENAPI_PATH = new URL('../openapi.json', import.meta.url);
@@ -42,10 +45,21 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   });
   app.use(docsRouter(OPENAPI_PATH));
 
+  // Storefront widgets call the public loyalty interface from browsers; no other group is exposed.
+  app.use('/v1/public', publicCors(deps.config.CORS_ORIGINS));
   app.use(resolveCredentials(deps));
   app.use(rateLimit(deps));
   app.use(requireJsonBody);
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: '1mb',
+      type: ['application/json', 'application/*+json'],
+      verify: (req, _res, buf) => {
+        req.rawBody = buf;
+      },
+    }),
+  );
+  app.use(idempotency(deps));
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
   createExpressEndpoints(
@@ -55,6 +69,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       general: generalRoutes(deps),
       webhooks: webhooksRoutes(deps),
       loyalty: loyaltyRoutes(deps),
+      publicLoyalty: publicLoyaltyRoutes(deps),
     },
     app,
     {
@@ -67,6 +82,45 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(notFoundRoute);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * CORS for /v1/public/* from the configured origins: preflights are answered here (before
+ * authentication, which a browser's preflight never carries); other origins get no CORS headers.
+ */
+function publicCors(origins: readonly string[]): RequestHandler {
+  if (origins.length === 0) return (_req, _res, next) => next();
+  /** An origin as a browser serialises it (lower-case scheme and host, no default port). */
+  const originKey = (origin: string) => {
+    try {
+      return new URL(origin).origin;
+    } catch {
+      return origin;
+    }
+  };
+  const any = origins.includes('*');
+  const allowed = new Set(origins.filter((o) => o !== '*').map(originKey));
+  const handler = cors({
+    origin: (origin, callback) =>
+      callback(null, origin !== undefined && (any || allowed.has(originKey(origin)))),
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['X-Api-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      'Idempotent-Replayed',
+    ],
+    maxAge: 600,
+  });
+  return (req, res, next) => {
+    // The CORS headers depend on Origin, also when there are none (another or no origin): a shared
+    // cache must not hand an answer without them to an allowed origin.
+    res.vary('Origin');
+    handler(req, res, next);
+  };
 }
 
 function trustProxy(value: string): boolean | number | string {

@@ -47,6 +47,8 @@ export const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ACCESS_TOKEN_TTL: duration.default('7d'),
     SIGNUP_ENABLED: bool.default('true'),
+    /** How long a resolved credential is reused without a query (0: always query). */
+    CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
     DEFAULT_PLAN: z
       .string()
       .regex(/^[a-z_]+$/)
@@ -68,6 +70,22 @@ export const ConfigSchema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** How often a worker looks for webhook retries that have come due. */
     WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /**
+     * Browser origins allowed to call /v1/public/* (storefront widgets): comma-separated, such as
+     * `https://shop.example.com,https://www.example.com`, or `*` for any. Empty: no CORS.
+     */
+    CORS_ORIGINS: z
+      .string()
+      .default('')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((o) => o.trim().replace(/\/$/, ''))
+          .filter(Boolean),
+      )
+      .refine((origins) => origins.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), {
+        message: 'Expected * or origins such as https://shop.example.com, comma-separated',
+      }),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().max(254).default('Business Management Service <no-reply@localhost>'),
   })

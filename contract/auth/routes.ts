@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AUTHED, PUBLIC, errorResponses } from '../common/errors.js';
 import { meta, ROUTER_OPTIONS } from '../common/metadata.js';
-import { IdParamsSchema } from '../common/schemas.js';
+import { IdempotencyHeadersSchema, IdParamsSchema } from '../common/schemas.js';
 import {
   ApiKeySchema,
   AuthSessionSchema,
@@ -48,6 +48,7 @@ export const authContract = c.router(
     logout: {
       method: 'POST',
       path: '/auth/logout',
+      headers: IdempotencyHeadersSchema,
       summary: 'Sign out',
       description: 'Revokes the access token presented with this request.',
       body: c.noBody(),
@@ -60,6 +61,7 @@ export const authContract = c.router(
     createApiKey: {
       method: 'POST',
       path: '/api-keys',
+      headers: IdempotencyHeadersSchema,
       summary: 'Create an API key',
       description:
         'Creates an API key for the business. The full key is returned once; only its hash is stored.',

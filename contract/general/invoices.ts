@@ -269,6 +269,7 @@ export const invoicesContract = c.router({
   issueInvoice: {
     method: 'POST',
     path: '/invoices/:id/issue',
+    headers: IdempotencyHeadersSchema,
     summary: 'Issue an invoice',
     description: 'Moves a draft to `unpaid`; `issue_date` defaults to today (UTC).',
     pathParams: IdParamsSchema,
@@ -292,6 +293,7 @@ export const invoicesContract = c.router({
   voidInvoice: {
     method: 'POST',
     path: '/invoices/:id/void',
+    headers: IdempotencyHeadersSchema,
     summary: 'Void an invoice',
     description: 'Voids a draft or an unpaid invoice without payments; anything else is 409 INVALID_STATE.',
     pathParams: IdParamsSchema,

@@ -387,6 +387,7 @@ const reminders = c.router({
   completeReminder: {
     method: 'POST',
     path: '/loyalty/reminders/:publicId/complete',
+    headers: IdempotencyHeadersSchema,
     summary: 'Record a completed service',
     description:
       'Awards bonusPoints to the member (earn, referenceType reminder) and schedules the next reminder ' +

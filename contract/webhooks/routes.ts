@@ -111,6 +111,7 @@ export const webhooksContract = c.router(
     redeliver: {
       method: 'POST',
       path: '/webhooks/:id/deliveries/:deliveryId/redeliver',
+      headers: IdempotencyHeadersSchema,
       summary: 'Redeliver',
       description:
         'Queues a new attempt of the same delivery (same deliveryId, fresh timestamp and signature), whatever ' +
@@ -126,6 +127,7 @@ export const webhooksContract = c.router(
     rotateSecret: {
       method: 'POST',
       path: '/webhooks/:id/rotate-secret',
+      headers: IdempotencyHeadersSchema,
       summary: 'Rotate the signing secret',
       description:
         'Returns a new secret. For 24 hours the `webhook-signature` header carries a signature with the old ' +

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteMetadata } from '../../contract/common/metadata.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import { resolveCredential } from './service.js';
+import { resolveCached } from './credential-cache.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -19,14 +19,14 @@ export function resolveCredentials(deps: Deps): RequestHandler {
     if (authorization !== undefined) {
       const secret = BEARER.exec(authorization)?.[1];
       lookups.push(
-        (secret ? resolveCredential(deps.db, deps.clock, secret) : Promise.resolve(null)).then((auth) => {
+        (secret ? resolveCached(deps, secret) : Promise.resolve(null)).then((auth) => {
           req.credentials.bearer = auth;
         }),
       );
     }
     if (apiKey !== undefined) {
       lookups.push(
-        resolveCredential(deps.db, deps.clock, apiKey).then((auth) => {
+        resolveCached(deps, apiKey).then((auth) => {
           req.credentials.apiKey = auth && auth.kind === 'apiKey' ? auth : null;
         }),
       );

@@ -4,6 +4,7 @@ import { consume, isBlocked } from '../common/rate-limit.js';
 import { rateLimited } from '../common/middleware.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
+import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
 
 const s = initServer();
@@ -55,6 +56,7 @@ export const authRoutes = (deps: Deps) => {
 
     logout: async ({ req }) => {
       await auth.logout(deps.db, deps.clock, callerOf(req));
+      forgetCredential(deps, callerOf(req).credentialId);
       return { status: 200, body: { result: 'success', message: 'Signed out' } };
     },
 
@@ -73,6 +75,7 @@ export const authRoutes = (deps: Deps) => {
 
     revokeApiKey: async ({ params, req }) => {
       await auth.revokeApiKey(deps.db, deps.clock, callerOf(req).businessId, params.id);
+      forgetCredential(deps, params.id);
       return { status: 200, body: { result: 'success', message: 'API key revoked' } };
     },
   });

@@ -32,6 +32,8 @@ export interface AuthInfo {
   scope?: ApiKeyScope;
   /** Access token id or API key id. */
   credentialId: string;
+  /** When an access token expires (API keys do not). */
+  expiresAt?: Date;
 }
 
 export interface AuthSettings {
@@ -191,7 +193,13 @@ export async function resolveCredential(
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
   const token = await queries.findTokenByHash(db, hash);
   if (!token || token.revoked_at || token.expires_at.getTime() <= clock.now().getTime()) return null;
-  return { businessId: token.business_id, plan: token.plan, kind: 'user', credentialId: token.id };
+  return {
+    businessId: token.business_id,
+    plan: token.plan,
+    kind: 'user',
+    credentialId: token.id,
+    expiresAt: token.expires_at,
+  };
 }
 
 export async function createApiKey(

@@ -238,6 +238,19 @@ export interface LoyaltyMembersTable {
   deleted_at: NullableTimestamp;
 }
 
+export interface IdempotencyKeysTable {
+  business_id: string;
+  key: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  fingerprint: string;
+  state: 'running' | 'done';
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Timestamp;
+  /** A running claim older than this was abandoned (its process died) and may be taken over. */
+  locked_until: Timestamp;
+}
+
 export interface LoyaltyTransactionsTable {
   business_id: string;
   id: string;
@@ -328,6 +341,7 @@ export interface Database {
   loyalty_tiers: LoyaltyTiersTable;
   loyalty_members: LoyaltyMembersTable;
   loyalty_transactions: LoyaltyTransactionsTable;
+  idempotency_keys: IdempotencyKeysTable;
   loyalty_rewards: LoyaltyRewardsTable;
   loyalty_redemptions: LoyaltyRedemptionsTable;
   loyalty_reminders: LoyaltyRemindersTable;

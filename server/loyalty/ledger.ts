@@ -6,6 +6,7 @@ import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../db/types.js'
 import { ApiError, notFound } from '../errors.js';
 import { emit } from '../events/outbox.js';
 import { toMember, toTransaction } from './mappers.js';
+import { membersChanged } from './member-counts.js';
 import { activeProgram, findMemberView, tiersOf } from './queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -166,6 +167,7 @@ export async function setTier(
   next: TierRow | null,
 ): Promise<void> {
   if ((previous?.id ?? null) === (next?.id ?? null)) return;
+  membersChanged(ctx.businessId);
   await trx
     .updateTable('loyalty_members')
     .set({ tier_id: next?.id ?? null, updated_at: ctx.clock.now() })

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type {
   CreateRedemptionBody,
   ListRedemptionsQuery,
+  Member,
   Redemption,
   UpdateRedemptionBody,
   VoucherVerification,
@@ -10,7 +11,7 @@ import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { Ctx } from '../context.js';
 import { inTransaction, type Executor } from '../db/database.js';
-import type { RedemptionRow } from '../db/types.js';
+import type { RedemptionRow, RewardRow } from '../db/types.js';
 import { invalid, invalidState, notFound } from '../errors.js';
 import { emit } from '../events/outbox.js';
 import type { JobEngine } from '../jobs/engine.js';
@@ -90,6 +91,14 @@ export async function listRedemptions(
  * reward's counter is only bumped while it is still active, and the voucher code is unique.
  */
 export async function createRedemption(ctx: Ctx, input: CreateRedemptionBody): Promise<Redemption> {
+  return (await redeemReward(ctx, input)).redemption;
+}
+
+/** The redemption and the member as it stands after it (the public redeem shows the new balance). */
+export async function redeemReward(
+  ctx: Ctx,
+  input: CreateRedemptionBody,
+): Promise<{ redemption: Redemption; member: Member }> {
   return inTransaction(ctx.db, async (trx) => {
     const member = await trx
       .selectFrom('loyalty_members')
@@ -160,8 +169,9 @@ export async function createRedemption(ctx: Ctx, input: CreateRedemptionBody): P
     const view = await findMemberView(trx, ctx.businessId, member.id);
     if (!view) throw notFound('Member');
     const redemption = toRedemption({ ...row, member_name: view.customer_name, reward_name: reward.name });
-    await emit(trx, ctx, 'loyalty.reward_redeemed', { redemption, member: toMember(view) });
-    return redemption;
+    const after = toMember(view);
+    await emit(trx, ctx, 'loyalty.reward_redeemed', { redemption, member: after });
+    return { redemption, member: after };
   });
 }
 
@@ -222,6 +232,23 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
 }
 
 export async function verifyVoucher(ctx: Ctx, code: string): Promise<VoucherVerification> {
+  const v = await findVoucher(ctx, code);
+  return {
+    valid: v.valid,
+    voucherCode: v.voucherCode,
+    rewardName: v.rewardName,
+    status: v.status,
+    redeemedAt: v.redeemedAt,
+    expiresAt: v.expiresAt,
+    memberName: v.memberName,
+  };
+}
+
+/** A voucher by its code as typed (both verify variants); unknown: 404. */
+export async function findVoucher(
+  ctx: Ctx,
+  code: string,
+): Promise<VoucherVerification & { rewardType: RewardRow['reward_type'] }> {
   const canonical = canonicalCode(code);
   if (!canonical) throw notFound('Voucher');
   const row = await redemptionView(ctx.db, ctx.businessId)
@@ -233,6 +260,7 @@ export async function verifyVoucher(ctx: Ctx, code: string): Promise<VoucherVeri
       'r.expires_at',
       'c.name as member_name',
       'w.name as reward_name',
+      'w.reward_type',
     ])
     .executeTakeFirst();
   if (!row) throw notFound('Voucher');
@@ -244,6 +272,7 @@ export async function verifyVoucher(ctx: Ctx, code: string): Promise<VoucherVeri
     redeemedAt: row.redeemed_at.toISOString(),
     expiresAt: row.expires_at.toISOString(),
     memberName: row.member_name,
+    rewardType: row.reward_type,
   };
 }
 

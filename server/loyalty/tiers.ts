@@ -1,5 +1,6 @@
 import type { CreateTierBody, Tier, UpdateTierBody } from '../../contract/loyalty/schemas.js';
 import { newId } from '../common/ids.js';
+import { membersChanged } from './member-counts.js';
 import type { Ctx } from '../context.js';
 import { inTransaction } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -105,4 +106,5 @@ export async function deleteTier(ctx: Ctx, id: string): Promise<void> {
       .where('id', '=', id)
       .execute();
   });
+  membersChanged(ctx.businessId);
 }

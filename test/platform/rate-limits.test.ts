@@ -102,7 +102,10 @@ async function exhaust(send: (i: number) => Promise<RawResponse>, limit = LIMIT)
 }
 
 describe('per-business limits (memory counters)', () => {
-  const server = useTestServer({ env: { ...LIMITS_ENV, ANONYMOUS_RATE_LIMIT: '3', TRUST_PROXY: 'true' } });
+  // No credential cache: a test changes a business's plan in the database and expects it at once.
+  const server = useTestServer({
+    env: { ...LIMITS_ENV, ANONYMOUS_RATE_LIMIT: '3', TRUST_PROXY: 'true', CREDENTIAL_CACHE_MS: '0' },
+  });
 
   it('sends X-RateLimit headers counting down and answers the 6th request with 429 and Retry-After', async () => {
     const biz = await register(server());
