@@ -212,11 +212,24 @@ export async function multiplierOf(trx: Trx, businessId: string, memberId: strin
   return row?.multiplier ? Number(row.multiplier) : 1;
 }
 
-/** Points for a purchase: floor(amount x pointsPerCurrency x multiplier), exact in scaled integers. */
+/**
+ * A finite non-negative number as an exact decimal: digits and how many of them are decimals, read
+ * from its shortest decimal form (what the client sent), so 9.99999 is 999999 / 10^5, not the binary
+ * approximation.
+ */
+function exactDecimal(value: number): { digits: bigint; scale: number } {
+  const [mantissa, exponentText] = String(value).toLowerCase().split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  const exponent = Number(exponentText ?? 0);
+  const digits = BigInt(`${whole}${fraction}`);
+  const scale = fraction.length - exponent;
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
+}
+
+/** Points for a purchase: floor(amount x pointsPerCurrency x multiplier), exact in integers. */
 export function pointsFor(amount: number, pointsPerCurrency: number, multiplier: number): number {
-  const amountCents = Math.round(amount * 10_000);
-  const multiplierHundredths = Math.round(multiplier * 100);
-  return Number(
-    (BigInt(amountCents) * BigInt(pointsPerCurrency) * BigInt(multiplierHundredths)) / 1_000_000n,
-  );
+  const a = exactDecimal(amount);
+  const m = exactDecimal(multiplier);
+  const numerator = a.digits * BigInt(pointsPerCurrency) * m.digits;
+  return Number(numerator / 10n ** BigInt(a.scale + m.scale));
 }

@@ -30,6 +30,19 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const OPTIMISTIC_ATTEMPTS = 3;
 
 const noProgram = () => notFound('Loyalty program');
+const referenceTaken = () => conflict('The reference has already been used for an earn');
+
+const referenceUsed = async (db: Executor, businessId: string, reference: string) =>
+  Boolean(
+    await db
+      .selectFrom('loyalty_transactions')
+      .select('id')
+      .where('business_id', '=', businessId)
+      .where('type', '=', 'earn')
+      .where('reference_type', '=', 'public')
+      .where('reference_id', '=', reference)
+      .executeTakeFirst(),
+  );
 const noMember = () => notFound('Member');
 
 /** The active member of a customer, found by the customer's email (case-insensitive). */
@@ -181,6 +194,8 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
   const balance = Number(state.points_balance);
   const lifetime = Number(state.lifetime_points);
   if (points <= 0) {
+    // Nothing to write, but a used reference is still a repeat.
+    if (input.reference && (await referenceUsed(db, ctx.businessId, input.reference))) throw referenceTaken();
     return {
       result: {
         pointsEarned: 0,
@@ -250,8 +265,7 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
     if (!written) return 'changed';
     if (newTier !== tier) membersChanged(ctx.businessId);
   } catch (err) {
-    if (isUniqueViolation(err, 'loyalty_transactions_reference_key'))
-      throw conflict('The reference has already been used for an earn');
+    if (isUniqueViolation(err, 'loyalty_transactions_reference_key')) throw referenceTaken();
     throw err;
   }
   return {
