@@ -203,7 +203,6 @@ describe('POST /v1/public/loyalty/earn', () => {
 
   // The contract accepts any positive amount (no limit on decimals) and documents
   // points = floor(amount x pointsPerCurrency x multiplier), so an amount is never rounded up first.
-  // Fails today: pointsFor (server/loyalty/ledger.ts) rounds the amount half-up to 4 decimals first.
   it.each([
     [9.99999, 10, 99],
     [0.99999, 1, 0],
@@ -510,8 +509,6 @@ describe('POST /v1/public/loyalty/earn', () => {
     ).toBe(110);
   });
 
-  // Fails today: the 0-point shortcut in tryEarn (server/public-loyalty/service.ts) answers 200 before
-  // the reference is ever checked.
   it('refuses a used reference (409) even when the repeated amount would earn 0 points', async () => {
     const shop = await newShop(server());
     const m = await enroll(shop);
