@@ -59,7 +59,6 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       },
     }),
   );
-  app.use(idempotency(deps));
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
   createExpressEndpoints(
@@ -74,7 +73,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
     app,
     {
       logInitialization: false,
-      globalMiddleware: [requireAuth],
+      globalMiddleware: [requireAuth, idempotency(deps)],
       requestValidationErrorHandler: (err, _req, _res, next) => next(err),
     },
   );

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isAppRoute, type AppRouter } from '@ts-rest/core';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorCode } from '../contract/common/errors.js';
-import type { RouteAuth, RouteMetadata } from '../contract/common/metadata.js';
-import { contract } from '../contract/index.js';
 import type { Clock } from './common/clock.js';
 import type { Executor } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -140,59 +137,13 @@ async function takeKey(
 }
 
 /**
- * The contract's POST routes, in the order they are registered, matched as Express matches them
- * (any case, an optional trailing slash), with the authentication each one requires.
- */
-const POST_ROUTES: readonly { pattern: RegExp; auth: RouteAuth }[] = (() => {
-  const routes: { pattern: RegExp; auth: RouteAuth }[] = [];
-  const collect = (router: AppRouter) => {
-    for (const value of Object.values(router)) {
-      if (!isAppRoute(value)) {
-        collect(value);
-        continue;
-      }
-      if (value.method !== 'POST') continue;
-      const source = value.path
-        .split('/')
-        .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('/');
-      routes.push({
-        pattern: new RegExp(`^${source}/?$`, 'i'),
-        auth: (value.metadata as RouteMetadata).auth,
-      });
-    }
-  };
-  collect(contract);
-  return routes;
-})();
-
-/**
- * The business the request acts for, decided exactly as `requireAuth` will decide it for its route:
- * a credential the route would refuse (a public_loyalty key as Bearer, an API key on a sign-in-only
- * route) gets no claim and, above all, no replay of a response it may not see; routes without
- * authentication and unknown routes take no key.
- */
-function businessOf(req: Request): string | undefined {
-  const route = POST_ROUTES.find((r) => r.pattern.test(req.path));
-  const { bearer, apiKey } = req.credentials;
-  switch (route?.auth) {
-    case 'apiKey':
-      return apiKey?.businessId;
-    case 'token':
-      return bearer && (bearer.kind === 'user' || bearer.scope === 'full') ? bearer.businessId : undefined;
-    case 'user':
-      return bearer?.kind === 'user' ? bearer.businessId : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/**
  * `Idempotency-Key` on every authenticated POST (DESIGN section 7): the first completed response is
  * stored before it is sent and replayed for 24 h to a retry with the same key and the same request,
  * with `Idempotent-Replayed: true`; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED;
  * while the first is still running, 409 IDEMPOTENCY_IN_PROGRESS. Refusals (validation, auth, rate
- * limits) and server errors keep nothing. Keys are scoped to the business.
+ * limits) and server errors keep nothing. Keys are scoped to the business. A route middleware after
+ * `requireAuth`, so the route's own authentication decides the business; routes without
+ * authentication (register, sign-in) take no key.
  */
 export function idempotency(deps: Deps): RequestHandler {
   return (req, res, next) => {
@@ -200,7 +151,8 @@ export function idempotency(deps: Deps): RequestHandler {
     const key = req.get('idempotency-key');
     // A missing key opts out; an empty or over-long one is refused by the route's header schema.
     if (key === undefined || key.length === 0 || key.length > MAX_KEY_LENGTH) return next();
-    const businessId = businessOf(req);
+    // Runs after requireAuth: only a credential this route accepts reaches a claim or a replay.
+    const businessId = req.auth?.businessId;
     if (!businessId) return next();
 
     takeKey(deps, businessId, key, fingerprintOf(req)).then((outcome) => {
@@ -240,8 +192,7 @@ export function idempotency(deps: Deps): RequestHandler {
 function keepResponse(deps: Deps, req: Request, res: Response, businessId: string, key: string): void {
   res.json = (body: unknown) => {
     const code = (body as { error?: { code?: ErrorCode } } | null)?.error?.code;
-    const routed = 'tsRestRoute' in req;
-    const kept = routed && res.statusCode < 500 && !(code && NOT_KEPT.has(code));
+    const kept = res.statusCode < 500 && !(code && NOT_KEPT.has(code));
     const text = JSON.stringify(body);
     const row = deps.db
       .updateTable('idempotency_keys')

@@ -54,7 +54,7 @@ export const authContract = c.router(
       body: c.noBody(),
       responses: {
         200: z.object({ result: success, message: z.string() }),
-        ...errorResponses('result', AUTHED),
+        ...errorResponses('result', [...AUTHED, 409]),
       },
       metadata: meta('user', 'Auth'),
     },
@@ -68,7 +68,7 @@ export const authContract = c.router(
       body: CreateApiKeyBodySchema,
       responses: {
         201: z.object({ result: success, data: CreatedApiKeySchema }),
-        ...errorResponses('result', AUTHED),
+        ...errorResponses('result', [...AUTHED, 409]),
       },
       metadata: meta('user', 'API keys'),
     },

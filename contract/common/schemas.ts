@@ -52,7 +52,11 @@ export const MajorAmountSchema = extendApi(z.number().min(0).max(1_000_000_000_0
 /** Optional `Idempotency-Key` request header of POST routes. */
 export const IdempotencyHeadersSchema = z.object({
   'idempotency-key': extendApi(z.string().min(1).max(255).optional(), {
-    description: 'A unique key (e.g. a UUID) so that retrying the same request does not repeat it.',
+    description:
+      'A unique key (e.g. a UUID) so that retrying the same request does not repeat it. The first completed ' +
+      'response is kept for 24 h and replayed to a retry with the same key and request, with the header ' +
+      '`Idempotent-Replayed: true`. The same key with a different request: 422 IDEMPOTENCY_KEY_REUSED; while ' +
+      'the first request still runs: 409 IDEMPOTENCY_IN_PROGRESS (with Retry-After). Keys are per business.',
   }),
 });
 

@@ -231,7 +231,7 @@ export const invoicesContract = c.router({
       "currency's decimals; line totals and taxes are rounded half-up.",
     headers: IdempotencyHeadersSchema,
     body: CreateInvoiceBodySchema,
-    responses: { 201: invoiceResponse, ...errorResponses('general', AUTHED) },
+    responses: { 201: invoiceResponse, ...errorResponses('general', [...AUTHED, 409]) },
     metadata: meta('token', 'Invoices'),
   },
   getInvoice: {

@@ -169,7 +169,7 @@ const members = c.router({
     description: 'Up to 1,000 customer ids: existing members are skipped, unknown ids listed under errors.',
     headers: IdempotencyHeadersSchema,
     body: BulkEnrollBodySchema,
-    responses: { 200: ok(BulkEnrollResultSchema), ...errors(404) },
+    responses: { 200: ok(BulkEnrollResultSchema), ...errors(404, 409) },
     metadata: m,
   },
   updateMember: {
@@ -222,7 +222,7 @@ const transactions = c.router({
       'Adds (positive) or removes (negative) points; removing more than the balance is 422 INSUFFICIENT_POINTS.',
     headers: IdempotencyHeadersSchema,
     body: AdjustBodySchema,
-    responses: { 201: ok(TransactionSchema), ...errors(404) },
+    responses: { 201: ok(TransactionSchema), ...errors(404, 409) },
     metadata: m,
   },
 });
@@ -254,7 +254,7 @@ const rewards = c.router({
     description: 'discountPercent is required for discount rewards and refused for others (422).',
     headers: IdempotencyHeadersSchema,
     body: CreateRewardBodySchema,
-    responses: { 201: created(RewardSchema), ...errors() },
+    responses: { 201: created(RewardSchema), ...errors(409) },
     metadata: m,
   },
   updateReward: {
@@ -361,7 +361,7 @@ const reminders = c.router({
     description: 'A service due every intervalDays; completing it awards bonusPoints.',
     headers: IdempotencyHeadersSchema,
     body: CreateReminderBodySchema,
-    responses: { 201: created(ReminderSchema), ...errors() },
+    responses: { 201: created(ReminderSchema), ...errors(409) },
     metadata: m,
   },
   updateReminder: {

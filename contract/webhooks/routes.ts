@@ -36,7 +36,7 @@ export const webhooksContract = c.router(
           id: z.number().int(),
           secret: z.string().describe('Signing secret, shown only once.'),
         }),
-        ...errorResponses('result', AUTHED),
+        ...errorResponses('result', [...AUTHED, 409]),
       },
       metadata: meta('token', tag),
     },
@@ -136,7 +136,7 @@ export const webhooksContract = c.router(
       body: c.noBody(),
       responses: {
         200: z.object({ result: success, message: z.string(), secret: z.string() }),
-        ...errorResponses('result', [...AUTHED, 404]),
+        ...errorResponses('result', [...AUTHED, 404, 409]),
       },
       metadata: meta('token', tag),
     },
