@@ -12,7 +12,7 @@
  * `--worker-only` processes dispatch the events), with rate limits raised through RATE_LIMITS.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
@@ -65,6 +65,29 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/** CPU time a process has used so far (user + system, ms), from /proc. */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s ticks
+}
+
+/** CPU time all PostgreSQL processes have used so far (ms): the database's share of the work. */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1].split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
 }
 
 /** Resident and peak memory of a process (kB), from /proc. */
@@ -178,10 +201,19 @@ try {
               peakRss = Math.max(peakRss, memoryOf(service.pid!).rss);
             }, 250)
           : undefined;
+      const pid = name === 'service' ? service.pid! : baseline.pid!;
+      const cpuBefore = cpuMsOf(pid);
+      const pgBefore = postgresCpuMs();
       const result = await load(targets[name].url, targets[name].headers, SECONDS);
       clearInterval(sampler);
+      const requests = result.rps * SECONDS;
+      const cpuPerRequest = (cpuMsOf(pid) - cpuBefore) / requests;
+      const pgPerRequest = (postgresCpuMs() - pgBefore) / requests;
       results[name].push(result);
-      console.log(`round ${round} ${name.padEnd(8)} ${fmt(result)}`);
+      console.log(
+        `round ${round} ${name.padEnd(8)} ${fmt(result)}  CPU per request: server ${cpuPerRequest.toFixed(2)} ms, ` +
+          `PostgreSQL ${pgPerRequest.toFixed(2)} ms`,
+      );
     }
   }
 

@@ -8,7 +8,7 @@ import type { Deps, Limiters } from './deps.js';
 import type { DispatchEventJob } from './events/outbox.js';
 import { mailSender, type SendMailJob } from './mail/mailer.js';
 import { deliver, fanOut, sweep, type DeliverJob } from './webhooks/delivery.js';
-import { relayStrandedEvents } from './events/relay.js';
+import { startEventRelay } from './events/relay.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { loadSecretBox } from './common/secret-box.js';
 import { JobEngine, QUEUES } from './jobs/engine.js';
@@ -89,7 +89,7 @@ export async function startWorker(deps: Deps): Promise<void> {
   deps.jobs.every(60_000, 'points expiry', () => expirePoints(deps));
   deps.jobs.every(60_000, 'service reminders', () => sendDueReminders(deps));
   deps.jobs.every(60_000, 'voucher expiry', () => expireVouchers(deps));
-  deps.jobs.every(60_000, 'stranded events', () => relayStrandedEvents(deps));
+  startEventRelay(deps);
   deps.jobs.every(10 * 60_000, 'idempotency key purge', () => purgeIdempotencyKeys(deps));
   deps.log.info('worker started');
 }

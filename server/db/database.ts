@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { registerPool } from './prepared.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -101,6 +102,7 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
     // An idle client lost its connection; the pool replaces it on next use.
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  registerPool(db, pool);
   return {
     db,
     kind: 'postgres',

@@ -1,56 +1,83 @@
-import type { Clock } from '../common/clock.js';
 import type { Ctx } from '../context.js';
-import type { Executor } from '../db/database.js';
-import { QUEUES, type JobEngine } from '../jobs/engine.js';
-import type { Logger } from '../logger.js';
-import type { DispatchEventJob } from './outbox.js';
+import { inTransaction } from '../db/database.js';
+import type { JobEngine } from '../jobs/engine.js';
+import { fanOutIn, type EngineDeps } from '../webhooks/delivery.js';
 
-/** Events older than this and still undispatched are taken to have lost their dispatch job. */
-const STRANDED_AFTER_MS = 5 * 60 * 1000;
-const SWEEP_BATCH = 1000;
+/** How often a worker looks for events written without a dispatch job. */
+export const RELAY_INTERVAL_MS = 250;
+// The dispatch job's batch size; PGlite's stack does not take a row-value IN list of 500.
+const RELAY_BATCH = 100;
+const WAKE_DELAY_MS = 5;
 
 /**
- * Hands committed events to the dispatcher, for changes that wrote their events without enqueueing
- * a job in the same transaction (the public earn path, which keeps its write to one statement).
- * The event rows are the durable record: should the process die before the job is inserted,
- * relayStrandedEvents finds them.
+ * The outbox relay. Most changes enqueue a dispatch job with their event (events/outbox.ts); the
+ * public earn, whose write is a single statement at point-of-sale rates, only writes its event rows.
+ * Workers fan out every undispatched event here: each run locks a batch of the oldest (SKIP LOCKED,
+ * so workers share the backlog) and fans it out in the same transaction, until none is left. It
+ * also picks up any event whose job went missing. A run happens every RELAY_INTERVAL_MS, and at
+ * once when this process wrote such events itself (`announce`).
  */
-export function announce(ctx: Ctx, eventIds: string[]): void {
-  for (const eventId of eventIds) {
-    ctx.jobs.sendSoon(ctx.db, QUEUES.dispatchEvent, {
-      businessId: ctx.businessId,
-      eventId,
-    } satisfies DispatchEventJob);
+export async function relayPendingEvents(deps: EngineDeps): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const relayed = await inTransaction(deps.db, async (trx) => {
+      const pending = await trx
+        .selectFrom('events')
+        .select(['business_id', 'id'])
+        .where('dispatched_at', 'is', null)
+        .orderBy('occurred_at')
+        .limit(RELAY_BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      await fanOutIn(
+        trx,
+        deps,
+        pending.map((e) => ({ businessId: e.business_id, eventId: e.id })),
+      );
+      return pending.length;
+    });
+    total += relayed;
+    if (relayed < RELAY_BATCH) return total;
   }
 }
 
-/**
- * Enqueues dispatch jobs for events that have waited undispatched for minutes. A duplicate job for an
- * event whose first job is merely slow does no harm: dispatch marks events once (webhooks/delivery.ts).
- */
-export async function relayStrandedEvents(deps: {
-  db: Executor;
-  clock: Clock;
-  jobs: JobEngine;
-  log: Logger;
-}): Promise<number> {
-  const before = new Date(deps.clock.now().getTime() - STRANDED_AFTER_MS);
-  const stranded = await deps.db
-    .selectFrom('events')
-    .select(['business_id', 'id'])
-    .where('dispatched_at', 'is', null)
-    .where('occurred_at', '<', before)
-    .orderBy('occurred_at')
-    .limit(SWEEP_BATCH)
-    .execute();
-  if (stranded.length === 0) return 0;
-  await deps.db.transaction().execute((trx) =>
-    deps.jobs.sendMany(
-      trx,
-      QUEUES.dispatchEvent,
-      stranded.map((e) => ({ businessId: e.business_id, eventId: e.id }) satisfies DispatchEventJob),
-    ),
-  );
-  deps.log.warn({ events: stranded.length }, 'relayed events whose dispatch job was missing');
-  return stranded.length;
+const wakers = new WeakMap<JobEngine, () => void>();
+
+/** Runs the relay in this worker: on a timer, and when `announce` wakes it. */
+export function startEventRelay(deps: EngineDeps): void {
+  let running = false;
+  let again = false;
+  const run = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    relayPendingEvents(deps)
+      .catch((err: unknown) => deps.log.error({ err }, 'event relay failed'))
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          setImmediate(run);
+        }
+      });
+  };
+  let woken = false;
+  // Wake-ups within a few milliseconds share one run.
+  wakers.set(deps.jobs, () => {
+    if (woken) return;
+    woken = true;
+    setTimeout(() => {
+      woken = false;
+      run();
+    }, WAKE_DELAY_MS);
+  });
+  deps.jobs.every(RELAY_INTERVAL_MS, 'event relay', async () => run());
+}
+
+/** Tells this process's relay (when it runs one) that events were just committed without a job. */
+export function announce(ctx: Ctx, eventIds: string[]): void {
+  if (eventIds.length > 0) wakers.get(ctx.jobs)?.();
 }

@@ -1,5 +1,5 @@
 import { PgBoss, fromKysely, fromPglite } from 'pg-boss';
-import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import type { Logger } from '../logger.js';
 
 /** Job queues of the service. Each later domain adds its own here. */
@@ -120,42 +120,6 @@ export class JobEngine {
     this.workerIds.push(id);
   }
 
-  private pending = new Map<QueueName, { db: Executor; data: object[] }>();
-  private flushing = new Set<Promise<void>>();
-
-  /**
-   * Enqueues a job after the change that caused it has committed, outside any transaction, batched
-   * with the others of the same moment (one insert for all). For work whose durable record is already
-   * committed and swept up should this process die first (events: relayStrandedEvents).
-   */
-  sendSoon(db: Executor, name: QueueName, data: object): void {
-    const batch = this.pending.get(name);
-    if (batch) {
-      batch.data.push(data);
-      return;
-    }
-    this.pending.set(name, { db, data: [data] });
-    setImmediate(() => this.flush(name));
-  }
-
-  private flush(name: QueueName): void {
-    const batch = this.pending.get(name);
-    if (!batch) return;
-    this.pending.delete(name);
-    const sent: Promise<void> = this.boss
-      .insert(
-        name,
-        batch.data.map((d) => ({ data: d })),
-        { db: fromKysely(batch.db as Trx) },
-      )
-      .then(
-        () => undefined,
-        (err: unknown) => this.log.error({ err, queue: name, jobs: batch.data.length }, 'enqueue failed'),
-      )
-      .finally(() => this.flushing.delete(sent));
-    this.flushing.add(sent);
-  }
-
   /** Runs `task` every `ms` until the engine stops; a run never overlaps the previous one. */
   every(ms: number, name: string, task: () => Promise<unknown>): void {
     let running = false;
@@ -176,8 +140,6 @@ export class JobEngine {
   async stop(timeoutMs: number): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    for (const name of [...this.pending.keys()]) this.flush(name);
-    await Promise.all(this.flushing);
     await this.boss.stop({ graceful: true, timeout: timeoutMs, close: true });
     this.workerIds = [];
     this.log.debug('job engine stopped');

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type {
   EarnBody,
   EarnResult,
@@ -12,6 +11,7 @@ import type {
 import { newId } from '../common/ids.js';
 import type { Ctx } from '../context.js';
 import { inTransaction, type Executor } from '../db/database.js';
+import { runPrepared } from '../db/prepared.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { LoyaltyTransactionRow } from '../db/types.js';
 import { ApiError, conflict, invalidState, notFound } from '../errors.js';
@@ -68,56 +68,54 @@ export async function getBalance(ctx: Ctx, email: string): Promise<PublicBalance
   };
 }
 
-/**
- * Everything an earn needs, in one query: the active program with its tiers, and the member (with
- * its customer and tier) for the email, if there is one.
- */
-async function earnState(db: Executor, businessId: string, email: string) {
-  const row = await db
-    .selectFrom('loyalty_programs as p')
-    .leftJoin('customers as c', (j) =>
-      j.onRef('c.business_id', '=', 'p.business_id').on(sql<boolean>`lower(c.email) = ${email}`),
-    )
-    .leftJoin('loyalty_members as m', (j) =>
-      j
-        .onRef('m.business_id', '=', 'c.business_id')
-        .onRef('m.customer_id', '=', 'c.id')
-        .on('m.deleted_at', 'is', null),
-    )
-    .select((eb) => [
-      'p.id as program_id',
-      'p.points_per_currency',
-      'p.points_expiry_days',
-      'p.enrollment_type',
-      'c.id as customer_id',
-      'c.name as customer_name',
-      'c.email as customer_email',
-      'c.phone as customer_phone',
-      'm.id as member_id',
-      'm.tier_id',
-      'm.status',
-      'm.points_balance',
-      'm.lifetime_points',
-      'm.enrolled_at',
-      jsonArrayFrom(
-        eb
-          .selectFrom('loyalty_tiers as t')
-          .select(['t.id', 't.name', 't.color', 't.min_points', 't.multiplier'])
-          .whereRef('t.business_id', '=', 'p.business_id')
-          .whereRef('t.program_id', '=', 'p.id')
-          .orderBy('t.min_points')
-          .orderBy('t.id'),
-      ).as('tiers'),
-    ])
-    .where('p.business_id', '=', businessId)
-    .where('p.is_active', '=', true)
-    .executeTakeFirst();
+interface Tier {
+  id: string;
+  name: string;
+  color: string;
+  min_points: number;
+  multiplier: number;
+}
+
+/** The active program with its tiers, and the member (with its customer) for the email, if any. */
+interface EarnState {
+  program_id: string;
+  points_per_currency: number;
+  points_expiry_days: number;
+  enrollment_type: 'automatic' | 'manual';
+  customer_id: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  member_id: string | null;
+  tier_id: string | null;
+  status: 'active' | 'inactive' | 'suspended' | null;
+  points_balance: number | null;
+  lifetime_points: number | null;
+  enrolled_at: Date | null;
+  tiers: Tier[];
+}
+
+// The earn's two statements are plain SQL run as prepared statements (server/db/prepared.ts): at
+// point-of-sale rates, parsing and planning them anew each time cost more than running them.
+const EARN_STATE_SQL = `
+  SELECT p.id AS program_id, p.points_per_currency, p.points_expiry_days, p.enrollment_type,
+         c.id AS customer_id, c.name AS customer_name, c.email AS customer_email, c.phone AS customer_phone,
+         m.id AS member_id, m.tier_id, m.status, m.points_balance, m.lifetime_points, m.enrolled_at,
+         (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color,
+                   'min_points', t.min_points, 'multiplier', t.multiplier) ORDER BY t.min_points, t.id), '[]')
+            FROM loyalty_tiers t
+           WHERE t.business_id = p.business_id AND t.program_id = p.id) AS tiers
+    FROM loyalty_programs p
+    LEFT JOIN customers c ON c.business_id = p.business_id AND lower(c.email) = $2
+    LEFT JOIN loyalty_members m
+      ON m.business_id = c.business_id AND m.customer_id = c.id AND m.deleted_at IS NULL
+   WHERE p.business_id = $1 AND p.is_active`;
+
+async function earnState(db: Executor, businessId: string, email: string): Promise<EarnState> {
+  const [row] = await runPrepared<EarnState>(db, 'public-earn-state', EARN_STATE_SQL, [businessId, email]);
   if (!row) throw noProgram();
   return row;
 }
-
-type EarnState = Awaited<ReturnType<typeof earnState>>;
-type Tier = EarnState['tiers'][number];
 
 /**
  * Creates the customer (named by the email) when there is none, and enrolls it. A concurrent earn
@@ -261,7 +259,7 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
   });
 
   try {
-    const written = await writeEarn(db, ctx, state, transaction, memberAfter, events, now);
+    const written = await writeEarn(db, state, transaction, memberAfter, events);
     if (!written) return 'changed';
     if (newTier !== tier) membersChanged(ctx.businessId);
   } catch (err) {
@@ -291,40 +289,51 @@ function promotion(tiers: Tier[], current: Tier | null, lifetime: number): Tier 
  * One statement: the member update, guarded by the state the earn was computed from, and the
  * ledger row and events inserted only from its result. False when the member had changed.
  */
+const EARN_WRITE_SQL = `
+  WITH updated AS (
+    UPDATE loyalty_members
+       SET points_balance = $3, lifetime_points = $4, tier_id = $5, updated_at = $6
+     WHERE business_id = $1 AND id = $2 AND deleted_at IS NULL AND status = 'active'
+       AND points_balance = $7 AND lifetime_points = $8 AND tier_id IS NOT DISTINCT FROM $9
+    RETURNING points_balance
+  ), ledger AS (
+    INSERT INTO loyalty_transactions (business_id, id, member_id, type, points, balance_after, description,
+      reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at)
+    SELECT $1, $10, $2, 'earn', $11, $3, $12, 'public', $13, $14, true, $11, $15, $6
+      FROM updated
+  ), announced AS (
+    INSERT INTO events (business_id, id, type, data, occurred_at, dispatched_at)
+    SELECT $1, e.id, e.type, e.data, $6, NULL
+      FROM jsonb_to_recordset($16::jsonb) AS e (id text, type text, data jsonb), updated
+  )
+  SELECT points_balance FROM updated`;
+
 async function writeEarn(
   db: Executor,
-  ctx: Ctx,
   state: EarnState,
   t: LoyaltyTransactionRow,
   after: MemberViewRow,
   events: { id: string; type: string; data: unknown }[],
-  now: Date,
 ): Promise<boolean> {
-  const eventRows = sql.join(events.map((e) => sql`(${e.id}, ${e.type}, ${JSON.stringify(e.data)}::jsonb)`));
-  const result = await sql<{ points_balance: string }>`
-    WITH updated AS (
-      UPDATE loyalty_members
-      SET points_balance = ${after.points_balance}, lifetime_points = ${after.lifetime_points},
-          tier_id = ${after.tier_id}, updated_at = ${now}
-      WHERE business_id = ${ctx.businessId} AND id = ${t.member_id} AND deleted_at IS NULL
-        AND status = 'active' AND points_balance = ${state.points_balance}
-        AND lifetime_points = ${state.lifetime_points} AND tier_id IS NOT DISTINCT FROM ${state.tier_id}
-      RETURNING points_balance
-    ), ledger AS (
-      INSERT INTO loyalty_transactions (business_id, id, member_id, type, points, balance_after, description,
-        reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at)
-      SELECT ${t.business_id}, ${t.id}, ${t.member_id}, ${t.type}, ${t.points}, ${t.balance_after}, ${t.description},
-        ${t.reference_type}, ${t.reference_id}, ${t.multiplier_applied}, ${t.counts_as_issued}, ${t.remaining},
-        ${t.expires_at}, ${t.created_at}
-      FROM updated
-    ), announced AS (
-      INSERT INTO events (business_id, id, type, data, occurred_at, dispatched_at)
-      SELECT ${ctx.businessId}, e.id, e.type, e.data, ${now}, NULL
-      FROM (VALUES ${eventRows}) AS e (id, type, data), updated
-    )
-    SELECT points_balance FROM updated
-  `.execute(db);
-  return result.rows.length === 1;
+  const rows = await runPrepared(db, 'public-earn-write', EARN_WRITE_SQL, [
+    t.business_id,
+    t.member_id,
+    after.points_balance,
+    after.lifetime_points,
+    after.tier_id,
+    t.created_at,
+    state.points_balance,
+    state.lifetime_points,
+    state.tier_id,
+    t.id,
+    t.points,
+    t.description,
+    t.reference_id,
+    t.multiplier_applied,
+    t.expires_at,
+    JSON.stringify(events),
+  ]);
+  return rows.length === 1;
 }
 
 export async function redeem(ctx: Ctx, input: RedeemBody): Promise<RedeemResult> {

@@ -3,7 +3,7 @@ import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { SecretBox } from '../common/secret-box.js';
 import type { Config } from '../config.js';
-import { inTransaction, type Db } from '../db/database.js';
+import { inTransaction, type Db, type Trx } from '../db/database.js';
 import type { DeliveryRow, WebhookRow } from '../db/types.js';
 import type { DispatchEventJob } from '../events/outbox.js';
 import { QUEUES, type JobEngine } from '../jobs/engine.js';
@@ -60,56 +60,60 @@ export function retryDelayMs(
  */
 export async function fanOut(deps: EngineDeps, batch: DispatchEventJob[]): Promise<void> {
   if (batch.length === 0) return;
-  await inTransaction(deps.db, async (trx) => {
-    // Marking the events dispatched first also locks them: a concurrent run finds nothing.
-    const events = await trx
-      .updateTable('events')
-      .set({ dispatched_at: deps.clock.now() })
-      .where((eb) =>
-        eb(
-          eb.refTuple('business_id', 'id'),
-          'in',
-          batch.map((job) => eb.tuple(job.businessId, job.eventId)),
-        ),
-      )
-      .where('dispatched_at', 'is', null)
-      .returning(['business_id', 'id', 'type'])
-      .execute();
-    if (events.length === 0) return;
-    const webhooks = await trx
-      .selectFrom('webhooks')
-      .select(['business_id', 'id', 'events'])
-      .where('business_id', 'in', [...new Set(events.map((e) => e.business_id))])
-      .where('is_active', '=', true)
-      .execute();
-    const rows = events.flatMap((event) =>
-      webhooks
-        .filter((w) => w.business_id === event.business_id && w.events.includes(event.type))
-        .map((w) => ({
-          business_id: event.business_id,
-          id: randomUUID(),
-          webhook_id: w.id,
-          event_id: event.id,
-          event_type: event.type,
-          status: 'pending' as const,
-          next_attempt_at: null,
-          locked_until: null,
-          created_at: deps.clock.now(),
-        })),
-    );
-    if (rows.length === 0) return;
-    const created = await trx
-      .insertInto('webhook_deliveries')
-      .values(rows)
-      .onConflict((oc) => oc.columns(['business_id', 'webhook_id', 'event_id']).doNothing())
-      .returning(['business_id', 'id'])
-      .execute();
-    await deps.jobs.sendMany(
-      trx,
-      QUEUES.deliverWebhook,
-      created.map((d) => ({ businessId: d.business_id, deliveryId: d.id }) satisfies DeliverJob),
-    );
-  });
+  await inTransaction(deps.db, (trx) => fanOutIn(trx, deps, batch));
+}
+
+/** fanOut in the caller's transaction (the event relay locks its batch first). */
+export async function fanOutIn(trx: Trx, deps: EngineDeps, batch: DispatchEventJob[]): Promise<void> {
+  if (batch.length === 0) return;
+  // Marking the events dispatched first also locks them: a concurrent run finds nothing.
+  const events = await trx
+    .updateTable('events')
+    .set({ dispatched_at: deps.clock.now() })
+    .where((eb) =>
+      eb(
+        eb.refTuple('business_id', 'id'),
+        'in',
+        batch.map((job) => eb.tuple(job.businessId, job.eventId)),
+      ),
+    )
+    .where('dispatched_at', 'is', null)
+    .returning(['business_id', 'id', 'type'])
+    .execute();
+  if (events.length === 0) return;
+  const webhooks = await trx
+    .selectFrom('webhooks')
+    .select(['business_id', 'id', 'events'])
+    .where('business_id', 'in', [...new Set(events.map((e) => e.business_id))])
+    .where('is_active', '=', true)
+    .execute();
+  const rows = events.flatMap((event) =>
+    webhooks
+      .filter((w) => w.business_id === event.business_id && w.events.includes(event.type))
+      .map((w) => ({
+        business_id: event.business_id,
+        id: randomUUID(),
+        webhook_id: w.id,
+        event_id: event.id,
+        event_type: event.type,
+        status: 'pending' as const,
+        next_attempt_at: null,
+        locked_until: null,
+        created_at: deps.clock.now(),
+      })),
+  );
+  if (rows.length === 0) return;
+  const created = await trx
+    .insertInto('webhook_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['business_id', 'webhook_id', 'event_id']).doNothing())
+    .returning(['business_id', 'id'])
+    .execute();
+  await deps.jobs.sendMany(
+    trx,
+    QUEUES.deliverWebhook,
+    created.map((d) => ({ businessId: d.business_id, deliveryId: d.id }) satisfies DeliverJob),
+  );
 }
 
 /**
