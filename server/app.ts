@@ -1,6 +1,12 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import cors from 'cors';
-import express, { type Express, type RequestHandler } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { contract } from '../contract/index.js';
 import { requireAuth, resolveCredentials } from './auth/middleware.js';
 import { authRoutes } from './auth/routes.js';
@@ -61,21 +67,25 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   );
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
+  const endpointOptions = {
+    logInitialization: false,
+    globalMiddleware: [requireAuth, idempotency(deps)],
+    requestValidationErrorHandler: (err: unknown, _req: Request, _res: Response, next: NextFunction) =>
+      next(err),
+  };
+  // Express tries routes in the order they were added: the point-of-sale routes, the busiest, first.
+  const { publicLoyalty, ...rest } = contract;
+  createExpressEndpoints(publicLoyalty, publicLoyaltyRoutes(deps), app, endpointOptions);
   createExpressEndpoints(
-    contract,
+    rest,
     {
       auth: authRoutes(deps),
       general: generalRoutes(deps),
       webhooks: webhooksRoutes(deps),
       loyalty: loyaltyRoutes(deps),
-      publicLoyalty: publicLoyaltyRoutes(deps),
     },
     app,
-    {
-      logInitialization: false,
-      globalMiddleware: [requireAuth, idempotency(deps)],
-      requestValidationErrorHandler: (err, _req, _res, next) => next(err),
-    },
+    endpointOptions,
   );
 
   app.use(notFoundRoute);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Deps } from '../deps.js';
+import type { Logger } from '../logger.js';
 import { ApiError } from '../errors.js';
 import { consume, type RateLimitOutcome } from './rate-limit.js';
 
@@ -11,9 +12,15 @@ export function requestContext(deps: Deps): RequestHandler {
   return (req, res, next) => {
     const given = req.get('x-request-id');
     req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-    req.log = deps.log.child({ requestId: req.requestId });
+    // The child logger is made on first use: most requests at warn level never log.
+    let log: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      get: () => (log ??= deps.log.child({ requestId: req.requestId })),
+      configurable: true,
+    });
     req.credentials = {};
     res.setHeader('X-Request-Id', req.requestId);
+    if (!deps.log.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       req.log.info(
