@@ -18,7 +18,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
 import { percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
-import { likePattern } from '../server/common/pagination.js';
+import { memberListQueries } from '../server/loyalty/members.js';
 import type { Database } from '../server/db/types.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
@@ -111,38 +111,9 @@ async function explain(url: string, businessId: string, term: string): Promise<v
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
   });
   try {
-    const pattern = likePattern(term.toLowerCase());
-    const page = db
-      .selectFrom('loyalty_members as m')
-      .selectAll('m')
-      .where('m.business_id', '=', businessId)
-      .where('m.deleted_at', 'is', null)
-      .where('m.search_text', 'like', pattern)
-      .orderBy('m.enrolled_at', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(50)
-      .offset(0)
-      .as('m');
-    const rows = db
-      .selectFrom(page)
-      .innerJoin('customers as c', (j) =>
-        j.onRef('c.business_id', '=', 'm.business_id').onRef('c.id', '=', 'm.customer_id'),
-      )
-      .leftJoin('loyalty_tiers as t', (j) =>
-        j.onRef('t.business_id', '=', 'm.business_id').onRef('t.id', '=', 'm.tier_id'),
-      )
-      .selectAll('m')
-      .select(['c.name', 'c.email', 'c.phone', 't.name as tier_name', 't.color'])
-      .orderBy('m.enrolled_at', 'desc')
-      .orderBy('m.id', 'desc')
-      .compile();
-    const count = db
-      .selectFrom('loyalty_members as m')
-      .where('m.business_id', '=', businessId)
-      .where('m.deleted_at', 'is', null)
-      .where('m.search_text', 'like', pattern)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .compile();
+    const queries = memberListQueries(db, businessId, { search: term, limit: 50, offset: 0 });
+    const rows = queries.page.compile();
+    const count = queries.count.compile();
     for (const [label, query] of [
       ['rows', rows],
       ['count', count],

@@ -11,7 +11,7 @@ import type { Clock } from '../common/clock.js';
 import { newId } from '../common/ids.js';
 import type { Ctx } from '../context.js';
 import { inTransaction, type Executor } from '../db/database.js';
-import type { RedemptionRow, RewardRow } from '../db/types.js';
+import type { RedemptionRow } from '../db/types.js';
 import { invalid, invalidState, notFound } from '../errors.js';
 import { emit } from '../events/outbox.js';
 import type { JobEngine } from '../jobs/engine.js';
@@ -232,23 +232,15 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
 }
 
 export async function verifyVoucher(ctx: Ctx, code: string): Promise<VoucherVerification> {
-  const v = await findVoucher(ctx, code);
-  return {
-    valid: v.valid,
-    voucherCode: v.voucherCode,
-    rewardName: v.rewardName,
-    status: v.status,
-    redeemedAt: v.redeemedAt,
-    expiresAt: v.expiresAt,
-    memberName: v.memberName,
-  };
+  const { voucher, memberName } = await findVoucher(ctx, code);
+  return { ...voucher, memberName };
 }
 
-/** A voucher by its code as typed (both verify variants); unknown: 404. */
-export async function findVoucher(
-  ctx: Ctx,
-  code: string,
-): Promise<VoucherVerification & { rewardType: RewardRow['reward_type'] }> {
+/**
+ * A voucher by its code as typed, unknown: 404. What both verify variants show, and what each adds
+ * (the token variant the member's name, the public one the reward type).
+ */
+export async function findVoucher(ctx: Ctx, code: string) {
   const canonical = canonicalCode(code);
   if (!canonical) throw notFound('Voucher');
   const row = await redemptionView(ctx.db, ctx.businessId)
@@ -265,12 +257,14 @@ export async function findVoucher(
     .executeTakeFirst();
   if (!row) throw notFound('Voucher');
   return {
-    valid: row.status === 'pending' && row.expires_at.getTime() > ctx.clock.now().getTime(),
-    voucherCode: row.voucher_code,
-    rewardName: row.reward_name,
-    status: row.status,
-    redeemedAt: row.redeemed_at.toISOString(),
-    expiresAt: row.expires_at.toISOString(),
+    voucher: {
+      valid: row.status === 'pending' && row.expires_at.getTime() > ctx.clock.now().getTime(),
+      voucherCode: row.voucher_code,
+      rewardName: row.reward_name,
+      status: row.status,
+      redeemedAt: row.redeemed_at.toISOString(),
+      expiresAt: row.expires_at.toISOString(),
+    },
     memberName: row.member_name,
     rewardType: row.reward_type,
   };

@@ -375,14 +375,6 @@ export async function listRewards(ctx: Ctx): Promise<PublicReward[]> {
 }
 
 export async function verifyVoucher(ctx: Ctx, code: string): Promise<PublicVoucherVerification> {
-  const v = await findVoucher(ctx, code);
-  return {
-    valid: v.valid,
-    voucherCode: v.voucherCode,
-    rewardName: v.rewardName,
-    rewardType: v.rewardType,
-    status: v.status,
-    redeemedAt: v.redeemedAt,
-    expiresAt: v.expiresAt,
-  };
+  const { voucher, rewardType } = await findVoucher(ctx, code);
+  return { ...voucher, rewardType };
 }
