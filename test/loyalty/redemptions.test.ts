@@ -1,18 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  unwrap,
-  type CreateRewardBody,
-  type ErrorObject,
-  type Member,
-  type MemberDetail,
-  type Redemption,
-  type Reward,
-  type Transaction,
-} from '../../client/index.js';
+import { unwrap, type Member, type Redemption, type Reward } from '../../client/index.js';
 import { expireVouchers } from '../../server/loyalty/redemptions.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox, withEvents } from '../support/events.js';
+import { expectResultError } from '../support/expect.js';
+import { expectLedgerBalanced, member, newReward, redemptionRows, transactions } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 
 // A pool large enough that concurrent redeems really run at once on PostgreSQL (row locks, not the
@@ -26,22 +19,6 @@ const VOUCHER = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]
 const UNKNOWN_MEMBER = 'mem_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
 const UNKNOWN_REWARD = 'rew_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
 const UNKNOWN_REDEMPTION = 'red_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
-
-type HttpResult = { status: number; body: unknown };
-
-/** An error in the result envelope: `{result: 'error', error: {code, message, status, details?}}`. */
-function expectResultError(
-  res: HttpResult,
-  status: number,
-  code: ErrorObject['code'],
-  field?: string,
-): ErrorObject {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ result: 'error', error: { code, status, message: expect.any(String) } });
-  const { error } = res.body as { error: ErrorObject };
-  if (field !== undefined) expect(error.details?.map((d) => d.field)).toContain(field);
-  return error;
-}
 
 interface Shop extends TestBusiness {
   memberId: string;
@@ -73,15 +50,6 @@ async function enroll(t: TestBusiness, points: number): Promise<{ memberId: stri
   return { memberId: member.data.publicId, customerName };
 }
 
-async function newReward(t: TestBusiness, body: Partial<CreateRewardBody> = {}): Promise<Reward> {
-  const res = await unwrap(
-    t.client.loyalty.rewards.createReward({
-      body: { name: 'Free coffee', pointsCost: 100, rewardType: 'product', ...body },
-    }),
-  );
-  return res.data;
-}
-
 const redeemCall = (t: Shop, rewardId: string, extra: { memberId?: string; notes?: string } = {}) =>
   t.client.loyalty.redemptions.createRedemption({ body: { memberId: t.memberId, rewardId, ...extra } });
 
@@ -94,21 +62,6 @@ const move = (
   id: string,
   body: { status: 'pending' | 'fulfilled' | 'cancelled'; notes?: string },
 ) => t.client.loyalty.redemptions.updateRedemption({ params: { publicId: id }, body });
-
-async function member(t: TestBusiness, id: string): Promise<MemberDetail> {
-  return (await unwrap(t.client.loyalty.members.getMember({ params: { publicId: id } }))).data;
-}
-
-async function transactions(t: TestBusiness, memberId: string): Promise<Transaction[]> {
-  return (
-    await unwrap(
-      t.client.loyalty.members.listMemberTransactions({
-        params: { publicId: memberId },
-        query: { limit: 200 },
-      }),
-    )
-  ).data;
-}
 
 async function allRedemptions(t: TestBusiness, query: Record<string, string | number> = {}) {
   return unwrap(t.client.loyalty.redemptions.listRedemptions({ query: { limit: 200, ...query } }));
@@ -123,21 +76,6 @@ async function reward(t: TestBusiness, id: string): Promise<Reward | undefined> 
     (r) => r.publicId === id,
   );
 }
-
-/** The ledger invariant: the balance equals the sum of the member's transactions. */
-async function expectLedgerBalanced(t: TestBusiness, memberId: string): Promise<MemberDetail> {
-  const m = await member(t, memberId);
-  const sum = (await transactions(t, memberId)).reduce((s, x) => s + x.points, 0);
-  expect(m.pointsBalance).toBe(sum);
-  return m;
-}
-
-const redemptionRows = (businessId: string) =>
-  server()
-    .deps.db.selectFrom('loyalty_redemptions')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .execute();
 
 const verify = (t: TestBusiness, code: string) =>
   t.client.loyalty.redemptions.verifyVoucher({ params: { code } });
@@ -230,7 +168,7 @@ describe('redeeming a reward', () => {
     for (let i = 0; i < 40; i++) codes.push((await redeem(t, r.publicId)).voucherCode);
     for (const code of codes) expect(code).toMatch(VOUCHER);
     expect(new Set(codes).size).toBe(codes.length);
-    const rows = await redemptionRows(t.businessId);
+    const rows = await redemptionRows(server(), t.businessId);
     expect(rows.map((row) => row.voucher_code).sort()).toEqual([...codes].sort());
   });
 
@@ -243,7 +181,7 @@ describe('redeeming a reward', () => {
     const m = await expectLedgerBalanced(t, t.memberId);
     expect(m.pointsBalance).toBe(99);
     expect((await transactions(t, t.memberId)).map((x) => x.type)).toEqual(['adjust']);
-    expect(await redemptionRows(t.businessId)).toEqual([]);
+    expect(await redemptionRows(server(), t.businessId)).toEqual([]);
     expect((await reward(t, r.publicId))?.totalRedemptions).toBe(0);
   });
 
@@ -256,7 +194,7 @@ describe('redeeming a reward', () => {
       'VALIDATION_ERROR',
       'memberId',
     );
-    expect(await redemptionRows(t.businessId)).toEqual([]);
+    expect(await redemptionRows(server(), t.businessId)).toEqual([]);
   });
 
   it('refuses a deleted member (422 on memberId)', async () => {
@@ -264,7 +202,7 @@ describe('redeeming a reward', () => {
     const r = await newReward(t);
     await unwrap(t.client.loyalty.members.deleteMember({ params: { publicId: t.memberId } }));
     expectResultError(await redeemCall(t, r.publicId), 422, 'VALIDATION_ERROR', 'memberId');
-    expect(await redemptionRows(t.businessId)).toEqual([]);
+    expect(await redemptionRows(server(), t.businessId)).toEqual([]);
   });
 
   it("refuses another business's member (422 on memberId) and leaves its balance alone", async () => {
@@ -312,7 +250,7 @@ describe('redeeming a reward', () => {
       expectResultError(res, 409, 'INVALID_STATE');
       expect(events).toEqual([]);
       expect((await expectLedgerBalanced(t, t.memberId)).pointsBalance).toBe(500);
-      expect(await redemptionRows(t.businessId)).toEqual([]);
+      expect(await redemptionRows(server(), t.businessId)).toEqual([]);
     },
   );
 
@@ -347,15 +285,15 @@ describe('redeeming a reward', () => {
       token: t.accessToken,
       ...json({}),
     });
-    const error = expectResultError(missing, 422, 'VALIDATION_ERROR');
-    expect(error.details?.map((d) => d.field)).toEqual(expect.arrayContaining(['memberId', 'rewardId']));
+    const error = expectResultError(missing, 422, 'VALIDATION_ERROR', 'memberId');
+    expect(error.details?.map((d) => d.field)).toContain('rewardId');
     const r = await newReward(t);
     const extra = await raw(server(), 'POST', '/v1/loyalty/redemptions', {
       token: t.accessToken,
       ...json({ memberId: t.memberId, rewardId: r.publicId, points: 1 }),
     });
     expectResultError(extra, 422, 'VALIDATION_ERROR', 'points');
-    expect(await redemptionRows(t.businessId)).toEqual([]);
+    expect(await redemptionRows(server(), t.businessId)).toEqual([]);
   });
 });
 
@@ -805,7 +743,7 @@ describe('voucher expiry', () => {
     const r = await newReward(t, { pointsCost: 1, voucherValidityDays: 1 });
     const made = await redeem(t, r.publicId);
     // Copies of one redemption make a backlog larger than a batch (500) without 600 requests.
-    const [row] = await redemptionRows(t.businessId);
+    const [row] = await redemptionRows(server(), t.businessId);
     await server()
       .deps.db.insertInto('loyalty_redemptions')
       .values(
@@ -847,7 +785,7 @@ describe(`concurrent redeems (${onPostgres ? 'on PostgreSQL, under real concurre
       expect(ledger.filter((x) => x.type === 'redeem')).toHaveLength(10);
       expect(ledger.every((x) => x.balanceAfter >= 0)).toBe(true);
 
-      const codes = (await redemptionRows(t.businessId)).map((row) => row.voucher_code);
+      const codes = (await redemptionRows(server(), t.businessId)).map((row) => row.voucher_code);
       expect(codes).toHaveLength(10);
       expect(new Set(codes).size).toBe(10);
       expect((await reward(t, r.publicId))?.totalRedemptions).toBe(10);

@@ -1,36 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { unwrap, type CreateRewardBody, type ErrorObject, type Reward } from '../../client/index.js';
+import { unwrap, type Reward } from '../../client/index.js';
 import { raw, json, registerBusiness, type TestBusiness } from '../support/business.js';
+import { expectResultError } from '../support/expect.js';
+import { newReward } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer();
 
-type HttpResult = { status: number; body: unknown };
-
-/** An error in the result envelope: `{result: 'error', error: {code, message, status, details?}}`. */
-function expectResultError(
-  res: HttpResult,
-  status: number,
-  code: ErrorObject['code'],
-  field?: string,
-): ErrorObject {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toMatchObject({ result: 'error', error: { code, status, message: expect.any(String) } });
-  const { error } = res.body as { error: ErrorObject };
-  if (field !== undefined) expect(error.details?.map((d) => d.field)).toContain(field);
-  return error;
-}
-
 const rewardsOf = (t: TestBusiness) => t.client.loyalty.rewards;
-
-async function createReward(t: TestBusiness, body: Partial<CreateRewardBody> = {}): Promise<Reward> {
-  const res = await unwrap(
-    rewardsOf(t).createReward({
-      body: { name: 'Free coffee', pointsCost: 100, rewardType: 'product', ...body },
-    }),
-  );
-  return res.data;
-}
 
 async function list(t: TestBusiness, isActive?: 'true' | 'false'): Promise<Reward[]> {
   return (await unwrap(rewardsOf(t).listRewards({ query: isActive === undefined ? {} : { isActive } }))).data;
@@ -93,7 +70,7 @@ describe('creating a reward', () => {
 
   it('creates a discount reward with its percentage and the optional fields given', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t, {
+    const reward = await newReward(t, {
       name: '10% off',
       rewardType: 'discount',
       discountPercent: 12.5,
@@ -116,18 +93,16 @@ describe('creating a reward', () => {
 
   it('accepts a discount of exactly 100 percent and one with two decimals', async () => {
     const t = await registerBusiness(server());
-    expect((await createReward(t, { rewardType: 'discount', discountPercent: 100 })).discountPercent).toBe(
-      100,
-    );
-    expect((await createReward(t, { rewardType: 'discount', discountPercent: 33.33 })).discountPercent).toBe(
+    expect((await newReward(t, { rewardType: 'discount', discountPercent: 100 })).discountPercent).toBe(100);
+    expect((await newReward(t, { rewardType: 'discount', discountPercent: 33.33 })).discountPercent).toBe(
       33.33,
     );
   });
 
   it('accepts the service and voucher types without a discount', async () => {
     const t = await registerBusiness(server());
-    expect((await createReward(t, { rewardType: 'service' })).rewardType).toBe('service');
-    expect((await createReward(t, { rewardType: 'voucher' })).rewardType).toBe('voucher');
+    expect((await newReward(t, { rewardType: 'service' })).rewardType).toBe('service');
+    expect((await newReward(t, { rewardType: 'voucher' })).rewardType).toBe('voucher');
   });
 
   it('refuses a discount reward without discountPercent (422 on discountPercent)', async () => {
@@ -182,10 +157,8 @@ describe('creating a reward', () => {
   it('refuses a body without name, pointsCost and rewardType (422 naming each)', async () => {
     const t = await registerBusiness(server());
     const res = await raw(server(), 'POST', '/v1/loyalty/rewards', { token: t.accessToken, ...json({}) });
-    const error = expectResultError(res, 422, 'VALIDATION_ERROR');
-    expect(error.details?.map((d) => d.field)).toEqual(
-      expect.arrayContaining(['name', 'pointsCost', 'rewardType']),
-    );
+    const error = expectResultError(res, 422, 'VALIDATION_ERROR', 'name');
+    expect(error.details?.map((d) => d.field)).toEqual(expect.arrayContaining(['pointsCost', 'rewardType']));
   });
 
   it('answers 401 without a credential', async () => {
@@ -199,19 +172,19 @@ describe('creating a reward', () => {
 describe('listing rewards', () => {
   it('lists newest first', async () => {
     const t = await registerBusiness(server());
-    const first = await createReward(t, { name: 'First' });
+    const first = await newReward(t, { name: 'First' });
     server().clock.advance(1000);
-    const second = await createReward(t, { name: 'Second' });
+    const second = await newReward(t, { name: 'Second' });
     server().clock.advance(1000);
-    const third = await createReward(t, { name: 'Third' });
+    const third = await newReward(t, { name: 'Third' });
     server().clock.reset();
     expect((await list(t)).map((r) => r.publicId)).toEqual([third.publicId, second.publicId, first.publicId]);
   });
 
   it('filters by isActive', async () => {
     const t = await registerBusiness(server());
-    const active = await createReward(t, { name: 'Active' });
-    const inactive = await createReward(t, { name: 'Inactive', isActive: false });
+    const active = await newReward(t, { name: 'Active' });
+    const inactive = await newReward(t, { name: 'Inactive', isActive: false });
     expect((await list(t, 'true')).map((r) => r.publicId)).toEqual([active.publicId]);
     expect((await list(t, 'false')).map((r) => r.publicId)).toEqual([inactive.publicId]);
     expect(await list(t)).toHaveLength(2);
@@ -225,8 +198,8 @@ describe('listing rewards', () => {
 
   it('answers the alias GET /v1/get/loyalty/rewards with the same list, filters included', async () => {
     const t = await registerBusiness(server());
-    await createReward(t, { name: 'Active' });
-    await createReward(t, { name: 'Inactive', isActive: false });
+    await newReward(t, { name: 'Active' });
+    await newReward(t, { name: 'Inactive', isActive: false });
     const alias = await unwrap(rewardsOf(t).listRewardsAlias({ query: {} }));
     expect(alias).toEqual(await unwrap(rewardsOf(t).listRewards({ query: {} })));
     expect(alias.data).toHaveLength(2);
@@ -238,8 +211,8 @@ describe('listing rewards', () => {
   it("shows only the business's own rewards", async () => {
     const a = await registerBusiness(server());
     const b = await registerBusiness(server());
-    const mine = await createReward(a, { name: 'Mine' });
-    await createReward(b, { name: 'Theirs' });
+    const mine = await newReward(a, { name: 'Mine' });
+    await newReward(b, { name: 'Theirs' });
     expect((await list(a)).map((r) => r.publicId)).toEqual([mine.publicId]);
     expect((await unwrap(rewardsOf(a).listRewardsAlias({ query: {} }))).data.map((r) => r.publicId)).toEqual([
       mine.publicId,
@@ -250,7 +223,7 @@ describe('listing rewards', () => {
 describe('updating a reward', () => {
   it('changes only the fields given', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t, { name: 'Old', description: 'Keep me', pointsCost: 100 });
+    const reward = await newReward(t, { name: 'Old', description: 'Keep me', pointsCost: 100 });
     const res = await rewardsOf(t).updateReward({
       params: { publicId: reward.publicId },
       body: { name: 'New' },
@@ -277,7 +250,7 @@ describe('updating a reward', () => {
 
   it('deactivates and reactivates a reward with isActive', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t);
+    const reward = await newReward(t);
     await unwrap(
       rewardsOf(t).updateReward({ params: { publicId: reward.publicId }, body: { isActive: false } }),
     );
@@ -291,7 +264,7 @@ describe('updating a reward', () => {
 
   it('changes the percentage of a discount reward, and keeps it when other fields change', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t, { rewardType: 'discount', discountPercent: 10 });
+    const reward = await newReward(t, { rewardType: 'discount', discountPercent: 10 });
     await unwrap(
       rewardsOf(t).updateReward({ params: { publicId: reward.publicId }, body: { discountPercent: 15 } }),
     );
@@ -308,7 +281,7 @@ describe('updating a reward', () => {
 
   it('turns a product reward into a discount only with a discountPercent (422 without)', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t);
+    const reward = await newReward(t);
     const refused = await rewardsOf(t).updateReward({
       params: { publicId: reward.publicId },
       body: { rewardType: 'discount', name: 'Half off' },
@@ -327,7 +300,7 @@ describe('updating a reward', () => {
 
   it('drops the percentage when a discount reward becomes another type', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t, { rewardType: 'discount', discountPercent: 20 });
+    const reward = await newReward(t, { rewardType: 'discount', discountPercent: 20 });
     await unwrap(
       rewardsOf(t).updateReward({ params: { publicId: reward.publicId }, body: { rewardType: 'voucher' } }),
     );
@@ -336,7 +309,7 @@ describe('updating a reward', () => {
 
   it('refuses a discountPercent on a reward that is not (or stops being) a discount (422)', async () => {
     const t = await registerBusiness(server());
-    const product = await createReward(t);
+    const product = await newReward(t);
     const onProduct = await rewardsOf(t).updateReward({
       params: { publicId: product.publicId },
       body: { discountPercent: 10 },
@@ -344,7 +317,7 @@ describe('updating a reward', () => {
     expectResultError(onProduct, 422, 'VALIDATION_ERROR', 'discountPercent');
     expect(await find(t, product.publicId)).toEqual(product);
 
-    const discount = await createReward(t, { rewardType: 'discount', discountPercent: 20 });
+    const discount = await newReward(t, { rewardType: 'discount', discountPercent: 20 });
     const leaving = await rewardsOf(t).updateReward({
       params: { publicId: discount.publicId },
       body: { rewardType: 'service', discountPercent: 30 },
@@ -355,7 +328,7 @@ describe('updating a reward', () => {
 
   it('refuses invalid values (422) and leaves the reward unchanged', async () => {
     const t = await registerBusiness(server());
-    const reward = await createReward(t);
+    const reward = await newReward(t);
     const res = await raw(server(), 'PUT', `/v1/loyalty/rewards/${reward.publicId}`, {
       token: t.accessToken,
       ...json({ pointsCost: 0, name: 'Changed' }),
@@ -371,7 +344,7 @@ describe('updating a reward', () => {
       body: { name: 'X' },
     });
     expectResultError(unknown, 404, 'NOT_FOUND');
-    const reward = await createReward(t);
+    const reward = await newReward(t);
     await unwrap(rewardsOf(t).deleteReward({ params: { publicId: reward.publicId } }));
     const deleted = await rewardsOf(t).updateReward({
       params: { publicId: reward.publicId },
@@ -383,7 +356,7 @@ describe('updating a reward', () => {
   it("answers 404 for another business's reward and leaves it unchanged", async () => {
     const owner = await registerBusiness(server());
     const other = await registerBusiness(server());
-    const reward = await createReward(owner);
+    const reward = await newReward(owner);
     const res = await rewardsOf(other).updateReward({
       params: { publicId: reward.publicId },
       body: { name: 'Hijacked', isActive: false },
@@ -396,8 +369,8 @@ describe('updating a reward', () => {
 describe('deleting a reward', () => {
   it('removes it from both lists and keeps the row (soft delete)', async () => {
     const t = await registerBusiness(server());
-    const kept = await createReward(t, { name: 'Kept' });
-    const gone = await createReward(t, { name: 'Gone' });
+    const kept = await newReward(t, { name: 'Kept' });
+    const gone = await newReward(t, { name: 'Gone' });
     const res = await rewardsOf(t).deleteReward({ params: { publicId: gone.publicId } });
     expect(res.status).toBe(200);
     expect(await unwrap(res)).toEqual({ result: 'success', message: expect.any(String) });
@@ -422,7 +395,7 @@ describe('deleting a reward', () => {
       404,
       'NOT_FOUND',
     );
-    const reward = await createReward(t);
+    const reward = await newReward(t);
     await unwrap(rewardsOf(t).deleteReward({ params: { publicId: reward.publicId } }));
     expectResultError(
       await rewardsOf(t).deleteReward({ params: { publicId: reward.publicId } }),
@@ -434,7 +407,7 @@ describe('deleting a reward', () => {
   it("answers 404 for another business's reward and leaves it listed", async () => {
     const owner = await registerBusiness(server());
     const other = await registerBusiness(server());
-    const reward = await createReward(owner);
+    const reward = await newReward(owner);
     expectResultError(
       await rewardsOf(other).deleteReward({ params: { publicId: reward.publicId } }),
       404,
@@ -446,7 +419,7 @@ describe('deleting a reward', () => {
   it('leaves existing redemptions unchanged and refuses new ones (422 on rewardId)', async () => {
     const t = await registerBusiness(server());
     const memberId = await withMember(t, 500);
-    const reward = await createReward(t, { name: 'Car wash', pointsCost: 100 });
+    const reward = await newReward(t, { name: 'Car wash', pointsCost: 100 });
     const redemption = (
       await unwrap(
         t.client.loyalty.redemptions.createRedemption({ body: { memberId, rewardId: reward.publicId } }),

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config.js';
-
-/** The error `loadConfig(env)` throws, or a failure when it does not throw. */
-function configErrorOf(env: Record<string, string | undefined>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-}
+import { loadConfig } from '../../server/config.js';
+import { configErrorOf } from '../support/config.js';
 
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {

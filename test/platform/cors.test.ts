@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { unwrap } from '../../client/index.js';
-import { ConfigError, loadConfig } from '../../server/config.js';
-import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { loadConfig } from '../../server/config.js';
+import { registerShop, uniqueEmail } from '../support/business.js';
+import { configErrorOf } from '../support/config.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -10,27 +10,6 @@ const SHOP = 'https://shop.example.com';
 const WWW = 'https://www.example.com';
 const EARN = '/v1/public/loyalty/earn';
 const REWARDS = '/v1/public/loyalty/rewards';
-
-interface Shop extends TestBusiness {
-  apiKey: string;
-}
-
-async function newShop(s: TestServer): Promise<Shop> {
-  const business = await registerBusiness(s);
-  await unwrap(
-    business.client.loyalty.program.createProgram({
-      body: {
-        name: 'Club',
-        pointsName: 'Stars',
-        pointsPerCurrency: 10,
-        currency: 'USD',
-        enrollmentType: 'automatic',
-      },
-    }),
-  );
-  const { data } = await unwrap(business.client.auth.createApiKey({ body: { name: 'Widget' } }));
-  return { ...business, apiKey: data.key };
-}
 
 /** Raw fetch, as a browser would send it (the typed client never sends Origin). */
 async function call(
@@ -104,7 +83,7 @@ describe('CORS on /v1/public/* (CORS_ORIGINS=https://shop.example.com,https://ww
   });
 
   it('marks an actual GET from a listed origin, exposing X-Request-Id and Idempotent-Replayed', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const res = await call(server(), 'GET', REWARDS, { origin: SHOP, 'x-api-key': shop.apiKey });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(SHOP);
@@ -122,7 +101,7 @@ describe('CORS on /v1/public/* (CORS_ORIGINS=https://shop.example.com,https://ww
   });
 
   it('marks a POST earn and its replay, which carries Idempotent-Replayed for the page to read', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const headers = { origin: SHOP, 'x-api-key': shop.apiKey, 'idempotency-key': randomUUID() };
     const body = { email: uniqueEmail('member'), amount: 2 };
     const first = await call(server(), 'POST', EARN, headers, body);
@@ -150,7 +129,7 @@ describe('CORS on /v1/public/* (CORS_ORIGINS=https://shop.example.com,https://ww
     ['a look-alike suffix', 'https://shop.example.com.evil.test'],
     ['the opaque origin null', 'null'],
   ])('sends no Access-Control-Allow-Origin to %s', async (_what, origin) => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const pre = await preflight(server(), origin);
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     expect(corsHeaders(pre.headers)).toEqual([]);
@@ -163,14 +142,14 @@ describe('CORS on /v1/public/* (CORS_ORIGINS=https://shop.example.com,https://ww
   });
 
   it('sends no CORS headers to a request without Origin (a server, not a browser)', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const res = await call(server(), 'GET', REWARDS, { 'x-api-key': shop.apiKey });
     expect(res.status).toBe(200);
     expect(corsHeaders(res.headers)).toEqual([]);
   });
 
   it('sends no CORS headers on token routes, even to a listed origin', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const auth = { origin: SHOP, authorization: `Bearer ${shop.accessToken}` };
     const members = await call(server(), 'GET', '/v1/loyalty/members', auth);
     expect(members.status, members.text).toBe(200);
@@ -190,7 +169,7 @@ describe('CORS with CORS_ORIGINS unset', () => {
   const server = useTestServer();
 
   it('sends no CORS headers at all, preflight or actual request', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const pre = await preflight(server(), SHOP);
     expect(pre.status).not.toBe(204);
     expect(corsHeaders(pre.headers)).toEqual([]);
@@ -216,7 +195,7 @@ describe('CORS with CORS_ORIGINS=*', () => {
   const server = useTestServer({ env: { CORS_ORIGINS: '*' } });
 
   it('allows any origin on the public routes', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     for (const origin of ['https://anything.example.org', 'http://localhost:5173']) {
       const pre = await preflight(server(), origin);
       expect(pre.status).toBe(204);
@@ -228,7 +207,7 @@ describe('CORS with CORS_ORIGINS=*', () => {
   });
 
   it('still sends nothing on token routes', async () => {
-    const shop = await newShop(server());
+    const shop = await registerShop(server(), {}, 'Widget');
     const res = await call(server(), 'GET', '/v1/loyalty/members', {
       origin: 'https://anything.example.org',
       authorization: `Bearer ${shop.accessToken}`,
@@ -252,16 +231,6 @@ describe('CORS origins compare as browsers serialise them (CORS_ORIGINS=https://
 });
 
 describe('CORS_ORIGINS in loadConfig', () => {
-  function configErrorOf(env: Record<string, string>): ConfigError {
-    try {
-      loadConfig(env);
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      return err as ConfigError;
-    }
-    throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
-  }
-
   it.each([
     ['an origin without a scheme', 'shop.example.com'],
     ['one bad entry among good ones', `${SHOP},www.example.com`],

@@ -2,9 +2,17 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import { IDEMPOTENCY_RETENTION_MS, purgeIdempotencyKeys } from '../../server/idempotency.js';
-import { registerBusiness, registerTenant, uniqueEmail, type TestBusiness } from '../support/business.js';
+import {
+  registerBusiness,
+  registerShop,
+  registerTenant,
+  uniqueEmail,
+  type TestBusiness,
+  type TestShop,
+} from '../support/business.js';
 import { onPostgres } from '../support/database.js';
-import { expectError, expectInvalid } from '../support/expect.js';
+import { expectError, expectInvalid, expectResultError } from '../support/expect.js';
+import { customerRows, memberRows, transactionRows } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 
 // Tokens outlive the clock moves below; the pool lets 20 concurrent requests really run at once.
@@ -61,45 +69,13 @@ const fingerprint = (path: string, rawBody: string) =>
 
 const newKey = (tag = 'key') => `${tag}-${randomUUID()}`;
 
-interface Shop extends TestBusiness {
-  /** A public_loyalty API key of the business. */
-  apiKey: string;
-}
-
-/** A business with an active, automatically enrolling program (10 points per USD) and an API key. */
-async function newShop(): Promise<Shop> {
-  const business = await registerBusiness(server());
-  await unwrap(
-    business.client.loyalty.program.createProgram({
-      body: {
-        name: 'Club',
-        pointsName: 'Stars',
-        pointsPerCurrency: 10,
-        currency: 'USD',
-        enrollmentType: 'automatic',
-      },
-    }),
-  );
-  const { data } = await unwrap(business.client.auth.createApiKey({ body: { name: 'Till' } }));
-  return { ...business, apiKey: data.key };
-}
-
-const earn = (shop: Shop, body: Record<string, unknown>, key?: string) =>
+const earn = (shop: TestShop, body: Record<string, unknown>, key?: string) =>
   send(EARN, body, { apiKey: shop.apiKey, key });
 
 const createCustomer = (business: TestBusiness, body: Record<string, unknown>, key?: string) =>
   send('/v1/customers', body, { token: business.accessToken, key });
 
 const db = () => server().deps.db;
-
-const customerRows = (businessId: string) =>
-  db().selectFrom('customers').selectAll().where('business_id', '=', businessId).orderBy('id').execute();
-
-const transactionRows = (businessId: string) =>
-  db().selectFrom('loyalty_transactions').selectAll().where('business_id', '=', businessId).execute();
-
-const memberRows = (businessId: string) =>
-  db().selectFrom('loyalty_members').selectAll().where('business_id', '=', businessId).execute();
 
 const keyRow = (businessId: string, key: string) =>
   db()
@@ -134,12 +110,6 @@ function expectReplayOf(replay: Sent, first: Sent): void {
   expect(replay.headers.get('content-type')).toMatch(/^application\/json/);
 }
 
-/** The result-envelope error exactly. */
-function expectResultError(res: Sent, status: number, code: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toEqual({ result: 'error', error: { code, status, message: expect.any(String) } });
-}
-
 describe('Idempotency-Key: a retry replays the first response', () => {
   it('replays POST /v1/customers: same 201, byte-identical body, Idempotent-Replayed: true, one customer', async () => {
     const business = await registerBusiness(server());
@@ -151,12 +121,12 @@ describe('Idempotency-Key: a retry replays the first response', () => {
     const replay = await createCustomer(business, body, key);
     expectReplayOf(replay, first);
     expect(replay.body.data.id).toBe(first.body.data.id);
-    const rows = await customerRows(business.businessId);
+    const rows = await customerRows(server(), business.businessId);
     expect(rows.map((r) => r.id)).toEqual([first.body.data.id]);
   });
 
   it('replays a public earn: one loyalty transaction, the balance credited once', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('earn');
     const body = { email: uniqueEmail('member'), amount: 12.5 };
     const first = await earn(shop, body, key);
@@ -168,10 +138,10 @@ describe('Idempotency-Key: a retry replays the first response', () => {
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const replays = [await earn(shop, body, key), await earn(shop, body, key)];
     for (const replay of replays) expectReplayOf(replay, first);
-    const transactions = await transactionRows(shop.businessId);
+    const transactions = await transactionRows(server(), shop.businessId);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]).toMatchObject({ type: 'earn', points: 125 });
-    const members = await memberRows(shop.businessId);
+    const members = await memberRows(server(), shop.businessId);
     expect(members).toHaveLength(1);
     expect(members[0]).toMatchObject({ points_balance: 125, lifetime_points: 125 });
   });
@@ -210,14 +180,14 @@ describe('Idempotency-Key: a retry replays the first response', () => {
   });
 
   it('does not deduplicate POSTs sent without a key', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const body = { email: uniqueEmail('member'), amount: 1 };
     expect((await earn(shop, body)).status).toBe(200);
     const second = await earn(shop, body);
     expect(second.status).toBe(200);
     expect(second.headers.get('idempotent-replayed')).toBeNull();
     expect(second.body.data.newBalance).toBe(20);
-    expect(await transactionRows(shop.businessId)).toHaveLength(2);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(2);
   });
 
   it('stores the response sealed, as the exact text sent', async () => {
@@ -232,7 +202,7 @@ describe('Idempotency-Key: a retry replays the first response', () => {
   });
 
   it('honours the key on a differently cased public path (routing ignores case)', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('case');
     const body = { email: uniqueEmail('member'), amount: 2 };
     const path = '/V1/Public/Loyalty/Earn';
@@ -240,7 +210,7 @@ describe('Idempotency-Key: a retry replays the first response', () => {
     expect(first.status, first.text).toBe(200);
     const replay = await send(path, body, { apiKey: shop.apiKey, key });
     expectReplayOf(replay, first);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 });
 
@@ -255,17 +225,17 @@ describe('Idempotency-Key: the same key with another request', () => {
       error: { code: 'IDEMPOTENCY_KEY_REUSED', status: 422, message: expect.any(String) },
     });
     expect(reused.headers.get('idempotent-replayed')).toBeNull();
-    expect((await customerRows(business.businessId)).map((c) => c.name)).toEqual(['First Co']);
+    expect((await customerRows(server(), business.businessId)).map((c) => c.name)).toEqual(['First Co']);
   });
 
   it('refuses a public earn with another amount (422 IDEMPOTENCY_KEY_REUSED, result envelope), crediting nothing', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('earn');
     const email = uniqueEmail('member');
     expect((await earn(shop, { email, amount: 3 }, key)).status).toBe(200);
     expectResultError(await earn(shop, { email, amount: 4 }, key), 422, 'IDEMPOTENCY_KEY_REUSED');
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
-    expect((await memberRows(shop.businessId))[0].points_balance).toBe(30);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
+    expect((await memberRows(server(), shop.businessId))[0].points_balance).toBe(30);
   });
 
   it('refuses the same body on another path (422 IDEMPOTENCY_KEY_REUSED)', async () => {
@@ -292,7 +262,7 @@ describe('Idempotency-Key: the same key with another request', () => {
     expect((await createCustomer(business, { name: 'Query Co' }, key)).status).toBe(201);
     const other = await send('/v1/customers?x=1', { name: 'Query Co' }, { token: business.accessToken, key });
     expectError(other, 422, 'IDEMPOTENCY_KEY_REUSED');
-    expect(await customerRows(business.businessId)).toHaveLength(1);
+    expect(await customerRows(server(), business.businessId)).toHaveLength(1);
   });
 });
 
@@ -311,8 +281,8 @@ describe('Idempotency-Key: keys are scoped to the business', () => {
     // Another body under the same key string is B's first use, not a reuse.
     const bOther = await createCustomer(b, { name: 'Other' }, newKey('unused'));
     expect(bOther.status).toBe(201);
-    expect((await customerRows(a.businessId)).map((c) => c.id)).toEqual([fromA.body.data.id]);
-    expect((await customerRows(b.businessId)).map((c) => c.id).sort()).toEqual(
+    expect((await customerRows(server(), a.businessId)).map((c) => c.id)).toEqual([fromA.body.data.id]);
+    expect((await customerRows(server(), b.businessId)).map((c) => c.id).sort()).toEqual(
       [fromB.body.data.id, bOther.body.data.id].sort(),
     );
     expectReplayOf(await createCustomer(a, body, key), fromA);
@@ -320,21 +290,21 @@ describe('Idempotency-Key: keys are scoped to the business', () => {
   });
 
   it("does not refuse business B's different body under A's key", async () => {
-    const a = await newShop();
-    const b = await newShop();
+    const a = await registerShop(server());
+    const b = await registerShop(server());
     const key = newKey('till');
     expect((await earn(a, { email: uniqueEmail(), amount: 1 }, key)).status).toBe(200);
     const fromB = await earn(b, { email: uniqueEmail(), amount: 5 }, key);
     expect(fromB.status, fromB.text).toBe(200);
     expect(fromB.body.data.pointsEarned).toBe(50);
     expect(fromB.headers.get('idempotent-replayed')).toBeNull();
-    expect(await transactionRows(b.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), b.businessId)).toHaveLength(1);
   });
 });
 
 describe('Idempotency-Key: a replay goes only to a credential the route accepts', () => {
   it('does not replay a token route to a public_loyalty key presented as Bearer (403 FORBIDDEN)', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey();
     const body = { name: 'Private Person', email: 'private@example.test' };
     expect((await createCustomer(shop, body, key)).status).toBe(201);
@@ -384,7 +354,7 @@ describe('Idempotency-Key: refusals keep nothing', () => {
     const corrected = await createCustomer(business, { name: 'Typo Ltd', email: 'x@example.test' }, key);
     expect(corrected.status, corrected.text).toBe(201);
     expect(corrected.headers.get('idempotent-replayed')).toBeNull();
-    expect(await customerRows(business.businessId)).toHaveLength(1);
+    expect(await customerRows(server(), business.businessId)).toHaveLength(1);
     expectReplayOf(
       await createCustomer(business, { name: 'Typo Ltd', email: 'x@example.test' }, key),
       corrected,
@@ -392,7 +362,7 @@ describe('Idempotency-Key: refusals keep nothing', () => {
   });
 
   it('keeps nothing for a refused public earn (422 VALIDATION_ERROR): the corrected earn is credited', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('earn');
     const email = uniqueEmail('member');
     const refused = await earn(shop, { email, amount: -5 }, key);
@@ -402,11 +372,11 @@ describe('Idempotency-Key: refusals keep nothing', () => {
     const corrected = await earn(shop, { email, amount: 5 }, key);
     expect(corrected.status, corrected.text).toBe(200);
     expect(corrected.body.data.newBalance).toBe(50);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 
   it('keeps nothing for 401 (unknown API key): the retry with a valid key runs', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('earn');
     const body = { email: uniqueEmail('member'), amount: 1 };
     const refused = await send(EARN, body, { apiKey: 'bms_pk_not_a_real_key', key });
@@ -420,11 +390,11 @@ describe('Idempotency-Key: refusals keep nothing', () => {
     const retried = await earn(shop, body, key);
     expect(retried.status).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 
   it('keeps nothing for 403 (a public key presented as Bearer): the retry with the access token runs', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey();
     const body = { name: 'Scoped Ltd' };
     const refused = await send('/v1/customers', body, { token: shop.apiKey, key });
@@ -446,7 +416,7 @@ describe('Idempotency-Key: refusals keep nothing', () => {
     expectError(refused, 400, 'BAD_REQUEST');
     const retried = await createCustomer(business, { name: 'Broken' }, key);
     expect(retried.status).toBe(201);
-    expect(await customerRows(business.businessId)).toHaveLength(1);
+    expect(await customerRows(server(), business.businessId)).toHaveLength(1);
   });
 
   it('keeps nothing for an unknown route (404): the key stays free for a real request', async () => {
@@ -463,7 +433,7 @@ describe('Idempotency-Key: refusals keep nothing', () => {
   });
 
   it('keeps a business-rule refusal: a reused reference is 409 CONFLICT, replayed as 409', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const email = uniqueEmail('member');
     expect((await earn(shop, { email, amount: 2, reference: 'POS-1042' }, newKey('sale'))).status).toBe(200);
     const key = newKey('again');
@@ -474,7 +444,7 @@ describe('Idempotency-Key: refusals keep nothing', () => {
     expect(await keyRow(shop.businessId, key)).toMatchObject({ state: 'done', status_code: 409 });
     const replay = await earn(shop, body, key);
     expectReplayOf(replay, conflict);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 });
 
@@ -492,7 +462,7 @@ describe('Idempotency-Key: 24 h retention (injected clock)', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(again.body.data.id).not.toBe(first.body.data.id);
-    expect(await customerRows(business.businessId)).toHaveLength(2);
+    expect(await customerRows(server(), business.businessId)).toHaveLength(2);
     // The key now replays the new response.
     expectReplayOf(await createCustomer(business, body, key), again);
   });
@@ -543,7 +513,7 @@ describe('Idempotency-Key: 24 h retention (injected clock)', () => {
 
 describe('Idempotency-Key: a request still in progress', () => {
   it('answers 409 IDEMPOTENCY_IN_PROGRESS with Retry-After while the claim runs, then takes an abandoned claim over', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('busy');
     const body = { email: uniqueEmail('member'), amount: 4 };
     const text = JSON.stringify(body);
@@ -554,7 +524,7 @@ describe('Idempotency-Key: a request still in progress', () => {
     expect(busy.headers.get('retry-after')).toBe('1');
     expect(busy.headers.get('idempotent-replayed')).toBeNull();
     expect(await keyRow(shop.businessId, key)).toMatchObject({ state: 'running' });
-    expect(await transactionRows(shop.businessId)).toEqual([]);
+    expect(await transactionRows(server(), shop.businessId)).toEqual([]);
 
     // Another request under the running key is a reuse, not a wait.
     expectResultError(await earn(shop, { ...body, amount: 5 }, key), 422, 'IDEMPOTENCY_KEY_REUSED');
@@ -569,19 +539,19 @@ describe('Idempotency-Key: a request still in progress', () => {
     expect(taken.status, taken.text).toBe(200);
     expect(taken.headers.get('idempotent-replayed')).toBeNull();
     expect(taken.body.data.newBalance).toBe(40);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
     expect(await keyRow(shop.businessId, key)).toMatchObject({ state: 'done', status_code: 200 });
     expectReplayOf(await earn(shop, body, key), taken);
   });
 
   it('does not let another request take over an abandoned claim (422 IDEMPOTENCY_KEY_REUSED)', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = newKey('abandoned');
     const body = { email: uniqueEmail('member'), amount: 4 };
     await insertRunningClaim(shop.businessId, key, fingerprint(EARN, JSON.stringify(body)));
     server().clock.advance(61_000);
     expectResultError(await earn(shop, { ...body, amount: 9 }, key), 422, 'IDEMPOTENCY_KEY_REUSED');
-    expect(await transactionRows(shop.businessId)).toEqual([]);
+    expect(await transactionRows(server(), shop.businessId)).toEqual([]);
     expect(await keyRow(shop.businessId, key)).toMatchObject({ state: 'running' });
   });
 
@@ -596,13 +566,13 @@ describe('Idempotency-Key: a request still in progress', () => {
       error: { code: 'IDEMPOTENCY_IN_PROGRESS', status: 409, message: expect.any(String) },
     });
     expect(busy.headers.get('retry-after')).toBe('1');
-    expect(await customerRows(business.businessId)).toEqual([]);
+    expect(await customerRows(server(), business.businessId)).toEqual([]);
   });
 });
 
 describe(`Idempotency-Key: concurrent duplicates (${onPostgres ? 'PostgreSQL, truly concurrent' : 'PGlite, serialised'})`, () => {
   it('credits one earn for 20 concurrent requests with the same key and body, over 3 rounds', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     for (let round = 0; round < 3; round++) {
       const key = newKey(`round-${round}`);
       const email = uniqueEmail(`round${round}`);
@@ -633,8 +603,8 @@ describe(`Idempotency-Key: concurrent duplicates (${onPostgres ? 'PostgreSQL, tr
         .execute();
       expect(customers).toHaveLength(1);
     }
-    expect(await transactionRows(shop.businessId)).toHaveLength(3);
-    expect(await memberRows(shop.businessId)).toHaveLength(3);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(3);
+    expect(await memberRows(server(), shop.businessId)).toHaveLength(3);
   });
 });
 
@@ -644,7 +614,7 @@ describe('Idempotency-Key: the header itself', () => {
     const key = 'k'.repeat(256);
     const refused = await createCustomer(business, { name: 'Long Key' }, key);
     expectInvalid(refused, 'idempotency-key');
-    expect(await customerRows(business.businessId)).toEqual([]);
+    expect(await customerRows(server(), business.businessId)).toEqual([]);
     const rows = await db()
       .selectFrom('idempotency_keys')
       .select('key')
@@ -654,11 +624,11 @@ describe('Idempotency-Key: the header itself', () => {
   });
 
   it('refuses an over-long key on public earn too (422 VALIDATION_ERROR), crediting nothing', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const refused = await earn(shop, { email: uniqueEmail(), amount: 1 }, 'x'.repeat(300));
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ result: 'error', error: { code: 'VALIDATION_ERROR', status: 422 } });
-    expect(await transactionRows(shop.businessId)).toEqual([]);
+    expect(await transactionRows(server(), shop.businessId)).toEqual([]);
   });
 
   it('accepts a key of exactly 255 characters', async () => {
@@ -674,11 +644,11 @@ describe('Idempotency-Key: the header itself', () => {
     const business = await registerBusiness(server());
     const refused = await createCustomer(business, { name: 'Empty Key' }, '');
     expectInvalid(refused, 'idempotency-key');
-    expect(await customerRows(business.businessId)).toEqual([]);
+    expect(await customerRows(server(), business.businessId)).toEqual([]);
   });
 
   it('ignores the header on GET, whatever its length', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const key = 'g'.repeat(300);
     const list = await send('/v1/customers', undefined, { method: 'GET', token: shop.accessToken, key });
     expect(list.status, list.text).toBe(200);

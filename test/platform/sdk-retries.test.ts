@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client } from '../../client/index.js';
-import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { keyClient, registerShop, uniqueEmail, type TestShop } from '../support/business.js';
+import { transactionRows } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' } });
@@ -94,49 +95,20 @@ async function startProxy(
   return { baseUrl: `http://127.0.0.1:${port}`, hits };
 }
 
-interface Shop extends TestBusiness {
-  apiKey: string;
-}
-
-/** A business with an active, automatically enrolling program (10 points per USD) and an API key. */
-async function newShop(): Promise<Shop> {
-  const business = await registerBusiness(server());
-  await unwrap(
-    business.client.loyalty.program.createProgram({
-      body: {
-        name: 'Club',
-        pointsName: 'Stars',
-        pointsPerCurrency: 10,
-        currency: 'USD',
-        enrollmentType: 'automatic',
-      },
-    }),
-  );
-  const { data } = await unwrap(business.client.auth.createApiKey({ body: { name: 'Till' } }));
-  return { ...business, apiKey: data.key };
-}
-
 /** The point of sale: the SDK with the shop's key, talking to the service through `proxy`. */
-const till = (shop: Shop, proxy: Proxy, maxRetries?: number): Client =>
+const till = (shop: TestShop, proxy: Proxy, maxRetries?: number): Client =>
   createClient({ baseUrl: proxy.baseUrl, apiKey: shop.apiKey, maxRetries });
 
-const transactionRows = (businessId: string) =>
-  server()
-    .deps.db.selectFrom('loyalty_transactions')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .execute();
-
-async function balanceOf(shop: Shop, email: string): Promise<number> {
-  const direct = createClient({ baseUrl: server().baseUrl, apiKey: shop.apiKey, maxRetries: 0 });
-  return (await unwrap(direct.publicLoyalty.publicGetBalance({ query: { email } }))).data.pointsBalance;
+async function balanceOf(shop: TestShop, email: string): Promise<number> {
+  return (await unwrap(keyClient(server(), shop.apiKey).publicLoyalty.publicGetBalance({ query: { email } })))
+    .data.pointsBalance;
 }
 
 const keysOf = (hits: Hit[]) => hits.map((h) => h.headers['idempotency-key']);
 
 describe('SDK: a POST whose response was lost is retried with its idempotency key', () => {
   it('credits a retried earn once: the retry carries the same automatic key and gets the replay', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy({ drop: (i) => i === 0 });
     const email = uniqueEmail('member');
     const res = await till(shop, proxy).publicLoyalty.publicEarn({ body: { email, amount: 12.5 } });
@@ -159,7 +131,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
     expect(proxy.hits[1].at - proxy.hits[0].at).toBeGreaterThanOrEqual(450);
 
     expect(await balanceOf(shop, email)).toBe(125);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
     const row = await server()
       .deps.db.selectFrom('idempotency_keys')
       .select(['state', 'status_code'])
@@ -170,7 +142,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
   });
 
   it('keeps a key the caller gives, on every attempt', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy({ drop: (i) => i === 0 });
     const email = uniqueEmail('member');
     const res = await till(shop, proxy).publicLoyalty.publicEarn({
@@ -181,11 +153,11 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
     expect(res.headers.get('idempotent-replayed')).toBe('true');
     expect(keysOf(proxy.hits)).toEqual(['till-7-sale-42', 'till-7-sale-42']);
     expect(await balanceOf(shop, email)).toBe(20);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 
   it('gives up after maxRetries lost responses and throws the network error, having credited once', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy({ drop: () => true });
     const email = uniqueEmail('member');
     await expect(
@@ -199,7 +171,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
   });
 
   it('with maxRetries: 0 sends no automatic key and does not retry', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy({ drop: (i) => i === 0 });
     const pos = till(shop, proxy, 0);
     const email = uniqueEmail('member');
@@ -217,7 +189,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
   });
 
   it('with maxRetries: 0 still sends a key the caller gives', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy();
     const res = await till(shop, proxy, 0).publicLoyalty.publicEarn({
       body: { email: uniqueEmail('member'), amount: 1 },
@@ -228,7 +200,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
   });
 
   it('gives every POST its own key and a GET none', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy();
     const pos = till(shop, proxy);
     const email = uniqueEmail('member');
@@ -246,7 +218,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
 
 describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
   /** A claim of `key` by a request still running, for the earn `body` as the SDK serialises it. */
-  async function runningClaim(shop: Shop, key: string, body: unknown) {
+  async function runningClaim(shop: TestShop, key: string, body: unknown) {
     const now = server().clock.now();
     await server()
       .deps.db.insertInto('idempotency_keys')
@@ -264,7 +236,7 @@ describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
   }
 
   it('retries after Retry-After and resolves with the result once the claim is released', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const email = uniqueEmail('member');
     const body = { email, amount: 3 };
     await runningClaim(shop, 'busy-key', body);
@@ -284,11 +256,11 @@ describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
     expect(keysOf(proxy.hits)).toEqual(['busy-key', 'busy-key']);
     // Retry-After: 1
     expect(proxy.hits[1].at - proxy.hits[0].at).toBeGreaterThanOrEqual(950);
-    expect(await transactionRows(shop.businessId)).toHaveLength(1);
+    expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 
   it('returns the 409 as is with maxRetries: 0', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const body = { email: uniqueEmail('member'), amount: 3 };
     await runningClaim(shop, 'busy-key', body);
     const proxy = await startProxy();
@@ -303,11 +275,11 @@ describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
     });
     expect(res.headers.get('retry-after')).toBe('1');
     expect(proxy.hits).toHaveLength(1);
-    expect(await transactionRows(shop.businessId)).toEqual([]);
+    expect(await transactionRows(server(), shop.businessId)).toEqual([]);
   });
 
   it('does not retry other refusals: 409 CONFLICT and 422 IDEMPOTENCY_KEY_REUSED come back at once', async () => {
-    const shop = await newShop();
+    const shop = await registerShop(server());
     const proxy = await startProxy();
     const pos = till(shop, proxy);
     const email = uniqueEmail('member');

@@ -1,23 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
-import { json, raw, uniqueEmail } from '../support/business.js';
-import { useTestServer } from '../support/setup.js';
+import { json, keyClient, raw, uniqueEmail } from '../support/business.js';
+import { expectResultError } from '../support/expect.js';
 import {
-  createKey,
   customerRows,
-  enroll,
   expectLedgerBalanced,
-  expectResultError,
-  keyClient,
   member,
-  membersMatching,
   newReward,
-  newShop,
   redemptionRows,
   transactionRows,
-  type Shop,
-} from './helpers.js';
+} from '../support/loyalty.js';
+import { useTestServer } from '../support/setup.js';
+import { createKey, enroll, membersMatching, newShop, type Shop } from './helpers.js';
 
 const server = useTestServer({ worker: false });
 
@@ -95,7 +90,7 @@ describe('public loyalty authentication (X-Api-Key)', () => {
     const f = await fixture();
     const statuses = [];
     for (const route of publicRoutes(f))
-      statuses.push((await call(route, { 'x-api-key': f.shop.key })).status);
+      statuses.push((await call(route, { 'x-api-key': f.shop.apiKey })).status);
     expect(statuses).toEqual([200, 200, 201, 200, 200]);
     // earn 5 x 10 = 50, redeem 100: 900 + 50 - 100.
     expect((await expectLedgerBalanced(f.shop, f.memberId)).pointsBalance).toBe(850);
@@ -142,7 +137,7 @@ describe('public loyalty authentication (X-Api-Key)', () => {
     const f = await fixture();
     const { key: full } = await createKey(f.shop, 'full');
     await expectAllRefused(f, { authorization: `Bearer ${full}` });
-    await expectAllRefused(f, { authorization: `Bearer ${f.shop.key}` });
+    await expectAllRefused(f, { authorization: `Bearer ${f.shop.apiKey}` });
   });
 
   it('refuses through the typed client too: an access-token client gets 401 on a public route', async () => {
@@ -157,14 +152,14 @@ describe('public loyalty keys on token routes', () => {
   it('refuses a public_loyalty key on GET /v1/loyalty/members as X-Api-Key or as Bearer (403 FORBIDDEN)', async () => {
     const f = await fixture();
     const asHeader = await raw(server(), 'GET', '/v1/loyalty/members', {
-      headers: { 'x-api-key': f.shop.key },
+      headers: { 'x-api-key': f.shop.apiKey },
     });
     expectResultError(asHeader, 403, 'FORBIDDEN');
-    const asBearer = await raw(server(), 'GET', '/v1/loyalty/members', { token: f.shop.key });
+    const asBearer = await raw(server(), 'GET', '/v1/loyalty/members', { token: f.shop.apiKey });
     expectResultError(asBearer, 403, 'FORBIDDEN');
     const viaClient = await createClient({
       baseUrl: server().baseUrl,
-      accessToken: f.shop.key,
+      accessToken: f.shop.apiKey,
       maxRetries: 0,
     }).loyalty.members.listMembers({ query: {} });
     expectResultError(viaClient, 403, 'FORBIDDEN');
@@ -173,7 +168,7 @@ describe('public loyalty keys on token routes', () => {
   it('refuses a public_loyalty key on a token write (403) and changes nothing', async () => {
     const f = await fixture();
     const res = await raw(server(), 'POST', '/v1/loyalty/transactions/adjust', {
-      token: f.shop.key,
+      token: f.shop.apiKey,
       ...json({ memberId: f.memberId, points: 500, description: 'Escalation' }),
     });
     expectResultError(res, 403, 'FORBIDDEN');

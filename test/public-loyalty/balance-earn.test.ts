@@ -1,26 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Member, type Transaction } from '../../client/index.js';
-import { json, raw, registerBusiness, uniqueEmail } from '../support/business.js';
+import { json, keyClient, raw, registerBusiness, uniqueEmail } from '../support/business.js';
 import { outbox, withEvents } from '../support/events.js';
-import { useTestServer } from '../support/setup.js';
+import { expectResultError } from '../support/expect.js';
 import {
   customerRows,
-  enroll,
   expectLedgerBalanced,
-  expectResultError,
-  createKey,
-  keyClient,
   member,
   memberRows,
-  membersMatching,
   newReward,
-  newShop,
-  newTier,
   transactionRows,
   transactions,
-  withoutPhone,
-  type Shop,
-} from './helpers.js';
+} from '../support/loyalty.js';
+import { useTestServer } from '../support/setup.js';
+import { enroll, createKey, membersMatching, newShop, newTier, withoutPhone, type Shop } from './helpers.js';
 
 const server = useTestServer({ worker: false });
 
@@ -37,7 +30,7 @@ const earn = (
 const rawEarn = (shop: Shop, body: unknown) => {
   const { headers, body: text } = json(body);
   return raw(server(), 'POST', '/v1/public/loyalty/earn', {
-    headers: { ...headers, 'x-api-key': shop.key },
+    headers: { ...headers, 'x-api-key': shop.apiKey },
     body: text,
   });
 };
@@ -122,7 +115,7 @@ describe('GET /v1/public/loyalty/balance', () => {
     const shop = await newShop(server());
     for (const query of ['', '?email=', '?email=not-an-email', `?email=${'a'.repeat(250)}%40example.test`]) {
       const res = await raw(server(), 'GET', `/v1/public/loyalty/balance${query}`, {
-        headers: { 'x-api-key': shop.key },
+        headers: { 'x-api-key': shop.apiKey },
       });
       expectResultError(res, 422, 'VALIDATION_ERROR', 'email');
     }

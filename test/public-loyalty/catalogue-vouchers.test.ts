@@ -1,15 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type CreateRewardBody } from '../../client/index.js';
+import { expectResultError } from '../support/expect.js';
+import { newReward } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
-import {
-  DAY_MS,
-  enroll,
-  expectResultError,
-  newReward,
-  newShop,
-  type Enrolled,
-  type Shop,
-} from './helpers.js';
+import { DAY_MS, enroll, newShop, type Enrolled, type Shop } from './helpers.js';
 
 const server = useTestServer({ worker: false });
 

@@ -3,21 +3,17 @@ import { unwrap, type Transaction } from '../../client/index.js';
 import { uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox } from '../support/events.js';
-import { useTestServer } from '../support/setup.js';
+import { expectResultError } from '../support/expect.js';
 import {
   customerRows,
-  enroll,
   expectLedgerBalanced,
-  expectResultError,
   memberRows,
-  membersMatching,
   newReward,
-  newShop,
-  newTier,
   redemptionRows,
   transactions,
-  type Shop,
-} from './helpers.js';
+} from '../support/loyalty.js';
+import { useTestServer } from '../support/setup.js';
+import { enroll, membersMatching, newShop, newTier, type Shop } from './helpers.js';
 
 // A pool large enough that concurrent requests really run at once on PostgreSQL (row locks and the
 // guarded updates, not the pool, serialise them). On PGlite the engine serialises everything, so

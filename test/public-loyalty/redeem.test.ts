@@ -2,19 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type Member, type Redemption } from '../../client/index.js';
 import { json, raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
+import { expectResultError } from '../support/expect.js';
+import { expectLedgerBalanced, member, newReward, redemptionRows, transactions } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 import {
   DAY_MS,
   UNKNOWN_REWARD,
   VOUCHER,
   enroll,
-  expectLedgerBalanced,
-  expectResultError,
-  member,
-  newReward,
   newShop,
-  redemptionRows,
-  transactions,
   type Enrolled,
   withoutPhone,
   type Shop,
@@ -30,7 +26,7 @@ const redeem = (shop: Shop, email: string, rewardId: string) =>
 const rawRedeem = (shop: Shop, body: unknown) => {
   const { headers, body: text } = json(body);
   return raw(server(), 'POST', '/v1/public/loyalty/redeem', {
-    headers: { ...headers, 'x-api-key': shop.key },
+    headers: { ...headers, 'x-api-key': shop.apiKey },
     body: text,
   });
 };

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createClient, unwrap, type Client } from '../../client/index.js';
+import {
+  createClient,
+  unwrap,
+  type Client,
+  type CreateProgramBody,
+  type Program,
+} from '../../client/index.js';
 import type { TestServer } from './server.js';
 
 export interface TestBusiness {
@@ -25,6 +31,44 @@ export async function registerBusiness(server: TestServer, name = 'Test Business
     accessToken: data.accessToken,
     client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
   };
+}
+
+/** The typed client that presents `key` as `X-Api-Key`: a point of sale, or a full-key backend. */
+export const keyClient = (server: TestServer, key: string): Client =>
+  createClient({ baseUrl: server.baseUrl, apiKey: key, maxRetries: 0 });
+
+export interface TestShop extends TestBusiness {
+  program: Program;
+  /** A public_loyalty API key of the business. */
+  apiKey: string;
+}
+
+/**
+ * Registers a business with an active loyalty program (Club: 10 Stars per USD, automatic enrollment;
+ * `program` overrides any of it) and a public_loyalty API key named `keyName`.
+ */
+export async function registerShop(
+  server: TestServer,
+  program: Partial<CreateProgramBody> = {},
+  keyName = 'Till',
+): Promise<TestShop> {
+  const business = await registerBusiness(server);
+  const created = await unwrap(
+    business.client.loyalty.program.createProgram({
+      body: {
+        name: 'Club',
+        pointsName: 'Stars',
+        pointsPerCurrency: 10,
+        currency: 'USD',
+        enrollmentType: 'automatic',
+        ...program,
+      },
+    }),
+  );
+  const { data: key } = await unwrap(
+    business.client.auth.createApiKey({ body: { name: keyName, scope: 'public_loyalty' } }),
+  );
+  return { ...business, program: created.data, apiKey: key.key };
 }
 
 /** Raw HTTP for what the typed client refuses to send (broken JSON, wrong types, odd headers). */

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { ErrorCode, ErrorObject } from '../../client/index.js';
 
+/** A response as the tests hold it; anything else it carries (headers, the raw text) is ignored. */
 export type HttpResult = { status: number; body: unknown };
 
 /** An error answer in the general envelope with this status and code (and `field` named in details). */
@@ -26,6 +27,31 @@ export function expectInvalid(res: HttpResult, ...fields: string[]): void {
   const named = (error.details ?? []).map((d) => d.field);
   expect(named.length).toBeGreaterThan(0);
   for (const field of fields) expect(named).toContain(field);
+}
+
+/**
+ * The result envelope exactly: `{ result: 'error', error: { code, message, status } }` and nothing
+ * else, with `details` (naming `field`) only when a field is given. Returns the error.
+ */
+export function expectResultError(
+  res: HttpResult,
+  status: number,
+  code: ErrorCode,
+  field?: string,
+): ErrorObject {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toEqual({
+    result: 'error',
+    error: {
+      code,
+      status,
+      message: expect.any(String),
+      ...(field === undefined
+        ? {}
+        : { details: expect.arrayContaining([expect.objectContaining({ field })]) }),
+    },
+  });
+  return (res.body as { error: ErrorObject }).error;
 }
 
 /** An error in the result envelope with this status and code (and `field` named in details). */

@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../server/config.js';
+import { loadConfig } from '../../server/config.js';
 import { loadSecretBox, SecretBox } from '../../server/common/secret-box.js';
 import { createLogger } from '../../server/logger.js';
+import { configErrorOf } from '../support/config.js';
 
 const log = createLogger('silent');
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -21,16 +22,6 @@ function withPart(sealed: string, index: number, replace: (part: string) => stri
   const parts = sealed.split('.');
   parts[index] = replace(parts[index]);
   return parts.join('.');
-}
-
-function configErrorOf(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
 describe('SecretBox', () => {

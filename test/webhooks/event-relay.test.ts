@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, unwrap } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
 import { relayPendingEvents } from '../../server/events/relay.js';
 import { newId } from '../../server/common/ids.js';
-import { registerBusiness, type TestBusiness } from '../support/business.js';
+import { keyClient, registerBusiness, registerShop } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
@@ -23,22 +23,6 @@ const undispatched = (srv: TestServer, businessId: string) =>
     .where('business_id', '=', businessId)
     .where('dispatched_at', 'is', null)
     .execute();
-
-async function till(srv: TestServer, biz: TestBusiness) {
-  await unwrap(
-    biz.client.loyalty.program.createProgram({
-      body: {
-        name: 'Club',
-        pointsName: 'Points',
-        pointsPerCurrency: 10,
-        currency: 'USD',
-        enrollmentType: 'automatic',
-      },
-    }),
-  );
-  const { data: key } = await unwrap(biz.client.auth.createApiKey({ body: { name: 'Till' } }));
-  return createClient({ baseUrl: srv.baseUrl, apiKey: key.key, maxRetries: 0 });
-}
 
 /** Events written straight into the outbox without a dispatch job, as the public earn writes them. */
 async function writeBareEvents(srv: TestServer, businessId: string, n: number): Promise<string[]> {
@@ -63,12 +47,12 @@ describe('outbox relay with a running worker', () => {
   const server = useTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
 
   it('delivers the events of a public earn, which are written without a dispatch job', async () => {
-    const biz = await registerBusiness(server());
+    const biz = await registerShop(server());
     const receiver = await startReceiver();
     await unwrap(
       biz.client.webhooks.createWebhook({ body: { url: receiver.url, events: ['loyalty.points_earned'] } }),
     );
-    const pos = await till(server(), biz);
+    const pos = keyClient(server(), biz.apiKey);
 
     await unwrap(pos.publicLoyalty.publicEarn({ body: { email: 'ada@example.test', amount: 4.2 } }));
 
