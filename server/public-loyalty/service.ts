@@ -30,6 +30,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const OPTIMISTIC_ATTEMPTS = 3;
 
 const noProgram = () => notFound('Loyalty program');
+const noMember = () => notFound('Member');
 const referenceTaken = () => conflict('The reference has already been used for an earn');
 
 const referenceUsed = async (db: Executor, businessId: string, reference: string) =>
@@ -43,7 +44,6 @@ const referenceUsed = async (db: Executor, businessId: string, reference: string
       .where('reference_id', '=', reference)
       .executeTakeFirst(),
   );
-const noMember = () => notFound('Member');
 
 /** The active member of a customer, found by the customer's email (case-insensitive). */
 const memberByEmail = (db: Executor, businessId: string, email: string) =>
@@ -164,24 +164,23 @@ export async function earn(ctx: Ctx, input: EarnBody): Promise<EarnResult> {
           return tryEarn(trx, ctx, input, await earnState(trx, ctx.businessId, email));
         })
       : await tryEarn(ctx.db, ctx, input, await earnState(ctx.db, ctx.businessId, email));
-    if (outcome === 'enroll') {
-      const state = await earnState(ctx.db, ctx.businessId, email);
-      if (state.enrollment_type !== 'automatic') throw noMember();
-      await enrollByEmail(ctx, state, email);
+    if (outcome === 'changed') continue;
+    if ('enroll' in outcome) {
+      await enrollByEmail(ctx, outcome.enroll, email);
       continue;
     }
-    if (outcome === 'changed') continue;
     announce(ctx, outcome.eventIds);
     return outcome.result;
   }
 }
 
-type EarnOutcome = 'enroll' | 'changed' | { result: EarnResult; eventIds: string[] };
+/** Earned; or the member changed meanwhile; or the customer must be enrolled first (automatic). */
+type EarnOutcome = { result: EarnResult; eventIds: string[] } | 'changed' | { enroll: EarnState };
 
 async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState): Promise<EarnOutcome> {
   if (!state.member_id) {
     if (state.enrollment_type !== 'automatic') throw noMember();
-    return 'enroll';
+    return { enroll: state };
   }
   if (state.status !== 'active')
     throw invalidState(`The member is ${state.status}; only active members earn`);
