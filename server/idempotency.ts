@@ -43,10 +43,7 @@ const fingerprintOf = (req: Request) =>
     .update(req.rawBody ?? Buffer.alloc(0))
     .digest('hex');
 
-/**
- * Stored responses are sealed like other secrets at rest: some carry one (a new API key, a webhook
- * signing secret) and are replayable for a day.
- */
+/** What a request finds when it presents its key. */
 type Claim =
   | { kind: 'claimed' }
   | { kind: 'replay'; status: number; body: string }
@@ -187,7 +184,9 @@ export function idempotency(deps: Deps): RequestHandler {
 
 /**
  * Stores the response of a claimed request before sending it, so a retry that arrives after the
- * client saw (or lost) the response is answered from it; refusals release the key instead.
+ * client saw (or lost) the response is answered from it; refusals release the key instead. Stored
+ * responses are sealed like other secrets at rest: some carry one (a new API key, a webhook signing
+ * secret) and are replayable for a day.
  */
 function keepResponse(deps: Deps, req: Request, res: Response, businessId: string, key: string): void {
   res.json = (body: unknown) => {
