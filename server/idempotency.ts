@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorCode } from '../contract/common/errors.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../contract/common/schemas.js';
 import type { Clock } from './common/clock.js';
 import type { Executor } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -14,7 +15,6 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
  * and a retry may run the request again. Well above the statement timeout and any request's time.
  */
 const CLAIM_LEASE_MS = 60 * 1000;
-const MAX_KEY_LENGTH = 255;
 
 /**
  * Outcomes that mean the request was refused before it did anything: nothing is kept for them,
@@ -147,7 +147,7 @@ export function idempotency(deps: Deps): RequestHandler {
     if (req.method !== 'POST') return next();
     const key = req.get('idempotency-key');
     // A missing key opts out; an empty or over-long one is refused by the route's header schema.
-    if (key === undefined || key.length === 0 || key.length > MAX_KEY_LENGTH) return next();
+    if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return next();
     // Runs after requireAuth: only a credential this route accepts reaches a claim or a replay.
     const businessId = req.auth?.businessId;
     if (!businessId) return next();

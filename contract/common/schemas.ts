@@ -49,9 +49,12 @@ export const MajorAmountSchema = extendApi(z.number().min(0).max(1_000_000_000_0
   example: 19.99,
 });
 
+/** The longest `Idempotency-Key` accepted (DESIGN.md section 7). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
 /** Optional `Idempotency-Key` request header of POST routes. */
 export const IdempotencyHeadersSchema = z.object({
-  'idempotency-key': extendApi(z.string().min(1).max(255).optional(), {
+  'idempotency-key': extendApi(z.string().min(1).max(IDEMPOTENCY_KEY_MAX_LENGTH).optional(), {
     description:
       'A unique key (e.g. a UUID) so that retrying the same request does not repeat it. The first completed ' +
       'response is kept for 24 h and replayed to a retry with the same key and request, with the header ' +

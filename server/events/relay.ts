@@ -78,6 +78,6 @@ export function startEventRelay(deps: EngineDeps): void {
 }
 
 /** Tells this process's relay (when it runs one) that events were just committed without a job. */
-export function announce(ctx: Ctx, eventIds: string[]): void {
-  if (eventIds.length > 0) wakers.get(ctx.jobs)?.();
+export function announce(ctx: Ctx): void {
+  wakers.get(ctx.jobs)?.();
 }

@@ -5,7 +5,7 @@ import type { Trx } from '../db/database.js';
 import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../db/types.js';
 import { ApiError, notFound } from '../errors.js';
 import { emit } from '../events/outbox.js';
-import { toMember, toTransaction } from './mappers.js';
+import { toMember, toTierBrief, toTransaction } from './mappers.js';
 import { membersChanged } from './member-counts.js';
 import { activeProgram, findMemberView, tiersOf } from './queries.js';
 
@@ -176,11 +176,10 @@ export async function setTier(
     .execute();
   const member = await findMemberView(trx, ctx.businessId, memberId);
   if (!member) return;
-  const brief = (t: TierRow | null) => (t ? { publicId: t.id, name: t.name, color: t.color } : null);
   await emit(trx, ctx, 'loyalty.tier_changed', {
     member: toMember(member),
-    previousTier: brief(previous),
-    newTier: brief(next),
+    previousTier: toTierBrief(previous),
+    newTier: toTierBrief(next),
   });
 }
 

@@ -40,6 +40,10 @@ export const toTier = (row: TierRow): Tier => ({
   sortOrder: row.sort_order,
 });
 
+/** A tier as events name it: `{publicId, name, color}`, or null for none. */
+export const toTierBrief = (t: { id: string; name: string; color: string } | null) =>
+  t ? { publicId: t.id, name: t.name, color: t.color } : null;
+
 export const toMember = (row: MemberViewRow): Member => ({
   publicId: row.id,
   customerId: row.customer_id,

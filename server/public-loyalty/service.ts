@@ -18,7 +18,7 @@ import { ApiError, conflict, invalidState, notFound } from '../errors.js';
 import { announce } from '../events/relay.js';
 import { createCustomer } from '../general/customers/service.js';
 import { pointsFor } from '../loyalty/ledger.js';
-import { toMember, toTransaction } from '../loyalty/mappers.js';
+import { toMember, toTierBrief, toTransaction } from '../loyalty/mappers.js';
 import { membersChanged } from '../loyalty/member-counts.js';
 import { enrollInTransaction } from '../loyalty/members.js';
 import type { MemberViewRow } from '../loyalty/queries.js';
@@ -169,7 +169,7 @@ export async function earn(ctx: Ctx, input: EarnBody): Promise<EarnResult> {
       await enrollByEmail(ctx, outcome.enroll, email);
       continue;
     }
-    announce(ctx, outcome.eventIds);
+    if (outcome.eventIds.length > 0) announce(ctx);
     return outcome.result;
   }
 }
@@ -244,11 +244,10 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
   const member = toMember(memberAfter);
   const events: { id: string; type: string; data: unknown }[] = [];
   if (newTier !== tier) {
-    const brief = (t: Tier | null) => (t ? { publicId: t.id, name: t.name, color: t.color } : null);
     events.push({
       id: newId('evt'),
       type: 'loyalty.tier_changed',
-      data: { member, previousTier: brief(tier), newTier: brief(newTier) },
+      data: { member, previousTier: toTierBrief(tier), newTier: toTierBrief(newTier) },
     });
   }
   events.push({

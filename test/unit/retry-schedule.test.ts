@@ -8,24 +8,7 @@ import {
   specSignature,
   standardSignature,
 } from '../../server/webhooks/signing.js';
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** The documented schedule (DESIGN.md section 6): the wait after the 1st, 2nd, ... failed attempt. */
-const SCHEDULE_MS = [
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  14 * HOUR,
-  20 * HOUR,
-  24 * HOUR,
-];
+import { DAY, MINUTE, SCHEDULE_MS, SECOND } from '../support/schedule.js';
 
 const noJitter = () => 0;
 const fullJitter = () => 0.999;

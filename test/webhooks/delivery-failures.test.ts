@@ -7,22 +7,8 @@ import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
 import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
+import { DAY, MINUTE, SCHEDULE_MS, SECOND } from '../support/schedule.js';
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const SCHEDULE_MS = [
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  14 * HOUR,
-  20 * HOUR,
-  24 * HOUR,
-];
 // Short, so the test of a receiver that never answers is quick; long enough that a busy machine's
 // receiver still answers the others in time.
 const TIMEOUT_MS = 1500;
