@@ -4,7 +4,7 @@ import type { Clock } from './common/clock.js';
 import type { SecretBox } from './common/secret-box.js';
 import type { Config } from './config.js';
 import type { Ctx } from './context.js';
-import type { DatabaseHandle, Db } from './db/database.js';
+import type { DatabaseHandle, Db, Executor, Trx } from './db/database.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { Logger } from './logger.js';
 
@@ -46,15 +46,20 @@ declare global {
       credentials: Credentials;
       /** Set by the auth middleware on authenticated routes. */
       auth?: AuthInfo;
+      /** The transaction an idempotent request runs in (server/idempotency.ts). */
+      transaction?: Trx;
     }
   }
 }
+
+/** What a request's work runs on: its idempotent transaction, when it has one. */
+export const dbOf = (req: Express.Request, deps: Deps): Executor => req.transaction ?? deps.db;
 
 /** The service context of an authenticated request. */
 export function ctxOf(req: Express.Request, deps: Deps): Ctx {
   if (!req.auth) throw new Error('ctxOf called on an unauthenticated request');
   return {
-    db: deps.db,
+    db: dbOf(req, deps),
     businessId: req.auth.businessId,
     clock: deps.clock,
     log: req.log,

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { consume, isBlocked } from '../common/rate-limit.js';
 import { rateLimited } from '../common/middleware.js';
-import type { Deps } from '../deps.js';
+import { dbOf, type Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
@@ -55,7 +55,7 @@ export const authRoutes = (deps: Deps) => {
     },
 
     logout: async ({ req }) => {
-      await auth.logout(deps.db, deps.clock, callerOf(req));
+      await auth.logout(dbOf(req, deps), deps.clock, callerOf(req));
       forgetCredential(deps, callerOf(req).credentialId);
       return { status: 200, body: { result: 'success', message: 'Signed out' } };
     },
@@ -64,17 +64,17 @@ export const authRoutes = (deps: Deps) => {
       status: 201,
       body: {
         result: 'success',
-        data: await auth.createApiKey(deps.db, deps.clock, callerOf(req).businessId, body),
+        data: await auth.createApiKey(dbOf(req, deps), deps.clock, callerOf(req).businessId, body),
       },
     }),
 
     listApiKeys: async ({ req }) => ({
       status: 200,
-      body: { result: 'success', data: await auth.listApiKeys(deps.db, callerOf(req).businessId) },
+      body: { result: 'success', data: await auth.listApiKeys(dbOf(req, deps), callerOf(req).businessId) },
     }),
 
     revokeApiKey: async ({ params, req }) => {
-      await auth.revokeApiKey(deps.db, deps.clock, callerOf(req).businessId, params.id);
+      await auth.revokeApiKey(dbOf(req, deps), deps.clock, callerOf(req).businessId, params.id);
       forgetCredential(deps, params.id);
       return { status: 200, body: { result: 'success', message: 'API key revoked' } };
     },

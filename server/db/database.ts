@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
+import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { registerPool } from './prepared.js';
 import type { Database } from './types.js';
@@ -114,8 +114,27 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
   };
 }
 
-/** Runs `fn` in a transaction, or inside the one it is given, so services can call each other. */
+let savepoints = 0;
+
+/**
+ * Runs `fn` in a transaction, or inside the one it is given, so services can call each other.
+ * Inside a request-wide transaction (an idempotent request, server/idempotency.ts) `fn` runs in a
+ * savepoint: a failure undoes only `fn`'s work and leaves the outer transaction usable, exactly as
+ * a transaction of its own would have.
+ */
 export async function inTransaction<T>(db: Executor, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db instanceof ControlledTransaction) {
+    const name = `sp_${++savepoints}`;
+    const inner = await (db as ControlledTransaction<Database>).savepoint(name).execute();
+    try {
+      const result = await fn(inner);
+      await inner.releaseSavepoint(name).execute();
+      return result;
+    } catch (err) {
+      await inner.rollbackToSavepoint(name).execute();
+      throw err;
+    }
+  }
   if (db.isTransaction) return fn(db as Trx);
   return db.transaction().execute(fn);
 }

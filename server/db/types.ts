@@ -170,6 +170,8 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: NullableTimestamp;
   locked_until: NullableTimestamp;
   created_at: Timestamp;
+  /** When the sweep last queued a job for it; null while its only job is the one from creation. */
+  requeued_at: NullableTimestamp;
 }
 
 export interface WebhookAttemptsTable {
@@ -243,12 +245,10 @@ export interface IdempotencyKeysTable {
   key: string;
   /** SHA-256 of method, path and body: the same key with another request is refused. */
   fingerprint: string;
-  state: 'running' | 'done';
-  status_code: number | null;
-  response_body: string | null;
+  status_code: number;
+  /** The response as sent, sealed (server/common/secret-box.ts). */
+  response_body: string;
   created_at: Timestamp;
-  /** A running claim older than this was abandoned (its process died) and may be taken over. */
-  locked_until: Timestamp;
 }
 
 export interface LoyaltyTransactionsTable {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -45,7 +44,12 @@ afterAll(async () => {
  * back. `onAnswer` runs after the service answered, before the proxy passes the answer on.
  */
 async function startProxy(
-  options: { drop?: (index: number) => boolean; onAnswer?: (hit: Hit) => void | Promise<void> } = {},
+  options: {
+    drop?: (index: number) => boolean;
+    onAnswer?: (hit: Hit) => void | Promise<void>;
+    /** An answer the proxy gives itself, without forwarding, for the requests it names. */
+    answer?: (index: number) => { status: number; headers: Record<string, string>; body: string } | undefined;
+  } = {},
 ): Promise<Proxy> {
   const target = server().baseUrl;
   const hits: Hit[] = [];
@@ -57,7 +61,14 @@ async function startProxy(
       at: Date.now(),
       dropped: options.drop?.(hits.length) ?? false,
     };
+    const own = options.answer?.(hits.length);
     hits.push(hit);
+    if (own) {
+      hit.status = own.status;
+      req.resume();
+      req.on('end', () => res.writeHead(own.status, own.headers).end(own.body));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -134,11 +145,11 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
     expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
     const row = await server()
       .deps.db.selectFrom('idempotency_keys')
-      .select(['state', 'status_code'])
+      .select(['status_code'])
       .where('business_id', '=', shop.businessId)
       .where('key', '=', String(key))
       .executeTakeFirst();
-    expect(row).toEqual({ state: 'done', status_code: 200 });
+    expect(row).toEqual({ status_code: 200 });
   });
 
   it('keeps a key the caller gives, on every attempt', async () => {
@@ -217,35 +228,22 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
 });
 
 describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
-  /** A claim of `key` by a request still running, for the earn `body` as the SDK serialises it. */
-  async function runningClaim(shop: TestShop, key: string, body: unknown) {
-    const now = server().clock.now();
-    await server()
-      .deps.db.insertInto('idempotency_keys')
-      .values({
-        business_id: shop.businessId,
-        key,
-        fingerprint: createHash('sha256').update(`POST ${EARN}\n`).update(JSON.stringify(body)).digest('hex'),
-        state: 'running',
-        status_code: null,
-        response_body: null,
-        created_at: now,
-        locked_until: new Date(now.getTime() + 60_000),
-      })
-      .execute();
-  }
+  /** The service's answer while another request with the same key is still running. */
+  const IN_PROGRESS = {
+    status: 409,
+    headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    body: JSON.stringify({
+      result: 'error',
+      error: { code: 'IDEMPOTENCY_IN_PROGRESS', message: 'still running', status: 409 },
+    }),
+  };
 
   it('retries after Retry-After and resolves with the result once the claim is released', async () => {
     const shop = await registerShop(server());
     const email = uniqueEmail('member');
     const body = { email, amount: 3 };
-    await runningClaim(shop, 'busy-key', body);
-    // After the first 409, the running claim's lease passes (its process died): the retry takes over.
-    const proxy = await startProxy({
-      onAnswer: (hit) => {
-        if (hit.status === 409) server().clock.advance(61_000);
-      },
-    });
+    // The first attempt meets the key still held by another request; by the retry it is free.
+    const proxy = await startProxy({ answer: (index) => (index === 0 ? IN_PROGRESS : undefined) });
     const res = await till(shop, proxy).publicLoyalty.publicEarn({
       body,
       headers: { 'idempotency-key': 'busy-key' },
@@ -262,8 +260,7 @@ describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
   it('returns the 409 as is with maxRetries: 0', async () => {
     const shop = await registerShop(server());
     const body = { email: uniqueEmail('member'), amount: 3 };
-    await runningClaim(shop, 'busy-key', body);
-    const proxy = await startProxy();
+    const proxy = await startProxy({ answer: () => IN_PROGRESS });
     const res = await till(shop, proxy, 0).publicLoyalty.publicEarn({
       body,
       headers: { 'idempotency-key': 'busy-key' },
