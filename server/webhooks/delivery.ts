@@ -35,6 +35,13 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 /** A webhook failing without a single success for this long is turned off. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+/**
+ * A pending delivery still unleased this long after its job was queued is taken to have lost that
+ * job to a worker that died between fetching it and leasing the delivery (pg-boss would only expire
+ * the job after 15 minutes), and is queued again. A job merely waiting behind a busy worker may get
+ * a duplicate this way; deliver() makes the later of the two a no-op.
+ */
+export const UNLEASED_STALE_AFTER_MS = 30_000;
 
 /**
  * The wait before the next attempt after `attempts` automatic attempts failed, or null when the
@@ -118,7 +125,9 @@ export async function fanOutIn(trx: Trx, deps: EngineDeps, batch: DispatchEventJ
 
 /**
  * Takes a lease on the delivery so only one worker attempts it, and reads its webhook and event in
- * the same statement; undefined when another worker holds it or it is not due.
+ * the same statement; undefined when another worker holds it or it is not due. This is what makes
+ * a job that runs twice (a sweep's duplicate, or pg-boss retrying the job of a dead worker) safe:
+ * the second finds the lease held, or the delivery no longer pending, and does nothing.
  */
 async function claim(deps: EngineDeps, job: DeliverJob) {
   const now = deps.clock.now();
@@ -358,11 +367,14 @@ async function recordAttempt(
 }
 
 /**
- * Moves retries that have come due, and attempts whose worker died holding the lease, back into
- * the queue. Runs every WEBHOOK_SWEEP_INTERVAL_MS in each worker; SKIP LOCKED keeps workers apart.
+ * Moves back into the queue retries that have come due, attempts whose worker died holding the
+ * lease, and deliveries whose job a worker fetched and died before leasing them (see
+ * UNLEASED_STALE_AFTER_MS). Runs every WEBHOOK_SWEEP_INTERVAL_MS in each worker; SKIP LOCKED keeps
+ * workers apart.
  */
 export async function sweep(deps: EngineDeps): Promise<number> {
   const now = deps.clock.now();
+  const staleBefore = new Date(now.getTime() - UNLEASED_STALE_AFTER_MS);
   return inTransaction(deps.db, async (trx) => {
     const due = await trx
       .selectFrom('webhook_deliveries')
@@ -371,6 +383,11 @@ export async function sweep(deps: EngineDeps): Promise<number> {
         eb.or([
           eb.and([eb('status', '=', 'retrying'), eb('next_attempt_at', '<=', now)]),
           eb.and([eb('status', '=', 'pending'), eb('locked_until', '<', now)]),
+          eb.and([
+            eb('status', '=', 'pending'),
+            eb('locked_until', 'is', null),
+            eb(eb.fn.coalesce('requeued_at', 'created_at'), '<=', staleBefore),
+          ]),
         ]),
       )
       .limit(500)
@@ -380,7 +397,7 @@ export async function sweep(deps: EngineDeps): Promise<number> {
     if (due.length === 0) return 0;
     await trx
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: null, locked_until: null })
+      .set({ status: 'pending', next_attempt_at: null, locked_until: null, requeued_at: now })
       .where((eb) =>
         eb(
           eb.refTuple('business_id', 'id'),

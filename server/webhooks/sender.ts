@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isPublicAddress } from './address-guard.js';
+import { hasRefusedPort, isPublicAddress } from './address-guard.js';
 
 export const ERROR_CLASSES = [
   'timeout',
@@ -102,7 +102,7 @@ export function postWebhook(
     return Promise.resolve(done({ statusCode: null, errorClass: 'invalid_url', retryAfterSeconds: null }));
   }
   const secure = url.protocol === 'https:';
-  if (!secure && !(options.allowPrivate && url.protocol === 'http:')) {
+  if ((!secure && !(options.allowPrivate && url.protocol === 'http:')) || hasRefusedPort(url)) {
     return Promise.resolve(done({ statusCode: null, errorClass: 'invalid_url', retryAfterSeconds: null }));
   }
   const literal = url.hostname.replace(/^\[|\]$/g, '');

@@ -63,22 +63,55 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['::ffff:127.0.0.1', '::ffff:8.8.8.8', '::ffff:7f00:1', '::ffff:a00:5'])(
-    'refuses the IPv4-mapped IPv6 address %s, whatever it maps to',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(false);
-    },
-  );
+  // IPv6 forms that embed an IPv4 address pass only when what they reach over IPv4 is public.
+  // Teredo clients are written inverted: f7f7:f7f7 is 8.8.8.8, f5ff:fffe is 10.0.0.1, 3fff:fdd2 is
+  // 192.0.2.45 (documentation), 80fe:fefe is 127.1.1.1.
+  it.each([
+    ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
+    ['IPv4-mapped loopback in hex', '::ffff:7f00:1'],
+    ['IPv4-mapped private', '::ffff:a00:5'],
+    ['IPv4-mapped cloud metadata', '::ffff:169.254.169.254'],
+    ['IPv4-mapped unspecified', '::ffff:0.0.0.0'],
+    ['IPv4-compatible loopback', '::127.0.0.1'],
+    ['IPv4-compatible loopback in hex', '::7f00:1'],
+    ['IPv4-compatible cloud metadata', '::169.254.169.254'],
+    ['IPv4-compatible cloud metadata in hex', '::a9fe:a9fe'],
+    ['IPv4-compatible private', '::a00:1'],
+    ['NAT64 (64:ff9b::/96) of loopback', '64:ff9b::7f00:1'],
+    ['NAT64 of a private address', '64:ff9b::10.0.0.1'],
+    ['NAT64 of cloud metadata', '64:ff9b::a9fe:a9fe'],
+    ['6to4 (2002::/16) of loopback', '2002:7f00:1::1'],
+    ['6to4 of a private router', '2002:c0a8:101::1'],
+    ['6to4 of the 6to4 relay anycast (reserved)', '2002:c058:6301::1'],
+    ['Teredo (2001::/32) with a documentation client', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['Teredo with a private client', '2001:0:4136:e378:8000:63bf:f5ff:fffe'],
+    ['Teredo with a loopback client', '2001:0:4136:e378:8000:63bf:80fe:fefe'],
+    ['Teredo with a private server', '2001:0:a00:1:8000:63bf:f7f7:f7f7'],
+    ['Teredo with a zero server and client', '2001::ffff:ffff'],
+  ])('refuses the %s form %s', (_name, address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
 
   it.each([
-    ['NAT64 (64:ff9b::/96)', '64:ff9b::7f00:1'],
-    ['NAT64 of a public address', '64:ff9b::808:808'],
-    ['local-use NAT64 (64:ff9b:1::/48)', '64:ff9b:1::a00:1'],
-    ['6to4 (2002::/16)', '2002:7f00:1::1'],
-    ['6to4 of a public address', '2002:808:808::1'],
-    ['Teredo (2001::/32)', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
-  ])('refuses the IPv4-embedding %s form %s', (_name, address) => {
+    ['IPv4-compatible (::/96, deprecated)', '::8.8.8.8'],
+    ['IPv4-compatible in hex', '::808:808'],
+    ['IPv4-translated (::ffff:0:0:0/96, SIIT)', '::ffff:0:8.8.8.8'],
+    ['local-use NAT64 (64:ff9b:1::/48)', '64:ff9b:1::808:808'],
+    ['local-use NAT64 with the address after a /48 prefix', '64:ff9b:1:808:8:800::'],
+    ['local-use NAT64 of a private address', '64:ff9b:1::a00:1'],
+  ])('refuses the %s form %s even when the address inside is public', (_name, address) => {
     expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ['IPv4-mapped', '::ffff:8.8.8.8'],
+    ['IPv4-mapped in hex', '::ffff:808:808'],
+    ['NAT64 (64:ff9b::/96)', '64:ff9b::808:808'],
+    ['NAT64 in dotted notation', '64:ff9b::1.1.1.1'],
+    ['6to4 (2002::/16)', '2002:808:808::1'],
+    ['Teredo with a public server and client', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'],
+  ])('accepts the %s form %s of a public address', (_name, address) => {
+    expect(isPublicAddress(address)).toBe(true);
   });
 
   it.each(['0.0.0.0', '::'])('refuses the unspecified address %s', (address) => {
@@ -145,6 +178,14 @@ describe('checkWebhookUrl', () => {
     ['mixed hex and short', 'https://0x7f.1/'],
     ['hex first octet', 'https://0x7f.0.0.1/'],
     ['bracketed IPv4-mapped IPv6', 'https://[::ffff:127.0.0.1]/'],
+    ['IPv4-compatible IPv6 of loopback', 'https://[::127.0.0.1]/'],
+    ['IPv4-compatible IPv6 of cloud metadata', 'https://[::169.254.169.254]/latest/meta-data'],
+    ['IPv4-compatible IPv6 of a public address', 'https://[::8.8.8.8]/'],
+    ['IPv4-translated IPv6', 'https://[::ffff:0:8.8.8.8]/'],
+    ['NAT64 IPv6 of loopback', 'https://[64:ff9b::127.0.0.1]/'],
+    ['local-use NAT64 IPv6', 'https://[64:ff9b:1::808:808]/'],
+    ['6to4 IPv6 of a private router', 'https://[2002:a00:1::1]/'],
+    ['Teredo IPv6 with a private client', 'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/'],
     ['bracketed loopback IPv6', 'https://[::1]/x'],
     ['dotted loopback with a port', 'https://127.0.0.1:8443/x'],
     ['cloud metadata', 'https://169.254.169.254/latest/meta-data'],
@@ -194,12 +235,32 @@ describe('checkWebhookUrl', () => {
     expect(await checkWebhookUrl('https://localhost/x', true)).toEqual({ ok: true });
   });
 
-  it.each(['https://8.8.8.8/x', 'https://1.1.1.1:8443/hooks?a=1', 'https://[2606:4700:4700::1111]/x'])(
-    'accepts the public IP literal %s',
-    async (url) => {
-      expect(await checkWebhookUrl(url, false)).toEqual({ ok: true });
-    },
-  );
+  it.each([
+    'https://example.com:0/x',
+    'https://8.8.8.8:0/x',
+    'https://[2606:4700:4700::1111]:0/x',
+    'https://example.com:000/x',
+  ])('refuses port 0 (%s) without asking DNS', async (url) => {
+    expect(await checkWebhookUrl(url, false)).toEqual({ ok: false, reason: 'Port 0 is not allowed' });
+  });
+
+  it('refuses port 0 even when private targets are allowed', async () => {
+    const refused = { ok: false, reason: 'Port 0 is not allowed' };
+    expect(await checkWebhookUrl('http://127.0.0.1:0/x', true)).toEqual(refused);
+    expect(await checkWebhookUrl('https://localhost:0/x', true)).toEqual(refused);
+  });
+
+  it.each([
+    'https://8.8.8.8/x',
+    'https://1.1.1.1:8443/hooks?a=1',
+    'https://[2606:4700:4700::1111]/x',
+    'https://[::ffff:8.8.8.8]/x',
+    'https://[64:ff9b::8.8.8.8]/x',
+    'https://[2002:808:808::1]/x',
+    'https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/x',
+  ])('accepts the public IP literal %s', async (url) => {
+    expect(await checkWebhookUrl(url, false)).toEqual({ ok: true });
+  });
 });
 
 describe('postWebhook refuses to dial what the guard refuses', () => {
@@ -221,6 +282,11 @@ describe('postWebhook refuses to dial what the guard refuses', () => {
     'https://2130706433:1/x',
     'https://10.0.0.5:1/x',
     'https://169.254.169.254/latest',
+    'https://[::127.0.0.1]:1/x',
+    'https://[::169.254.169.254]/latest',
+    'https://[64:ff9b::10.0.0.5]:1/x',
+    'https://[2002:7f00:1::1]:1/x',
+    'https://[2001:0:4136:e378:8000:63bf:80fe:fefe]:1/x',
   ])('answers blocked_address for %s without opening a socket', async (url) => {
     const result = await send(url);
     expect(result).toEqual({
@@ -239,6 +305,14 @@ describe('postWebhook refuses to dial what the guard refuses', () => {
       retryAfterSeconds: null,
     });
     expect(await send('http://8.8.8.8:1/x')).toMatchObject({ statusCode: null, errorClass: 'invalid_url' });
+  });
+
+  it('answers invalid_url for port 0 without resolving or dialling, even when private targets are allowed', async () => {
+    const refused = { statusCode: null, errorClass: 'invalid_url', retryAfterSeconds: null };
+    expect(await send('https://example.com:0/x')).toMatchObject(refused);
+    expect(await send('https://8.8.8.8:0/x')).toMatchObject(refused);
+    expect(await send('http://127.0.0.1:0/x', true)).toMatchObject(refused);
+    expect(await send('https://localhost:0/x', true)).toMatchObject(refused);
   });
 
   it('answers invalid_url for something that is not a URL', async () => {
