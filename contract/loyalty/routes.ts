@@ -219,7 +219,9 @@ const transactions = c.router({
     path: '/loyalty/transactions/adjust',
     summary: "Adjust a member's points",
     description:
-      'Adds (positive) or removes (negative) points; removing more than the balance is 422 INSUFFICIENT_POINTS.',
+      'Adds (positive) or removes (negative) points; removing more than the balance is 422 INSUFFICIENT_POINTS, ' +
+      'adding so much that the balance or lifetime points would pass 9007199254740991 (2^53-1) is 422 ' +
+      'VALIDATION_ERROR naming `points`.',
     headers: IdempotencyHeadersSchema,
     body: AdjustBodySchema,
     responses: { 201: ok(TransactionSchema), ...errors(404, 409) },
@@ -306,7 +308,8 @@ const redemptions = c.router({
     path: '/loyalty/redemptions/:publicId',
     summary: 'Move a redemption',
     description:
-      'pending -> fulfilled (fulfilledAt set) or cancelled (points refunded); anything else is 409 INVALID_STATE.',
+      'pending -> fulfilled (fulfilledAt set) or cancelled (points refunded); anything else is 409 INVALID_STATE. ' +
+      'A refund that would take the balance past 9007199254740991 (2^53-1) is 422 VALIDATION_ERROR naming `status`.',
     pathParams: PublicIdParams,
     body: UpdateRedemptionBodySchema,
     responses: { 200: message, ...errors(404, 409) },
@@ -391,7 +394,8 @@ const reminders = c.router({
     summary: 'Record a completed service',
     description:
       'Awards bonusPoints to the member (earn, referenceType reminder) and schedules the next reminder ' +
-      'intervalDays later. Inactive reminder or member: 409 INVALID_STATE; unknown memberId: 422.',
+      'intervalDays later. Inactive reminder or member: 409 INVALID_STATE; unknown memberId: 422; a bonus that ' +
+      "would take the member's balance or lifetime points past 9007199254740991 (2^53-1): 422 naming `memberId`.",
     pathParams: PublicIdParams,
     body: CompleteReminderBodySchema,
     responses: { 200: ok(CompleteReminderResultSchema), ...errors(404, 409) },

@@ -3,13 +3,37 @@ import { newId } from '../common/ids.js';
 import type { Ctx } from '../context.js';
 import type { Trx } from '../db/database.js';
 import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../db/types.js';
-import { ApiError, notFound } from '../errors.js';
+import { isCheckViolation } from '../db/errors.js';
+import { ApiError, invalid, notFound } from '../errors.js';
 import { emit } from '../events/outbox.js';
 import { toMember, toTierBrief, toTransaction } from './mappers.js';
 import { membersChanged } from './member-counts.js';
 import { activeProgram, findMemberView, tiersOf } from './queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The most points a balance, a lifetime total or one transaction may hold: the largest integer
+ * JavaScript numbers (and so JSON clients) hold exactly. A credit that would pass it is refused
+ * (422), never stored; CHECK constraints on the member and ledger rows back the rule.
+ */
+export const MAX_POINTS = Number.MAX_SAFE_INTEGER;
+
+/** The database constraints that back MAX_POINTS (migrations/2026_11_23_0003_loyalty_points_limits.ts). */
+const POINTS_LIMIT_CONSTRAINTS = [
+  'loyalty_members_points_balance_max',
+  'loyalty_members_lifetime_points_max',
+  'loyalty_transactions_balance_after_max',
+  'loyalty_transactions_points_max',
+];
+
+/** 422 naming `field`: the credit would take the member's points past MAX_POINTS. */
+export const pointsLimitExceeded = (field: string) =>
+  invalid(field, `The member's points would exceed the maximum of ${MAX_POINTS}`);
+
+/** Whether `err` is a violation of the database's MAX_POINTS constraints. */
+export const isPointsLimitViolation = (err: unknown) =>
+  POINTS_LIMIT_CONSTRAINTS.some((name) => isCheckViolation(err, name));
 
 export interface LedgerEntry {
   type: 'earn' | 'redeem' | 'adjust' | 'expire';
@@ -28,6 +52,11 @@ export interface LedgerEntry {
   expiringCreditId?: string;
   /** Re-evaluate the tier after a credit (default true; enrollment keeps its starting tier). */
   evaluateTier?: boolean;
+  /**
+   * The request field a refusal names when the credit would take the balance or the lifetime total
+   * past MAX_POINTS (default `points`).
+   */
+  field?: string;
 }
 
 export interface Posted {
@@ -41,25 +70,36 @@ export const insufficientPoints = (balance: number, wanted: number) =>
 /**
  * The one way a balance changes: the member row and its ledger row in the caller's transaction.
  * The member's row lock (taken by the UPDATE) serialises concurrent changes of one member; the
- * WHERE keeps the balance from going below zero, and a CHECK constraint backs it.
+ * WHERE keeps the balance from going below zero and the balance and lifetime total from passing
+ * MAX_POINTS (so a refusal never aborts the caller's transaction), and CHECK constraints back both.
  */
 export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEntry): Promise<Posted> {
+  const field = entry.field ?? 'points';
+  if (!Number.isSafeInteger(entry.points)) throw pointsLimitExceeded(field);
   const credit = entry.points > 0;
   const issued = credit && (entry.countsAsIssued ?? true);
+  const lifetimeCredit = issued ? entry.points : 0;
   const now = ctx.clock.now();
-  const member = await trx
-    .updateTable('loyalty_members')
-    .set((eb) => ({
-      points_balance: eb('points_balance', '+', entry.points),
-      lifetime_points: eb('lifetime_points', '+', issued ? entry.points : 0),
-      updated_at: now,
-    }))
-    .where('business_id', '=', ctx.businessId)
-    .where('id', '=', memberId)
-    .where('deleted_at', 'is', null)
-    .where(sql<boolean>`points_balance + ${entry.points} >= 0`)
-    .returning(['points_balance', 'tier_id', 'lifetime_points'])
-    .executeTakeFirst();
+  let member;
+  try {
+    member = await trx
+      .updateTable('loyalty_members')
+      .set((eb) => ({
+        points_balance: eb('points_balance', '+', entry.points),
+        lifetime_points: eb('lifetime_points', '+', lifetimeCredit),
+        updated_at: now,
+      }))
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', memberId)
+      .where('deleted_at', 'is', null)
+      .where(sql<boolean>`points_balance + ${entry.points} BETWEEN 0 AND ${MAX_POINTS}`)
+      .where(sql<boolean>`lifetime_points + ${lifetimeCredit} <= ${MAX_POINTS}`)
+      .returning(['points_balance', 'tier_id', 'lifetime_points'])
+      .executeTakeFirst();
+  } catch (err) {
+    if (isPointsLimitViolation(err)) throw pointsLimitExceeded(field);
+    throw err;
+  }
   if (!member) {
     const current = await trx
       .selectFrom('loyalty_members')
@@ -69,6 +109,7 @@ export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEn
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!current) throw notFound('Member');
+    if (credit) throw pointsLimitExceeded(field);
     throw insufficientPoints(Number(current.points_balance), -entry.points);
   }
 
@@ -225,10 +266,14 @@ function exactDecimal(value: number): { digits: bigint; scale: number } {
   return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
 }
 
-/** Points for a purchase: floor(amount x pointsPerCurrency x multiplier), exact in integers. */
+/**
+ * Points for a purchase: floor(amount x pointsPerCurrency x multiplier), exact in integers.
+ * Infinity when that is more than MAX_POINTS, so no caller meets a rounded count (they refuse it).
+ */
 export function pointsFor(amount: number, pointsPerCurrency: number, multiplier: number): number {
   const a = exactDecimal(amount);
   const m = exactDecimal(multiplier);
   const numerator = a.digits * BigInt(pointsPerCurrency) * m.digits;
-  return Number(numerator / 10n ** BigInt(a.scale + m.scale));
+  const points = numerator / 10n ** BigInt(a.scale + m.scale);
+  return points > BigInt(MAX_POINTS) ? Infinity : Number(points);
 }

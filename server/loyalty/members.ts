@@ -139,6 +139,7 @@ export async function enrollInTransaction(
       referenceType: 'manual',
       // Enrollment keeps the requested (or lowest) tier whatever the initial points are.
       evaluateTier: false,
+      field: 'initialPoints',
     });
   }
   return id;
@@ -343,5 +344,7 @@ export async function earnForInvoice(
     referenceType: 'invoice',
     referenceId: invoice.id,
     multiplier,
+    // The payment that completed the invoice is refused when its points would not fit.
+    field: 'amount',
   });
 }

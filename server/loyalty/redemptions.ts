@@ -215,6 +215,7 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
         referenceType: 'reward',
         referenceId: row.id,
         countsAsIssued: false,
+        field: 'status',
       });
     }
     await trx

@@ -138,6 +138,7 @@ export async function completeReminder(
         description: `Completed ${reminder.name}`,
         referenceType: 'reminder',
         referenceId: reminderId,
+        field: 'memberId',
       });
       transaction = toTransaction(posted.transaction);
     }

@@ -17,7 +17,7 @@ import type { LoyaltyTransactionRow } from '../db/types.js';
 import { ApiError, conflict, invalidState, notFound } from '../errors.js';
 import { announce } from '../events/relay.js';
 import { createCustomer } from '../general/customers/service.js';
-import { pointsFor } from '../loyalty/ledger.js';
+import { isPointsLimitViolation, MAX_POINTS, pointsFor, pointsLimitExceeded } from '../loyalty/ledger.js';
 import { toMember, toTierBrief, toTransaction } from '../loyalty/mappers.js';
 import { membersChanged } from '../loyalty/member-counts.js';
 import { enrollInTransaction } from '../loyalty/members.js';
@@ -204,6 +204,10 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
     };
   }
 
+  // Exact: both are safe integers, so a true sum past MAX_POINTS also compares above it. The write
+  // below only applies to the balance and lifetime read here, so the check holds for what is stored.
+  if (balance + points > MAX_POINTS || lifetime + points > MAX_POINTS) throw pointsLimitExceeded('amount');
+
   const newTier = promotion(tiers, tier, lifetime + points) ?? tier;
   const now = ctx.clock.now();
   const transaction: LoyaltyTransactionRow = {
@@ -262,6 +266,7 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
     if (newTier !== tier) membersChanged(ctx.businessId);
   } catch (err) {
     if (isUniqueViolation(err, 'loyalty_transactions_reference_key')) throw referenceTaken();
+    if (isPointsLimitViolation(err)) throw pointsLimitExceeded('amount');
     throw err;
   }
   return {
@@ -285,24 +290,28 @@ function promotion(tiers: Tier[], current: Tier | null, lifetime: number): Tier 
 
 /**
  * One statement: the member update, guarded by the state the earn was computed from, and the
- * ledger row and events inserted only from its result. False when the member had changed.
+ * ledger row and events inserted only from its result. False when the member had changed. The
+ * points are added by the database (the ledger row takes the balance it returns), so no total is
+ * carried through JavaScript; the guard keeps the tier and multiplier the earn applied right, and
+ * the answer and events (computed from the same state) equal what is stored.
  */
 const EARN_WRITE_SQL = `
   WITH updated AS (
     UPDATE loyalty_members
-       SET points_balance = $3, lifetime_points = $4, tier_id = $5, updated_at = $6
+       SET points_balance = points_balance + $3, lifetime_points = lifetime_points + $3, tier_id = $4,
+           updated_at = $5
      WHERE business_id = $1 AND id = $2 AND deleted_at IS NULL AND status = 'active'
-       AND points_balance = $7 AND lifetime_points = $8 AND tier_id IS NOT DISTINCT FROM $9
+       AND points_balance = $6 AND lifetime_points = $7 AND tier_id IS NOT DISTINCT FROM $8
     RETURNING points_balance
   ), ledger AS (
     INSERT INTO loyalty_transactions (business_id, id, member_id, type, points, balance_after, description,
       reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at)
-    SELECT $1, $10, $2, 'earn', $11, $3, $12, 'public', $13, $14, true, $11, $15, $6
+    SELECT $1, $9, $2, 'earn', $3, updated.points_balance, $10, 'public', $11, $12, true, $3, $13, $5
       FROM updated
   ), announced AS (
     INSERT INTO events (business_id, id, type, data, occurred_at, dispatched_at)
-    SELECT $1, e.id, e.type, e.data, $6, NULL
-      FROM jsonb_to_recordset($16::jsonb) AS e (id text, type text, data jsonb), updated
+    SELECT $1, e.id, e.type, e.data, $5, NULL
+      FROM jsonb_to_recordset($14::jsonb) AS e (id text, type text, data jsonb), updated
   )
   SELECT points_balance FROM updated`;
 
@@ -316,15 +325,13 @@ async function writeEarn(
   const rows = await runPrepared(db, 'public-earn-write', EARN_WRITE_SQL, [
     t.business_id,
     t.member_id,
-    after.points_balance,
-    after.lifetime_points,
+    t.points,
     after.tier_id,
     t.created_at,
     state.points_balance,
     state.lifetime_points,
     state.tier_id,
     t.id,
-    t.points,
     t.description,
     t.reference_id,
     t.multiplier_applied,

@@ -16,3 +16,11 @@ describe('pointsFor: floor(amount x pointsPerCurrency x multiplier), exact', () 
     expect(pointsFor(amount, rate, multiplier)).toBe(points);
   });
 });
+
+describe('pointsFor beyond the points limit', () => {
+  it('answers exactly up to Number.MAX_SAFE_INTEGER and Infinity past it, never a rounded count', () => {
+    expect(pointsFor(900_719_925_474.0991, 10_000, 1)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(pointsFor(900_719_925_474.0992, 10_000, 1)).toBe(Infinity);
+    expect(pointsFor(1e15, 100_000, 10)).toBe(Infinity);
+  });
+});
