@@ -37,7 +37,8 @@ export const publicLoyaltyContract = c.router(
       summary: 'Earn points for a purchase',
       description:
         'points = floor(amount x pointsPerCurrency x tier multiplier). An unknown email is enrolled (customer and ' +
-        'member created) when the program enrolls automatically, else 404. An earn that would take the balance or ' +
+        'member created, the customer named from the local part of the email: grace.hopper@example.com is ' +
+        '"Grace Hopper") when the program enrolls automatically, else 404. An earn that would take the balance or ' +
         'lifetime points past 9007199254740991 (2^53-1) is 422 VALIDATION_ERROR naming `amount`, and changes ' +
         'nothing. A `reference` used before by the ' +
         'business: 409 CONFLICT. No active program: 404. Send an `Idempotency-Key` so that a retry after a lost ' +

@@ -117,15 +117,37 @@ async function earnState(db: Executor, businessId: string, email: string): Promi
   return row;
 }
 
+/** The longest name given to a customer made from an email (the contract's name limit is 200). */
+const NAME_FROM_EMAIL_MAX = 100;
+
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
 /**
- * Creates the customer (named by the email) when there is none, and enrolls it. A concurrent earn
+ * The name of a customer that an earn enrolls, made from the email's local part: without a `+tag`,
+ * split into words at dots and underscores, each capitalised (hyphenated parts too), so
+ * `grace.hopper@example.com` is `Grace Hopper` (first name Grace, last name Hopper) and
+ * `jean-luc_picard+till@example.com` is `Jean-Luc Picard`. A local part with no word left is used as
+ * it is. The business can rename the customer later.
+ */
+function nameFromEmail(email: string): string {
+  const local = email.slice(0, email.lastIndexOf('@'));
+  const words = local
+    .split('+')[0]
+    .split(/[._]+/)
+    .filter(Boolean)
+    .map((word) => word.split('-').map(capitalised).join('-'));
+  return (words.join(' ') || local).slice(0, NAME_FROM_EMAIL_MAX).trim();
+}
+
+/**
+ * Creates the customer (named from the email) when there is none, and enrolls it. A concurrent earn
  * for the same new email may win either step; that is fine, the caller reads the state again.
  */
 async function enrollByEmail(ctx: Ctx, state: EarnState, email: string): Promise<void> {
   let customerId = state.customer_id;
   if (!customerId) {
     try {
-      customerId = (await createCustomer(ctx, { name: email, email })).id;
+      customerId = (await createCustomer(ctx, { name: nameFromEmail(email), email })).id;
     } catch (err) {
       if (err instanceof ApiError && err.code === 'CONFLICT') return;
       throw err;

@@ -386,10 +386,10 @@ describe('POST /v1/public/loyalty/earn', () => {
     expect((await expectLedgerBalanced(shop, m.memberId)).pointsBalance).toBe(30);
   });
 
-  it('enrolls an unknown email under automatic enrollment: a customer named by the email and a member', async () => {
+  it('enrolls an unknown email under automatic enrollment: a customer named from the email and a member', async () => {
     const shop = await newShop(server(), { enrollmentType: 'automatic' });
     await newTier(shop, { name: 'Starter', minPoints: 0 });
-    const email = uniqueEmail('walkin');
+    const email = 'grace.hopper@example.com';
     const { result, events } = await withEvents(server(), shop.businessId, () =>
       unwrap(earn(shop, { email, amount: 7, reference: 'W-1' })),
     );
@@ -401,12 +401,14 @@ describe('POST /v1/public/loyalty/earn', () => {
     });
 
     const customers = await customerRows(server(), shop.businessId);
-    expect(customers.map((c) => [c.name, c.email])).toEqual([[email, email]]);
+    expect(customers.map((c) => [c.name, c.first_name, c.last_name, c.email])).toEqual([
+      ['Grace Hopper', 'Grace', 'Hopper', email],
+    ]);
     const members = await membersMatching(shop, email);
     expect(members.totalCount).toBe(1);
     expect(members.data[0]).toMatchObject({
       customerId: customers[0].id,
-      customerName: email,
+      customerName: 'Grace Hopper',
       customerEmail: email,
       tierName: 'Starter',
       status: 'active',
@@ -416,10 +418,25 @@ describe('POST /v1/public/loyalty/earn', () => {
     expect(events.map((e) => e.type)).toContain('customer.created');
     expect(events.map((e) => e.type)).toContain('loyalty.points_earned');
     expect((await unwrap(balanceOf(shop, email.toUpperCase()))).data).toMatchObject({
-      customerName: email,
+      customerName: 'Grace Hopper',
       pointsBalance: 70,
     });
     expect((await expectLedgerBalanced(shop, members.data[0].publicId)).pointsBalance).toBe(70);
+  });
+
+  it('names an enrolled customer from the words of the local part, without its +tag', async () => {
+    const shop = await newShop(server(), { enrollmentType: 'automatic' });
+    const names: [string, string][] = [
+      ['Jean-Luc_Picard+till@Example.com', 'Jean-Luc Picard'],
+      ['ada@example.com', 'Ada'],
+      ['j.r.r.tolkien@example.com', 'J R R Tolkien'],
+      ['+@example.com', '+'],
+    ];
+    for (const [email] of names) await unwrap(earn(shop, { email, amount: 1 }));
+    const customers = await customerRows(server(), shop.businessId);
+    expect(customers.map((c) => [c.email, c.name]).sort()).toEqual(
+      names.map(([email, name]) => [email.toLowerCase(), name]).sort(),
+    );
   });
 
   it('enrolls an existing customer who is not yet a member under automatic enrollment, keeping the customer', async () => {
