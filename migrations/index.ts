@@ -4,7 +4,6 @@ import * as rateLimits from './2026_11_21_0002_rate_limits.js';
 import * as webhooks from './2026_11_21_0003_webhooks.js';
 import * as loyalty from './2026_11_21_0004_loyalty.js';
 import * as idempotency from './2026_11_21_0005_idempotency.js';
-import * as loyaltyPointsLimits from './2026_11_23_0003_loyalty_points_limits.js';
 import * as idempotencyInTransaction from './2026_11_23_0001_idempotency_in_transaction.js';
 import * as webhooksRequeue from './2026_11_23_0002_webhooks_requeue.js';
 import * as loyaltyPointsLimits from './2026_11_23_0003_loyalty_points_limits.js';
@@ -16,7 +15,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0003_webhooks': webhooks,
   '2026_11_21_0004_loyalty': loyalty,
   '2026_11_21_0005_idempotency': idempotency,
-  '2026_11_23_0003_loyalty_points_limits': loyaltyPointsLimits,
   '2026_11_23_0001_idempotency_in_transaction': idempotencyInTransaction,
   '2026_11_23_0002_webhooks_requeue': webhooksRequeue,
   '2026_11_23_0003_loyalty_points_limits': loyaltyPointsLimits,

@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createExpressEndpoints } from '@ts-rest/express';
 import cors from 'cors';
+import helmet from 'helmet';
 import express, {
   type Express,
   type NextFunction,
@@ -10,7 +12,13 @@ import express, {
 import { contract } from '../contract/index.js';
 import { requireAuth, resolveCredentials } from './auth/middleware.js';
 import { authRoutes } from './auth/routes.js';
-import { notFoundRoute, rateLimit, requestContext, requireJsonBody } from './common/middleware.js';
+import {
+  notFoundRoute,
+  rateLimit,
+  refuseUnsafeText,
+  requestContext,
+  requireJsonBody,
+} from './common/middleware.js';
 import { migrationsCurrent } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { docsRouter } from './docs.js';
@@ -21,7 +29,11 @@ import { loyaltyRoutes } from './loyalty/routes.js';
 import { publicLoyaltyRoutes } from './public-loyalty/routes.js';
 import { webhooksRoutes } from './webhooks/routes.js';
 
-export const OPENAPI_PATH = new URL('../openapi.json', import.meta.url);
+/** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */
+export const OPENAPI_PATH = [
+  new URL('../openapi.json', import.meta.url),
+  new URL('../../openapi.json', import.meta.url),
+].find((url) => existsSync(url))!;
 
 export interface AppOptions {
   /** Extra middleware before the routes; tests add an OpenAPI response validator here. */
@@ -35,6 +47,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.set('etag', false);
 
   app.use(requestContext(deps));
+  app.use(securityHeaders());
 
   // Not rate limited, no credentials needed.
   app.get('/healthz', (_req, res) => {
@@ -49,7 +62,13 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       },
     );
   });
+  app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.use(docsRouter(OPENAPI_PATH));
+  // API answers are per caller and may carry credentials or secrets: never stored by any cache.
+  app.use('/v1', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
 
   // Storefront widgets call the public loyalty interface from browsers; no other group is exposed.
   app.use('/v1/public', publicCors(deps.config.CORS_ORIGINS));
@@ -65,6 +84,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       },
     }),
   );
+  app.use(refuseUnsafeText);
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
   const endpointOptions = {
@@ -91,6 +111,34 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(notFoundRoute);
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * Security headers on every response (DESIGN section 5): nosniff, no referrer, no framing, and a
+ * Content-Security-Policy that lets pages (the API reference) run only their own scripts and
+ * styles from this origin, with no inline script and no third-party origin.
+ */
+function securityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Swagger UI sets style attributes on its elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import { EmailSchema } from '../contract/common/schemas.js';
 import { createApiKey, createBusiness } from './auth/service.js';
 import { systemClock } from './common/clock.js';
 import { ConfigError, loadConfig } from './config.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
 import { databaseOptions, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ApiError } from './errors.js';
@@ -89,7 +90,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError) console.error(err.message);
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirLockedError)
+    console.error(err.message);
   else if (err instanceof ApiError) console.error(`Refused: ${err.message}`);
   else if (err instanceof Error && err.name === 'TypeError' && 'code' in err)
     console.error(`${err.message}\n\n${USAGE}`);

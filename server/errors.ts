@@ -67,6 +67,15 @@ export function toApiError(err: unknown): ApiError {
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ApiError('BAD_REQUEST', 'Unsupported body encoding');
   }
+  // Any other refusal of the HTTP layer (body parser, path decoding): a body that cannot be
+  // decoded as its Content-Encoding says, an aborted upload, a malformed percent-escape.
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
+    if (err instanceof URIError)
+      return new ApiError('BAD_REQUEST', 'Malformed percent-escape in the request path');
+    return new ApiError('BAD_REQUEST', 'The request body could not be read as sent');
+  }
   if ((err as { code?: string } | null)?.code === '57014') {
     return new ApiError('INTERNAL_ERROR', 'The request took too long and was cancelled');
   }

@@ -1,7 +1,11 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
 import { closeHttp, startRuntime, startWorker } from './runtime.js';
+
+/** A start-up failure whose message says it all: printed without a stack trace. */
+class StartupError extends Error {}
 
 function configOrExit(): Readonly<Config> {
   try {
@@ -15,19 +19,53 @@ function configOrExit(): Readonly<Config> {
   }
 }
 
+/**
+ * Binds the port before anything else, so a port in use stops start-up at once (before the
+ * database is opened or migrated). Until the service is ready, requests are answered 503.
+ */
+async function bind(config: Readonly<Config>): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.end(JSON.stringify({ status: 'starting' }));
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        reject(
+          new StartupError(
+            `Port ${config.PORT} is already in use (HOST ${config.HOST}): stop what listens there, or set PORT`,
+          ),
+        );
+      } else if (err.code === 'EACCES') {
+        reject(new StartupError(`Port ${config.PORT} needs privileges this process does not have: set PORT`));
+      } else reject(err);
+    });
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  return server;
+}
+
+const urlOf = (config: Readonly<Config>) =>
+  `http://${['0.0.0.0', '::', ''].includes(config.HOST) ? 'localhost' : config.HOST}:${config.PORT}`;
+
 /** `npm start`: migrations, the API and the job worker in one process. `--worker-only` skips the API. */
 async function main(): Promise<void> {
   const config = configOrExit();
   const workerOnly = process.argv.includes('--worker-only');
+  const server = workerOnly ? undefined : await bind(config);
   const runtime = await startRuntime(config);
   const { deps } = runtime;
   if (config.WORKER_ENABLED || workerOnly) await startWorker(deps);
 
-  const server = workerOnly ? undefined : createServer(createApp(deps));
   if (server) {
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-    deps.log.info({ port: config.PORT, database: deps.database.kind }, 'listening');
+    server.removeAllListeners('request');
+    server.on('request', createApp(deps));
+    const url = urlOf(config);
+    deps.log.info(
+      { url, port: config.PORT, database: deps.database.kind },
+      `listening on ${url} (API reference at ${url}/docs)`,
+    );
   }
 
   let stopping = false;
@@ -52,6 +90,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  const plain = err instanceof StartupError || err instanceof DataDirLockedError;
+  console.error(plain ? err.message : err);
   process.exit(1);
 });

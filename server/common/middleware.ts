@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js';
 import { consume, type RateLimitOutcome } from './rate-limit.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /** Echoes a sane `X-Request-Id` or makes one, and gives the request a logger that carries it. */
 export function requestContext(deps: Deps): RequestHandler {
@@ -20,10 +21,12 @@ export function requestContext(deps: Deps): RequestHandler {
     });
     req.credentials = {};
     res.setHeader('X-Request-Id', req.requestId);
-    if (!deps.log.isLevelEnabled('info')) return next();
+    // Load balancers and orchestrators poll the probes every few seconds: debug, not info.
+    const level = PROBES.has(req.path) ? 'debug' : 'info';
+    if (!deps.log.isLevelEnabled(level)) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      req.log.info(
+      req.log[level](
         {
           method: req.method,
           path: req.path,
@@ -84,4 +87,58 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
 
 export function notFoundRoute(req: Request, _res: Response, next: NextFunction): void {
   next(new ApiError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+}
+
+/** NUL, or a UTF-16 surrogate without its pair: text PostgreSQL refuses (or would store altered). */
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The fields (dotted paths) of a parsed body or query whose keys or strings are unsafe text. */
+function unsafeFields(value: unknown, path: string, found: string[], depth = 0): string[] {
+  if (found.length >= 20 || depth > 32) return found;
+  if (typeof value === 'string') {
+    if (UNSAFE_TEXT.test(value)) found.push(path || 'body');
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => unsafeFields(item, path ? `${path}.${i}` : String(i), found, depth + 1));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const field = path ? `${path}.${key}` : key;
+      if (UNSAFE_TEXT.test(key)) found.push(field);
+      else unsafeFields(item, field, found, depth + 1);
+    }
+  }
+  return found;
+}
+
+/**
+ * Hostile text never reaches the database (DESIGN section 5), for every route at once: a path with
+ * a malformed percent-escape is 400; a path segment that decodes to NUL or an unpaired surrogate
+ * names nothing that can exist (404); such a string (or key) in the query or body is 422 naming
+ * the field.
+ */
+export function refuseUnsafeText(req: Request, _res: Response, next: NextFunction): void {
+  for (const segment of req.path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      next(new ApiError('BAD_REQUEST', 'Malformed percent-escape in the request path'));
+      return;
+    }
+    if (UNSAFE_TEXT.test(decoded)) {
+      next(new ApiError('NOT_FOUND', 'Resource not found'));
+      return;
+    }
+  }
+  const fields = [...unsafeFields(req.query, '', []), ...unsafeFields(req.body, '', [])];
+  if (fields.length > 0) {
+    next(
+      new ApiError(
+        'VALIDATION_ERROR',
+        'Request validation failed',
+        fields.map((field) => ({ field, message: 'Must not contain NUL characters or unpaired surrogates' })),
+      ),
+    );
+    return;
+  }
+  next();
 }

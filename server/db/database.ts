@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { registerPool } from './prepared.js';
 import type { Database } from './types.js';
 
@@ -59,14 +60,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let dataDir: string | undefined;
+  let unlock = () => {};
   if (options.dataDir !== 'memory://') {
     dataDir = resolve(options.dataDir);
     mkdirSync(dataDir, { recursive: true });
+    // Before PGlite reads a byte: a second process would work on a copy and lose its writes.
+    unlock = lockDataDir(dataDir);
   }
-  const pglite = await PGlite.create(dataDir, {
-    parsers: { [INT8]: parseInt8, [DATE]: parseDate },
-    extensions: { pg_trgm },
-  });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dataDir, {
+      parsers: { [INT8]: parseInt8, [DATE]: parseDate },
+      extensions: { pg_trgm },
+    });
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   await pglite.exec(
     `SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}; SET TIME ZONE 'UTC';`,
   );
@@ -76,8 +86,12 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     kind: 'pglite',
     pglite,
     async close() {
-      await db.destroy();
-      if (!pglite.closed) await pglite.close();
+      try {
+        await db.destroy();
+        if (!pglite.closed) await pglite.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

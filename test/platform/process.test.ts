@@ -1,27 +1,54 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../support/build.js';
 import { createScratchDatabase, onPostgres } from '../support/database.js';
 
 /** The service as `npm start` runs it: a separate process, its own database. */
 interface Spawned {
   child: ChildProcess;
+  /** stdout and stderr together. */
   output: () => string;
+  /** The service's JSON log lines (stdout). */
+  logLines: () => Record<string, unknown>[];
   exited: Promise<number | null>;
 }
 
-function spawnService(env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {
+/** Runs `npm <args>` as README says; the pid is npm's, the one a shell or process manager signals. */
+function spawnService(env: Record<string, string>, args: string[] = ['start']): Spawned {
+  const child = spawn('npm', ['run', '-s', ...args], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout.on('data', (d: Buffer) => (text += d.toString()));
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    text += d.toString();
+    stdout += d.toString();
+  });
   child.stderr.on('data', (d: Buffer) => (text += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => text, exited };
+  const logLines = () =>
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { child, output: () => text, logLines, exited };
+}
+
+/** The pids of a process's children (Linux). */
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+}
+
+const commandOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+
+/** The embedded database in `dataDir`, whichever database the suite runs on. */
+function embeddedEnv(dataDir: string): Record<string, string> {
+  return { DATA_DIR: dataDir, DATABASE_URL: '' };
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms = 60_000): Promise<void> {
@@ -44,6 +71,7 @@ let databaseEnv: Record<string, string> = {};
 let cleanup: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
+  ensureBuilt();
   if (onPostgres) {
     const scratch = await createScratchDatabase();
     databaseEnv = { DATABASE_URL: scratch.url };
@@ -87,12 +115,18 @@ describe('the service process', { timeout: 120_000 }, () => {
     const response = await inFlight;
     expect(response.status).toBe(201);
     expect(await service.exited).toBe(0);
-    const lines = service
-      .output()
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = service.logLines();
     expect(lines.some((l) => l.msg === 'worker started')).toBe(true);
+    expect(
+      lines.some(
+        (l) =>
+          l.msg === `listening on http://localhost:${port} (API reference at http://localhost:${port}/docs)`,
+      ),
+    ).toBe(true);
+    // Probes are logged at debug: the info log holds no /healthz or /readyz line.
+    expect(lines.filter((l) => l.msg === 'request' && /^\/(healthz|readyz)$/.test(String(l.path)))).toEqual(
+      [],
+    );
     expect(lines.some((l) => l.msg === 'stopped')).toBe(true);
     // Every request log line carries its request id; no secret reaches the log.
     const requests = lines.filter((l) => l.msg === 'request');
@@ -103,9 +137,92 @@ describe('the service process', { timeout: 120_000 }, () => {
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 
+  it('is one Node process under npm: SIGTERM to the pid npm start returned closes the port and exits 0', async () => {
+    const port = 3900 + Math.floor(Math.random() * 90);
+    const service = spawnService({ ...databaseEnv, PORT: String(port), SHUTDOWN_TIMEOUT_MS: '3000' });
+    await waitFor(healthy(port), 'the service to answer /healthz');
+    // npm's only child is node running the compiled service: no shell, no tsx wrapper between.
+    const children = childrenOf(service.child.pid!);
+    expect(children).toHaveLength(1);
+    expect(commandOf(children[0])).toEqual([expect.stringMatching(/node$/), 'dist/server/main.js']);
+    expect(childrenOf(children[0])).toEqual([]);
+
+    const signalled = Date.now();
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(3000 + 5000);
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    expect(existsSync(`/proc/${children[0]}`)).toBe(false);
+  });
+
+  it('stops at once when the port is in use, naming the port, before touching the database', async () => {
+    const busy = createNetServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'bms-port-')), 'data');
+    try {
+      const service = spawnService({ ...embeddedEnv(dataDir), PORT: String(port), HOST: '127.0.0.1' });
+      expect(await service.exited).toBe(1);
+      expect(service.output()).toContain(`Port ${port} is already in use`);
+      expect(service.output()).not.toMatch(/at .*\.js:\d+/);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      busy.close();
+    }
+  });
+});
+
+describe('the embedded data directory is held by one process', { timeout: 180_000 }, () => {
+  it('refuses a second server, the CLI and the migrator, naming the directory and the holder; takes over after a crash', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bms-lock-'));
+    try {
+      const port = 4000 + Math.floor(Math.random() * 90);
+      const first = spawnService({ ...embeddedEnv(dataDir), PORT: String(port) });
+      await waitFor(healthy(port), 'the first service to answer /healthz');
+      const [holder] = childrenOf(first.child.pid!);
+      const refused = [
+        spawnService({ ...embeddedEnv(dataDir), PORT: String(port + 100) }),
+        spawnService(embeddedEnv(dataDir), [
+          'cli',
+          '--',
+          'business',
+          'create',
+          '--name',
+          'Second',
+          '--email',
+          'second@example.test',
+        ]),
+        spawnService(embeddedEnv(dataDir), ['migrate']),
+      ];
+      for (const other of refused) {
+        expect(await other.exited).toBe(1);
+        expect(other.output()).toContain(`The data directory ${dataDir} is in use by process ${holder}`);
+      }
+      // The first is untouched and still serves.
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+
+      // A crash leaves the lock behind; the next start takes it over.
+      process.kill(holder, 'SIGKILL');
+      await first.exited;
+      expect(existsSync(join(dataDir, 'bms.lock'))).toBe(true);
+      const next = spawnService({ ...embeddedEnv(dataDir), PORT: String(port) });
+      await waitFor(healthy(port), 'the restarted service to answer /healthz');
+      const [nextHolder] = childrenOf(next.child.pid!);
+      expect(JSON.parse(readFileSync(join(dataDir, 'bms.lock'), 'utf8'))).toMatchObject({ pid: nextHolder });
+      next.child.kill('SIGTERM');
+      expect(await next.exited).toBe(0);
+      // A clean stop releases it.
+      expect(existsSync(join(dataDir, 'bms.lock'))).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the worker process', { timeout: 120_000 }, () => {
   it('runs a worker without the API (`npm run worker`)', async () => {
     const port = 3990 + Math.floor(Math.random() * 9);
-    const service = spawnService({ ...databaseEnv, PORT: String(port) }, ['--worker-only']);
+    const service = spawnService({ ...databaseEnv, PORT: String(port) }, ['worker']);
     await waitFor(() => service.output().includes('worker started'), 'the worker to start');
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     service.child.kill('SIGINT');

@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) {
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * The compiled service that `npm start` runs (built by `npm install`): rebuilt here only when a
+ * source file is newer than the build, as after editing without `npm run build`.
+ */
+export function ensureBuilt(): void {
+  const outputs = ['dist/server/main.js', 'dist/client/index.js'].map((f) => join(ROOT, f));
+  const built = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
+  const sources = Math.max(...['server', 'contract', 'migrations', 'client'].map(newestSource));
+  if (sources > built) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'ignore' });
+}
