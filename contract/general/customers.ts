@@ -155,7 +155,9 @@ export const customersContract = c.router({
     method: 'PUT',
     path: '/customers/:id',
     summary: 'Update a customer',
-    description: 'Partial update: only the fields given change.',
+    description:
+      'Partial update: only the fields given change. An empty body changes nothing (no event) and returns the ' +
+      'customer as it is.',
     pathParams: IdParamsSchema,
     body: UpdateCustomerBodySchema,
     responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },

@@ -249,7 +249,8 @@ export const invoicesContract = c.router({
     path: '/invoices/:id',
     summary: 'Update a draft invoice',
     description:
-      'Partial update; `items` replaces all lines. Only drafts can change (409 INVALID_STATE otherwise).',
+      'Partial update; `items` replaces all lines. Only drafts can change (409 INVALID_STATE otherwise). An ' +
+      'empty body changes nothing (no event) and returns the draft as it is.',
     pathParams: IdParamsSchema,
     body: UpdateInvoiceBodySchema,
     responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },

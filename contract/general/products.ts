@@ -121,7 +121,9 @@ export const productsContract = c.router({
     method: 'PUT',
     path: '/products/:id',
     summary: 'Update a product',
-    description: 'Partial update. Changing `currency` re-expresses the same major-unit price in it.',
+    description:
+      'Partial update. Changing `currency` re-expresses the same major-unit price in it. An empty body changes ' +
+      'nothing (no event) and returns the product as it is.',
     pathParams: IdParamsSchema,
     body: UpdateProductBodySchema,
     responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },

@@ -58,7 +58,10 @@ export async function createProgram(ctx: Ctx, input: CreateProgramBody): Promise
   }
 }
 
-/** Updates the active program, or the latest one (to reactivate it) when none is active. */
+/**
+ * Updates the active program, or the latest one (to reactivate it) when none is active. An empty
+ * update changes nothing.
+ */
 export async function updateProgram(ctx: Ctx, input: UpdateProgramBody): Promise<void> {
   const now = ctx.clock.now();
   try {
@@ -73,21 +76,22 @@ export async function updateProgram(ctx: Ctx, input: UpdateProgramBody): Promise
         .forUpdate()
         .executeTakeFirst();
       if (!current) throw notFound('Loyalty program');
+      const changes = {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.pointsName !== undefined && { points_name: input.pointsName }),
+        ...(input.pointsPerCurrency !== undefined && { points_per_currency: input.pointsPerCurrency }),
+        ...(input.enrollmentType !== undefined && { enrollment_type: input.enrollmentType }),
+        ...(input.pointsExpiryDays !== undefined && { points_expiry_days: input.pointsExpiryDays }),
+        ...(input.autoNotify !== undefined && { auto_notify: input.autoNotify }),
+        ...(input.isActive !== undefined && {
+          is_active: input.isActive,
+          deactivated_at: input.isActive ? null : now,
+        }),
+      };
+      if (Object.keys(changes).length === 0) return;
       await trx
         .updateTable('loyalty_programs')
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.pointsName !== undefined && { points_name: input.pointsName }),
-          ...(input.pointsPerCurrency !== undefined && { points_per_currency: input.pointsPerCurrency }),
-          ...(input.enrollmentType !== undefined && { enrollment_type: input.enrollmentType }),
-          ...(input.pointsExpiryDays !== undefined && { points_expiry_days: input.pointsExpiryDays }),
-          ...(input.autoNotify !== undefined && { auto_notify: input.autoNotify }),
-          ...(input.isActive !== undefined && {
-            is_active: input.isActive,
-            deactivated_at: input.isActive ? null : now,
-          }),
-          updated_at: now,
-        })
+        .set({ ...changes, updated_at: now })
         .where('business_id', '=', ctx.businessId)
         .where('id', '=', current.id)
         .execute();

@@ -74,17 +74,22 @@ export async function createReminder(ctx: Ctx, input: CreateReminderBody): Promi
   return toReminder(row);
 }
 
+/** Partial update; an empty one changes nothing (but an unknown reminder is still 404). */
 export async function updateReminder(ctx: Ctx, id: string, input: UpdateReminderBody): Promise<void> {
+  const changes = {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.intervalDays !== undefined && { interval_days: input.intervalDays }),
+    ...(input.bonusPoints !== undefined && { bonus_points: input.bonusPoints }),
+    ...(input.isActive !== undefined && { is_active: input.isActive }),
+  };
+  if (Object.keys(changes).length === 0) {
+    if (!(await findReminder(ctx.db, ctx.businessId, id))) throw notFound('Reminder');
+    return;
+  }
   const res = await ctx.db
     .updateTable('loyalty_reminders')
-    .set({
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.description !== undefined && { description: input.description }),
-      ...(input.intervalDays !== undefined && { interval_days: input.intervalDays }),
-      ...(input.bonusPoints !== undefined && { bonus_points: input.bonusPoints }),
-      ...(input.isActive !== undefined && { is_active: input.isActive }),
-      updated_at: ctx.clock.now(),
-    })
+    .set({ ...changes, updated_at: ctx.clock.now() })
     .where('business_id', '=', ctx.businessId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)

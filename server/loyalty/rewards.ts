@@ -70,6 +70,7 @@ export async function createReward(ctx: Ctx, input: CreateRewardBody): Promise<R
 /**
  * Partial update. The discount rule holds for the resulting reward: moving a reward away from
  * `discount` drops its percentage, moving it to `discount` needs one (given or already stored).
+ * An empty update changes nothing.
  */
 export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
@@ -84,22 +85,25 @@ export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody
     if (!row) throw notFound('Reward');
     const rewardType = input.rewardType ?? row.reward_type;
     const stored = row.discount_percent === null ? null : Number(row.discount_percent);
-    const discount =
-      rewardType === 'discount'
-        ? discountFor(rewardType, input.discountPercent ?? stored)
-        : discountFor(rewardType, input.discountPercent);
+    const retyped = input.rewardType !== undefined || input.discountPercent !== undefined;
+    const changes = {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.pointsCost !== undefined && { points_cost: input.pointsCost }),
+      ...(input.isActive !== undefined && { is_active: input.isActive }),
+      ...(input.voucherValidityDays !== undefined && { voucher_validity_days: input.voucherValidityDays }),
+      ...(retyped && {
+        reward_type: rewardType,
+        discount_percent:
+          rewardType === 'discount'
+            ? discountFor(rewardType, input.discountPercent ?? stored)
+            : discountFor(rewardType, input.discountPercent),
+      }),
+    };
+    if (Object.keys(changes).length === 0) return;
     await trx
       .updateTable('loyalty_rewards')
-      .set({
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.description !== undefined && { description: input.description }),
-        ...(input.pointsCost !== undefined && { points_cost: input.pointsCost }),
-        ...(input.isActive !== undefined && { is_active: input.isActive }),
-        ...(input.voucherValidityDays !== undefined && { voucher_validity_days: input.voucherValidityDays }),
-        reward_type: rewardType,
-        discount_percent: discount,
-        updated_at: ctx.clock.now(),
-      })
+      .set({ ...changes, updated_at: ctx.clock.now() })
       .where('business_id', '=', ctx.businessId)
       .where('id', '=', id)
       .execute();

@@ -60,18 +60,30 @@ export async function createTier(ctx: Ctx, input: CreateTierBody): Promise<Tier>
   });
 }
 
+/** Partial update; an empty one changes nothing (but an unknown tier is still 404). */
 export async function updateTier(ctx: Ctx, id: string, input: UpdateTierBody): Promise<void> {
   checkMultiplier(input.multiplier);
+  const changes = {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.color !== undefined && { color: input.color }),
+    ...(input.minPoints !== undefined && { min_points: input.minPoints }),
+    ...(input.multiplier !== undefined && { multiplier: input.multiplier }),
+    ...(input.sortOrder !== undefined && { sort_order: input.sortOrder }),
+  };
+  if (Object.keys(changes).length === 0) {
+    const tier = await ctx.db
+      .selectFrom('loyalty_tiers')
+      .select('id')
+      .where('business_id', '=', ctx.businessId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!tier) throw notFound('Tier');
+    return;
+  }
   await uniqueTier(async () => {
     const res = await ctx.db
       .updateTable('loyalty_tiers')
-      .set({
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.color !== undefined && { color: input.color }),
-        ...(input.minPoints !== undefined && { min_points: input.minPoints }),
-        ...(input.multiplier !== undefined && { multiplier: input.multiplier }),
-        ...(input.sortOrder !== undefined && { sort_order: input.sortOrder }),
-      })
+      .set(changes)
       .where('business_id', '=', ctx.businessId)
       .where('id', '=', id)
       .executeTakeFirst();

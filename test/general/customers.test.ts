@@ -460,6 +460,18 @@ describe('PUT /v1/customers/:id', () => {
     expectExactError(res, 404, 'NOT_FOUND');
   });
 
+  it('treats an empty body as a no-op: 200 with the customer as it was, no event; unknown id 404', async () => {
+    const created = await createCustomer(a, { name: 'Left Alone', email: uniqueEmail() });
+    server().clock.advance(1000);
+    const { result, events } = await withEvents(server(), a.businessId, () => put(a, created.id, {}));
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ data: created });
+    expect(events).toEqual([]);
+    const viaSdk = await a.client.general.customers.updateCustomer({ params: { id: created.id }, body: {} });
+    expect(await unwrap(viaSdk)).toEqual({ data: created });
+    expectExactError(await put(a, MISSING_ID, {}), 404, 'NOT_FOUND');
+  });
+
   it("answers 404 NOT_FOUND for another business's customer and leaves it unchanged", async () => {
     const theirs = await createCustomer(b, { name: 'Their Customer', email: uniqueEmail() });
     const res = await a.client.general.customers.updateCustomer({

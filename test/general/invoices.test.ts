@@ -10,6 +10,7 @@ import {
   type ListInvoicesQuery,
 } from '../../client/index.js';
 import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
+import { withEvents } from '../support/events.js';
 import { expectError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -853,6 +854,26 @@ describe('update', () => {
       expectError(res, 409, 'INVALID_STATE');
       expect(await getInvoice(t, invoice.id)).toEqual(before);
     }
+  });
+
+  it('treats an empty body as a no-op on a draft (200, unchanged, no event); 409 on a non-draft, 404 unknown', async () => {
+    const t = await newTenant();
+    const draft = await createInvoice(t, {
+      items: [line({ quantity: 2.5, unit_price: 19.99, tax_rate: 7.5 })],
+    });
+    const issued = await issuedInvoice(t);
+    server().clock.advance(60_000);
+    const put = (id: string) =>
+      raw(server(), 'PUT', `/v1/invoices/${id}`, { token: t.accessToken, ...json({}) });
+    const { result, events } = await withEvents(server(), t.businessId, () => put(draft.id));
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ data: draft });
+    expect(events).toEqual([]);
+    expect(await unwrap(api(t).updateInvoice({ params: { id: draft.id }, body: {} }))).toEqual({
+      data: draft,
+    });
+    expectError(await put(issued.id), 409, 'INVALID_STATE');
+    expectError(await put('inv_01JD7X2R5VQ8N3K4M6P9T1W2Y3'), 404, 'NOT_FOUND');
   });
 });
 

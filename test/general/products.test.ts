@@ -425,6 +425,18 @@ describe('PUT /v1/products/:id', () => {
     expectExactError(res, 404, 'NOT_FOUND');
   });
 
+  it('treats an empty body as a no-op: 200 with the product as it was, no event; unknown id 404', async () => {
+    const created = await createProduct(a, { currency: 'KWD', price: 1.234 });
+    server().clock.advance(1000);
+    const { result, events } = await withEvents(server(), a.businessId, () => put(a, created.id, {}));
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ data: created });
+    expect(events).toEqual([]);
+    const viaSdk = await a.client.general.products.updateProduct({ params: { id: created.id }, body: {} });
+    expect(await unwrap(viaSdk)).toEqual({ data: created });
+    expectExactError(await put(a, MISSING_ID, {}), 404, 'NOT_FOUND');
+  });
+
   it("answers 404 NOT_FOUND for another business's product and leaves it unchanged", async () => {
     const theirs = await createProduct(b);
     const res = await a.client.general.products.updateProduct({

@@ -532,6 +532,31 @@ describe('member detail, update and delete', () => {
     );
   });
 
+  it('treats an empty update as a no-op (200, member untouched) and answers 404 for an unknown member', async () => {
+    const { biz } = await openShop();
+    const member = await enrollNew(biz);
+    const row = () =>
+      server()
+        .deps.db.selectFrom('loyalty_members')
+        .selectAll()
+        .where('business_id', '=', biz.businessId)
+        .where('id', '=', member.publicId)
+        .executeTakeFirstOrThrow();
+    const before = await row();
+    const res = await raw(server(), 'PUT', `/v1/loyalty/members/${member.publicId}`, {
+      token: biz.accessToken,
+      ...json({}),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
+    expect(await row()).toEqual(before);
+    await expectApiError(
+      loyalty(biz).members.updateMember({ params: { publicId: MISSING_MEMBER }, body: {} }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
   it('sets the status to each allowed value (200 {result, message})', async () => {
     const { biz } = await openShop();
     const member = await enrollNew(biz);

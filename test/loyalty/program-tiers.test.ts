@@ -158,7 +158,24 @@ describe('loyalty program', () => {
   it('refuses to update when the business never had a program (404 NOT_FOUND)', async () => {
     const biz = await registerBusiness(server());
     await expectApiError(loyalty(biz).program.updateProgram({ body: { name: 'Nothing' } }), 404, 'NOT_FOUND');
+    await expectApiError(loyalty(biz).program.updateProgram({ body: {} }), 404, 'NOT_FOUND');
     expect(await getProgram(biz)).toBeNull();
+  });
+
+  it('treats an empty update as a no-op (200, program untouched)', async () => {
+    const { biz, program } = await openProgram();
+    const row = () =>
+      server()
+        .deps.db.selectFrom('loyalty_programs')
+        .selectAll()
+        .where('business_id', '=', biz.businessId)
+        .executeTakeFirstOrThrow();
+    const before = await row();
+    const res = await raw(server(), 'PUT', '/v1/loyalty/program', { token: biz.accessToken, ...json({}) });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
+    expect(await getProgram(biz)).toEqual(program);
+    expect(await row()).toEqual(before);
   });
 
   it('deletes the program: GET shows it deactivated, its tiers are gone, members and transactions stay', async () => {
@@ -383,6 +400,42 @@ describe('loyalty tiers', () => {
     expect(await listTiers(biz)).toEqual([
       { ...tier, name: 'Platinum', minPoints: 750, sortOrder: 4, color: '#aabbcc', multiplier: 1.5 },
     ]);
+  });
+
+  it('treats an empty update as a no-op (200, tier unchanged) and answers 404 for an unknown or foreign tier', async () => {
+    const { biz } = await openProgram();
+    const tier = await createTier(biz, {
+      name: 'Silver',
+      minPoints: 500,
+      color: '#C0C0C0',
+      multiplier: 1.25,
+    });
+    const put = (publicId: string) =>
+      raw(server(), 'PUT', `/v1/loyalty/tiers/${publicId}`, { token: biz.accessToken, ...json({}) });
+    const res = await put(tier.publicId);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
+    expect(await listTiers(biz)).toEqual([tier]);
+
+    const unknown = await put(MISSING_TIER);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ result: 'error', error: { code: 'NOT_FOUND', status: 404 } });
+    await expectApiError(
+      loyalty(biz).tiers.updateTier({ params: { publicId: MISSING_TIER }, body: {} }),
+      404,
+      'NOT_FOUND',
+    );
+    await expectApiError(
+      loyalty(biz).tiers.updateTier({ params: { publicId: MISSING_TIER }, body: { name: 'Ghost' } }),
+      404,
+      'NOT_FOUND',
+    );
+    const other = await registerBusiness(server());
+    await expectApiError(
+      loyalty(other).tiers.updateTier({ params: { publicId: tier.publicId }, body: {} }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('deletes a tier (200 {result, message}); it is gone from the list', async () => {

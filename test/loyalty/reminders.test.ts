@@ -248,6 +248,33 @@ describe('PUT /v1/loyalty/reminders/:publicId', () => {
     });
   });
 
+  it('treats an empty body as a no-op (200, reminder untouched) and still answers 404 for an unknown id', async () => {
+    const created = await createReminder(a, { name: 'Chain', intervalDays: 90, bonusPoints: 5 });
+    touched.push(a);
+    const updatedAt = () =>
+      server()
+        .deps.db.selectFrom('loyalty_reminders')
+        .select('updated_at')
+        .where('business_id', '=', a.businessId)
+        .where('id', '=', created.publicId)
+        .executeTakeFirstOrThrow();
+    const before = await updatedAt();
+    server().clock.advance(60_000);
+    const res = await raw(server(), 'PUT', `/v1/loyalty/reminders/${created.publicId}`, {
+      ...json({}),
+      token: a.accessToken,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
+    expect((await list(a)).find((r) => r.publicId === created.publicId)).toEqual(created);
+    expect(await updatedAt()).toEqual(before);
+    await expectApiError(
+      a.client.loyalty.reminders.updateReminder({ params: { publicId: MISSING_REMINDER }, body: {} }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
   it('answers 404 for an unknown, deleted or other business id, changing nothing', async () => {
     const theirs = await createReminder(b, { name: 'Beta only', intervalDays: 30 });
     const deleted = await createReminder(a, { name: 'Deleted', intervalDays: 30 });

@@ -337,6 +337,34 @@ describe('updating a reward', () => {
     expect(await find(t, reward.publicId)).toEqual(reward);
   });
 
+  it('treats an empty body as a no-op (200, reward untouched) and answers 404 for an unknown reward', async () => {
+    const t = await registerBusiness(server());
+    const reward = await newReward(t, { rewardType: 'discount', discountPercent: 12.5 });
+    const updatedAt = () =>
+      server()
+        .deps.db.selectFrom('loyalty_rewards')
+        .select('updated_at')
+        .where('business_id', '=', t.businessId)
+        .where('id', '=', reward.publicId)
+        .executeTakeFirstOrThrow();
+    const before = await updatedAt();
+    server().clock.advance(60_000);
+    try {
+      const res = await raw(server(), 'PUT', `/v1/loyalty/rewards/${reward.publicId}`, {
+        token: t.accessToken,
+        ...json({}),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
+      expect(await find(t, reward.publicId)).toEqual(reward);
+      expect(await updatedAt()).toEqual(before);
+      const unknown = await rewardsOf(t).updateReward({ params: { publicId: UNKNOWN_REWARD }, body: {} });
+      expectResultError(unknown, 404, 'NOT_FOUND');
+    } finally {
+      server().clock.reset();
+    }
+  });
+
   it('answers 404 for an unknown or deleted reward', async () => {
     const t = await registerBusiness(server());
     const unknown = await rewardsOf(t).updateReward({

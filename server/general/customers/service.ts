@@ -73,6 +73,7 @@ export async function getCustomer(ctx: Ctx, id: string): Promise<Customer> {
   return toCustomer(row);
 }
 
+/** Partial update; an empty one changes nothing and returns the customer as it is. */
 export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomerBody): Promise<Customer> {
   try {
     return await inTransaction(ctx.db, async (trx) => {
@@ -81,23 +82,24 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
       const renamed = input.name !== undefined && input.name !== current.name;
       // A rename re-derives both name parts; a part given in the same request wins.
       const derived = renamed ? splitName(input.name!) : {};
+      const changes = {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.email !== undefined && { email: input.email }),
+        ...(input.phone !== undefined && { phone: input.phone }),
+        ...(input.company !== undefined && { company: input.company }),
+        ...(input.address !== undefined && {
+          address: input.address ? JSON.stringify(input.address) : null,
+        }),
+        ...derived,
+        ...(input.first_name !== undefined && { first_name: input.first_name }),
+        ...(input.last_name !== undefined && { last_name: input.last_name }),
+        ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
+        ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
+      };
+      if (Object.keys(changes).length === 0) return toCustomer(current);
       const row = await trx
         .updateTable('customers')
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.email !== undefined && { email: input.email }),
-          ...(input.phone !== undefined && { phone: input.phone }),
-          ...(input.company !== undefined && { company: input.company }),
-          ...(input.address !== undefined && {
-            address: input.address ? JSON.stringify(input.address) : null,
-          }),
-          ...derived,
-          ...(input.first_name !== undefined && { first_name: input.first_name }),
-          ...(input.last_name !== undefined && { last_name: input.last_name }),
-          ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
-          ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
-          updated_at: ctx.clock.now(),
-        })
+        .set({ ...changes, updated_at: ctx.clock.now() })
         .where('business_id', '=', ctx.businessId)
         .where('id', '=', id)
         .returningAll()

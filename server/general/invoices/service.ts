@@ -244,11 +244,18 @@ function asInput(item: InvoiceItemRow, currency: string): InvoiceItemInput {
   };
 }
 
+const notUpdatable = (status: string) =>
+  invalidState(`Only draft invoices can be updated; this one is ${status}`);
+
+/** Partial update of a draft; an empty one changes nothing and returns the draft as it is. */
 export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBody): Promise<Invoice> {
+  if (Object.values(input).every((value) => value === undefined)) {
+    const invoice = await loadInvoice(ctx.db, ctx, id);
+    if (invoice.status !== 'draft') throw notUpdatable(invoice.status);
+    return invoice;
+  }
   return transition(ctx, id, async (trx, current) => {
-    if (current.status !== 'draft') {
-      throw invalidState(`Only draft invoices can be updated; this one is ${current.status}`);
-    }
+    if (current.status !== 'draft') throw notUpdatable(current.status);
     if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
     const issueDate = input.issue_date !== undefined ? input.issue_date : current.issue_date;
     checkDates(issueDate, input.due_date ?? current.due_date);

@@ -71,11 +71,13 @@ export async function getProduct(ctx: Ctx, id: string): Promise<Product> {
   return toProduct(row);
 }
 
+/** Partial update; an empty one changes nothing and returns the product as it is. */
 export async function updateProduct(ctx: Ctx, id: string, input: UpdateProductBody): Promise<Product> {
   return uniqueSku(() =>
     inTransaction(ctx.db, async (trx) => {
       const current = await queries.findProduct(trx, ctx.businessId, id, true);
       if (!current) throw notFound('Product');
+      if (Object.values(input).every((value) => value === undefined)) return toProduct(current);
       const currency = input.currency ?? current.currency;
       // The price is kept in major units across a currency change, so it must fit the new currency.
       const price = input.price ?? toMajor(Number(current.price_minor), current.currency);
