@@ -5,13 +5,16 @@ import pg from 'pg';
 
 export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** `node --import tsx server/main.ts` with the given environment (warnings and errors shown). */
+/**
+ * The service as `npm start` runs it (`node dist/server/main.js`, built by `npm install` or
+ * `npm run build`) with the given environment (warnings and errors shown).
+ */
 export function spawnService(env: Record<string, string>, args: string[] = []): ChildProcess {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there when it exits.
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  return spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts', ...args], {
+  return spawn(process.execPath, [...profile, 'dist/server/main.js', ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

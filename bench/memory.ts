@@ -1,0 +1,118 @@
+/**
+ * Resident memory of the service as `npm start` runs it, idle and under load, on PGlite and on
+ * PostgreSQL, side by side for the two ways of running it: the compiled service as one process
+ * (`node dist/server/main.js`, what `npm start` runs) and the TypeScript through the tsx CLI
+ * (`tsx server/main.ts`, what `npm start` ran before: a tsx process and the node process it starts).
+ * RSS is summed over the process tree; under load, the peak over 10 s of autocannon (20 connections)
+ * listing customers with a token. Several rounds; the median and the spread are printed.
+ *
+ *   npm run build && npx tsx bench/memory.ts      (PostgreSQL at postgres://postgres@127.0.0.1:5432/postgres)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createClient, unwrap } from '../client/index.js';
+import { scratchDatabase, stop, waitHealthy } from './support.js';
+
+const PORT = 3812;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const RUNNERS = {
+  'node dist/server/main.js': [process.execPath, 'dist/server/main.js'],
+  'tsx server/main.ts': ['node_modules/.bin/tsx', 'server/main.ts'],
+} as const;
+type Runner = keyof typeof RUNNERS;
+
+function rssKb(pid: number): number {
+  try {
+    const own = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    return own + children.reduce((sum, child) => sum + rssKb(Number(child)), 0);
+  } catch {
+    return 0;
+  }
+}
+
+const mb = (kb: number) => Math.round(kb / 1024);
+
+async function measure(runner: Runner, env: Record<string, string>): Promise<{ idle: number; load: number }> {
+  const [command, ...args] = RUNNERS[runner];
+  const child: ChildProcess = spawn(command, args, {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PORT: String(PORT),
+      RATE_LIMITS: 'free:100,standard:10000000,enterprise:10000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitHealthy(PORT, child, 120_000);
+    const base = `http://127.0.0.1:${PORT}`;
+    const { data } = await unwrap(
+      createClient({ baseUrl: base }).auth.register({
+        body: {
+          businessName: 'Memory',
+          email: `memory-${Date.now()}@example.test`,
+          password: 'bench password 123',
+        },
+      }),
+    );
+    const client = createClient({ baseUrl: base, accessToken: data.accessToken });
+    for (let i = 0; i < 50; i++)
+      await unwrap(client.general.customers.createCustomer({ body: { name: `Customer ${i}` } }));
+    await new Promise((r) => setTimeout(r, 5000));
+    const idle = rssKb(child.pid!);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssKb(child.pid!))), 200);
+    await autocannon({
+      url: `${base}/v1/customers?limit=20`,
+      connections: 20,
+      duration: 10,
+      headers: { authorization: `Bearer ${data.accessToken}` },
+    });
+    clearInterval(sampler);
+    return { idle, load: peak };
+  } finally {
+    await stop(child);
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const report = (label: string, xs: number[]) =>
+  `${label} ${mb(median(xs))} MB (${mb(Math.min(...xs))}-${mb(Math.max(...xs))})`;
+
+const database = await scratchDatabase();
+try {
+  for (const [name, envOf] of [
+    ['PGlite', () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'bms-memory-')) })],
+    ['PostgreSQL', () => ({ DATABASE_URL: database.url })],
+  ] as const) {
+    const results: Record<Runner, { idle: number[]; load: number[] }> = {
+      'node dist/server/main.js': { idle: [], load: [] },
+      'tsx server/main.ts': { idle: [], load: [] },
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const runner of Object.keys(RUNNERS) as Runner[]) {
+        const env: Record<string, string> = envOf();
+        try {
+          const { idle, load } = await measure(runner, env);
+          results[runner].idle.push(idle);
+          results[runner].load.push(load);
+        } finally {
+          if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
+        }
+      }
+    }
+    for (const runner of Object.keys(RUNNERS) as Runner[]) {
+      console.log(
+        `${name.padEnd(11)} ${runner.padEnd(25)} ${report('idle RSS', results[runner].idle)}, ${report('peak under load', results[runner].load)}`,
+      );
+    }
+  }
+} finally {
+  await database.drop();
+}
