@@ -119,6 +119,24 @@ export const InvoiceSchema = extendApi(
 );
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
+/**
+ * How many decimals a number has as the client wrote it (its shortest decimal form, exponent
+ * notation included), counted exactly: 1.0000000000000002 has 16, 1e-7 has 7. No float tolerance.
+ */
+function decimalsOf(value: number): number {
+  const [mantissa, exponent = '0'] = String(value).toLowerCase().split('e');
+  const fraction = mantissa.split('.')[1] ?? '';
+  return Math.max(0, fraction.length - Number(exponent));
+}
+
+const atMostDecimals = (places: number) => ({
+  check: (value: number) => decimalsOf(value) <= places,
+  message: `At most ${places} decimals`,
+});
+
+const QUANTITY = atMostDecimals(4);
+const TAX_RATE = atMostDecimals(3);
+
 export const InvoiceItemInputSchema = extendApi(
   z
     .object({
@@ -132,17 +150,28 @@ export const InvoiceItemInputSchema = extendApi(
         .number()
         .gt(0)
         .max(1_000_000)
-        .refine((q) => Math.abs(q * 10_000 - Math.round(q * 10_000)) < 1e-6, {
-          message: 'At most 4 decimals',
-        }),
-      unit_price: MajorAmountSchema.optional(),
+        .refine(QUANTITY.check, { message: QUANTITY.message })
+        .describe(
+          'Greater than 0, at most 1,000,000, with at most 4 decimals exactly as written (1.00001 or ' +
+            '1.0000000000000002: 422 naming the field; nothing is rounded).',
+        ),
+      unit_price: extendApi(MajorAmountSchema.optional(), {
+        description:
+          "Major units, with at most the currency's decimals. Fills from the product when omitted. Every amount " +
+          'is at most 999,999,999,999,999 minor units (9,999,999,999,999.99 USD, 999,999,999,999,999 JPY): a ' +
+          'larger unit_price is 422 naming it, a larger line total (quantity x unit_price) 422 naming the line ' +
+          '(`items.N`).',
+      }),
       tax_rate: z
         .number()
         .min(0)
         .max(100)
-        .refine((r) => Math.abs(r * 1000 - Math.round(r * 1000)) < 1e-6, { message: 'At most 3 decimals' })
+        .refine(TAX_RATE.check, { message: TAX_RATE.message })
         .optional()
-        .describe('Tax percent for this line; default 0.'),
+        .describe(
+          'Tax percent for this line, 0 to 100 with at most 3 decimals exactly as written (more: 422 naming ' +
+            'the field); default 0.',
+        ),
     })
     .strict(),
   {
@@ -185,7 +214,9 @@ export type UpdateInvoiceBody = z.infer<typeof UpdateInvoiceBodySchema>;
 export const CreatePaymentBodySchema = extendApi(
   z
     .object({
-      amount: MajorAmountSchema.refine((a) => a > 0, { message: 'Must be greater than 0' }),
+      amount: MajorAmountSchema.describe(
+        "Major units, greater than 0, with at most the currency's decimals and at most `amount_due`.",
+      ).refine((a) => a > 0, { message: 'Must be greater than 0' }),
       payment_method: z.enum(PAYMENT_METHODS),
       payment_date: DateSchema.optional().describe('Defaults to today (UTC).'),
       reference: z.string().max(100).optional(),
@@ -228,7 +259,9 @@ export const invoicesContract = c.router({
     summary: 'Create a draft invoice',
     description:
       'Creates a `draft` with the next number of the business. Amounts are major units with at most the ' +
-      "currency's decimals; line totals and taxes are rounded half-up.",
+      "currency's decimals; line totals and taxes are rounded half-up. Every amount, computed ones included, is " +
+      'at most 999,999,999,999,999 minor units (9,999,999,999,999.99 USD): a larger line total is 422 naming the ' +
+      'line (`items.N`), a larger invoice total (tax included) 422 naming `items`. Nothing is rounded to fit.',
     headers: IdempotencyHeadersSchema,
     body: CreateInvoiceBodySchema,
     responses: { 201: invoiceResponse, ...errorResponses('general', [...AUTHED, 409]) },
@@ -284,7 +317,9 @@ export const invoicesContract = c.router({
     summary: 'Record a payment',
     description:
       'Records a partial or full payment of an issued invoice. Paying more than `amount_due` is 422; paying a ' +
-      'draft, paid or void invoice is 409 INVALID_STATE. The invoice becomes `paid` when fully paid.',
+      'draft, paid or void invoice is 409 INVALID_STATE. The invoice becomes `paid` when fully paid. When that ' +
+      "earns loyalty points that would take the member's balance past 9007199254740991 (2^53-1), the payment " +
+      'is refused (422 naming `amount`) and nothing is recorded.',
     pathParams: IdParamsSchema,
     headers: IdempotencyHeadersSchema,
     body: CreatePaymentBodySchema,

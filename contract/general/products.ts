@@ -57,7 +57,13 @@ export const CreateProductBodySchema = extendApi(
     .object({
       name: z.string().trim().min(1).max(200),
       sku: SkuSchema.describe('Stock keeping unit, unique per business.'),
-      price: MajorAmountSchema,
+      price: extendApi(
+        MajorAmountSchema.describe(
+          "Unit price in major units of `currency`, with at most the currency's decimals and at most " +
+            '999,999,999,999,999 minor units (9,999,999,999,999.99 USD); otherwise 422 naming `price`.',
+        ),
+        { example: 24.5 },
+      ),
       currency: CurrencySchema.optional().describe('Defaults to USD.'),
       stock: z.number().int().min(0).max(1_000_000_000).optional().describe('Units in stock; default 0.'),
       description: z.string().max(2000).nullable().optional(),

@@ -29,7 +29,10 @@ export const EarnBodySchema = extendApi(
         .number()
         .positive()
         .max(1_000_000_000)
-        .describe('Purchase amount in the program currency (major units, e.g. 12.50).'),
+        .describe(
+          'Purchase amount in the program currency (major units, e.g. 12.50), with any number of decimals: ' +
+            'points are floored from the amount exactly as sent, never from a rounded one.',
+        ),
       reference: z
         .string()
         .trim()

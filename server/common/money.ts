@@ -6,13 +6,20 @@ import { invalid } from '../errors.js';
  * (BigInt) so that no binary-float error reaches a rounding decision.
  */
 
-/** Exact decimal digits of a JS number as [integer digits, fraction digits]. */
+/**
+ * The decimal digits of a JS number as [integer digits, fraction digits], read from its shortest
+ * decimal form (what a client's JSON said), exponent notation included: 1e-7 is ['0', '0000001'],
+ * 1.0000000000000002 keeps all sixteen decimals, 1e21 is ['1000000000000000000000', ''].
+ */
 function decimalParts(value: number): [string, string] {
   if (!Number.isFinite(value)) throw new Error('Not a finite number');
-  let text = Math.abs(value).toString();
-  if (text.includes('e')) text = Math.abs(value).toFixed(20).replace(/0+$/, '');
-  const [whole, fraction = ''] = text.split('.');
-  return [whole, fraction];
+  const [mantissa, exponent = '0'] = Math.abs(value).toString().split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  if (point <= 0) return ['0', '0'.repeat(-point) + digits];
+  if (point >= digits.length) return [digits + '0'.repeat(point - digits.length), ''];
+  return [digits.slice(0, point), digits.slice(point)];
 }
 
 /** Scales a decimal number by 10^places exactly; null when it has more decimals than that. */
@@ -23,13 +30,40 @@ export function toScaledInteger(value: number, places: number): bigint | null {
   return value < 0 ? -scaled : scaled;
 }
 
-/** 19.99 USD -> 1999; refuses an amount with more decimals than the currency has (422 on `field`). */
+/**
+ * The largest amount held in minor units: 15 digits (9,999,999,999,999.99 USD, 999,999,999,999,999
+ * JPY, 999,999,999,999.999 KWD). Every such amount fits a bigint column and is a safe integer, and
+ * its major-unit decimal (what the general group's JSON carries) has at most 15 significant digits,
+ * so it survives the trip through a binary float exactly. Inputs and computed totals beyond it are
+ * refused (422), never stored rounded or overflowed.
+ */
+export const MAX_MINOR = 999_999_999_999_999;
+
+/** MAX_MINOR in major units of `currency`, as the decimal text a refusal shows. */
+export function maxMajorText(currency: string): string {
+  const exp = currencyExponent(currency);
+  const digits = String(MAX_MINOR);
+  return exp === 0 ? digits : `${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
+}
+
+const tooLarge = (field: string, what: string, currency: string) =>
+  invalid(
+    field,
+    `${what} exceeds the largest amount the service holds (${maxMajorText(currency)} ${currency})`,
+  );
+
+/**
+ * 19.99 USD -> 1999; refuses (422 on `field`) an amount with more decimals than the currency has
+ * or beyond MAX_MINOR.
+ */
 export function toMinor(amount: number, currency: string, field: string): number {
   const exp = currencyExponent(currency);
   const scaled = toScaledInteger(amount, exp);
   if (scaled === null) {
     throw invalid(field, `${currency} amounts take at most ${exp} decimal${exp === 1 ? '' : 's'}`);
   }
+  if (scaled > BigInt(MAX_MINOR) || scaled < -BigInt(MAX_MINOR))
+    throw tooLarge(field, 'The amount', currency);
   return Number(scaled);
 }
 
@@ -48,6 +82,7 @@ export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
   return negative ? -q : q;
 }
 
+/** Decimals an invoice line's quantity and tax rate may have: the scales of their columns. */
 export const QUANTITY_PLACES = 4;
 export const TAX_RATE_PLACES = 3;
 
@@ -60,18 +95,50 @@ export interface LineAmounts {
 
 export const TAX_DENOMINATOR = 100n * 10n ** BigInt(TAX_RATE_PLACES);
 
-/** Line total = quantity x unit price, rounded half-up; tax = total x rate / 100. */
-export function lineAmounts(quantity: number, unitPriceMinor: number, taxRate: number): LineAmounts {
+/**
+ * Line total = quantity x unit price, rounded half-up; tax = total x rate / 100. Exact (BigInt)
+ * throughout. Refuses (422) a quantity or tax rate with more decimals than its column holds
+ * (`<line>.quantity`, `<line>.tax_rate`) and a line total beyond MAX_MINOR (`<line>`, e.g. `items.0`).
+ */
+export function lineAmounts(
+  quantity: number,
+  unitPriceMinor: number,
+  taxRate: number,
+  line: string,
+  currency: string,
+): LineAmounts {
   const q = toScaledInteger(quantity, QUANTITY_PLACES);
+  if (q === null) throw invalid(`${line}.quantity`, `At most ${QUANTITY_PLACES} decimals`);
   const r = toScaledInteger(taxRate, TAX_RATE_PLACES);
-  if (q === null || r === null) throw new Error('quantity or tax_rate has too many decimals');
+  if (r === null) throw invalid(`${line}.tax_rate`, `At most ${TAX_RATE_PLACES} decimals`);
   const total = divideHalfUp(q * BigInt(unitPriceMinor), 10n ** BigInt(QUANTITY_PLACES));
+  if (total > BigInt(MAX_MINOR)) throw tooLarge(line, 'The line total (quantity x unit_price)', currency);
   const taxExact = total * r;
   return { totalMinor: Number(total), taxMinor: Number(divideHalfUp(taxExact, TAX_DENOMINATOR)), taxExact };
 }
 
 /** The invoice tax: the exact item taxes summed, then rounded half-up once. */
 export function invoiceTax(lines: LineAmounts[]): number {
-  const exact = lines.reduce((sum, l) => sum + l.taxExact, 0n);
-  return Number(divideHalfUp(exact, TAX_DENOMINATOR));
+  return Number(exactInvoiceTax(lines));
+}
+
+const exactInvoiceTax = (lines: LineAmounts[]) =>
+  divideHalfUp(
+    lines.reduce((sum, l) => sum + l.taxExact, 0n),
+    TAX_DENOMINATOR,
+  );
+
+/**
+ * Subtotal (the line totals), tax (invoiceTax) and total of an invoice, summed exactly; a total
+ * beyond MAX_MINOR is refused (422 naming `field`).
+ */
+export function invoiceTotals(
+  lines: LineAmounts[],
+  field: string,
+  currency: string,
+): { subtotalMinor: number; taxMinor: number; totalMinor: number } {
+  const subtotal = lines.reduce((sum, l) => sum + BigInt(l.totalMinor), 0n);
+  const tax = exactInvoiceTax(lines);
+  if (subtotal + tax > BigInt(MAX_MINOR)) throw tooLarge(field, 'The invoice total', currency);
+  return { subtotalMinor: Number(subtotal), taxMinor: Number(tax), totalMinor: Number(subtotal + tax) };
 }

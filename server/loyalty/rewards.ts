@@ -1,5 +1,6 @@
 import type { CreateRewardBody, Reward, UpdateRewardBody } from '../../contract/loyalty/schemas.js';
 import { newId } from '../common/ids.js';
+import { toScaledInteger } from '../common/money.js';
 import type { Ctx } from '../context.js';
 import { inTransaction } from '../db/database.js';
 import type { RewardRow } from '../db/types.js';
@@ -25,7 +26,7 @@ function discountFor(
   if (discountPercent === undefined || discountPercent === null) {
     throw invalid('discountPercent', 'Required for discount rewards');
   }
-  if (Math.abs(discountPercent * 100 - Math.round(discountPercent * 100)) > 1e-9) {
+  if (toScaledInteger(discountPercent, 2) === null) {
     throw invalid('discountPercent', 'At most 2 decimals');
   }
   return discountPercent;

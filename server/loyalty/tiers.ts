@@ -1,5 +1,6 @@
 import type { CreateTierBody, Tier, UpdateTierBody } from '../../contract/loyalty/schemas.js';
 import { newId } from '../common/ids.js';
+import { toScaledInteger } from '../common/money.js';
 import { membersChanged } from './member-counts.js';
 import type { Ctx } from '../context.js';
 import { inTransaction } from '../db/database.js';
@@ -12,8 +13,9 @@ import { requireProgram } from './program.js';
 
 const tierClash = () => conflict('Another tier of the program has this name or minPoints');
 
+/** The multiplier column holds 2 decimals; more (counted exactly, as sent) are refused, not rounded. */
 function checkMultiplier(multiplier: number | undefined): void {
-  if (multiplier !== undefined && Math.abs(multiplier * 100 - Math.round(multiplier * 100)) > 1e-9) {
+  if (multiplier !== undefined && toScaledInteger(multiplier, 2) === null) {
     throw invalid('multiplier', 'At most 2 decimals');
   }
 }

@@ -278,6 +278,32 @@ describe('refused payments', () => {
     expect((await getInvoice(t, yen.id)).amount_paid).toBe(0);
   });
 
+  it('refuses an amount beyond the largest amount in minor units or a float artefact (422 on amount)', async () => {
+    const t = await newTenant();
+    const clf = await issuedInvoice(t, 99_999_999_999.9999, { currency: 'CLF' });
+    const path = `/v1/invoices/${clf.id}/payments`;
+    for (const amount of [100_000_000_000, 1_000_000_000_000, 0.1 + 0.2]) {
+      expectError(
+        await api(t).createPayment({ params: { id: clf.id }, body: payment(amount) }),
+        422,
+        'VALIDATION_ERROR',
+        'amount',
+      );
+      const res = await raw(server(), 'POST', path, {
+        token: t.accessToken,
+        ...json({ amount, payment_method: 'cash' }),
+      });
+      expectError(res, 422, 'VALIDATION_ERROR', 'amount');
+    }
+    expect(await paymentRows(t.businessId, clf.id)).toEqual([]);
+    // The whole amount, at the limit, pays it exactly.
+    expect(await pay(t, clf.id, 99_999_999_999.9999)).toMatchObject({
+      status: 'paid',
+      amount_paid: 99_999_999_999.9999,
+      amount_due: 0,
+    });
+  });
+
   it('refuses a bad payment_date, an unknown payment_method and unknown fields (422)', async () => {
     const t = await newTenant();
     const invoice = await issuedInvoice(t, 10);

@@ -428,6 +428,101 @@ describe('create', () => {
       );
     });
 
+    it('counts decimals of quantity and tax_rate exactly: 1.0000000000000002 is refused, 1.0001 and 7.125 kept', async () => {
+      for (const [item, field] of [
+        [{ quantity: 1.0000000000000002 }, 'items.0.quantity'],
+        [{ quantity: 2.00000001 }, 'items.0.quantity'],
+        [{ quantity: 1e-7 }, 'items.0.quantity'],
+        [{ tax_rate: 1.0000000000000002 }, 'items.0.tax_rate'],
+        [{ tax_rate: 7.1255 }, 'items.0.tax_rate'],
+      ] as const) {
+        expectError(
+          await api(t).createInvoice({ body: bodyFor(t, { items: [line(item)] }) }),
+          422,
+          'VALIDATION_ERROR',
+          field,
+        );
+        const res = await raw(server(), 'POST', '/v1/invoices', {
+          token: t.accessToken,
+          ...json(bodyFor(t, { items: [line(item)] })),
+        });
+        expectError(res, 422, 'VALIDATION_ERROR', field);
+      }
+      // The JSON text itself: a parser that rounds would see 1.
+      const res = await raw(server(), 'POST', '/v1/invoices', {
+        token: t.accessToken,
+        headers: { 'content-type': 'application/json' },
+        body: `{"customer_id":"${t.customerId}","due_date":"${DUE}","items":[{"description":"x","quantity":1.0000000000000002,"unit_price":1}]}`,
+      });
+      expectError(res, 422, 'VALIDATION_ERROR', 'items.0.quantity');
+      const kept = await createInvoice(t, {
+        items: [line({ quantity: 1.0001, unit_price: 10_000, tax_rate: 7.125 })],
+      });
+      expect(kept.items[0]).toMatchObject({ quantity: 1.0001, tax_rate: 7.125, total: 10_001, tax: 712.57 });
+    });
+
+    it('holds line totals up to 999,999,999,999,999 minor units exactly and refuses one beyond (items.N)', async () => {
+      const big = await createInvoice(t, {
+        currency: 'JPY',
+        items: [line({ quantity: 1000, unit_price: 999_999_999_999 })],
+      });
+      expect(big).toMatchObject({ subtotal: 999_999_999_999_000, total: 999_999_999_999_000 });
+      expect(await getInvoice(t, big.id)).toEqual(big);
+
+      const before = (await list(t)).pagination.total;
+      expectError(
+        await api(t).createInvoice({
+          body: bodyFor(t, {
+            currency: 'JPY',
+            items: [line(), line({ quantity: 1001, unit_price: 999_999_999_999 })],
+          }),
+        }),
+        422,
+        'VALIDATION_ERROR',
+        'items.1',
+      );
+      const res = await raw(server(), 'POST', '/v1/invoices', {
+        token: t.accessToken,
+        ...json(bodyFor(t, { items: [line({ quantity: 1_000_000, unit_price: 1_000_000_000_000 })] })),
+      });
+      expectError(res, 422, 'VALIDATION_ERROR', 'items.0');
+      expect((await list(t)).pagination.total).toBe(before);
+    });
+
+    it('refuses an invoice total beyond the limit, tax included (422 on items), though every line fits', async () => {
+      const half = line({ quantity: 500, unit_price: 999_999_999_999 });
+      expectError(
+        await api(t).createInvoice({
+          body: bodyFor(t, { currency: 'JPY', items: [half, half, line({ unit_price: 1000 })] }),
+        }),
+        422,
+        'VALIDATION_ERROR',
+        'items',
+      );
+      const taxed = line({ quantity: 900, unit_price: 999_999_999_999, tax_rate: 20 });
+      const res = await raw(server(), 'POST', '/v1/invoices', {
+        token: t.accessToken,
+        ...json(bodyFor(t, { currency: 'JPY', items: [taxed] })),
+      });
+      expectError(res, 422, 'VALIDATION_ERROR', 'items');
+    });
+
+    it("refuses a unit_price beyond the limit in the currency's minor units (CLF: 4 decimals)", async () => {
+      expectError(
+        await api(t).createInvoice({
+          body: bodyFor(t, { currency: 'CLF', items: [line({ unit_price: 100_000_000_000 })] }),
+        }),
+        422,
+        'VALIDATION_ERROR',
+        'items.0.unit_price',
+      );
+      const fits = await createInvoice(t, {
+        currency: 'CLF',
+        items: [line({ unit_price: 99_999_999_999.9999 })],
+      });
+      expect(fits.total).toBe(99_999_999_999.9999);
+    });
+
     it('refuses unknown fields, at the top level and in an item', async () => {
       const top = await raw(server(), 'POST', '/v1/invoices', {
         token: t.accessToken,
@@ -823,6 +918,30 @@ describe('update', () => {
       'customer_id',
     );
     expect((await getInvoice(t, invoice.id)).customer_id).toBe(grace.id);
+  });
+
+  it('refuses new items or a currency change whose totals would pass the limit, leaving the draft as it was', async () => {
+    const t = await newTenant();
+    const invoice = await createInvoice(t, {
+      currency: 'JPY',
+      items: [line({ quantity: 1000, unit_price: 99_999_999_999 })],
+    });
+    expectError(
+      await api(t).updateInvoice({
+        params: { id: invoice.id },
+        body: { items: [line({ quantity: 1_000_000, unit_price: 999_999_999_999 })] },
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'items.0',
+    );
+    // The line is 99,999,999,999,000 JPY: in USD, 9,999,999,999,999,900 cents, past the limit.
+    const res = await raw(server(), 'PUT', `/v1/invoices/${invoice.id}`, {
+      token: t.accessToken,
+      ...json({ currency: 'USD' }),
+    });
+    expectError(res, 422, 'VALIDATION_ERROR', 'items.0');
+    expect(await getInvoice(t, invoice.id)).toEqual(invoice);
   });
 
   it('refuses unknown fields (422) and an unknown id (404)', async () => {

@@ -237,6 +237,30 @@ describe('money', () => {
     expectInvalid(await post(a, { name: 'Too precise', sku: sku(), price, currency }), 'price');
   });
 
+  it('holds prices up to 999,999,999,999,999 minor units and refuses beyond (422 on price)', async () => {
+    const jpy = await createProduct(a, { currency: 'JPY', price: 1_000_000_000_000 });
+    expect(await getProduct(a, jpy.id)).toMatchObject({ price: 1_000_000_000_000, currency: 'JPY' });
+    const clf = await createProduct(a, { currency: 'CLF', price: 99_999_999_999.9999 });
+    expect(await getProduct(a, clf.id)).toMatchObject({ price: 99_999_999_999.9999, currency: 'CLF' });
+
+    const beyond = { name: 'Priceless', price: 100_000_000_000, currency: 'CLF' };
+    expectInvalid(await post(a, { ...beyond, sku: sku() }), 'price');
+    const res = await a.client.general.products.createProduct({ body: { ...beyond, sku: sku() } });
+    expectInvalid(res, 'price');
+    expectInvalid(await post(a, { name: 'Huge', sku: sku(), price: 1e21, currency: 'JPY' }), 'price');
+  });
+
+  it('refuses a currency change that takes the price past the limit (422 on price), changing nothing', async () => {
+    const created = await createProduct(a, { price: 100_000_000_000, currency: 'USD' });
+    expectInvalid(await put(a, created.id, { currency: 'CLF' }), 'price');
+    expect(await getProduct(a, created.id)).toEqual(created);
+    const fits = await createProduct(a, { price: 99_999_999_999.99, currency: 'USD' });
+    const { data } = await unwrap(
+      a.client.general.products.updateProduct({ params: { id: fits.id }, body: { currency: 'CLF' } }),
+    );
+    expect(data).toMatchObject({ price: 99_999_999_999.99, currency: 'CLF' });
+  });
+
   it('assumes USD decimals when no currency is given', async () => {
     expectInvalid(await post(a, { name: 'Too precise', sku: sku(), price: 19.999 }), 'price');
   });

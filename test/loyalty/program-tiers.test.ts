@@ -503,6 +503,12 @@ describe('loyalty tiers', () => {
     ['a short color', { name: 'T', minPoints: 1, color: '#FFF' }, 'color'],
     ['a non-hex color', { name: 'T', minPoints: 1, color: '#GGGGGG' }, 'color'],
     ['a multiplier with 3 decimals', { name: 'T', minPoints: 1, multiplier: 1.125 }, 'multiplier'],
+    // Counted exactly, as sent: no float tolerance rounds it to 1.
+    [
+      'a multiplier of 1.0000000000000002',
+      { name: 'T', minPoints: 1, multiplier: 1.0000000000000002 },
+      'multiplier',
+    ],
     ['a multiplier of 0', { name: 'T', minPoints: 1, multiplier: 0 }, 'multiplier'],
     ['a multiplier over 10', { name: 'T', minPoints: 1, multiplier: 10.5 }, 'multiplier'],
     ['negative minPoints', { name: 'T', minPoints: -1 }, 'minPoints'],
@@ -525,6 +531,7 @@ describe('loyalty tiers', () => {
     const tier = await createTier(biz, { name: 'Gold', minPoints: 100, multiplier: 2 });
     for (const [body, field] of [
       [{ multiplier: 1.001 }, 'multiplier'],
+      [{ multiplier: 2.0000000000000004 }, 'multiplier'],
       [{ color: 'red' }, 'color'],
       [{ minPoints: 'many' }, 'minPoints'],
     ] as const) {

@@ -132,6 +132,13 @@ describe('creating a reward', () => {
       body: { name: 'Odd', pointsCost: 10, rewardType: 'discount', discountPercent: 12.345 },
     });
     expectResultError(res, 422, 'VALIDATION_ERROR', 'discountPercent');
+    // Counted exactly, as sent: no float tolerance rounds 10.000000000000002 to 10.
+    const raised = await raw(server(), 'POST', '/v1/loyalty/rewards', {
+      token: t.accessToken,
+      ...json({ name: 'Odd', pointsCost: 10, rewardType: 'discount', discountPercent: 10.000000000000002 }),
+    });
+    expectResultError(raised, 422, 'VALIDATION_ERROR', 'discountPercent');
+    expect(await list(t)).toEqual([]);
   });
 
   it.each([

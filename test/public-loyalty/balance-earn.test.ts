@@ -200,6 +200,10 @@ describe('POST /v1/public/loyalty/earn', () => {
     [9.99999, 10, 99],
     [0.99999, 1, 0],
     [2.00005, 10_000, 20_000],
+    // Exactly as sent, not as a float product: 1.0000000000000002 x 10 is 10.000000000000002.
+    [1.0000000000000002, 10, 10],
+    [5e-324, 100_000, 0],
+    [1_000_000_000, 100_000, 100_000_000_000_000],
   ])(
     'rounds down an amount with more than four decimals too: %d x %d = %d points',
     async (amount, pointsPerCurrency, points) => {

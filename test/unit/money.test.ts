@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import {
   divideHalfUp,
   invoiceTax,
+  invoiceTotals,
   lineAmounts,
+  MAX_MINOR,
+  maxMajorText,
   TAX_DENOMINATOR,
   toMajor,
   toMinor,
 } from '../../server/common/money.js';
 import { ApiError } from '../../server/errors.js';
+
+/** The amounts of an invoice line `items.0` of a USD invoice. */
+const amounts = (quantity: number, unitPriceMinor: number, taxRate: number) =>
+  lineAmounts(quantity, unitPriceMinor, taxRate, 'items.0', 'USD');
 
 /** The ApiError `fn` throws, so its code, status and details can be asserted. */
 function thrownBy(fn: () => unknown): ApiError {
@@ -133,48 +140,70 @@ describe('divideHalfUp', () => {
 
 describe('lineAmounts', () => {
   it('multiplies quantity by the unit price and taxes the line total', () => {
-    const line = lineAmounts(3, 15_000, 20);
+    const line = amounts(3, 15_000, 20);
     expect(line.totalMinor).toBe(45_000);
     expect(line.taxMinor).toBe(9_000);
     expect(line.taxExact).toBe(45_000n * 20_000n);
   });
 
   it('defaults to no tax at rate 0', () => {
-    expect(lineAmounts(2, 1250, 0)).toEqual({ totalMinor: 2500, taxMinor: 0, taxExact: 0n });
+    expect(amounts(2, 1250, 0)).toEqual({ totalMinor: 2500, taxMinor: 0, taxExact: 0n });
   });
 
   it('rounds the line total half-up: 1.005 x 1.00 is 100.5 cents -> 101 (float maths would give 100)', () => {
     expect(Math.round(1.005 * 100)).toBe(100);
-    expect(lineAmounts(1.005, 100, 0).totalMinor).toBe(101);
+    expect(amounts(1.005, 100, 0).totalMinor).toBe(101);
   });
 
   it('rounds 0.335 x 3.00 (100.5 cents) half-up to 101', () => {
-    expect(lineAmounts(0.335, 300, 0).totalMinor).toBe(101);
+    expect(amounts(0.335, 300, 0).totalMinor).toBe(101);
   });
 
   it('accepts quantities with four decimals and rounds their totals half-up', () => {
-    expect(lineAmounts(0.3333, 300, 0).totalMinor).toBe(100); // 99.99
-    expect(lineAmounts(1.2345, 1000, 0).totalMinor).toBe(1235); // 1234.5
-    expect(lineAmounts(1.2344, 1000, 0).totalMinor).toBe(1234); // 1234.4
-    expect(lineAmounts(2.5, 1, 0).totalMinor).toBe(3); // 2.5 yen
+    expect(amounts(0.3333, 300, 0).totalMinor).toBe(100); // 99.99
+    expect(amounts(1.2345, 1000, 0).totalMinor).toBe(1235); // 1234.5
+    expect(amounts(1.2344, 1000, 0).totalMinor).toBe(1234); // 1234.4
+    expect(amounts(2.5, 1, 0).totalMinor).toBe(3); // 2.5 yen
   });
 
-  it('refuses a quantity with more than four decimals or a tax rate with more than three', () => {
-    expect(() => lineAmounts(1.00001, 100, 0)).toThrow();
-    expect(() => lineAmounts(1, 100, 7.0001)).toThrow();
+  it('refuses a quantity with more than four decimals or a tax rate with more than three (422 naming it)', () => {
+    expect(thrownBy(() => amounts(1.00001, 100, 0)).details).toEqual([
+      { field: 'items.0.quantity', message: expect.any(String) },
+    ]);
+    expect(thrownBy(() => amounts(1, 100, 7.0001)).details).toEqual([
+      { field: 'items.0.tax_rate', message: expect.any(String) },
+    ]);
+  });
+
+  it('counts decimals exactly, without a float tolerance: 1.0000000000000002 has sixteen', () => {
+    expect(1.0000000000000002).not.toBe(1);
+    expect(thrownBy(() => amounts(1.0000000000000002, 100, 0)).details?.[0].field).toBe('items.0.quantity');
+    expect(thrownBy(() => amounts(1, 100, 1.0000000000000002)).details?.[0].field).toBe('items.0.tax_rate');
+    expect(thrownBy(() => amounts(1e-5, 100, 0)).details?.[0].field).toBe('items.0.quantity');
+    expect(amounts(1e-4, 10_000, 0).totalMinor).toBe(1);
+  });
+
+  it('refuses a line total beyond MAX_MINOR (422 naming the line) and accepts one exactly at it', () => {
+    expect(amounts(1, MAX_MINOR, 100)).toMatchObject({ totalMinor: MAX_MINOR, taxMinor: MAX_MINOR });
+    const error = thrownBy(() => amounts(1_000_000, 1_000_000_000, 0));
+    expect(error.details).toEqual([
+      { field: 'items.0', message: expect.stringContaining('9999999999999.99 USD') },
+    ]);
+    expect(thrownBy(() => amounts(2, 500_000_000_000_000, 0)).details?.[0].field).toBe('items.0');
+    expect(amounts(0.5, 1_999_999_999_999_998, 0).totalMinor).toBe(MAX_MINOR);
   });
 
   it('rounds the line tax half-up from the tax rate', () => {
-    expect(lineAmounts(1, 150, 5).taxMinor).toBe(8); // 7.5
-    expect(lineAmounts(1, 10, 5).taxMinor).toBe(1); // 0.5
-    expect(lineAmounts(1, 14, 10).taxMinor).toBe(1); // 1.4
-    expect(lineAmounts(1, 1000, 7.5).taxMinor).toBe(75); // 75 exactly
-    expect(lineAmounts(1, 1001, 7.25).taxMinor).toBe(73); // 72.5725
-    expect(lineAmounts(1, 100, 12.345).taxMinor).toBe(12); // 12.345
+    expect(amounts(1, 150, 5).taxMinor).toBe(8); // 7.5
+    expect(amounts(1, 10, 5).taxMinor).toBe(1); // 0.5
+    expect(amounts(1, 14, 10).taxMinor).toBe(1); // 1.4
+    expect(amounts(1, 1000, 7.5).taxMinor).toBe(75); // 75 exactly
+    expect(amounts(1, 1001, 7.25).taxMinor).toBe(73); // 72.5725
+    expect(amounts(1, 100, 12.345).taxMinor).toBe(12); // 12.345
   });
 
   it('taxes the rounded line total, keeping the unrounded tax exact', () => {
-    const line = lineAmounts(1.005, 100, 50); // total 101 after rounding, tax 50.5 -> 51
+    const line = amounts(1.005, 100, 50); // total 101 after rounding, tax 50.5 -> 51
     expect(line.totalMinor).toBe(101);
     expect(line.taxMinor).toBe(51);
     expect(line.taxExact).toBe(101n * 50_000n);
@@ -182,32 +211,82 @@ describe('lineAmounts', () => {
   });
 });
 
+describe('MAX_MINOR: the largest amount in minor units', () => {
+  it('is 15 nines, a safe integer whose major-unit decimal survives a float exactly', () => {
+    expect(MAX_MINOR).toBe(999_999_999_999_999);
+    expect(Number.isSafeInteger(MAX_MINOR)).toBe(true);
+    expect(maxMajorText('USD')).toBe('9999999999999.99');
+    expect(maxMajorText('JPY')).toBe('999999999999999');
+    expect(maxMajorText('KWD')).toBe('999999999999.999');
+    expect(maxMajorText('CLF')).toBe('99999999999.9999');
+    for (const currency of ['USD', 'JPY', 'KWD', 'CLF']) {
+      const major = toMajor(MAX_MINOR, currency);
+      expect(String(major)).toBe(maxMajorText(currency));
+      expect(toMinor(major, currency, 'amount')).toBe(MAX_MINOR);
+    }
+  });
+
+  it('bounds toMinor: one minor unit more is refused (422 naming the field)', () => {
+    expect(toMinor(9_999_999_999_999.99, 'USD', 'amount')).toBe(MAX_MINOR);
+    const error = thrownBy(() => toMinor(10_000_000_000_000, 'USD', 'amount'));
+    expect(error.details).toEqual([
+      { field: 'amount', message: expect.stringContaining('9999999999999.99 USD') },
+    ]);
+    expect(thrownBy(() => toMinor(1_000_000_000_000, 'CLF', 'price')).details?.[0].field).toBe('price');
+    expect(thrownBy(() => toMinor(1e21, 'JPY', 'price')).details?.[0].field).toBe('price');
+  });
+});
+
+describe('invoiceTotals', () => {
+  it('sums the lines exactly and taxes once', () => {
+    const lines = [amounts(3, 15_000, 20), amounts(2, 1250, 7.5)];
+    expect(invoiceTotals(lines, 'items', 'USD')).toEqual({
+      subtotalMinor: 47_500,
+      taxMinor: 9188,
+      totalMinor: 56_688,
+    });
+  });
+
+  it('refuses a total beyond MAX_MINOR, tax included (422 naming items), whatever the lines', () => {
+    const half = amounts(1, 500_000_000_000_000, 0);
+    expect(invoiceTotals([half, amounts(1, 499_999_999_999_999, 0)], 'items', 'USD').totalMinor).toBe(
+      MAX_MINOR,
+    );
+    expect(thrownBy(() => invoiceTotals([half, half], 'items', 'USD')).details?.[0].field).toBe('items');
+    const taxed = amounts(1, 900_000_000_000_000, 20);
+    expect(thrownBy(() => invoiceTotals([taxed], 'items', 'USD')).details?.[0].field).toBe('items');
+    // 200 lines at the limit: the exact sum, not a float one, is compared.
+    const many = Array.from({ length: 200 }, () => amounts(1, MAX_MINOR, 0));
+    expect(thrownBy(() => invoiceTotals(many, 'items', 'USD')).code).toBe('VALIDATION_ERROR');
+  });
+});
+
 describe('invoiceTax', () => {
   it('sums exact item taxes and rounds once: two lines of 0.5 cents make 1 cent, not 2', () => {
-    const lines = [lineAmounts(1, 10, 5), lineAmounts(1, 10, 5)];
+    const lines = [amounts(1, 10, 5), amounts(1, 10, 5)];
     expect(lines.map((l) => l.taxMinor)).toEqual([1, 1]);
     expect(invoiceTax(lines)).toBe(1);
   });
 
   it('rounds the exact sum up where rounding each line would lose it: 3 x 1.4 cents is 4, not 3', () => {
-    const lines = [lineAmounts(1, 14, 10), lineAmounts(1, 14, 10), lineAmounts(1, 14, 10)];
+    const lines = [amounts(1, 14, 10), amounts(1, 14, 10), amounts(1, 14, 10)];
     expect(lines.reduce((sum, l) => sum + l.taxMinor, 0)).toBe(3);
     expect(invoiceTax(lines)).toBe(4);
   });
 
   it('rounds an exact half of the sum up: 3 x 0.5 cents is 1.5 -> 2', () => {
-    const lines = [lineAmounts(1, 1, 50), lineAmounts(1, 1, 50), lineAmounts(1, 1, 50)];
+    const lines = [amounts(1, 1, 50), amounts(1, 1, 50), amounts(1, 1, 50)];
     expect(invoiceTax(lines)).toBe(2);
   });
 
   it('agrees with the line tax for a single line and is 0 for no lines', () => {
-    expect(invoiceTax([lineAmounts(3, 15_000, 20)])).toBe(9_000);
-    expect(invoiceTax([lineAmounts(1, 150, 5)])).toBe(8);
+    expect(invoiceTax([amounts(3, 15_000, 20)])).toBe(9_000);
+    expect(invoiceTax([amounts(1, 150, 5)])).toBe(8);
     expect(invoiceTax([])).toBe(0);
   });
 
   it('mixes tax rates across lines', () => {
     // 45000 x 20% = 9000 and 2500 x 7.5% = 187.5 -> 9187.5 -> 9188
-    expect(invoiceTax([lineAmounts(3, 15_000, 20), lineAmounts(2, 1250, 7.5)])).toBe(9188);
+    expect(invoiceTax([amounts(3, 15_000, 20), amounts(2, 1250, 7.5)])).toBe(9188);
   });
 });

@@ -9,7 +9,7 @@ import type {
 } from '../../../contract/general/invoices.js';
 import { today } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
-import { invoiceTax, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../common/money.js';
+import { invoiceTotals, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../common/money.js';
 import { paginationOf } from '../../common/pagination.js';
 import type { Ctx } from '../../context.js';
 import { inTransaction, type Executor, type Trx } from '../../db/database.js';
@@ -77,15 +77,19 @@ async function priceLines(
       quantity: item.quantity,
       unit_price_minor: unitPriceMinor,
       tax_rate: taxRate,
-      amounts: lineAmounts(item.quantity, unitPriceMinor, taxRate),
+      amounts: lineAmounts(item.quantity, unitPriceMinor, taxRate, `items.${index}`, currency),
     };
   });
 }
 
-function totalsOf(lines: PricedLine[]): Totals {
-  const subtotal = lines.reduce((sum, l) => sum + l.amounts.totalMinor, 0);
-  const tax = invoiceTax(lines.map((l) => l.amounts));
-  return { subtotal_minor: subtotal, tax_minor: tax, total_minor: subtotal + tax };
+/** The invoice's totals; one beyond what an amount may be is refused (422 naming `items`). */
+function totalsOf(lines: PricedLine[], currency: string): Totals {
+  const totals = invoiceTotals(
+    lines.map((l) => l.amounts),
+    'items',
+    currency,
+  );
+  return { subtotal_minor: totals.subtotalMinor, tax_minor: totals.taxMinor, total_minor: totals.totalMinor };
 }
 
 async function writeLines(
@@ -192,7 +196,7 @@ export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise
         issue_date: input.issue_date ?? null,
         due_date: input.due_date,
         notes: input.notes ?? null,
-        ...totalsOf(lines),
+        ...totalsOf(lines, currency),
         amount_paid_minor: 0,
         created_at: now,
         updated_at: now,
@@ -267,7 +271,7 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
         (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
       const lines = await priceLines(trx, ctx, items, currency);
       await writeLines(trx, ctx.businessId, id, lines);
-      totals = totalsOf(lines);
+      totals = totalsOf(lines, currency);
     }
     await setInvoice(trx, ctx, id, {
       ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
