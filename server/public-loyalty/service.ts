@@ -226,8 +226,9 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
     };
   }
 
-  // Exact: both are safe integers, so a true sum past MAX_POINTS also compares above it. The write
-  // below only applies to the balance and lifetime read here, so the check holds for what is stored.
+  // Exact: the balance and lifetime are safe integers and the points too (or Infinity, pointsFor),
+  // so a true sum past MAX_POINTS also compares above it. The write below only applies to the
+  // balance and lifetime read here, so the check holds for what is stored.
   if (balance + points > MAX_POINTS || lifetime + points > MAX_POINTS) throw pointsLimitExceeded('amount');
 
   const newTier = promotion(tiers, tier, lifetime + points) ?? tier;
