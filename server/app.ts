@@ -114,12 +114,18 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 }
 
 /**
- * Security headers on every response (DESIGN section 5): nosniff, no referrer, no framing, and a
- * Content-Security-Policy that lets pages (the API reference) run only their own scripts and
- * styles from this origin, with no inline script and no third-party origin.
+ * Security headers on every response (DESIGN section 5): nosniff, no referrer, no framing, HSTS.
+ * Pages (the API reference) also get a Content-Security-Policy that lets them run only their own
+ * scripts and styles from this origin, with no inline script and no third-party origin. JSON
+ * answers are never rendered, so they skip the page-only headers and stay small on the hot paths.
  */
 function securityHeaders(): RequestHandler {
-  return helmet({
+  const common = {
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  } as const;
+  const forPages = helmet({
+    ...common,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -136,9 +142,19 @@ function securityHeaders(): RequestHandler {
         frameAncestors: ["'none'"],
       },
     },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
   });
+  const forApi = helmet({
+    ...common,
+    contentSecurityPolicy: false,
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+  return (req, res, next) => (req.path.startsWith('/v1/') ? forApi : forPages)(req, res, next);
 }
 
 /**
