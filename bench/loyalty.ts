@@ -19,7 +19,7 @@ import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
 import { percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 import { memberListQueries } from '../server/loyalty/members.js';
-import type { Database } from '../server/db/types.js';
+import type { Database } from '../server/platform/db/types.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 400);

@@ -18,12 +18,12 @@ import {
   refuseUnsafeText,
   requestContext,
   requireJsonBody,
-} from './common/middleware.js';
-import { migrationsCurrent } from './db/migrate.js';
-import type { Deps } from './deps.js';
-import { docsRouter } from './docs.js';
-import { errorHandler } from './errors.js';
-import { idempotency } from './idempotency.js';
+} from './platform/middleware.js';
+import { migrationsCurrent } from './platform/db/migrate.js';
+import type { Deps } from './platform/deps.js';
+import { docsRouter } from './platform/docs.js';
+import { errorHandler } from './platform/errors.js';
+import { idempotency } from './platform/idempotency.js';
 import { generalRoutes } from './general/routes.js';
 import { loyaltyRoutes } from './loyalty/routes.js';
 import { publicLoyaltyRoutes } from './public-loyalty/routes.js';

@@ -3,12 +3,12 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EmailSchema } from '../contract/common/schemas.js';
 import { createApiKey, createBusiness } from './auth/service.js';
-import { systemClock } from './common/clock.js';
+import { systemClock } from './platform/clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirLockedError } from './db/data-dir-lock.js';
-import { databaseOptions, openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { ApiError } from './errors.js';
+import { DataDirLockedError } from './platform/db/data-dir-lock.js';
+import { databaseOptions, openDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { ApiError } from './platform/errors.js';
 
 const USAGE = `Usage:
   npm run cli -- business create --name NAME --email EMAIL [--plan PLAN] [--password PASSWORD] [--json]

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { DataDirLockedError } from './db/data-dir-lock.js';
-import { closeHttp, startRuntime, startWorker } from './runtime.js';
+import { DataDirLockedError } from './platform/db/data-dir-lock.js';
+import { closeHttp, startRuntime, startWorker } from './platform/runtime.js';
 
 /** A start-up failure whose message says it all: printed without a stack trace. */
 class StartupError extends Error {}

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirLockedError } from './db/data-dir-lock.js';
-import { databaseOptions, openDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { DataDirLockedError } from './platform/db/data-dir-lock.js';
+import { databaseOptions, openDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
 
 /** `npm run migrate`: applies pending migrations and exits. */
 async function main(): Promise<void> {

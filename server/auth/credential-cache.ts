@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { resolveCredential, type AuthInfo } from './service.js';
 import { hashSecret } from './secrets.js';
 

@@ -1,5 +1,5 @@
 import type { ApiKey } from '../../contract/auth/schemas.js';
-import type { ApiKeyRow } from '../db/types.js';
+import type { ApiKeyRow } from '../platform/db/types.js';
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,

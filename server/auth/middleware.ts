@@ -1,8 +1,8 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteMetadata } from '../../contract/common/metadata.js';
-import type { Deps } from '../deps.js';
-import { ApiError } from '../errors.js';
+import type { Deps } from '../platform/deps.js';
+import { ApiError } from '../platform/errors.js';
 import { resolveCached } from './credential-cache.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

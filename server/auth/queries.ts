@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../platform/db/database.js';
 
 export async function findUserByEmail(db: Executor, email: string) {
   return db

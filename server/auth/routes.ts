@@ -1,9 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
-import { consume, isBlocked } from '../common/rate-limit.js';
-import { rateLimited } from '../common/middleware.js';
-import { dbOf, type Deps } from '../deps.js';
-import { ApiError } from '../errors.js';
+import { consume, isBlocked } from '../platform/rate-limit.js';
+import { rateLimited } from '../platform/middleware.js';
+import { dbOf, type Deps } from '../platform/deps.js';
+import { ApiError } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
 

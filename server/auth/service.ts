@@ -7,10 +7,10 @@ import type {
   RegisterBody,
   SignInBody,
 } from '../../contract/auth/schemas.js';
-import type { Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import { inTransaction, type Executor } from '../db/database.js';
-import { ApiError, conflict, notFound } from '../errors.js';
+import type { Clock } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { ApiError, conflict, notFound } from '../platform/errors.js';
 import { toApiKey } from './mappers.js';
 import * as queries from './queries.js';
 import {

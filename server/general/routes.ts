@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { Deps } from '../platform/deps.js';
 import { customersRoutes } from './customers/routes.js';
 import { invoicesRoutes } from './invoices/routes.js';
 import { productsRoutes } from './products/routes.js';

@@ -1,8 +1,8 @@
-import type { Clock } from '../common/clock.js';
-import { jobCtx } from '../context.js';
-import { inTransaction, type Executor } from '../db/database.js';
-import type { JobEngine } from '../jobs/engine.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../platform/clock.js';
+import { jobCtx } from '../platform/context.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import type { JobEngine } from '../platform/jobs.js';
+import type { Logger } from '../platform/logger.js';
 import { post } from './ledger.js';
 
 const JOB = 'points expiry';

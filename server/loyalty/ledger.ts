@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { newId } from '../common/ids.js';
-import type { Ctx } from '../context.js';
-import type { Trx } from '../db/database.js';
-import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../db/types.js';
-import { isCheckViolation } from '../db/errors.js';
-import { ApiError, invalid, notFound } from '../errors.js';
-import { emit } from '../events/outbox.js';
+import { newId } from '../platform/ids.js';
+import type { Ctx } from '../platform/context.js';
+import type { Trx } from '../platform/db/database.js';
+import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../platform/db/types.js';
+import { isCheckViolation } from '../platform/db/errors.js';
+import { ApiError, invalid, notFound } from '../platform/errors.js';
+import { emit } from '../platform/outbox.js';
 import { toMember, toTierBrief, toTransaction } from './mappers.js';
 import { membersChanged } from './member-counts.js';
 import { activeProgram, findMemberView, tiersOf } from './queries.js';

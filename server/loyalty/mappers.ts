@@ -15,7 +15,7 @@ import type {
   ReminderRow,
   RewardRow,
   TierRow,
-} from '../db/types.js';
+} from '../platform/db/types.js';
 import type { MemberViewRow } from './queries.js';
 
 export const toProgram = (row: ProgramRow): Program => ({

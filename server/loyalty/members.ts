@@ -9,13 +9,13 @@ import type {
   Transaction,
   UpdateMemberBody,
 } from '../../contract/loyalty/schemas.js';
-import { newId } from '../common/ids.js';
-import { likePattern } from '../common/pagination.js';
-import type { Ctx } from '../context.js';
-import { inTransaction, type Executor, type Trx } from '../db/database.js';
+import { newId } from '../platform/ids.js';
+import { likePattern } from '../platform/pagination.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction, type Executor, type Trx } from '../platform/db/database.js';
 import { sql } from 'kysely';
-import type { ProgramRow } from '../db/types.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import type { ProgramRow } from '../platform/db/types.js';
+import { conflict, invalid, notFound } from '../platform/errors.js';
 import { multiplierOf, pointsFor, post, setTier } from './ledger.js';
 import { toMember, toMemberDetail, toTransaction } from './mappers.js';
 import { requireProgram } from './program.js';

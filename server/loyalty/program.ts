@@ -1,9 +1,9 @@
 import type { CreateProgramBody, Program, UpdateProgramBody } from '../../contract/loyalty/schemas.js';
-import { newId } from '../common/ids.js';
-import type { Ctx } from '../context.js';
-import { inTransaction } from '../db/database.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { conflict, notFound } from '../errors.js';
+import { newId } from '../platform/ids.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction } from '../platform/db/database.js';
+import { isUniqueViolation } from '../platform/db/errors.js';
+import { conflict, notFound } from '../platform/errors.js';
 import { toProgram } from './mappers.js';
 import { activeProgram } from './queries.js';
 

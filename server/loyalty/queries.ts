@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../platform/db/database.js';
 
 /** The business's active program, if any. */
 export const activeProgram = (db: Executor, businessId: string) =>

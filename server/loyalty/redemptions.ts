@@ -7,15 +7,15 @@ import type {
   UpdateRedemptionBody,
   VoucherVerification,
 } from '../../contract/loyalty/schemas.js';
-import type { Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import type { Ctx } from '../context.js';
-import { inTransaction, type Executor } from '../db/database.js';
-import type { RedemptionRow } from '../db/types.js';
-import { invalid, invalidState, notFound } from '../errors.js';
-import { emit } from '../events/outbox.js';
-import type { JobEngine } from '../jobs/engine.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import type { RedemptionRow } from '../platform/db/types.js';
+import { invalid, invalidState, notFound } from '../platform/errors.js';
+import { emit } from '../platform/outbox.js';
+import type { JobEngine } from '../platform/jobs.js';
+import type { Logger } from '../platform/logger.js';
 import { post } from './ledger.js';
 import { toMember, toRedemption } from './mappers.js';
 import { findMemberView } from './queries.js';

@@ -4,15 +4,15 @@ import type {
   Transaction,
   UpdateReminderBody,
 } from '../../contract/loyalty/schemas.js';
-import { today, type Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import { jobCtx, type Ctx } from '../context.js';
-import { inTransaction, type Executor } from '../db/database.js';
-import { invalid, invalidState, notFound } from '../errors.js';
-import { emit } from '../events/outbox.js';
-import type { JobEngine } from '../jobs/engine.js';
-import type { Logger } from '../logger.js';
-import { queueMail } from '../mail/mailer.js';
+import { today, type Clock } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+import { jobCtx, type Ctx } from '../platform/context.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { invalid, invalidState, notFound } from '../platform/errors.js';
+import { emit } from '../platform/outbox.js';
+import type { JobEngine } from '../platform/jobs.js';
+import type { Logger } from '../platform/logger.js';
+import { queueMail } from '../platform/mail.js';
 import { post } from './ledger.js';
 import { toMember, toReminder, toTransaction } from './mappers.js';
 import { findMemberView } from './queries.js';

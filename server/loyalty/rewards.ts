@@ -1,10 +1,10 @@
 import type { CreateRewardBody, Reward, UpdateRewardBody } from '../../contract/loyalty/schemas.js';
-import { newId } from '../common/ids.js';
-import { toScaledInteger } from '../common/money.js';
-import type { Ctx } from '../context.js';
-import { inTransaction } from '../db/database.js';
-import type { RewardRow } from '../db/types.js';
-import { invalid, notFound } from '../errors.js';
+import { newId } from '../platform/ids.js';
+import { toScaledInteger } from '../platform/money.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction } from '../platform/db/database.js';
+import type { RewardRow } from '../platform/db/types.js';
+import { invalid, notFound } from '../platform/errors.js';
 import { toReward } from './mappers.js';
 
 const DEFAULT_VOUCHER_VALIDITY_DAYS = 90;

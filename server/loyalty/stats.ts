@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Stats } from '../../contract/loyalty/schemas.js';
-import type { Ctx } from '../context.js';
+import type { Ctx } from '../platform/context.js';
 import { activeProgram, tiersOf } from './queries.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { CreateTierBody, Tier, UpdateTierBody } from '../../contract/loyalty/schemas.js';
-import { newId } from '../common/ids.js';
-import { toScaledInteger } from '../common/money.js';
+import { newId } from '../platform/ids.js';
+import { toScaledInteger } from '../platform/money.js';
 import { membersChanged } from './member-counts.js';
-import type { Ctx } from '../context.js';
-import { inTransaction } from '../db/database.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { conflict, invalid, notFound } from '../errors.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction } from '../platform/db/database.js';
+import { isUniqueViolation } from '../platform/db/errors.js';
+import { conflict, invalid, notFound } from '../platform/errors.js';
 import { setTier } from './ledger.js';
 import { toTier } from './mappers.js';
 import { activeProgram, tiersOf } from './queries.js';

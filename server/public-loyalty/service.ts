@@ -8,14 +8,14 @@ import type {
   RedeemBody,
   RedeemResult,
 } from '../../contract/public-loyalty/schemas.js';
-import { newId } from '../common/ids.js';
-import type { Ctx } from '../context.js';
-import { inTransaction, type Executor } from '../db/database.js';
-import { runPrepared } from '../db/prepared.js';
-import { isUniqueViolation } from '../db/errors.js';
-import type { LoyaltyTransactionRow } from '../db/types.js';
-import { ApiError, conflict, invalidState, notFound } from '../errors.js';
-import { announce } from '../events/relay.js';
+import { newId } from '../platform/ids.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { runPrepared } from '../platform/db/prepared.js';
+import { isUniqueViolation } from '../platform/db/errors.js';
+import type { LoyaltyTransactionRow } from '../platform/db/types.js';
+import { ApiError, conflict, invalidState, notFound } from '../platform/errors.js';
+import { announce } from '../platform/relay.js';
 import { createCustomer } from '../general/customers/service.js';
 import { isPointsLimitViolation, MAX_POINTS, pointsFor, pointsLimitExceeded } from '../loyalty/ledger.js';
 import { toMember, toTierBrief, toTransaction } from '../loyalty/mappers.js';
@@ -95,7 +95,7 @@ interface EarnState {
   tiers: Tier[];
 }
 
-// The earn's two statements are plain SQL run as prepared statements (server/db/prepared.ts): at
+// The earn's two statements are plain SQL run as prepared statements (server/platform/db/prepared.ts): at
 // point-of-sale rates, parsing and planning them anew each time cost more than running them.
 const EARN_STATE_SQL = `
   SELECT p.id AS program_id, p.points_per_currency, p.points_expiry_days, p.enrollment_type,

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../common/clock.js';
-import { newId } from '../common/ids.js';
-import type { SecretBox } from '../common/secret-box.js';
+import type { Clock } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+import type { SecretBox } from '../platform/secret-box.js';
 import type { Config } from '../config.js';
-import { inTransaction, type Db, type Trx } from '../db/database.js';
-import type { DeliveryRow, WebhookRow } from '../db/types.js';
-import type { DispatchEventJob } from '../events/outbox.js';
-import { QUEUES, type JobEngine } from '../jobs/engine.js';
-import type { Logger } from '../logger.js';
-import { queueMail } from '../mail/mailer.js';
+import { inTransaction, type Db, type Trx } from '../platform/db/database.js';
+import type { DeliveryRow, WebhookRow } from '../platform/db/types.js';
+import type { DispatchEventJob } from '../platform/outbox.js';
+import { QUEUES, type JobEngine } from '../platform/jobs.js';
+import type { Logger } from '../platform/logger.js';
+import { queueMail } from '../platform/mail.js';
 import { postWebhook, type AttemptResult } from './sender.js';
 import { deliveryHeaders } from './signing.js';
 

@@ -1,5 +1,5 @@
 import type { Delivery, Webhook } from '../../contract/webhooks/schemas.js';
-import type { AttemptRow, DeliveryRow, WebhookRow } from '../db/types.js';
+import type { AttemptRow, DeliveryRow, WebhookRow } from '../platform/db/types.js';
 
 export const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,

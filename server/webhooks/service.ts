@@ -7,11 +7,11 @@ import {
   type UpdateWebhookBody,
   type Webhook,
 } from '../../contract/webhooks/schemas.js';
-import type { SecretBox } from '../common/secret-box.js';
-import type { Ctx } from '../context.js';
-import { inTransaction, type Executor } from '../db/database.js';
-import { ApiError, invalid, invalidState, notFound } from '../errors.js';
-import { QUEUES } from '../jobs/engine.js';
+import type { SecretBox } from '../platform/secret-box.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction, type Executor } from '../platform/db/database.js';
+import { ApiError, invalid, invalidState, notFound } from '../platform/errors.js';
+import { QUEUES } from '../platform/jobs.js';
 import { checkWebhookUrl } from './address-guard.js';
 import type { DeliverJob } from './delivery.js';
 import { toDelivery, toWebhook } from './mappers.js';

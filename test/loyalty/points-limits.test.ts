@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import { isCheckViolation } from '../../server/db/errors.js';
+import { isCheckViolation } from '../../server/platform/db/errors.js';
 import { json, keyClient, raw, registerShop, type TestShop } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox } from '../support/events.js';

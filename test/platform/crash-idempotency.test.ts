@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { createScratchDatabase, onPostgres } from '../support/database.js';
-import { openDatabase } from '../../server/db/database.js';
+import { openDatabase } from '../../server/platform/db/database.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PORT = 4200 + Math.floor(Math.random() * 200);

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import pg from 'pg';
-import { IDEMPOTENCY_RETENTION_MS, lockIdOf, purgeIdempotencyKeys } from '../../server/idempotency.js';
+import {
+  IDEMPOTENCY_RETENTION_MS,
+  lockIdOf,
+  purgeIdempotencyKeys,
+} from '../../server/platform/idempotency.js';
 import {
   registerBusiness,
   registerShop,

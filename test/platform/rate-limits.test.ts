@@ -6,7 +6,7 @@ import { createClient, unwrap } from '../../client/index.js';
 import { raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { createApp } from '../../server/app.js';
-import { buildLimiters } from '../../server/runtime.js';
+import { buildLimiters } from '../../server/platform/runtime.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
 

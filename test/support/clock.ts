@@ -1,4 +1,4 @@
-import type { Clock } from '../../server/common/clock.js';
+import type { Clock } from '../../server/platform/clock.js';
 
 /** A clock tests can set and move; it follows real time until set. */
 export class TestClock implements Clock {

@@ -4,9 +4,9 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import { createApp, OPENAPI_PATH } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
-import type { Deps } from '../../server/deps.js';
-import { closeHttp, startRuntime, startWorker, type Runtime } from '../../server/runtime.js';
-import { createLogger } from '../../server/logger.js';
+import type { Deps } from '../../server/platform/deps.js';
+import { closeHttp, startRuntime, startWorker, type Runtime } from '../../server/platform/runtime.js';
+import { createLogger } from '../../server/platform/logger.js';
 import { TestClock } from './clock.js';
 import { createScratchDatabase, onPostgres } from './database.js';
 

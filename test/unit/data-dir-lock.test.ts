@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../server/db/data-dir-lock.js';
+import { DataDirLockedError, LOCK_FILE, lockDataDir } from '../../server/platform/db/data-dir-lock.js';
 
 let dir: string;
 beforeEach(() => {

@@ -9,8 +9,8 @@ import {
   TAX_DENOMINATOR,
   toMajor,
   toMinor,
-} from '../../server/common/money.js';
-import { ApiError } from '../../server/errors.js';
+} from '../../server/platform/money.js';
+import { ApiError } from '../../server/platform/errors.js';
 
 /** The amounts of an invoice line `items.0` of a USD invoice. */
 const amounts = (quantity: number, unitPriceMinor: number, taxRate: number) =>

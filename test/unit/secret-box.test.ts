@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
-import { loadSecretBox, SecretBox } from '../../server/common/secret-box.js';
-import { createLogger } from '../../server/logger.js';
+import { loadSecretBox, SecretBox } from '../../server/platform/secret-box.js';
+import { createLogger } from '../../server/platform/logger.js';
 import { configErrorOf } from '../support/config.js';
 
 const log = createLogger('silent');

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import { relayPendingEvents } from '../../server/events/relay.js';
-import { QUEUES } from '../../server/jobs/engine.js';
-import { startWorker } from '../../server/runtime.js';
+import { relayPendingEvents } from '../../server/platform/relay.js';
+import { QUEUES } from '../../server/platform/jobs.js';
+import { startWorker } from '../../server/platform/runtime.js';
 import { deliver, sweep, UNLEASED_STALE_AFTER_MS, type DeliverJob } from '../../server/webhooks/delivery.js';
 import { registerBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';

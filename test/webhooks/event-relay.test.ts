@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import { relayPendingEvents } from '../../server/events/relay.js';
-import { newId } from '../../server/common/ids.js';
+import { relayPendingEvents } from '../../server/platform/relay.js';
+import { newId } from '../../server/platform/ids.js';
 import { keyClient, registerBusiness, registerShop } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { useReceivers } from '../support/receiver.js';

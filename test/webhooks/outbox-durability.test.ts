@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import type { Ctx } from '../../server/context.js';
-import { inTransaction } from '../../server/db/database.js';
-import { emit } from '../../server/events/outbox.js';
-import { startWorker } from '../../server/runtime.js';
+import type { Ctx } from '../../server/platform/context.js';
+import { inTransaction } from '../../server/platform/db/database.js';
+import { emit } from '../../server/platform/outbox.js';
+import { startWorker } from '../../server/platform/runtime.js';
 import { sweep } from '../../server/webhooks/delivery.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';

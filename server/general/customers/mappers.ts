@@ -1,5 +1,5 @@
 import type { Customer } from '../../../contract/general/customers.js';
-import type { CustomerRow } from '../../db/types.js';
+import type { CustomerRow } from '../../platform/db/types.js';
 
 export const toCustomer = (row: CustomerRow): Customer => ({
   id: row.id,

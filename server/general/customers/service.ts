@@ -5,13 +5,13 @@ import type {
   UpdateCustomerBody,
 } from '../../../contract/general/customers.js';
 import type { Pagination } from '../../../contract/common/pagination.js';
-import { newId } from '../../common/ids.js';
-import { paginationOf } from '../../common/pagination.js';
-import type { Ctx } from '../../context.js';
-import { inTransaction } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { ApiError, conflict, notFound } from '../../errors.js';
-import { emit } from '../../events/outbox.js';
+import { newId } from '../../platform/ids.js';
+import { paginationOf } from '../../platform/pagination.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { ApiError, conflict, notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/outbox.js';
 import { toCustomer } from './mappers.js';
 import * as queries from './queries.js';
 

@@ -1,6 +1,6 @@
 import type { Invoice, Payment } from '../../../contract/general/invoices.js';
-import { toMajor } from '../../common/money.js';
-import type { InvoiceItemRow, InvoiceRow, PaymentRow } from '../../db/types.js';
+import { toMajor } from '../../platform/money.js';
+import type { InvoiceItemRow, InvoiceRow, PaymentRow } from '../../platform/db/types.js';
 
 export type InvoiceRowWithCustomer = InvoiceRow & { customer_name: string };
 

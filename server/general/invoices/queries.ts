@@ -1,6 +1,6 @@
 import type { ListInvoicesQuery } from '../../../contract/general/invoices.js';
-import { offsetOf, parseSort } from '../../common/pagination.js';
-import type { Executor, Trx } from '../../db/database.js';
+import { offsetOf, parseSort } from '../../platform/pagination.js';
+import type { Executor, Trx } from '../../platform/db/database.js';
 
 /** Next number of a per-business gapless sequence; holds the counter's row lock until commit. */
 export async function nextSequenceValue(trx: Trx, businessId: string, name: string): Promise<number> {

@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../../contract/index.js';
-import { ctxOf, type Deps } from '../../deps.js';
+import { ctxOf, type Deps } from '../../platform/deps.js';
 import * as invoices from './service.js';
 
 const s = initServer();

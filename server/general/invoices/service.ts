@@ -7,16 +7,16 @@ import type {
   ListInvoicesQuery,
   UpdateInvoiceBody,
 } from '../../../contract/general/invoices.js';
-import { today } from '../../common/clock.js';
-import { newId } from '../../common/ids.js';
-import { invoiceTotals, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../common/money.js';
-import { paginationOf } from '../../common/pagination.js';
-import type { Ctx } from '../../context.js';
-import { inTransaction, type Executor, type Trx } from '../../db/database.js';
+import { today } from '../../platform/clock.js';
+import { newId } from '../../platform/ids.js';
+import { invoiceTotals, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../platform/money.js';
+import { paginationOf } from '../../platform/pagination.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
-import type { InvoiceItemRow, InvoicesTable } from '../../db/types.js';
-import { ApiError, invalid, invalidState, notFound } from '../../errors.js';
-import { emit } from '../../events/outbox.js';
+import type { InvoiceItemRow, InvoicesTable } from '../../platform/db/types.js';
+import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/outbox.js';
 import { earnForInvoice } from '../../loyalty/members.js';
 import { findCustomer } from '../customers/queries.js';
 import { findProducts } from '../products/queries.js';

@@ -1,6 +1,6 @@
 import type { Product } from '../../../contract/general/products.js';
-import { toMajor } from '../../common/money.js';
-import type { ProductRow } from '../../db/types.js';
+import { toMajor } from '../../platform/money.js';
+import type { ProductRow } from '../../platform/db/types.js';
 
 export const toProduct = (row: ProductRow): Product => ({
   id: row.id,

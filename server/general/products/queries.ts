@@ -1,6 +1,6 @@
 import type { ListProductsQuery } from '../../../contract/general/products.js';
-import { likePattern, offsetOf, parseSort } from '../../common/pagination.js';
-import type { Executor } from '../../db/database.js';
+import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
+import type { Executor } from '../../platform/db/database.js';
 
 export async function findProduct(db: Executor, businessId: string, id: string, forUpdate = false) {
   let q = db.selectFrom('products').selectAll().where('business_id', '=', businessId).where('id', '=', id);

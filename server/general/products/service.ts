@@ -5,14 +5,14 @@ import type {
   Product,
   UpdateProductBody,
 } from '../../../contract/general/products.js';
-import { newId } from '../../common/ids.js';
-import { toMajor, toMinor } from '../../common/money.js';
-import { paginationOf } from '../../common/pagination.js';
-import type { Ctx } from '../../context.js';
-import { inTransaction } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { conflict, notFound } from '../../errors.js';
-import { emit } from '../../events/outbox.js';
+import { newId } from '../../platform/ids.js';
+import { toMajor, toMinor } from '../../platform/money.js';
+import { paginationOf } from '../../platform/pagination.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction } from '../../platform/db/database.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/outbox.js';
 import { toProduct } from './mappers.js';
 import * as queries from './queries.js';
 

@@ -132,7 +132,7 @@ let savepoints = 0;
 
 /**
  * Runs `fn` in a transaction, or inside the one it is given, so services can call each other.
- * Inside a request-wide transaction (an idempotent request, server/idempotency.ts) `fn` runs in a
+ * Inside a request-wide transaction (an idempotent request, server/platform/idempotency.ts) `fn` runs in a
  * savepoint: a failure undoes only `fn`'s work and leaves the outer transaction usable, exactly as
  * a transaction of its own would have.
  */

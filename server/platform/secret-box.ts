@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { keyBytes, type Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from './logger.js';
 
 const VERSION = 'v1';
 

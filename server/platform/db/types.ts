@@ -246,7 +246,7 @@ export interface IdempotencyKeysTable {
   /** SHA-256 of method, path and body: the same key with another request is refused. */
   fingerprint: string;
   status_code: number;
-  /** The response as sent, sealed (server/common/secret-box.ts). */
+  /** The response as sent, sealed (server/platform/secret-box.ts). */
   response_body: string;
   created_at: Timestamp;
 }

@@ -1,6 +1,6 @@
-import type { Clock } from './common/clock.js';
+import type { Clock } from './clock.js';
 import type { Executor } from './db/database.js';
-import type { JobEngine } from './jobs/engine.js';
+import type { JobEngine } from './jobs.js';
 import type { Logger } from './logger.js';
 
 /** What every service call gets: the database (or a transaction), the tenant, time, logging, jobs. */

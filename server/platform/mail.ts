@@ -1,10 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { newId } from '../common/ids.js';
-import type { Clock } from '../common/clock.js';
+import { newId } from './ids.js';
+import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
-import type { Db, Trx } from '../db/database.js';
-import { QUEUES, type JobEngine } from '../jobs/engine.js';
-import type { Logger } from '../logger.js';
+import type { Db, Trx } from './db/database.js';
+import { QUEUES, type JobEngine } from './jobs.js';
+import type { Logger } from './logger.js';
 
 export interface OutgoingMail {
   to: string;

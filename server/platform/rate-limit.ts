@@ -4,7 +4,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import type { DatabaseHandle } from '../db/database.js';
+import type { DatabaseHandle } from './db/database.js';
 
 export interface RateLimitOutcome {
   allowed: boolean;

@@ -1,6 +1,6 @@
 import { PgBoss, fromKysely, fromPglite } from 'pg-boss';
-import type { DatabaseHandle, Trx } from '../db/database.js';
-import type { Logger } from '../logger.js';
+import type { DatabaseHandle, Trx } from './db/database.js';
+import type { Logger } from './logger.js';
 
 /** Job queues of the service. Each later domain adds its own here. */
 export const QUEUES = {

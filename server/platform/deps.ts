@@ -1,11 +1,11 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { AuthInfo } from './auth/service.js';
-import type { Clock } from './common/clock.js';
-import type { SecretBox } from './common/secret-box.js';
-import type { Config } from './config.js';
+import type { AuthInfo } from '../auth/service.js';
+import type { Clock } from './clock.js';
+import type { SecretBox } from './secret-box.js';
+import type { Config } from '../config.js';
 import type { Ctx } from './context.js';
 import type { DatabaseHandle, Db, Executor, Trx } from './db/database.js';
-import type { JobEngine } from './jobs/engine.js';
+import type { JobEngine } from './jobs.js';
 import type { Logger } from './logger.js';
 
 export interface Limiters {
@@ -46,7 +46,7 @@ declare global {
       credentials: Credentials;
       /** Set by the auth middleware on authenticated routes. */
       auth?: AuthInfo;
-      /** The transaction an idempotent request runs in (server/idempotency.ts). */
+      /** The transaction an idempotent request runs in (server/platform/idempotency.ts). */
       transaction?: Trx;
     }
   }

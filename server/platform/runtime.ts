@@ -1,21 +1,21 @@
 import type { Server } from 'node:http';
-import { systemClock, type Clock } from './common/clock.js';
-import { limiterFactory } from './common/rate-limit.js';
-import type { Config } from './config.js';
+import { systemClock, type Clock } from './clock.js';
+import { limiterFactory } from './rate-limit.js';
+import type { Config } from '../config.js';
 import { databaseOptions, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps, Limiters } from './deps.js';
-import type { DispatchEventJob } from './events/outbox.js';
-import { mailSender, type SendMailJob } from './mail/mailer.js';
-import { deliver, fanOut, sweep, type DeliverJob } from './webhooks/delivery.js';
-import { startEventRelay } from './events/relay.js';
+import type { DispatchEventJob } from './outbox.js';
+import { mailSender, type SendMailJob } from './mail.js';
+import { deliver, fanOut, sweep, type DeliverJob } from '../webhooks/delivery.js';
+import { startEventRelay } from './relay.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
-import { loadSecretBox } from './common/secret-box.js';
-import { JobEngine, QUEUES } from './jobs/engine.js';
-import { expireVouchers } from './loyalty/redemptions.js';
+import { loadSecretBox } from './secret-box.js';
+import { JobEngine, QUEUES } from './jobs.js';
+import { expireVouchers } from '../loyalty/redemptions.js';
 import { createLogger, type Logger } from './logger.js';
-import { expirePoints } from './loyalty/expiry.js';
-import { sendDueReminders } from './loyalty/reminders.js';
+import { expirePoints } from '../loyalty/expiry.js';
+import { sendDueReminders } from '../loyalty/reminders.js';
 
 export interface RuntimeOptions {
   clock?: Clock;

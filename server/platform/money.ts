@@ -1,5 +1,5 @@
 import { currencyExponent } from '../../contract/common/currencies.js';
-import { invalid } from '../errors.js';
+import { invalid } from './errors.js';
 
 /**
  * Major-unit decimals at the edge, integer minor units inside. Arithmetic on scaled integers

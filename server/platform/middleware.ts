@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Deps } from '../deps.js';
-import type { Logger } from '../logger.js';
-import { ApiError } from '../errors.js';
+import type { Deps } from './deps.js';
+import type { Logger } from './logger.js';
+import { ApiError } from './errors.js';
 import { consume, type RateLimitOutcome } from './rate-limit.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

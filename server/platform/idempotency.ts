@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { ErrorCode } from '../contract/common/errors.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../contract/common/schemas.js';
-import type { Clock } from './common/clock.js';
+import type { ErrorCode } from '../../contract/common/errors.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../contract/common/schemas.js';
+import type { Clock } from './clock.js';
 import type { ControlledTransaction } from 'kysely';
 import type { Executor } from './db/database.js';
 import type { Database } from './db/types.js';

@@ -6,7 +6,7 @@ import {
   envelopeForPath,
   type ErrorCode,
   type ErrorObject,
-} from '../contract/common/errors.js';
+} from '../../contract/common/errors.js';
 
 export type ErrorDetail = { field: string; message: string };
 

@@ -1,8 +1,8 @@
 import type { EventName } from '../../contract/common/events.js';
-import { newId } from '../common/ids.js';
-import type { Ctx } from '../context.js';
-import type { Trx } from '../db/database.js';
-import { QUEUES } from '../jobs/engine.js';
+import { newId } from './ids.js';
+import type { Ctx } from './context.js';
+import type { Trx } from './db/database.js';
+import { QUEUES } from './jobs.js';
 
 export interface DispatchEventJob {
   businessId: string;

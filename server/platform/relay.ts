@@ -1,6 +1,6 @@
-import type { Ctx } from '../context.js';
-import { inTransaction } from '../db/database.js';
-import type { JobEngine } from '../jobs/engine.js';
+import type { Ctx } from './context.js';
+import { inTransaction } from './db/database.js';
+import type { JobEngine } from './jobs.js';
 import { fanOutIn, type EngineDeps } from '../webhooks/delivery.js';
 
 /** How often a worker looks for events written without a dispatch job. */

@@ -1,5 +1,5 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
-import { migrations } from '../../migrations/index.js';
+import { migrations } from '../../../migrations/index.js';
 import type { Db } from './database.js';
 
 /** Migrations are listed in code so they ship in the bundle and run the same everywhere. */
