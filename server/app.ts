@@ -1,17 +1,9 @@
 import { existsSync } from 'node:fs';
-import { createExpressEndpoints } from '@ts-rest/express';
 import cors from 'cors';
 import helmet from 'helmet';
-import express, {
-  type Express,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
-import { contract } from '../contract/index.js';
-import { requireAuth, resolveCredentials } from './auth/middleware.js';
-import { authRoutes } from './auth/routes.js';
+import express, { type Express, type RequestHandler } from 'express';
+import { requireAuth, resolveCredentials } from './auth/index.js';
+import type { EndpointOptions } from './platform/module.js';
 import {
   notFoundRoute,
   rateLimit,
@@ -24,10 +16,6 @@ import type { Deps } from './platform/deps.js';
 import { docsRouter } from './platform/docs.js';
 import { errorHandler } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
-import { generalRoutes } from './general/routes.js';
-import { loyaltyRoutes } from './loyalty/routes.js';
-import { publicLoyaltyRoutes } from './public-loyalty/routes.js';
-import { webhooksRoutes } from './webhooks/routes.js';
 
 /** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */
 export const OPENAPI_PATH = [
@@ -87,26 +75,13 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(refuseUnsafeText);
   for (const middleware of options.beforeRoutes ?? []) app.use(middleware);
 
-  const endpointOptions = {
+  const endpointOptions: EndpointOptions = {
     logInitialization: false,
     globalMiddleware: [requireAuth, idempotency(deps)],
-    requestValidationErrorHandler: (err: unknown, _req: Request, _res: Response, next: NextFunction) =>
-      next(err),
+    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   };
-  // Express tries routes in the order they were added: the point-of-sale routes, the busiest, first.
-  const { publicLoyalty, ...rest } = contract;
-  createExpressEndpoints(publicLoyalty, publicLoyaltyRoutes(deps), app, endpointOptions);
-  createExpressEndpoints(
-    rest,
-    {
-      auth: authRoutes(deps),
-      general: generalRoutes(deps),
-      webhooks: webhooksRoutes(deps),
-      loyalty: loyaltyRoutes(deps),
-    },
-    app,
-    endpointOptions,
-  );
+  // Express tries routes in the order they were added: the modules' order (server/domains.ts).
+  for (const module of deps.modules) module.mount?.(app, deps, endpointOptions);
 
   app.use(notFoundRoute);
   app.use(errorHandler);

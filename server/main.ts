@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { domains } from './domains.js';
 import { DataDirLockedError } from './platform/db/data-dir-lock.js';
 import { closeHttp, startRuntime, startWorker } from './platform/runtime.js';
 
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const workerOnly = process.argv.includes('--worker-only');
   const server = workerOnly ? undefined : await bind(config);
-  const runtime = await startRuntime(config);
+  const runtime = await startRuntime(config, domains);
   const { deps } = runtime;
   if (config.WORKER_ENABLED || workerOnly) await startWorker(deps);
 

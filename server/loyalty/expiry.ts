@@ -1,19 +1,9 @@
-import type { Clock } from '../platform/clock.js';
-import { jobCtx } from '../platform/context.js';
-import { inTransaction, type Executor } from '../platform/db/database.js';
-import type { JobEngine } from '../platform/jobs.js';
-import type { Logger } from '../platform/logger.js';
+import { jobCtx, type CtxSource } from '../platform/context.js';
+import { inTransaction } from '../platform/db/database.js';
 import { post } from './ledger.js';
 
 const JOB = 'points expiry';
 const BATCH = 500;
-
-export interface ExpiryDeps {
-  db: Executor;
-  clock: Clock;
-  log: Logger;
-  jobs: JobEngine;
-}
 
 type Credit = {
   business_id: string;
@@ -28,7 +18,7 @@ type Credit = {
  * one credit per transaction. Credits of deleted members are left alone (their balance is no longer
  * shown anywhere). Returns how many credits expired.
  */
-export async function expirePoints(deps: ExpiryDeps): Promise<number> {
+export async function expirePoints(deps: CtxSource): Promise<number> {
   const now = deps.clock.now();
   let expired = 0;
   let after: Credit | undefined;
@@ -74,7 +64,7 @@ export async function expirePoints(deps: ExpiryDeps): Promise<number> {
   return expired;
 }
 
-async function expireOne(deps: ExpiryDeps, credit: Credit, now: Date): Promise<boolean> {
+async function expireOne(deps: CtxSource, credit: Credit, now: Date): Promise<boolean> {
   return inTransaction(deps.db, async (trx) => {
     // The member first, then the credit: the order every balance change takes its locks in.
     const member = await trx

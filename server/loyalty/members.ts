@@ -12,6 +12,8 @@ import type {
 import { newId } from '../platform/ids.js';
 import { likePattern } from '../platform/pagination.js';
 import type { Ctx } from '../platform/context.js';
+import type { HookCtx, InvoiceFacts } from '../platform/hooks.js';
+import { toMajor } from '../platform/money.js';
 import { inTransaction, type Executor, type Trx } from '../platform/db/database.js';
 import { sql } from 'kysely';
 import type { ProgramRow } from '../platform/db/types.js';
@@ -307,11 +309,8 @@ export async function adjustPoints(ctx: Ctx, input: AdjustBody): Promise<Transac
  * active member, or enrollment is automatic and the customer is enrolled now. Invoices in another
  * currency than the program's earn nothing (no exchange rates).
  */
-export async function earnForInvoice(
-  trx: Trx,
-  ctx: Ctx,
-  invoice: { id: string; number: string; customer_id: string; currency: string; total: number },
-): Promise<void> {
+export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promise<void> {
+  const trx = ctx.db;
   const program = await activeProgram(trx, ctx.businessId);
   if (!program || program.currency !== invoice.currency) return;
   // Locks the member first, so its status and tier multiplier are read after any concurrent change
@@ -321,21 +320,25 @@ export async function earnForInvoice(
       .selectFrom('loyalty_members')
       .select(['id', 'status'])
       .where('business_id', '=', ctx.businessId)
-      .where('customer_id', '=', invoice.customer_id)
+      .where('customer_id', '=', invoice.customerId)
       .where('deleted_at', 'is', null)
       .forUpdate()
       .executeTakeFirst();
   let member = await findMember();
   if (!member) {
     if (program.enrollment_type !== 'automatic') return;
-    const id = await enrollInTransaction(trx, ctx, program, invoice.customer_id);
+    const id = await enrollInTransaction(trx, ctx, program, invoice.customerId);
     // null: a concurrent transaction enrolled the customer and has committed; use that member.
     member = id ? { id, status: 'active' } : await findMember();
     if (!member) return;
   }
   if (member.status !== 'active') return;
   const multiplier = await multiplierOf(trx, ctx.businessId, member.id);
-  const points = pointsFor(invoice.total, program.points_per_currency, multiplier);
+  const points = pointsFor(
+    toMajor(invoice.totalMinor, invoice.currency),
+    program.points_per_currency,
+    multiplier,
+  );
   if (points <= 0) return;
   await post(trx, ctx, member.id, {
     type: 'earn',

@@ -7,15 +7,12 @@ import type {
   UpdateRedemptionBody,
   VoucherVerification,
 } from '../../contract/loyalty/schemas.js';
-import type { Clock } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
-import type { Ctx } from '../platform/context.js';
+import type { Ctx, CtxSource } from '../platform/context.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import type { RedemptionRow } from '../platform/db/types.js';
 import { invalid, invalidState, notFound } from '../platform/errors.js';
 import { emit } from '../platform/outbox.js';
-import type { JobEngine } from '../platform/jobs.js';
-import type { Logger } from '../platform/logger.js';
 import { post } from './ledger.js';
 import { toMember, toRedemption } from './mappers.js';
 import { findMemberView } from './queries.js';
@@ -276,12 +273,7 @@ export async function findVoucher(ctx: Ctx, code: string) {
  * businesses, a batch per statement. Rows another transaction holds are skipped; the next run
  * takes them. Returns how many moved.
  */
-export async function expireVouchers(deps: {
-  db: Executor;
-  clock: Clock;
-  log: Logger;
-  jobs: JobEngine;
-}): Promise<number> {
+export async function expireVouchers(deps: CtxSource): Promise<number> {
   const now = deps.clock.now();
   let total = 0;
   for (;;) {

@@ -4,14 +4,12 @@ import type {
   Transaction,
   UpdateReminderBody,
 } from '../../contract/loyalty/schemas.js';
-import { today, type Clock } from '../platform/clock.js';
+import { today } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
-import { jobCtx, type Ctx } from '../platform/context.js';
+import { jobCtx, type CtxSource, type Ctx } from '../platform/context.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { invalid, invalidState, notFound } from '../platform/errors.js';
 import { emit } from '../platform/outbox.js';
-import type { JobEngine } from '../platform/jobs.js';
-import type { Logger } from '../platform/logger.js';
 import { queueMail } from '../platform/mail.js';
 import { post } from './ledger.js';
 import { toMember, toReminder, toTransaction } from './mappers.js';
@@ -19,13 +17,6 @@ import { findMemberView } from './queries.js';
 
 const JOB = 'service reminders';
 const BATCH = 500;
-
-export interface ReminderDeps {
-  db: Executor;
-  clock: Clock;
-  log: Logger;
-  jobs: JobEngine;
-}
 
 /** `YYYY-MM-DD` that many days after the date `YYYY-MM-DD`. */
 function addDays(date: string, days: number): string {
@@ -206,7 +197,7 @@ function dueSchedules(db: Executor, day: string) {
  * (loyalty.reminder_sent). Each reminder is sent in its own transaction with its schedule row
  * locked, so concurrent workers never send one twice. Returns how many were sent.
  */
-export async function sendDueReminders(deps: ReminderDeps): Promise<number> {
+export async function sendDueReminders(deps: CtxSource): Promise<number> {
   const day = today(deps.clock);
   let sent = 0;
   let after: ScheduleKey | undefined;
@@ -243,7 +234,7 @@ export async function sendDueReminders(deps: ReminderDeps): Promise<number> {
   return sent;
 }
 
-async function sendOne(deps: ReminderDeps, key: ScheduleKey, day: string): Promise<boolean> {
+async function sendOne(deps: CtxSource, key: ScheduleKey, day: string): Promise<boolean> {
   return inTransaction(deps.db, async (trx) => {
     // Re-checked under the row lock: another worker may have sent it, or things changed since.
     const row = await dueSchedules(trx, day)

@@ -1,9 +1,16 @@
+import type { Config } from '../config.js';
 import type { Clock } from './clock.js';
 import type { Executor } from './db/database.js';
+import type { Hooks } from './hooks.js';
 import type { JobEngine } from './jobs.js';
 import type { Logger } from './logger.js';
+import type { SecretBox } from './secret-box.js';
 
-/** What every service call gets: the database (or a transaction), the tenant, time, logging, jobs. */
+/**
+ * What every service call gets, from a request or from a job (DESIGN section 1): the database (or a
+ * transaction), the tenant, time, logging, jobs, the hooks to announce changes through, and the
+ * configuration and secrets the services read. No per-domain settings objects.
+ */
 export interface Ctx {
   db: Executor;
   businessId: string;
@@ -11,14 +18,16 @@ export interface Ctx {
   log: Logger;
   requestId: string;
   jobs: JobEngine;
+  hooks: Hooks;
+  config: Readonly<Config>;
+  secrets: SecretBox;
 }
 
+/** What the service is made of, from which each request's or job's context is cut. */
+export type CtxSource = Pick<Ctx, 'db' | 'clock' | 'log' | 'jobs' | 'hooks' | 'config' | 'secrets'>;
+
 /** The context of background work done for one business (jobs have no request). */
-export function jobCtx(
-  deps: { db: Executor; clock: Clock; log: Logger; jobs: JobEngine },
-  businessId: string,
-  job: string,
-): Ctx {
+export function jobCtx(deps: CtxSource, businessId: string, job: string): Ctx {
   return {
     db: deps.db,
     businessId,
@@ -26,5 +35,8 @@ export function jobCtx(
     log: deps.log.child({ job, businessId }),
     requestId: job,
     jobs: deps.jobs,
+    hooks: deps.hooks,
+    config: deps.config,
+    secrets: deps.secrets,
   };
 }

@@ -5,6 +5,8 @@ import type { SecretBox } from './secret-box.js';
 import type { Config } from '../config.js';
 import type { Ctx } from './context.js';
 import type { DatabaseHandle, Db, Executor, Trx } from './db/database.js';
+import type { Hooks } from './hooks.js';
+import type { DomainModule } from './module.js';
 import type { JobEngine } from './jobs.js';
 import type { Logger } from './logger.js';
 
@@ -28,6 +30,10 @@ export interface Deps {
   limiters: Limiters;
   /** Seals secrets stored at rest (webhook signing secrets). */
   secrets: SecretBox;
+  /** The domain modules' subscriptions to each other's changes. */
+  hooks: Hooks;
+  /** The platform's own module, then every domain module, in order (server/domains.ts). */
+  modules: readonly DomainModule[];
 }
 
 export interface Credentials {
@@ -65,5 +71,8 @@ export function ctxOf(req: Express.Request, deps: Deps): Ctx {
     log: req.log,
     requestId: req.requestId,
     jobs: deps.jobs,
+    hooks: deps.hooks,
+    config: deps.config,
+    secrets: deps.secrets,
   };
 }

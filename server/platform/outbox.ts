@@ -1,8 +1,12 @@
 import type { EventName } from '../../contract/common/events.js';
-import { newId } from './ids.js';
 import type { Ctx } from './context.js';
-import type { Trx } from './db/database.js';
+import { inTransaction, type Trx } from './db/database.js';
+import type { Deps } from './deps.js';
+import { newId } from './ids.js';
 import { QUEUES } from './jobs.js';
+import * as queries from './outbox.queries.js';
+
+export type { OutboxEvent } from './outbox.queries.js';
 
 export interface DispatchEventJob {
   businessId: string;
@@ -16,19 +20,33 @@ export interface DispatchEventJob {
  */
 export async function emit(trx: Trx, ctx: Ctx, type: EventName, data: unknown): Promise<void> {
   const id = newId('evt');
-  await trx
-    .insertInto('events')
-    .values({
-      business_id: ctx.businessId,
-      id,
-      type,
-      data: JSON.stringify(data),
-      occurred_at: ctx.clock.now(),
-      dispatched_at: null,
-    })
-    .execute();
+  await queries.insertEvent(trx, {
+    business_id: ctx.businessId,
+    id,
+    type,
+    data: JSON.stringify(data),
+    occurred_at: ctx.clock.now(),
+  });
   await ctx.jobs.send(trx, QUEUES.dispatchEvent, {
     businessId: ctx.businessId,
     eventId: id,
   } satisfies DispatchEventJob);
+}
+
+/**
+ * Dispatches a batch of outbox events in the caller's transaction: marks them dispatched and hands
+ * those not dispatched before to every module that consumes events (webhooks fan them out).
+ * Re-running it is harmless: dispatched events are skipped.
+ */
+export async function dispatchIn(trx: Trx, deps: Deps, batch: readonly DispatchEventJob[]): Promise<void> {
+  if (batch.length === 0) return;
+  const events = await queries.markDispatched(trx, deps.clock.now(), batch);
+  if (events.length === 0) return;
+  for (const module of deps.modules) await module.dispatch?.(trx, deps, events);
+}
+
+/** The dispatch job's handler: one transaction for the whole batch. */
+export async function dispatch(deps: Deps, batch: readonly DispatchEventJob[]): Promise<void> {
+  if (batch.length === 0) return;
+  await inTransaction(deps.db, (trx) => dispatchIn(trx, deps, batch));
 }

@@ -1,7 +1,9 @@
 import type { Ctx } from './context.js';
 import { inTransaction } from './db/database.js';
+import type { Deps } from './deps.js';
 import type { JobEngine } from './jobs.js';
-import { fanOutIn, type EngineDeps } from '../webhooks/delivery.js';
+import { dispatchIn } from './outbox.js';
+import { lockPending } from './outbox.queries.js';
 
 /** How often a worker looks for events written without a dispatch job. */
 export const RELAY_INTERVAL_MS = 250;
@@ -17,20 +19,12 @@ const WAKE_DELAY_MS = 5;
  * also picks up any event whose job went missing. A run happens every RELAY_INTERVAL_MS, and at
  * once when this process wrote such events itself (`announce`).
  */
-export async function relayPendingEvents(deps: EngineDeps): Promise<number> {
+export async function relayPendingEvents(deps: Deps): Promise<number> {
   let total = 0;
   for (;;) {
     const relayed = await inTransaction(deps.db, async (trx) => {
-      const pending = await trx
-        .selectFrom('events')
-        .select(['business_id', 'id'])
-        .where('dispatched_at', 'is', null)
-        .orderBy('occurred_at')
-        .limit(RELAY_BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      await fanOutIn(
+      const pending = await lockPending(trx, RELAY_BATCH);
+      await dispatchIn(
         trx,
         deps,
         pending.map((e) => ({ businessId: e.business_id, eventId: e.id })),
@@ -45,7 +39,7 @@ export async function relayPendingEvents(deps: EngineDeps): Promise<number> {
 const wakers = new WeakMap<JobEngine, () => void>();
 
 /** Runs the relay in this worker: on a timer, and when `announce` wakes it. */
-export function startEventRelay(deps: EngineDeps): void {
+export function startEventRelay(deps: Deps): void {
   let running = false;
   let again = false;
   const run = () => {

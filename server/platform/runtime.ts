@@ -5,17 +5,13 @@ import type { Config } from '../config.js';
 import { databaseOptions, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps, Limiters } from './deps.js';
-import type { DispatchEventJob } from './outbox.js';
-import { mailSender, type SendMailJob } from './mail.js';
-import { deliver, fanOut, sweep, type DeliverJob } from '../webhooks/delivery.js';
-import { startEventRelay } from './relay.js';
-import { purgeIdempotencyKeys } from './idempotency.js';
 import { loadSecretBox } from './secret-box.js';
-import { JobEngine, QUEUES } from './jobs.js';
-import { expireVouchers } from '../loyalty/redemptions.js';
+import { Hooks } from './hooks.js';
+import { JobEngine } from './jobs.js';
+import type { DomainModule } from './module.js';
+import { platformModule } from './platform-module.js';
+import { startEventRelay } from './relay.js';
 import { createLogger, type Logger } from './logger.js';
-import { expirePoints } from '../loyalty/expiry.js';
-import { sendDueReminders } from '../loyalty/reminders.js';
 
 export interface RuntimeOptions {
   clock?: Clock;
@@ -42,7 +38,13 @@ export function buildLimiters(config: Readonly<Config>, deps: Pick<Deps, 'databa
 }
 
 /** Opens the database, migrates when asked, starts the job engine. */
-export async function startRuntime(config: Readonly<Config>, options: RuntimeOptions = {}): Promise<Runtime> {
+export async function startRuntime(
+  config: Readonly<Config>,
+  domains: readonly DomainModule[],
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  /** What the service runs: the platform's own work, then every domain module in its order. */
+  const modules = [platformModule, ...domains];
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const database = await openDatabase(databaseOptions(config));
   try {
@@ -60,6 +62,8 @@ export async function startRuntime(config: Readonly<Config>, options: RuntimeOpt
       log,
       limiters: buildLimiters(config, { database }),
       secrets: loadSecretBox(config, log),
+      hooks: new Hooks(modules.flatMap((m) => (m.subscriptions ? [m.subscriptions] : []))),
+      modules,
     };
     return {
       deps,
@@ -74,23 +78,18 @@ export async function startRuntime(config: Readonly<Config>, options: RuntimeOpt
   }
 }
 
-/** Registers the job handlers and periodic sweeps: this process now works the queues. */
+/** Registers every module's job handlers and periodic work: this process now works the queues. */
 export async function startWorker(deps: Deps): Promise<void> {
-  await deps.jobs.workBatch<DispatchEventJob>(QUEUES.dispatchEvent, (batch) => fanOut(deps, batch), {
-    batchSize: 100,
-  });
-  await deps.jobs.work<DeliverJob>(QUEUES.deliverWebhook, (job) => deliver(deps, job), {
-    batchSize: 50,
-    parallel: true,
-    concurrency: 2,
-  });
-  await deps.jobs.work<SendMailJob>(QUEUES.sendMail, mailSender(deps.config, deps.db, deps.clock, deps.log));
-  deps.jobs.every(deps.config.WEBHOOK_SWEEP_INTERVAL_MS, 'webhook sweep', () => sweep(deps));
-  deps.jobs.every(60_000, 'points expiry', () => expirePoints(deps));
-  deps.jobs.every(60_000, 'service reminders', () => sendDueReminders(deps));
-  deps.jobs.every(60_000, 'voucher expiry', () => expireVouchers(deps));
+  for (const module of deps.modules) {
+    for (const job of module.jobs ?? []) {
+      if (job.batch) await deps.jobs.workBatch(job.queue, (batch) => job.handle(deps, batch), job.options);
+      else await deps.jobs.work(job.queue, (data) => job.handle(deps, data), job.options);
+    }
+    for (const task of module.periodic ?? []) {
+      deps.jobs.every(task.everyMs(deps.config), task.name, () => task.run(deps));
+    }
+  }
   startEventRelay(deps);
-  deps.jobs.every(10 * 60_000, 'idempotency key purge', () => purgeIdempotencyKeys(deps));
   deps.log.info('worker started');
 }
 

@@ -5,7 +5,7 @@ import type { SecretBox } from '../platform/secret-box.js';
 import type { Config } from '../config.js';
 import { inTransaction, type Db, type Trx } from '../platform/db/database.js';
 import type { DeliveryRow, WebhookRow } from '../platform/db/types.js';
-import type { DispatchEventJob } from '../platform/outbox.js';
+import type { OutboxEvent } from '../platform/outbox.js';
 import { QUEUES, type JobEngine } from '../platform/jobs.js';
 import type { Logger } from '../platform/logger.js';
 import { queueMail } from '../platform/mail.js';
@@ -60,33 +60,11 @@ export function retryDelayMs(
 }
 
 /**
- * Fans a batch of outbox events out: one delivery per active webhook subscribed to each event, all
- * written, enqueued and the events marked dispatched in one transaction (a handful of statements
- * for the whole batch). Re-running it is harmless: dispatched events are skipped and deliveries are
- * unique per webhook and event.
+ * Fans dispatched outbox events out, in the dispatching transaction: one delivery per active
+ * webhook subscribed to each event, all written and enqueued in a handful of statements for the
+ * whole batch. Re-running it is harmless: deliveries are unique per webhook and event.
  */
-export async function fanOut(deps: EngineDeps, batch: DispatchEventJob[]): Promise<void> {
-  if (batch.length === 0) return;
-  await inTransaction(deps.db, (trx) => fanOutIn(trx, deps, batch));
-}
-
-/** fanOut in the caller's transaction (the event relay locks its batch first). */
-export async function fanOutIn(trx: Trx, deps: EngineDeps, batch: DispatchEventJob[]): Promise<void> {
-  if (batch.length === 0) return;
-  // Marking the events dispatched first also locks them: a concurrent run finds nothing.
-  const events = await trx
-    .updateTable('events')
-    .set({ dispatched_at: deps.clock.now() })
-    .where((eb) =>
-      eb(
-        eb.refTuple('business_id', 'id'),
-        'in',
-        batch.map((job) => eb.tuple(job.businessId, job.eventId)),
-      ),
-    )
-    .where('dispatched_at', 'is', null)
-    .returning(['business_id', 'id', 'type'])
-    .execute();
+export async function fanOutIn(trx: Trx, deps: EngineDeps, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   const webhooks = await trx
     .selectFrom('webhooks')

@@ -4,6 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import { createApp, OPENAPI_PATH } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
+import { domains } from '../../server/domains.js';
 import type { Deps } from '../../server/platform/deps.js';
 import { closeHttp, startRuntime, startWorker, type Runtime } from '../../server/platform/runtime.js';
 import { createLogger } from '../../server/platform/logger.js';
@@ -74,7 +75,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const clock = new TestClock();
-  const runtime: Runtime = await startRuntime(config, { clock, log: createLogger(config.LOG_LEVEL) });
+  const runtime: Runtime = await startRuntime(config, domains, {
+    clock,
+    log: createLogger(config.LOG_LEVEL),
+  });
   if (options.worker ?? true) await startWorker(runtime.deps);
   const violations: string[] = [];
   const server: Server = createServer(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import type { Ctx } from '../../server/platform/context.js';
+import { jobCtx, type Ctx } from '../../server/platform/context.js';
 import { inTransaction } from '../../server/platform/db/database.js';
 import { emit } from '../../server/platform/outbox.js';
 import { startWorker } from '../../server/platform/runtime.js';
@@ -58,14 +58,8 @@ async function createWebhook(biz: TestBusiness, url: string) {
 }
 
 /** The service context of a change made by the business, as a request would build it. */
-const ctxFor = (srv: TestServer, businessId: string): Ctx => ({
-  db: srv.deps.db,
-  businessId,
-  clock: srv.deps.clock,
-  log: srv.deps.log,
-  requestId: `req_${randomUUID()}`,
-  jobs: srv.deps.jobs,
-});
+const ctxFor = (srv: TestServer, businessId: string): Ctx =>
+  jobCtx(srv.deps, businessId, `req_${randomUUID()}`);
 
 // ---------------------------------------------------------------------------------------------
 

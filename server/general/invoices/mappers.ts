@@ -1,3 +1,4 @@
+import type { InvoiceFacts } from '../../platform/hooks.js';
 import type { Invoice, Payment } from '../../../contract/general/invoices.js';
 import { toMajor } from '../../platform/money.js';
 import type { InvoiceItemRow, InvoiceRow, PaymentRow } from '../../platform/db/types.js';
@@ -57,5 +58,20 @@ export function toInvoice(
     issued_at: row.issued_at ? row.issued_at.toISOString() : null,
     paid_at: row.paid_at ? row.paid_at.toISOString() : null,
     voided_at: row.voided_at ? row.voided_at.toISOString() : null,
+  };
+}
+
+/** The invoice as other domains see it through the hooks (minor units). */
+export function factsOf(row: InvoiceRow): InvoiceFacts {
+  return {
+    id: row.id,
+    number: row.number,
+    customerId: row.customer_id,
+    currency: row.currency,
+    issueDate: row.issue_date,
+    subtotalMinor: Number(row.subtotal_minor),
+    taxMinor: Number(row.tax_minor),
+    totalMinor: Number(row.total_minor),
+    amountPaidMinor: Number(row.amount_paid_minor),
   };
 }

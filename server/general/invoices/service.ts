@@ -17,10 +17,9 @@ import type { Updateable } from 'kysely';
 import type { InvoiceItemRow, InvoicesTable } from '../../platform/db/types.js';
 import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
-import { earnForInvoice } from '../../loyalty/members.js';
 import { findCustomer } from '../customers/queries.js';
 import { findProducts } from '../products/queries.js';
-import { toInvoice, toPayment } from './mappers.js';
+import { factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
 const DEFAULT_CURRENCY = 'USD';
@@ -148,13 +147,14 @@ async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
   return row;
 }
 
-async function setInvoice(trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTable>): Promise<void> {
-  await trx
+async function setInvoice(trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTable>) {
+  return trx
     .updateTable('invoices')
     .set(patch)
     .where('business_id', '=', ctx.businessId)
     .where('id', '=', id)
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -305,12 +305,13 @@ export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
       throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
     }
     const now = ctx.clock.now();
-    await setInvoice(trx, ctx, id, {
+    const issued = await setInvoice(trx, ctx, id, {
       status: 'unpaid',
       issue_date: current.issue_date ?? today(ctx.clock),
       issued_at: now,
       updated_at: now,
     });
+    await ctx.hooks.announce(ctx, trx, 'invoiceIssued', { invoice: factsOf(issued) });
   });
 }
 
@@ -344,7 +345,7 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       .returningAll()
       .executeTakeFirstOrThrow();
     const fullyPaid = amount === due;
-    await trx
+    const updated = await trx
       .updateTable('invoices')
       .set((eb) => ({
         amount_paid_minor: eb('amount_paid_minor', '+', amount),
@@ -353,19 +354,24 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       }))
       .where('business_id', '=', ctx.businessId)
       .where('id', '=', id)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const invoice = await loadInvoice(trx, ctx, id);
     await emit(trx, ctx, 'payment.created', toPayment(payment));
     await emit(trx, ctx, 'invoice.updated', invoice);
+    const facts = factsOf(updated);
+    await ctx.hooks.announce(ctx, trx, 'invoicePaymentRecorded', {
+      invoice: facts,
+      payment: {
+        id: payment.id,
+        amountMinor: Number(payment.amount_minor),
+        method: payment.payment_method,
+        paymentDate: payment.payment_date,
+      },
+    });
     if (fullyPaid) {
       await emit(trx, ctx, 'invoice.paid', invoice);
-      await earnForInvoice(trx, ctx, {
-        id,
-        number: invoice.number,
-        customer_id: invoice.customer_id,
-        currency: invoice.currency,
-        total: invoice.total,
-      });
+      await ctx.hooks.announce(ctx, trx, 'invoicePaid', { invoice: facts });
     }
     return invoice;
   });
@@ -379,6 +385,11 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     if (Number(current.amount_paid_minor) > 0)
       throw invalidState('Cannot void an invoice with payments recorded');
     const now = ctx.clock.now();
-    await setInvoice(trx, ctx, id, { status: 'void', voided_at: now, updated_at: now });
+    const voided = await setInvoice(trx, ctx, id, { status: 'void', voided_at: now, updated_at: now });
+    await ctx.hooks.announce(ctx, trx, 'invoiceVoided', {
+      invoice: factsOf(voided),
+      wasIssued: current.status === 'unpaid',
+      voidedOn: today(ctx.clock),
+    });
   });
 }

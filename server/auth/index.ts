@@ -1,0 +1,13 @@
+import { createExpressEndpoints } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import type { DomainModule } from '../platform/module.js';
+import { authRoutes } from './routes.js';
+
+export { requireAuth, resolveCredentials } from './middleware.js';
+export type { AuthInfo } from './service.js';
+
+/** Sign-up, sign-in, access tokens and API keys. */
+export const authModule: DomainModule = {
+  name: 'auth',
+  mount: (app, deps, options) => createExpressEndpoints(contract.auth, authRoutes(deps), app, options),
+};

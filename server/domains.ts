@@ -1,0 +1,18 @@
+import { authModule } from './auth/index.js';
+import { generalModule } from './general/index.js';
+import { loyaltyModule } from './loyalty/index.js';
+import type { DomainModule } from './platform/module.js';
+import { publicLoyaltyModule } from './public-loyalty/index.js';
+import { webhooksModule } from './webhooks/index.js';
+
+/**
+ * Every domain of the service, in the order their routes are matched (the point-of-sale routes,
+ * the busiest, first) and their hook subscribers run. Adding a domain is adding one line here.
+ */
+export const domains: readonly DomainModule[] = [
+  publicLoyaltyModule,
+  authModule,
+  generalModule,
+  webhooksModule,
+  loyaltyModule,
+];

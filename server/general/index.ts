@@ -1,0 +1,10 @@
+import { createExpressEndpoints } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import type { DomainModule } from '../platform/module.js';
+import { generalRoutes } from './routes.js';
+
+/** The general group: customers, products, invoices. It announces the invoice hooks. */
+export const generalModule: DomainModule = {
+  name: 'general',
+  mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
+};

@@ -1,0 +1,66 @@
+import type { Ctx } from './context.js';
+import type { Trx } from './db/database.js';
+
+/** An invoice as other domains see it: amounts in integer minor units of its currency. */
+export interface InvoiceFacts {
+  id: string;
+  number: string;
+  customerId: string;
+  currency: string;
+  /** `YYYY-MM-DD`; set once the invoice is issued. */
+  issueDate: string | null;
+  subtotalMinor: number;
+  taxMinor: number;
+  totalMinor: number;
+  amountPaidMinor: number;
+}
+
+/** A payment recorded against an invoice, in minor units of the invoice's currency. */
+export interface InvoicePaymentFacts {
+  id: string;
+  amountMinor: number;
+  /** The spec's payment method (`cash`, `bank_transfer`, `card`, `mobile_money`, ...). */
+  method: string;
+  /** `YYYY-MM-DD`. */
+  paymentDate: string;
+}
+
+/**
+ * Changes one domain announces and other domains follow in the same transaction (DESIGN section 1).
+ * `general` announces the invoice hooks; finance posts them to the ledger and checks the VAT
+ * threshold; loyalty earns points on `invoicePaid`. Webhook events are a separate, public
+ * vocabulary (the outbox); these are internal and typed.
+ */
+export interface HookPayloads {
+  /** A draft became binding (`unpaid`); `issueDate` is set. */
+  invoiceIssued: { invoice: InvoiceFacts };
+  /** A payment was recorded (announced before `invoicePaid` when it completes the invoice). */
+  invoicePaymentRecorded: { invoice: InvoiceFacts; payment: InvoicePaymentFacts };
+  /** Payments now cover the invoice's total. */
+  invoicePaid: { invoice: InvoiceFacts };
+  /** A draft or unpaid invoice without payments was voided; `voidedOn` is the void's date. */
+  invoiceVoided: { invoice: InvoiceFacts; wasIssued: boolean; voidedOn: string };
+}
+
+export type HookName = keyof HookPayloads;
+
+/** The context a subscriber runs in: the announcing request's or job's, on its transaction. */
+export type HookCtx = Ctx & { db: Trx };
+
+/** What a domain module subscribes to. A subscriber that throws rolls the whole change back. */
+export type Subscriptions = {
+  [K in HookName]?: (ctx: HookCtx, payload: HookPayloads[K]) => Promise<void>;
+};
+
+/** The subscribers of every domain module, called in the order the modules are listed. */
+export class Hooks {
+  constructor(private readonly subscriptions: readonly Subscriptions[]) {}
+
+  async announce<K extends HookName>(ctx: Ctx, trx: Trx, name: K, payload: HookPayloads[K]): Promise<void> {
+    const inTransaction: HookCtx = { ...ctx, db: trx };
+    for (const subscription of this.subscriptions) {
+      const subscriber = subscription[name];
+      if (subscriber) await subscriber(inTransaction, payload);
+    }
+  }
+}

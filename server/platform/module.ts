@@ -1,0 +1,52 @@
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
+import type { Config } from '../config.js';
+import type { Deps } from './deps.js';
+import type { Subscriptions } from './hooks.js';
+import type { QueueName } from './jobs.js';
+import type { Trx } from './db/database.js';
+import type { OutboxEvent } from './outbox.js';
+
+/** How every module's routes are mounted: the same middleware and validation-error handling. */
+export interface EndpointOptions {
+  logInitialization: boolean;
+  globalMiddleware: RequestHandler[];
+  requestValidationErrorHandler: ErrorRequestHandler;
+}
+
+/** A queue a module works: each job's data, or a whole batch of them at once. */
+export type Job =
+  | {
+      queue: QueueName;
+      batch?: false;
+      options?: { batchSize?: number; parallel?: boolean; concurrency?: number };
+      handle(deps: Deps, data: object): Promise<void>;
+    }
+  | {
+      queue: QueueName;
+      batch: true;
+      options?: { batchSize?: number; concurrency?: number };
+      handle(deps: Deps, batch: object[]): Promise<void>;
+    };
+
+/** Work a worker repeats (sweeps, expiry, reminders); a run never overlaps the previous one. */
+export interface Periodic {
+  name: string;
+  everyMs(config: Readonly<Config>): number;
+  run(deps: Deps): Promise<unknown>;
+}
+
+/**
+ * A domain as the rest of the service sees it (DESIGN section 1): `server/<domain>/index.ts` exports
+ * one, and `server/domains.ts` lists them. `app.ts` mounts their routes in that order and the worker
+ * runs their jobs and periodic work; their subscriptions follow other domains' changes in the
+ * announcing transaction.
+ */
+export interface DomainModule {
+  readonly name: string;
+  mount?(app: Express, deps: Deps, options: EndpointOptions): void;
+  readonly jobs?: readonly Job[];
+  readonly periodic?: readonly Periodic[];
+  readonly subscriptions?: Subscriptions;
+  /** Receives outbox events as they are dispatched, in the dispatching transaction. */
+  dispatch?(trx: Trx, deps: Deps, events: readonly OutboxEvent[]): Promise<void>;
+}

@@ -1,0 +1,11 @@
+import { createExpressEndpoints } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import type { DomainModule } from '../platform/module.js';
+import { publicLoyaltyRoutes } from './routes.js';
+
+/** The public loyalty interface of points of sale and storefronts (`X-Api-Key`). */
+export const publicLoyaltyModule: DomainModule = {
+  name: 'public-loyalty',
+  mount: (app, deps, options) =>
+    createExpressEndpoints(contract.publicLoyalty, publicLoyaltyRoutes(deps), app, options),
+};

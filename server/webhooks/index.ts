@@ -1,0 +1,22 @@
+import { createExpressEndpoints } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import { QUEUES } from '../platform/jobs.js';
+import type { DomainModule } from '../platform/module.js';
+import { deliver, fanOutIn, sweep, type DeliverJob } from './delivery.js';
+import { webhooksRoutes } from './routes.js';
+
+/** Webhooks: the routes, delivery of outbox events to subscribers, and the retry sweep. */
+export const webhooksModule: DomainModule = {
+  name: 'webhooks',
+  mount: (app, deps, options) =>
+    createExpressEndpoints(contract.webhooks, webhooksRoutes(deps), app, options),
+  dispatch: fanOutIn,
+  jobs: [
+    {
+      queue: QUEUES.deliverWebhook,
+      options: { batchSize: 50, parallel: true, concurrency: 2 },
+      handle: (deps, data) => deliver(deps, data as DeliverJob),
+    },
+  ],
+  periodic: [{ name: 'webhook sweep', everyMs: (config) => config.WEBHOOK_SWEEP_INTERVAL_MS, run: sweep }],
+};
