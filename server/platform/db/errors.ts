@@ -1,3 +1,5 @@
+import type { ApiError } from '../errors.js';
+
 /** PostgreSQL unique violation, optionally on a named constraint or index. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;
@@ -8,4 +10,23 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 export function isCheckViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;
   return e?.code === '23514' && (!constraint || e.constraint === constraint);
+}
+
+/**
+ * Runs `work`; a unique violation of a constraint named in `refusals` becomes that constraint's
+ * ApiError (a duplicate email, SKU, reference, ...), the one place such violations are translated.
+ * Any other error passes through unchanged.
+ */
+export async function refuseDuplicates<T>(
+  work: () => Promise<T>,
+  refusals: Readonly<Record<string, () => ApiError>>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const constraint = (err as { constraint?: string } | null)?.constraint;
+    const refuse = isUniqueViolation(err) && constraint ? refusals[constraint] : undefined;
+    if (refuse) throw refuse();
+    throw err;
+  }
 }
