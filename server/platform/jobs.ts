@@ -59,10 +59,6 @@ export class JobEngine {
     await this.boss.send(name, data, { db: fromKysely(trx) });
   }
 
-  /**
-   * Works a queue in batches. `parallel` runs a batch's jobs concurrently (for I/O-bound work such as
-   * webhook attempts); a failure fails the batch, which pg-boss retries, so handlers are idempotent.
-   */
   /** Enqueues many jobs of one queue in the caller's transaction, in one statement. */
   async sendMany(trx: Trx, name: QueueName, data: object[]): Promise<void> {
     if (data.length === 0) return;
@@ -100,6 +96,10 @@ export class JobEngine {
     };
   }
 
+  /**
+   * Works a queue in batches. `parallel` runs a batch's jobs concurrently (for I/O-bound work such as
+   * webhook attempts); a failure fails the batch, which pg-boss retries, so handlers are idempotent.
+   */
   async work<T extends object>(
     name: QueueName,
     handler: JobHandler<T>,
