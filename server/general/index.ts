@@ -8,3 +8,5 @@ export const generalModule: DomainModule = {
   name: 'general',
   mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
 };
+
+export { customerForEmail } from './customers/service.js';

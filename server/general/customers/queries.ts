@@ -1,11 +1,54 @@
 import type { ListCustomersQuery } from '../../../contract/general/customers.js';
 import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Executor } from '../../platform/db/database.js';
+import type { CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
 
 export async function findCustomer(db: Executor, businessId: string, id: string, forUpdate = false) {
   let q = db.selectFrom('customers').selectAll().where('business_id', '=', businessId).where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
+}
+
+/** The customer with this email, compared as the unique key `customers_email_key` does (lower). */
+export async function findCustomerByEmail(db: Executor, businessId: string, email: string) {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function insertCustomer(db: Executor, values: NewCustomer) {
+  return db.insertInto('customers').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Inserts the customer unless its email is taken (a concurrent creation included): undefined then.
+ * The conflict target is left out because the key is an expression index (`lower(email)`); the
+ * random id cannot collide, so only the email key can conflict.
+ */
+export async function insertCustomerUnlessTaken(db: Executor, values: NewCustomer) {
+  return db
+    .insertInto('customers')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateCustomer(db: Executor, businessId: string, id: string, changes: CustomerUpdate) {
+  return db
+    .updateTable('customers')
+    .set(changes)
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteCustomer(db: Executor, businessId: string, id: string): Promise<void> {
+  await db.deleteFrom('customers').where('business_id', '=', businessId).where('id', '=', id).execute();
 }
 
 export async function listCustomers(db: Executor, businessId: string, query: ListCustomersQuery) {

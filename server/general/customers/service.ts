@@ -9,7 +9,8 @@ import { newId } from '../../platform/ids.js';
 import { paginationOf } from '../../platform/pagination.js';
 import type { Ctx } from '../../platform/context.js';
 import { inTransaction } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { refuseDuplicates } from '../../platform/db/errors.js';
+import type { NewCustomer } from '../../platform/db/types.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
 import { toCustomer } from './mappers.js';
@@ -25,38 +26,62 @@ function splitName(name: string): { first_name: string; last_name: string | null
 
 const emailTaken = () => conflict('A customer with this email already exists');
 
-export async function createCustomer(ctx: Ctx, input: CreateCustomerBody): Promise<Customer> {
+/** The row of a new customer: name parts derived from `name` unless given. */
+function newCustomer(ctx: Ctx, input: CreateCustomerBody): NewCustomer {
   const derived = splitName(input.name);
   const now = ctx.clock.now();
-  try {
-    return await inTransaction(ctx.db, async (trx) => {
-      const row = await trx
-        .insertInto('customers')
-        .values({
-          business_id: ctx.businessId,
-          id: newId('cus'),
-          name: input.name,
-          email: input.email ?? null,
-          phone: input.phone ?? null,
-          company: input.company ?? null,
-          address: input.address ? JSON.stringify(input.address) : null,
-          first_name: input.first_name !== undefined ? input.first_name : derived.first_name,
-          last_name: input.last_name !== undefined ? input.last_name : derived.last_name,
-          attributes: JSON.stringify(input.attributes ?? {}),
-          unsubscribed: input.unsubscribed ?? false,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const customer = toCustomer(row);
-      await emit(trx, ctx, 'customer.created', customer);
-      return customer;
-    });
-  } catch (err) {
-    if (isUniqueViolation(err, 'customers_email_key')) throw emailTaken();
-    throw err;
-  }
+  return {
+    business_id: ctx.businessId,
+    id: newId('cus'),
+    name: input.name,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    company: input.company ?? null,
+    address: input.address ? JSON.stringify(input.address) : null,
+    first_name: input.first_name !== undefined ? input.first_name : derived.first_name,
+    last_name: input.last_name !== undefined ? input.last_name : derived.last_name,
+    attributes: JSON.stringify(input.attributes ?? {}),
+    unsubscribed: input.unsubscribed ?? false,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export async function createCustomer(ctx: Ctx, input: CreateCustomerBody): Promise<Customer> {
+  return refuseDuplicates(
+    () =>
+      inTransaction(ctx.db, async (trx) => {
+        const customer = toCustomer(await queries.insertCustomer(trx, newCustomer(ctx, input)));
+        await emit(trx, ctx, 'customer.created', customer);
+        return customer;
+      }),
+    { customers_email_key: emailTaken },
+  );
+}
+
+/**
+ * The customer with this email (case-insensitive, as the unique key compares), created with `name`
+ * when there is none, `customer.created` emitted as `createCustomer` does. A concurrent creation of
+ * the same email is not an error: the insert yields to it and its customer is returned. Runs in the
+ * caller's transaction when given one.
+ */
+export async function customerForEmail(
+  ctx: Ctx,
+  input: { email: string; name: string },
+): Promise<{ id: string; created: boolean }> {
+  return inTransaction(ctx.db, async (trx) => {
+    const existing = await queries.findCustomerByEmail(trx, ctx.businessId, input.email);
+    if (existing) return { id: existing.id, created: false };
+    const row = await queries.insertCustomerUnlessTaken(trx, newCustomer(ctx, input));
+    if (!row) {
+      // Another transaction created it since the read; the insert waited for it to commit.
+      const winner = await queries.findCustomerByEmail(trx, ctx.businessId, input.email);
+      if (!winner) throw new Error(`The customer for ${input.email} vanished after a conflicting insert`);
+      return { id: winner.id, created: false };
+    }
+    await emit(trx, ctx, 'customer.created', toCustomer(row));
+    return { id: row.id, created: true };
+  });
 }
 
 export async function listCustomers(
@@ -75,43 +100,39 @@ export async function getCustomer(ctx: Ctx, id: string): Promise<Customer> {
 
 /** Partial update; an empty one changes nothing and returns the customer as it is. */
 export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomerBody): Promise<Customer> {
-  try {
-    return await inTransaction(ctx.db, async (trx) => {
-      const current = await queries.findCustomer(trx, ctx.businessId, id, true);
-      if (!current) throw notFound('Customer');
-      const renamed = input.name !== undefined && input.name !== current.name;
-      // A rename re-derives both name parts; a part given in the same request wins.
-      const derived = renamed ? splitName(input.name!) : {};
-      const changes = {
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.email !== undefined && { email: input.email }),
-        ...(input.phone !== undefined && { phone: input.phone }),
-        ...(input.company !== undefined && { company: input.company }),
-        ...(input.address !== undefined && {
-          address: input.address ? JSON.stringify(input.address) : null,
-        }),
-        ...derived,
-        ...(input.first_name !== undefined && { first_name: input.first_name }),
-        ...(input.last_name !== undefined && { last_name: input.last_name }),
-        ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
-        ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
-      };
-      if (Object.keys(changes).length === 0) return toCustomer(current);
-      const row = await trx
-        .updateTable('customers')
-        .set({ ...changes, updated_at: ctx.clock.now() })
-        .where('business_id', '=', ctx.businessId)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const customer = toCustomer(row);
-      await emit(trx, ctx, 'customer.updated', customer);
-      return customer;
-    });
-  } catch (err) {
-    if (isUniqueViolation(err, 'customers_email_key')) throw emailTaken();
-    throw err;
-  }
+  return refuseDuplicates(
+    () =>
+      inTransaction(ctx.db, async (trx) => {
+        const current = await queries.findCustomer(trx, ctx.businessId, id, true);
+        if (!current) throw notFound('Customer');
+        const renamed = input.name !== undefined && input.name !== current.name;
+        // A rename re-derives both name parts; a part given in the same request wins.
+        const derived = renamed ? splitName(input.name!) : {};
+        const changes = {
+          ...(input.name !== undefined && { name: input.name }),
+          ...(input.email !== undefined && { email: input.email }),
+          ...(input.phone !== undefined && { phone: input.phone }),
+          ...(input.company !== undefined && { company: input.company }),
+          ...(input.address !== undefined && {
+            address: input.address ? JSON.stringify(input.address) : null,
+          }),
+          ...derived,
+          ...(input.first_name !== undefined && { first_name: input.first_name }),
+          ...(input.last_name !== undefined && { last_name: input.last_name }),
+          ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
+          ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
+        };
+        if (Object.keys(changes).length === 0) return toCustomer(current);
+        const row = await queries.updateCustomer(trx, ctx.businessId, id, {
+          ...changes,
+          updated_at: ctx.clock.now(),
+        });
+        const customer = toCustomer(row);
+        await emit(trx, ctx, 'customer.updated', customer);
+        return customer;
+      }),
+    { customers_email_key: emailTaken },
+  );
 }
 
 export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
@@ -124,11 +145,7 @@ export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
         'The customer has invoices or a loyalty membership and cannot be deleted',
       );
     }
-    await trx
-      .deleteFrom('customers')
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
+    await queries.deleteCustomer(trx, ctx.businessId, id);
     const customer = toCustomer(row);
     await emit(trx, ctx, 'customer.deleted', customer);
     return customer;
