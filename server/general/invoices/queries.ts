@@ -1,6 +1,8 @@
 import type { ListInvoicesQuery } from '../../../contract/general/invoices.js';
 import { offsetOf, parseSort } from '../../platform/pagination.js';
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import type { InvoiceItemsTable, InvoicesTable, PaymentsTable } from '../../platform/db/types.js';
 
 /** Next number of a per-business gapless sequence; holds the counter's row lock until commit. */
 export async function nextSequenceValue(trx: Trx, businessId: string, name: string): Promise<number> {
@@ -15,6 +17,69 @@ export async function nextSequenceValue(trx: Trx, businessId: string, name: stri
     .returning('last_value')
     .executeTakeFirstOrThrow();
   return Number(row.last_value);
+}
+
+export async function insertInvoice(trx: Trx, values: Insertable<InvoicesTable>): Promise<void> {
+  await trx.insertInto('invoices').values(values).execute();
+}
+
+export async function updateInvoice(
+  trx: Trx,
+  businessId: string,
+  id: string,
+  patch: Updateable<InvoicesTable>,
+) {
+  return trx
+    .updateTable('invoices')
+    .set(patch)
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Replaces the invoice's lines with `items` (in their order). */
+export async function replaceItems(
+  trx: Trx,
+  businessId: string,
+  invoiceId: string,
+  items: Insertable<InvoiceItemsTable>[],
+): Promise<void> {
+  await trx
+    .deleteFrom('invoice_items')
+    .where('business_id', '=', businessId)
+    .where('invoice_id', '=', invoiceId)
+    .execute();
+  if (items.length > 0) await trx.insertInto('invoice_items').values(items).execute();
+}
+
+export async function insertPayment(trx: Trx, values: Insertable<PaymentsTable>) {
+  return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Adds a payment's amount to the invoice's amount paid in one relative update (never a value read
+ * earlier), marking it paid at `now` when `fullyPaid`.
+ */
+export async function addPayment(
+  trx: Trx,
+  businessId: string,
+  id: string,
+  amountMinor: number,
+  fullyPaid: boolean,
+  now: Date,
+) {
+  return trx
+    .updateTable('invoices')
+    .set((eb) => ({
+      amount_paid_minor: eb('amount_paid_minor', '+', amountMinor),
+      ...(fullyPaid && { status: 'paid' as const, paid_at: now }),
+      updated_at: now,
+    }))
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 const invoiceColumns = (db: Executor) =>

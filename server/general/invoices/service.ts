@@ -97,29 +97,24 @@ async function writeLines(
   invoiceId: string,
   lines: PricedLine[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('invoice_items')
-    .where('business_id', '=', businessId)
-    .where('invoice_id', '=', invoiceId)
-    .execute();
-  await trx
-    .insertInto('invoice_items')
-    .values(
-      lines.map((line, position) => ({
-        business_id: businessId,
-        id: newId('item'),
-        invoice_id: invoiceId,
-        position,
-        product_id: line.product_id,
-        description: line.description,
-        quantity: String(line.quantity),
-        unit_price_minor: line.unit_price_minor,
-        tax_rate: String(line.tax_rate),
-        total_minor: line.amounts.totalMinor,
-        tax_minor: line.amounts.taxMinor,
-      })),
-    )
-    .execute();
+  await queries.replaceItems(
+    trx,
+    businessId,
+    invoiceId,
+    lines.map((line, position) => ({
+      business_id: businessId,
+      id: newId('item'),
+      invoice_id: invoiceId,
+      position,
+      product_id: line.product_id,
+      description: line.description,
+      quantity: String(line.quantity),
+      unit_price_minor: line.unit_price_minor,
+      tax_rate: String(line.tax_rate),
+      total_minor: line.amounts.totalMinor,
+      tax_minor: line.amounts.taxMinor,
+    })),
+  );
 }
 
 async function requireCustomer(db: Executor, businessId: string, customerId: string): Promise<void> {
@@ -147,15 +142,8 @@ async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
   return row;
 }
 
-async function setInvoice(trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTable>) {
-  return trx
-    .updateTable('invoices')
-    .set(patch)
-    .where('business_id', '=', ctx.businessId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-}
+const setInvoice = (trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTable>) =>
+  queries.updateInvoice(trx, ctx.businessId, id, patch);
 
 /**
  * Locks the invoice, lets `change` check its state and write, then emits `invoice.updated` with the
@@ -184,28 +172,25 @@ export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise
     const number = formatNumber(await queries.nextSequenceValue(trx, ctx.businessId, 'invoice'));
     const id = newId('inv');
     const now = ctx.clock.now();
-    await trx
-      .insertInto('invoices')
-      .values({
-        business_id: ctx.businessId,
-        id,
-        number,
-        customer_id: input.customer_id,
-        status: 'draft',
-        currency,
-        issue_date: input.issue_date ?? null,
-        due_date: input.due_date,
-        notes: input.notes ?? null,
-        ...totalsOf(lines, currency),
-        amount_paid_minor: 0,
-        created_at: now,
-        updated_at: now,
-        issued_at: null,
-        paid_at: null,
-        voided_at: null,
-        deleted_at: null,
-      })
-      .execute();
+    await queries.insertInvoice(trx, {
+      business_id: ctx.businessId,
+      id,
+      number,
+      customer_id: input.customer_id,
+      status: 'draft',
+      currency,
+      issue_date: input.issue_date ?? null,
+      due_date: input.due_date,
+      notes: input.notes ?? null,
+      ...totalsOf(lines, currency),
+      amount_paid_minor: 0,
+      created_at: now,
+      updated_at: now,
+      issued_at: null,
+      paid_at: null,
+      voided_at: null,
+      deleted_at: null,
+    });
     await writeLines(trx, ctx.businessId, id, lines);
     const invoice = await loadInvoice(trx, ctx, id);
     await emit(trx, ctx, 'invoice.created', invoice);
@@ -329,33 +314,19 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       ]);
     }
     const now = ctx.clock.now();
-    const payment = await trx
-      .insertInto('payments')
-      .values({
-        business_id: ctx.businessId,
-        id: newId('pay'),
-        invoice_id: id,
-        amount_minor: amount,
-        currency: current.currency,
-        payment_method: input.payment_method,
-        payment_date: input.payment_date ?? today(ctx.clock),
-        reference: input.reference ?? null,
-        created_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const payment = await queries.insertPayment(trx, {
+      business_id: ctx.businessId,
+      id: newId('pay'),
+      invoice_id: id,
+      amount_minor: amount,
+      currency: current.currency,
+      payment_method: input.payment_method,
+      payment_date: input.payment_date ?? today(ctx.clock),
+      reference: input.reference ?? null,
+      created_at: now,
+    });
     const fullyPaid = amount === due;
-    const updated = await trx
-      .updateTable('invoices')
-      .set((eb) => ({
-        amount_paid_minor: eb('amount_paid_minor', '+', amount),
-        ...(fullyPaid && { status: 'paid' as const, paid_at: now }),
-        updated_at: now,
-      }))
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await queries.addPayment(trx, ctx.businessId, id, amount, fullyPaid, now);
     const invoice = await loadInvoice(trx, ctx, id);
     await emit(trx, ctx, 'payment.created', toPayment(payment));
     await emit(trx, ctx, 'invoice.updated', invoice);

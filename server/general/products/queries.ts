@@ -1,6 +1,8 @@
 import type { ListProductsQuery } from '../../../contract/general/products.js';
 import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Executor } from '../../platform/db/database.js';
+import type { Insertable, Updateable } from 'kysely';
+import type { ProductsTable } from '../../platform/db/types.js';
 
 export async function findProduct(db: Executor, businessId: string, id: string, forUpdate = false) {
   let q = db.selectFrom('products').selectAll().where('business_id', '=', businessId).where('id', '=', id);
@@ -16,6 +18,29 @@ export async function findProducts(db: Executor, businessId: string, ids: string
     .where('business_id', '=', businessId)
     .where('id', 'in', ids)
     .execute();
+}
+
+export async function insertProduct(db: Executor, values: Insertable<ProductsTable>) {
+  return db.insertInto('products').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateProduct(
+  db: Executor,
+  businessId: string,
+  id: string,
+  changes: Updateable<ProductsTable>,
+) {
+  return db
+    .updateTable('products')
+    .set(changes)
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteProduct(db: Executor, businessId: string, id: string): Promise<void> {
+  await db.deleteFrom('products').where('business_id', '=', businessId).where('id', '=', id).execute();
 }
 
 const SORT_COLUMNS = { created_at: 'created_at', name: 'name', sku: 'sku', price: 'price_minor' } as const;

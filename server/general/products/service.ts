@@ -10,7 +10,7 @@ import { toMajor, toMinor } from '../../platform/money.js';
 import { paginationOf } from '../../platform/pagination.js';
 import type { Ctx } from '../../platform/context.js';
 import { inTransaction } from '../../platform/db/database.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
+import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
 import { toProduct } from './mappers.js';
@@ -19,14 +19,8 @@ import * as queries from './queries.js';
 const DEFAULT_CURRENCY = 'USD';
 const skuTaken = () => conflict('A product with this SKU already exists');
 
-async function uniqueSku<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (isUniqueViolation(err, 'products_sku_key')) throw skuTaken();
-    throw err;
-  }
-}
+const uniqueSku = <T>(work: () => Promise<T>): Promise<T> =>
+  refuseDuplicates(work, { products_sku_key: skuTaken });
 
 export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise<Product> {
   const currency = input.currency ?? DEFAULT_CURRENCY;
@@ -34,22 +28,18 @@ export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise
   const now = ctx.clock.now();
   return uniqueSku(() =>
     inTransaction(ctx.db, async (trx) => {
-      const row = await trx
-        .insertInto('products')
-        .values({
-          business_id: ctx.businessId,
-          id: newId('prod'),
-          name: input.name,
-          sku: input.sku,
-          price_minor: priceMinor,
-          currency,
-          stock: input.stock ?? 0,
-          description: input.description ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await queries.insertProduct(trx, {
+        business_id: ctx.businessId,
+        id: newId('prod'),
+        name: input.name,
+        sku: input.sku,
+        price_minor: priceMinor,
+        currency,
+        stock: input.stock ?? 0,
+        description: input.description ?? null,
+        created_at: now,
+        updated_at: now,
+      });
       const product = toProduct(row);
       await emit(trx, ctx, 'product.created', product);
       return product;
@@ -81,21 +71,15 @@ export async function updateProduct(ctx: Ctx, id: string, input: UpdateProductBo
       const currency = input.currency ?? current.currency;
       // The price is kept in major units across a currency change, so it must fit the new currency.
       const price = input.price ?? toMajor(Number(current.price_minor), current.currency);
-      const row = await trx
-        .updateTable('products')
-        .set({
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.sku !== undefined && { sku: input.sku }),
-          ...(input.stock !== undefined && { stock: input.stock }),
-          ...(input.description !== undefined && { description: input.description }),
-          currency,
-          price_minor: toMinor(price, currency, 'price'),
-          updated_at: ctx.clock.now(),
-        })
-        .where('business_id', '=', ctx.businessId)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await queries.updateProduct(trx, ctx.businessId, id, {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.sku !== undefined && { sku: input.sku }),
+        ...(input.stock !== undefined && { stock: input.stock }),
+        ...(input.description !== undefined && { description: input.description }),
+        currency,
+        price_minor: toMinor(price, currency, 'price'),
+        updated_at: ctx.clock.now(),
+      });
       const product = toProduct(row);
       await emit(trx, ctx, 'product.updated', product);
       return product;
@@ -107,7 +91,7 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<Product> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await queries.findProduct(trx, ctx.businessId, id, true);
     if (!row) throw notFound('Product');
-    await trx.deleteFrom('products').where('business_id', '=', ctx.businessId).where('id', '=', id).execute();
+    await queries.deleteProduct(trx, ctx.businessId, id);
     const product = toProduct(row);
     await emit(trx, ctx, 'product.deleted', product);
     return product;
