@@ -1,26 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../platform/clock.js';
-import { newId } from '../platform/ids.js';
-import type { SecretBox } from '../platform/secret-box.js';
-import type { Config } from '../config.js';
-import { inTransaction, type Db, type Trx } from '../platform/db/database.js';
+import { jobCtx, type Ctx, type CtxSource } from '../platform/context.js';
+import { inTransaction, type Trx } from '../platform/db/database.js';
 import type { DeliveryRow, WebhookRow } from '../platform/db/types.js';
-import type { OutboxEvent } from '../platform/outbox.js';
-import { QUEUES, type JobEngine } from '../platform/jobs.js';
-import type { Logger } from '../platform/logger.js';
+import { newId } from '../platform/ids.js';
+import { QUEUES } from '../platform/jobs.js';
 import { queueMail } from '../platform/mail.js';
+import type { OutboxEvent } from '../platform/outbox.js';
+import * as deliveries from './deliveries.queries.js';
 import { postWebhook, type AttemptResult } from './sender.js';
 import { deliveryHeaders } from './signing.js';
-
-/** What the delivery engine needs; a worker process builds it from its runtime. */
-export interface EngineDeps {
-  db: Db;
-  clock: Clock;
-  jobs: JobEngine;
-  log: Logger;
-  secrets: SecretBox;
-  config: Readonly<Config>;
-}
+import * as webhooks from './webhooks.queries.js';
 
 export interface DeliverJob {
   businessId: string;
@@ -42,6 +31,8 @@ const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
  * a duplicate this way; deliver() makes the later of the two a no-op.
  */
 export const UNLEASED_STALE_AFTER_MS = 30_000;
+/** How many deliveries one sweep queues again at most. */
+const SWEEP_BATCH = 500;
 
 /**
  * The wait before the next attempt after `attempts` automatic attempts failed, or null when the
@@ -64,16 +55,11 @@ export function retryDelayMs(
  * webhook subscribed to each event, all written and enqueued in a handful of statements for the
  * whole batch. Re-running it is harmless: deliveries are unique per webhook and event.
  */
-export async function fanOutIn(trx: Trx, deps: EngineDeps, events: readonly OutboxEvent[]): Promise<void> {
+export async function fanOutIn(trx: Trx, deps: CtxSource, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const webhooks = await trx
-    .selectFrom('webhooks')
-    .select(['business_id', 'id', 'events'])
-    .where('business_id', 'in', [...new Set(events.map((e) => e.business_id))])
-    .where('is_active', '=', true)
-    .execute();
+  const subscribers = await webhooks.activeWebhooksOf(trx, [...new Set(events.map((e) => e.business_id))]);
   const rows = events.flatMap((event) =>
-    webhooks
+    subscribers
       .filter((w) => w.business_id === event.business_id && w.events.includes(event.type))
       .map((w) => ({
         business_id: event.business_id,
@@ -88,12 +74,7 @@ export async function fanOutIn(trx: Trx, deps: EngineDeps, events: readonly Outb
       })),
   );
   if (rows.length === 0) return;
-  const created = await trx
-    .insertInto('webhook_deliveries')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['business_id', 'webhook_id', 'event_id']).doNothing())
-    .returning(['business_id', 'id'])
-    .execute();
+  const created = await deliveries.insertDeliveries(trx, rows);
   await deps.jobs.sendMany(
     trx,
     QUEUES.deliverWebhook,
@@ -107,35 +88,18 @@ export async function fanOutIn(trx: Trx, deps: EngineDeps, events: readonly Outb
  * a job that runs twice (a sweep's duplicate, or pg-boss retrying the job of a dead worker) safe:
  * the second finds the lease held, or the delivery no longer pending, and does nothing.
  */
-async function claim(deps: EngineDeps, job: DeliverJob) {
-  const now = deps.clock.now();
-  const lease = new Date(now.getTime() + deps.config.WEBHOOK_TIMEOUT_MS + 15_000);
-  let q = deps.db
-    .updateTable('webhook_deliveries as d')
-    .from(['webhooks as w', 'events as e'])
-    .set({ locked_until: lease })
-    .whereRef('w.business_id', '=', 'd.business_id')
-    .whereRef('w.id', '=', 'd.webhook_id')
-    .whereRef('e.business_id', '=', 'd.business_id')
-    .whereRef('e.id', '=', 'd.event_id')
-    .where('d.business_id', '=', job.businessId)
-    .where('d.id', '=', job.deliveryId)
-    .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<', now)]));
-  if (!job.redelivery) q = q.where('d.status', '=', 'pending');
-  const row = await q
-    .returningAll('d')
-    .returning([
-      'w.url',
-      'w.is_active',
-      'w.secret_sealed',
-      'w.previous_secret_sealed',
-      'w.previous_secret_expires_at',
-      'w.failing_since',
-      'e.type',
-      'e.data',
-      'e.occurred_at',
-    ])
-    .executeTakeFirst();
+async function claim(ctx: Ctx, job: DeliverJob) {
+  const now = ctx.clock.now();
+  const row = await deliveries.leaseDelivery(
+    ctx.db,
+    { businessId: job.businessId, deliveryId: job.deliveryId },
+    {
+      now,
+      until: new Date(now.getTime() + ctx.config.WEBHOOK_TIMEOUT_MS + 15_000),
+      // A redelivery is one more attempt whatever the delivery's status.
+      anyStatus: Boolean(job.redelivery),
+    },
+  );
   if (!row) return undefined;
   const {
     url,
@@ -165,25 +129,21 @@ async function claim(deps: EngineDeps, job: DeliverJob) {
 }
 
 /** One attempt of one delivery, then its outcome recorded. */
-export async function deliver(deps: EngineDeps, job: DeliverJob): Promise<void> {
-  const claimed = await claim(deps, job);
+export async function deliver(deps: CtxSource, job: DeliverJob): Promise<void> {
+  const ctx = jobCtx(deps, job.businessId, QUEUES.deliverWebhook);
+  const claimed = await claim(ctx, job);
   if (!claimed) return;
   const { delivery, webhook, event } = claimed;
   if (!webhook.is_active) {
     // An inactive webhook receives nothing; its pending deliveries end here.
-    await deps.db
-      .updateTable('webhook_deliveries')
-      .set({
-        ...(job.redelivery ? {} : { status: 'failed' as const, next_attempt_at: null }),
-        locked_until: null,
-      })
-      .where('business_id', '=', job.businessId)
-      .where('id', '=', delivery.id)
-      .execute();
+    await deliveries.updateDelivery(ctx.db, job.businessId, delivery.id, {
+      ...(job.redelivery ? {} : { status: 'failed' as const, next_attempt_at: null }),
+      countAttempt: false,
+    });
     return;
   }
 
-  const startedAt = deps.clock.now();
+  const startedAt = ctx.clock.now();
   const body = JSON.stringify({
     event: event.type,
     data: event.data,
@@ -195,10 +155,10 @@ export async function deliver(deps: EngineDeps, job: DeliverJob): Promise<void> 
     webhook.previous_secret_sealed &&
     webhook.previous_secret_expires_at &&
     webhook.previous_secret_expires_at > startedAt
-      ? deps.secrets.open(webhook.previous_secret_sealed)
+      ? ctx.secrets.open(webhook.previous_secret_sealed)
       : null;
   const headers = deliveryHeaders({
-    secret: deps.secrets.open(webhook.secret_sealed),
+    secret: ctx.secrets.open(webhook.secret_sealed),
     previousSecret,
     deliveryId: delivery.id,
     event: event.type,
@@ -206,10 +166,10 @@ export async function deliver(deps: EngineDeps, job: DeliverJob): Promise<void> 
     timestamp: Math.floor(startedAt.getTime() / 1000),
   });
   const result = await postWebhook(webhook.url, body, headers, {
-    timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
-    allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE,
+    timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE,
   });
-  await recordAttempt(deps, { delivery, webhook, result, startedAt, redelivery: Boolean(job.redelivery) });
+  await recordAttempt(ctx, { delivery, webhook, result, startedAt, redelivery: Boolean(job.redelivery) });
 }
 
 interface Outcome {
@@ -221,11 +181,11 @@ interface Outcome {
 }
 
 async function recordAttempt(
-  deps: EngineDeps,
+  ctx: Ctx,
   { delivery, webhook, result, startedAt, redelivery }: Outcome,
 ): Promise<void> {
   const businessId = delivery.business_id;
-  const now = deps.clock.now();
+  const now = ctx.clock.now();
   const attempt = {
     business_id: businessId,
     id: newId('att'),
@@ -236,65 +196,30 @@ async function recordAttempt(
     error_class: result.errorClass,
     redelivery,
   };
+  const countAttempt = !redelivery;
 
   if (result.errorClass === null) {
     // The common case in one statement: the attempt and the delivery's new state together.
-    await deps.db
-      .with('attempt', (db) => db.insertInto('webhook_attempts').values(attempt))
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({
-        status: 'succeeded',
-        next_attempt_at: null,
-        locked_until: null,
-        ...(redelivery ? {} : { attempt_count: eb('attempt_count', '+', 1) }),
-      }))
-      .where('business_id', '=', businessId)
-      .where('id', '=', delivery.id)
-      .execute();
-    if (webhook.failing_since) {
-      await deps.db
-        .updateTable('webhooks')
-        .set({ failing_since: null, updated_at: now })
-        .where('business_id', '=', businessId)
-        .where('id', '=', webhook.id)
-        .where('failing_since', 'is not', null)
-        .execute();
-    }
+    await deliveries.recordAttemptAndUpdate(ctx.db, attempt, {
+      status: 'succeeded',
+      next_attempt_at: null,
+      countAttempt,
+    });
+    if (webhook.failing_since) await webhooks.clearFailingSince(ctx.db, businessId, webhook.id, now);
     return;
   }
 
-  await inTransaction(deps.db, async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     // A failure: the webhook as it is now, locked, since attempts of one webhook finish
     // concurrently and only the first to find it failing for 5 days may turn it off and email.
-    const current = await trx
-      .selectFrom('webhooks')
-      .select(['is_active', 'failing_since'])
-      .where('business_id', '=', businessId)
-      .where('id', '=', webhook.id)
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await webhooks.lockFailureState(trx, businessId, webhook.id);
     if (!current) return;
-    await trx.insertInto('webhook_attempts').values(attempt).execute();
+    await deliveries.insertAttempt(trx, attempt);
     const setDelivery = (patch: Partial<Pick<DeliveryRow, 'status' | 'next_attempt_at'>>) =>
-      trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          ...patch,
-          locked_until: null,
-          ...(redelivery ? {} : { attempt_count: eb('attempt_count', '+', 1) }),
-        }))
-        .where('business_id', '=', businessId)
-        .where('id', '=', delivery.id)
-        .execute();
+      deliveries.updateDelivery(trx, businessId, delivery.id, { ...patch, countAttempt });
     const setWebhook = (
       patch: Partial<Pick<WebhookRow, 'is_active' | 'failing_since' | 'disabled_reason'>>,
-    ) =>
-      trx
-        .updateTable('webhooks')
-        .set({ ...patch, updated_at: now })
-        .where('business_id', '=', businessId)
-        .where('id', '=', webhook.id)
-        .execute();
+    ) => webhooks.updateWebhook(trx, businessId, webhook.id, { ...patch, updated_at: now });
 
     if (result.statusCode === 410) {
       await setDelivery(redelivery ? {} : { status: 'failed', next_attempt_at: null });
@@ -320,24 +245,15 @@ async function recordAttempt(
         failing_since: failingSince,
         disabled_reason: 'No successful delivery for 5 days',
       });
-      const business = await trx
-        .selectFrom('businesses')
-        .select('email')
-        .where('id', '=', businessId)
-        .executeTakeFirstOrThrow();
-      await queueMail(
-        trx,
-        { businessId, clock: deps.clock, jobs: deps.jobs },
-        {
-          to: business.email,
-          subject: `Webhook disabled: ${webhook.url}`,
-          text:
-            `Webhook ${webhook.id} (${webhook.url}) has not accepted a delivery since ${failingSince.toISOString()}, ` +
-            'so it has been turned off. Fix the endpoint, then set is_active to true (PUT /v1/webhooks/' +
-            `${webhook.id}) and redeliver what it missed from GET /v1/webhooks/${webhook.id}/deliveries.`,
-        },
-      );
-      deps.log.warn({ businessId, webhookId: webhook.id }, 'webhook disabled after 5 days of failures');
+      await queueMail(trx, ctx, {
+        to: await webhooks.businessEmail(trx, businessId),
+        subject: `Webhook disabled: ${webhook.url}`,
+        text:
+          `Webhook ${webhook.id} (${webhook.url}) has not accepted a delivery since ${failingSince.toISOString()}, ` +
+          'so it has been turned off. Fix the endpoint, then set is_active to true (PUT /v1/webhooks/' +
+          `${webhook.id}) and redeliver what it missed from GET /v1/webhooks/${webhook.id}/deliveries.`,
+      });
+      ctx.log.warn({ businessId, webhookId: webhook.id }, 'webhook disabled after 5 days of failures');
     } else if (!current.failing_since) {
       await setWebhook({ failing_since: failingSince });
     }
@@ -350,40 +266,13 @@ async function recordAttempt(
  * UNLEASED_STALE_AFTER_MS). Runs every WEBHOOK_SWEEP_INTERVAL_MS in each worker; SKIP LOCKED keeps
  * workers apart.
  */
-export async function sweep(deps: EngineDeps): Promise<number> {
+export async function sweep(deps: CtxSource): Promise<number> {
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - UNLEASED_STALE_AFTER_MS);
   return inTransaction(deps.db, async (trx) => {
-    const due = await trx
-      .selectFrom('webhook_deliveries')
-      .select(['business_id', 'id'])
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', '=', 'retrying'), eb('next_attempt_at', '<=', now)]),
-          eb.and([eb('status', '=', 'pending'), eb('locked_until', '<', now)]),
-          eb.and([
-            eb('status', '=', 'pending'),
-            eb('locked_until', 'is', null),
-            eb(eb.fn.coalesce('requeued_at', 'created_at'), '<=', staleBefore),
-          ]),
-        ]),
-      )
-      .limit(500)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const due = await deliveries.lockDueDeliveries(trx, now, staleBefore, SWEEP_BATCH);
     if (due.length === 0) return 0;
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: null, locked_until: null, requeued_at: now })
-      .where((eb) =>
-        eb(
-          eb.refTuple('business_id', 'id'),
-          'in',
-          due.map((d) => eb.tuple(d.business_id, d.id)),
-        ),
-      )
-      .execute();
+    await deliveries.markRequeued(trx, due, now);
     await deps.jobs.sendMany(
       trx,
       QUEUES.deliverWebhook,

@@ -5,14 +5,10 @@ import * as webhooks from './service.js';
 
 const s = initServer();
 
-export const webhooksRoutes = (deps: Deps) => {
-  const settings: webhooks.WebhookSettings = {
-    secrets: deps.secrets,
-    allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE,
-  };
-  return s.router(contract.webhooks, {
+export const webhooksRoutes = (deps: Deps) =>
+  s.router(contract.webhooks, {
     createWebhook: async ({ body, req }) => {
-      const { id, secret } = await webhooks.createWebhook(ctxOf(req, deps), settings, body);
+      const { id, secret } = await webhooks.createWebhook(ctxOf(req, deps), body);
       return { status: 201, body: { result: 'success', message: 'Webhook created', id, secret } };
     },
     listWebhooks: async ({ req }) => ({
@@ -24,7 +20,7 @@ export const webhooksRoutes = (deps: Deps) => {
       body: { result: 'success', webhook: await webhooks.getWebhook(ctxOf(req, deps), params.id) },
     }),
     updateWebhook: async ({ params, body, req }) => {
-      await webhooks.updateWebhook(ctxOf(req, deps), settings, params.id, body);
+      await webhooks.updateWebhook(ctxOf(req, deps), params.id, body);
       return { status: 200, body: { result: 'success', message: 'Webhook updated' } };
     },
     deleteWebhook: async ({ params, req }) => {
@@ -44,8 +40,7 @@ export const webhooksRoutes = (deps: Deps) => {
       body: {
         result: 'success',
         message: 'Secret rotated; the previous one keeps signing webhook-signature for 24 hours',
-        secret: await webhooks.rotateSecret(ctxOf(req, deps), settings, params.id),
+        secret: await webhooks.rotateSecret(ctxOf(req, deps), params.id),
       },
     }),
   });
-};
