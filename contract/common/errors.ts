@@ -94,13 +94,25 @@ export const errorStatusText = (status: number): string => STATUS_TEXT[status] ?
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
 
+const responsesOf = <E extends z.ZodTypeAny, S extends ErrorStatus>(schema: E, statuses: readonly S[]) =>
+  Object.fromEntries(statuses.map((s) => [s, schema])) as Record<S, E>;
+
 /** The error responses a route can return, in its group's envelope. */
 export function errorResponses<S extends ErrorStatus>(envelope: Envelope, statuses: readonly S[]) {
-  const schema = envelope === 'general' ? GeneralErrorSchema : ResultErrorSchema;
-  return Object.fromEntries(statuses.map((s) => [s, schema])) as Record<S, typeof schema>;
+  return responsesOf(envelope === 'general' ? GeneralErrorSchema : ResultErrorSchema, statuses);
 }
 
 /** Statuses any authenticated route can produce before its handler runs. */
 export const AUTHED = [400, 401, 403, 413, 422, 429, 500] as const;
 /** Statuses any public (unauthenticated) route can produce. */
 export const PUBLIC = [400, 413, 422, 429, 500] as const;
+
+type Authed = (typeof AUTHED)[number];
+
+/** The errors of an authenticated route of a result-envelope group: AUTHED and the route's own. */
+export const resultErrors = <S extends 404 | 409 = never>(...own: S[]) =>
+  responsesOf<typeof ResultErrorSchema, Authed | S>(ResultErrorSchema, [...AUTHED, ...own]);
+
+/** The errors of an authenticated route of the general group: AUTHED and the route's own. */
+export const generalErrors = <S extends 404 | 409 = never>(...own: S[]) =>
+  responsesOf<typeof GeneralErrorSchema, Authed | S>(GeneralErrorSchema, [...AUTHED, ...own]);

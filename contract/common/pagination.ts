@@ -22,6 +22,16 @@ export const PaginationSchema = extendApi(
 );
 export type Pagination = z.infer<typeof PaginationSchema>;
 
+/**
+ * `limit` (default 50, max 200) and `offset` of the result-envelope lists; the largest offset is the
+ * list's own.
+ */
+export const offsetPageQuery = (maxOffset: number) =>
+  z.object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).max(maxOffset).default(0),
+  });
+
 /** `sort=field:asc|desc` over an allow-list of fields. */
 export function sortQuery<F extends string>(fields: readonly [F, ...F[]]) {
   const pattern = new RegExp(`^(${fields.join('|')}):(asc|desc)$`);

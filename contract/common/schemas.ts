@@ -64,6 +64,3 @@ export const IdempotencyHeadersSchema = z.object({
 });
 
 export const MessageSchema = z.string();
-
-/** The general group's success envelope: `{ data }`. */
-export const dataEnvelope = <T extends z.ZodTypeAny>(schema: T) => z.object({ data: schema });

@@ -1,11 +1,11 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AUTHED, errorResponses } from '../common/errors.js';
+import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
+import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
+import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
-  dataEnvelope,
   EmailSchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
@@ -125,10 +125,7 @@ export const customersContract = c.router({
     summary: 'List customers',
     description: 'Newest first unless `sort` says otherwise; ties are broken by id so pages are stable.',
     query: ListCustomersQuerySchema,
-    responses: {
-      200: z.object({ data: z.array(CustomerSchema), pagination: PaginationSchema }),
-      ...errorResponses('general', AUTHED),
-    },
+    responses: { 200: pageEnvelope(CustomerSchema), ...generalErrors() },
     metadata: meta('token', 'Customers'),
   },
   createCustomer: {
@@ -139,7 +136,7 @@ export const customersContract = c.router({
       'Emails are unique per business (case-insensitive): a second customer with the same email is 409 CONFLICT.',
     headers: IdempotencyHeadersSchema,
     body: CreateCustomerBodySchema,
-    responses: { 201: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 409]) },
+    responses: { 201: dataEnvelope(CustomerSchema), ...generalErrors(409) },
     metadata: meta('token', 'Customers'),
   },
   getCustomer: {
@@ -148,7 +145,7 @@ export const customersContract = c.router({
     summary: 'Get a customer',
     description: "The customer with this id; another business's id answers 404.",
     pathParams: IdParamsSchema,
-    responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: dataEnvelope(CustomerSchema), ...generalErrors(404) },
     metadata: meta('token', 'Customers'),
   },
   updateCustomer: {
@@ -160,7 +157,7 @@ export const customersContract = c.router({
       'customer as it is.',
     pathParams: IdParamsSchema,
     body: UpdateCustomerBodySchema,
-    responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: dataEnvelope(CustomerSchema), ...generalErrors(404, 409) },
     metadata: meta('token', 'Customers'),
   },
   deleteCustomer: {
@@ -171,7 +168,7 @@ export const customersContract = c.router({
       'Refused with 409 RESOURCE_IN_USE while invoices or a loyalty membership reference the customer.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: dataEnvelope(CustomerSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: dataEnvelope(CustomerSchema), ...generalErrors(404, 409) },
     metadata: meta('token', 'Customers'),
   },
 });

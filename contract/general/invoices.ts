@@ -1,12 +1,12 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AUTHED, errorResponses } from '../common/errors.js';
+import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
+import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
+import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
-  dataEnvelope,
   DateSchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
@@ -247,10 +247,7 @@ export const invoicesContract = c.router({
     summary: 'List invoices',
     description: 'Newest first unless `sort` says otherwise; ties are broken by id so pages are stable.',
     query: ListInvoicesQuerySchema,
-    responses: {
-      200: z.object({ data: z.array(InvoiceSchema), pagination: PaginationSchema }),
-      ...errorResponses('general', AUTHED),
-    },
+    responses: { 200: pageEnvelope(InvoiceSchema), ...generalErrors() },
     metadata: meta('token', 'Invoices'),
   },
   createInvoice: {
@@ -264,7 +261,7 @@ export const invoicesContract = c.router({
       'line (`items.N`), a larger invoice total (tax included) 422 naming `items`. Nothing is rounded to fit.',
     headers: IdempotencyHeadersSchema,
     body: CreateInvoiceBodySchema,
-    responses: { 201: invoiceResponse, ...errorResponses('general', [...AUTHED, 409]) },
+    responses: { 201: invoiceResponse, ...generalErrors(409) },
     metadata: meta('token', 'Invoices'),
   },
   getInvoice: {
@@ -274,7 +271,7 @@ export const invoicesContract = c.router({
     description:
       'The invoice with its items and payments; `status` reports `overdue` when due_date has passed.',
     pathParams: IdParamsSchema,
-    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: invoiceResponse, ...generalErrors(404) },
     metadata: meta('token', 'Invoices'),
   },
   updateInvoice: {
@@ -286,7 +283,7 @@ export const invoicesContract = c.router({
       'empty body changes nothing (no event) and returns the draft as it is.',
     pathParams: IdParamsSchema,
     body: UpdateInvoiceBodySchema,
-    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: invoiceResponse, ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
   deleteInvoice: {
@@ -297,7 +294,7 @@ export const invoicesContract = c.router({
       'Only drafts can be deleted (409 INVALID_STATE otherwise). The number stays recorded as deleted.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: invoiceResponse, ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
   issueInvoice: {
@@ -308,7 +305,7 @@ export const invoicesContract = c.router({
     description: 'Moves a draft to `unpaid`; `issue_date` defaults to today (UTC).',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: invoiceResponse, ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
   createPayment: {
@@ -323,7 +320,7 @@ export const invoicesContract = c.router({
     pathParams: IdParamsSchema,
     headers: IdempotencyHeadersSchema,
     body: CreatePaymentBodySchema,
-    responses: { 201: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 201: invoiceResponse, ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
   voidInvoice: {
@@ -334,7 +331,7 @@ export const invoicesContract = c.router({
     description: 'Voids a draft or an unpaid invoice without payments; anything else is 409 INVALID_STATE.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: invoiceResponse, ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: invoiceResponse, ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
 });

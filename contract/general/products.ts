@@ -1,12 +1,12 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { AUTHED, errorResponses } from '../common/errors.js';
+import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
+import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { PageQuerySchema, PaginationSchema, sortQuery } from '../common/pagination.js';
+import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
-  dataEnvelope,
   IdParamsSchema,
   IdempotencyHeadersSchema,
   MajorAmountSchema,
@@ -98,10 +98,7 @@ export const productsContract = c.router({
     summary: 'List products',
     description: 'Newest first unless `sort` says otherwise; ties are broken by id so pages are stable.',
     query: ListProductsQuerySchema,
-    responses: {
-      200: z.object({ data: z.array(ProductSchema), pagination: PaginationSchema }),
-      ...errorResponses('general', AUTHED),
-    },
+    responses: { 200: pageEnvelope(ProductSchema), ...generalErrors() },
     metadata: meta('token', 'Products'),
   },
   createProduct: {
@@ -111,7 +108,7 @@ export const productsContract = c.router({
     description: 'A SKU already used by another product of the business is 409 CONFLICT.',
     headers: IdempotencyHeadersSchema,
     body: CreateProductBodySchema,
-    responses: { 201: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 409]) },
+    responses: { 201: dataEnvelope(ProductSchema), ...generalErrors(409) },
     metadata: meta('token', 'Products'),
   },
   getProduct: {
@@ -120,7 +117,7 @@ export const productsContract = c.router({
     summary: 'Get a product',
     description: "The product with this id; another business's id answers 404.",
     pathParams: IdParamsSchema,
-    responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: dataEnvelope(ProductSchema), ...generalErrors(404) },
     metadata: meta('token', 'Products'),
   },
   updateProduct: {
@@ -132,7 +129,7 @@ export const productsContract = c.router({
       'nothing (no event) and returns the product as it is.',
     pathParams: IdParamsSchema,
     body: UpdateProductBodySchema,
-    responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404, 409]) },
+    responses: { 200: dataEnvelope(ProductSchema), ...generalErrors(404, 409) },
     metadata: meta('token', 'Products'),
   },
   deleteProduct: {
@@ -142,7 +139,7 @@ export const productsContract = c.router({
     description: 'Invoice lines that named the product keep their own description and price.',
     pathParams: IdParamsSchema,
     body: c.noBody(),
-    responses: { 200: dataEnvelope(ProductSchema), ...errorResponses('general', [...AUTHED, 404]) },
+    responses: { 200: dataEnvelope(ProductSchema), ...generalErrors(404) },
     metadata: meta('token', 'Products'),
   },
 });
