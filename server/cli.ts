@@ -52,16 +52,17 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
   const database = await openDatabase(databaseOptions(config, 1));
   try {
     if (config.MIGRATE_ON_START) await migrateToLatest(database.db);
-    const created = await createBusiness(database.db, systemClock, config.ACCESS_TOKEN_TTL, {
+    const source = { db: database.db, clock: systemClock, config };
+    const created = await createBusiness(source, {
       name: args.name,
       email: args.email,
       password,
       plan,
     });
-    const key = await createApiKey(database.db, systemClock, created.businessId, {
-      name: 'CLI',
-      scope: 'full',
-    });
+    const key = await createApiKey(
+      { ...source, businessId: created.businessId },
+      { name: 'CLI', scope: 'full' },
+    );
     const out = {
       businessId: created.businessId,
       email: args.email.toLowerCase(),

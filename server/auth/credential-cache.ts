@@ -53,11 +53,11 @@ function cacheOf(deps: Deps): CredentialCache | null {
 /** A presented secret's credential, from the cache when it was resolved recently. */
 export async function resolveCached(deps: Deps, secret: string): Promise<AuthInfo | null> {
   const cache = cacheOf(deps);
-  if (!cache || secret.length > 200) return resolveCredential(deps.db, deps.clock, secret);
+  if (!cache || secret.length > 200) return resolveCredential(deps, secret);
   const hash = hashSecret(secret);
   const cached = cache.get(hash, deps.clock.now());
   if (cached) return cached;
-  const auth = await resolveCredential(deps.db, deps.clock, secret);
+  const auth = await resolveCredential(deps, secret);
   if (auth) cache.set(hash, auth);
   return auth;
 }

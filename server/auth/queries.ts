@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
+import type { AccessTokensTable, ApiKeysTable, BusinessesTable, UsersTable } from '../platform/db/types.js';
 
 export async function findUserByEmail(db: Executor, email: string) {
   return db
@@ -36,4 +38,47 @@ export async function listKeys(db: Executor, businessId: string) {
     .orderBy('id', 'desc')
     .limit(1000)
     .execute();
+}
+
+export async function insertBusiness(db: Executor, values: Insertable<BusinessesTable>): Promise<void> {
+  await db.insertInto('businesses').values(values).execute();
+}
+
+export async function insertUser(db: Executor, values: Insertable<UsersTable>): Promise<void> {
+  await db.insertInto('users').values(values).execute();
+}
+
+export async function insertToken(db: Executor, values: Insertable<AccessTokensTable>): Promise<void> {
+  await db.insertInto('access_tokens').values(values).execute();
+}
+
+/** Revokes the business's access token unless it is revoked already. */
+export async function revokeToken(db: Executor, businessId: string, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function insertKey(db: Executor, values: Insertable<ApiKeysTable>) {
+  return db.insertInto('api_keys').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function touchKey(db: Executor, id: string, now: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+}
+
+/** Revokes the business's key unless it is revoked already; whether a key was revoked. */
+export async function revokeKey(db: Executor, businessId: string, id: string, now: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

@@ -2,24 +2,24 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { consume, isBlocked } from '../platform/rate-limit.js';
 import { rateLimited } from '../platform/middleware.js';
-import { dbOf, type Deps } from '../platform/deps.js';
+import { ctxOf, dbOf, type Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
 
 const s = initServer();
 
-function settingsOf(deps: Deps): auth.AuthSettings {
-  return {
-    signupEnabled: deps.config.SIGNUP_ENABLED,
-    defaultPlan: deps.config.DEFAULT_PLAN,
-    tokenTtlSeconds: deps.config.ACCESS_TOKEN_TTL,
-  };
-}
+/** The context of an unauthenticated request: no business yet. */
+const sourceOf = (req: Express.Request, deps: Deps): auth.AuthSource => ({
+  db: dbOf(req, deps),
+  clock: deps.clock,
+  config: deps.config,
+});
 
-function callerOf(req: Express.Request): auth.AuthInfo {
+/** The access token or key the caller authenticated with. */
+function credentialOf(req: Express.Request): string {
   if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
-  return req.auth;
+  return req.auth.credentialId;
 }
 
 export const authRoutes = (deps: Deps) => {
@@ -31,7 +31,7 @@ export const authRoutes = (deps: Deps) => {
       const outcome = await consume(limiters.register, `ip:${req.ip}`);
       if (!outcome.allowed)
         throw rateLimited(outcome, 'Too many registrations from this address; try again later');
-      const session = await auth.register(deps.db, deps.clock, settingsOf(deps), body);
+      const session = await auth.register(sourceOf(req, deps), body);
       return { status: 201, body: { result: 'success', data: session } };
     },
 
@@ -41,7 +41,7 @@ export const authRoutes = (deps: Deps) => {
         (await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures)) ??
         (await isBlocked(limiters.signInFailuresByEmail, `email:${email}`, maxFailures));
       if (blocked) throw rateLimited(blocked, 'Too many failed sign-in attempts; try again later');
-      const session = await auth.signIn(deps.db, deps.clock, settingsOf(deps), body);
+      const session = await auth.signIn(sourceOf(req, deps), body);
       if (!session) {
         await Promise.all([
           limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1),
@@ -55,8 +55,8 @@ export const authRoutes = (deps: Deps) => {
     },
 
     logout: async ({ req }) => {
-      await auth.logout(dbOf(req, deps), deps.clock, callerOf(req));
-      forgetCredential(deps, callerOf(req).credentialId);
+      await auth.logout(ctxOf(req, deps), credentialOf(req));
+      forgetCredential(deps, credentialOf(req));
       return { status: 200, body: { result: 'success', message: 'Signed out' } };
     },
 
@@ -64,17 +64,17 @@ export const authRoutes = (deps: Deps) => {
       status: 201,
       body: {
         result: 'success',
-        data: await auth.createApiKey(dbOf(req, deps), deps.clock, callerOf(req).businessId, body),
+        data: await auth.createApiKey(ctxOf(req, deps), body),
       },
     }),
 
     listApiKeys: async ({ req }) => ({
       status: 200,
-      body: { result: 'success', data: await auth.listApiKeys(dbOf(req, deps), callerOf(req).businessId) },
+      body: { result: 'success', data: await auth.listApiKeys(ctxOf(req, deps)) },
     }),
 
     revokeApiKey: async ({ params, req }) => {
-      await auth.revokeApiKey(dbOf(req, deps), deps.clock, callerOf(req).businessId, params.id);
+      await auth.revokeApiKey(ctxOf(req, deps), params.id);
       forgetCredential(deps, params.id);
       return { status: 200, body: { result: 'success', message: 'API key revoked' } };
     },

@@ -7,9 +7,10 @@ import type {
   RegisterBody,
   SignInBody,
 } from '../../contract/auth/schemas.js';
-import type { Clock } from '../platform/clock.js';
+import type { Ctx } from '../platform/context.js';
 import { newId } from '../platform/ids.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
+import { refuseDuplicates } from '../platform/db/errors.js';
 import { ApiError, conflict, notFound } from '../platform/errors.js';
 import { toApiKey } from './mappers.js';
 import * as queries from './queries.js';
@@ -36,11 +37,11 @@ export interface AuthInfo {
   expiresAt?: Date;
 }
 
-export interface AuthSettings {
-  signupEnabled: boolean;
-  defaultPlan: string;
-  tokenTtlSeconds: number;
-}
+/**
+ * What the unauthenticated operations (sign-up, sign-in, credential resolution, the CLI) need of the
+ * context: there is no business yet, so they take these parts of a `Ctx` rather than a whole one.
+ */
+export type AuthSource = Pick<Ctx, 'db' | 'clock' | 'config'>;
 
 export interface NewBusiness {
   name: string;
@@ -55,112 +56,86 @@ export interface ProvisionedBusiness {
   session: AuthSession;
 }
 
+const emailTaken = () => conflict('An account with this email already exists');
+
 async function issueToken(
   db: Executor,
-  clock: Clock,
-  ttlSeconds: number,
+  source: Pick<Ctx, 'clock' | 'config'>,
   businessId: string,
   userId: string,
 ): Promise<AuthSession> {
   const token = newSecret(TOKEN_PREFIX);
-  const expiresAt = new Date(clock.now().getTime() + ttlSeconds * 1000);
-  await db
-    .insertInto('access_tokens')
-    .values({
-      id: newId('tok'),
-      business_id: businessId,
-      user_id: userId,
-      token_hash: hashSecret(token),
-      expires_at: expiresAt,
-      revoked_at: null,
-      created_at: clock.now(),
-    })
-    .execute();
+  const now = source.clock.now();
+  const expiresAt = new Date(now.getTime() + source.config.ACCESS_TOKEN_TTL * 1000);
+  await queries.insertToken(db, {
+    id: newId('tok'),
+    business_id: businessId,
+    user_id: userId,
+    token_hash: hashSecret(token),
+    expires_at: expiresAt,
+    revoked_at: null,
+    created_at: now,
+  });
   return { businessId, accessToken: token, tokenType: 'Bearer', expiresAt: expiresAt.toISOString() };
 }
 
-/** Creates a business, its owner user and a first access token (register and the CLI). */
-export async function createBusiness(
-  db: Executor,
-  clock: Clock,
-  ttlSeconds: number,
-  input: NewBusiness,
-): Promise<ProvisionedBusiness> {
+/**
+ * Creates a business, its owner user and a first access token (register and the CLI). The email is
+ * checked first for a clear refusal; the unique key refuses a concurrent sign-up with the same one.
+ */
+export async function createBusiness(source: AuthSource, input: NewBusiness): Promise<ProvisionedBusiness> {
   const passwordHash = await hashPassword(input.password);
-  return inTransaction(db, async (trx) => {
-    const taken = await queries.findUserByEmail(trx, input.email);
-    if (taken) throw conflict('An account with this email already exists');
+  return inTransaction(source.db, async (trx) => {
+    if (await queries.findUserByEmail(trx, input.email)) throw emailTaken();
     const businessId = newId('biz');
     const userId = newId('usr');
-    const now = clock.now();
-    await trx
-      .insertInto('businesses')
-      .values({
-        id: businessId,
-        name: input.name,
-        email: input.email.toLowerCase(),
-        plan: input.plan,
-        created_at: now,
-      })
-      .execute();
-    try {
-      await trx
-        .insertInto('users')
-        .values({
+    const now = source.clock.now();
+    const email = input.email.toLowerCase();
+    await queries.insertBusiness(trx, {
+      id: businessId,
+      name: input.name,
+      email,
+      plan: input.plan,
+      created_at: now,
+    });
+    await refuseDuplicates(
+      () =>
+        queries.insertUser(trx, {
           id: userId,
           business_id: businessId,
-          email: input.email.toLowerCase(),
+          email,
           password_hash: passwordHash,
           created_at: now,
-        })
-        .execute();
-    } catch (err) {
-      if ((err as { code?: string }).code === '23505')
-        throw conflict('An account with this email already exists');
-      throw err;
-    }
-    const session = await issueToken(trx, clock, ttlSeconds, businessId, userId);
+        }),
+      { users_email_key: emailTaken },
+    );
+    const session = await issueToken(trx, source, businessId, userId);
     return { businessId, userId, session };
   });
 }
 
-export async function register(
-  db: Executor,
-  clock: Clock,
-  settings: AuthSettings,
-  input: RegisterBody,
-): Promise<AuthSession> {
-  if (!settings.signupEnabled) throw new ApiError('FORBIDDEN', 'Sign-up is disabled on this server');
-  const created = await createBusiness(db, clock, settings.tokenTtlSeconds, {
+export async function register(source: AuthSource, input: RegisterBody): Promise<AuthSession> {
+  if (!source.config.SIGNUP_ENABLED) throw new ApiError('FORBIDDEN', 'Sign-up is disabled on this server');
+  const created = await createBusiness(source, {
     name: input.businessName,
     email: input.email,
     password: input.password,
-    plan: settings.defaultPlan,
+    plan: source.config.DEFAULT_PLAN,
   });
   return created.session;
 }
 
 /** Returns null for wrong credentials (the caller counts the failure). */
-export async function signIn(
-  db: Executor,
-  clock: Clock,
-  settings: AuthSettings,
-  input: SignInBody,
-): Promise<AuthSession | null> {
-  const user = await queries.findUserByEmail(db, input.email);
+export async function signIn(source: AuthSource, input: SignInBody): Promise<AuthSession | null> {
+  const user = await queries.findUserByEmail(source.db, input.email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) return null;
-  return issueToken(db, clock, settings.tokenTtlSeconds, user.business_id, user.id);
+  return issueToken(source.db, source, user.business_id, user.id);
 }
 
-export async function logout(db: Executor, clock: Clock, auth: AuthInfo): Promise<void> {
-  await db
-    .updateTable('access_tokens')
-    .set({ revoked_at: clock.now() })
-    .where('business_id', '=', auth.businessId)
-    .where('id', '=', auth.credentialId)
-    .where('revoked_at', 'is', null)
-    .execute();
+/** Revokes the business's access token `tokenId` (the one the caller signed in with). */
+export async function logout(ctx: Ctx, tokenId: string): Promise<void> {
+  await queries.revokeToken(ctx.db, ctx.businessId, tokenId, ctx.clock.now());
 }
 
 /**
@@ -168,19 +143,18 @@ export async function logout(db: Executor, clock: Clock, auth: AuthInfo): Promis
  * Access tokens and API keys are told apart by their prefix.
  */
 export async function resolveCredential(
-  db: Executor,
-  clock: Clock,
+  source: Pick<Ctx, 'db' | 'clock'>,
   secret: string,
 ): Promise<AuthInfo | null> {
   if (secret.length > 200) return null;
   const hash = hashSecret(secret);
   if (isApiKey(secret)) {
-    const key = await queries.findKeyByHash(db, hash);
+    const key = await queries.findKeyByHash(source.db, hash);
     if (!key || key.revoked_at) return null;
-    const now = clock.now();
+    const now = source.clock.now();
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > 60_000) {
       // Coarse last-use stamp: at most one write per key per minute.
-      await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
+      await queries.touchKey(source.db, key.id, now);
     }
     return {
       businessId: key.business_id,
@@ -191,8 +165,8 @@ export async function resolveCredential(
     };
   }
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
-  const token = await queries.findTokenByHash(db, hash);
-  if (!token || token.revoked_at || token.expires_at.getTime() <= clock.now().getTime()) return null;
+  const token = await queries.findTokenByHash(source.db, hash);
+  if (!token || token.revoked_at || token.expires_at.getTime() <= source.clock.now().getTime()) return null;
   return {
     businessId: token.business_id,
     plan: token.plan,
@@ -202,48 +176,31 @@ export async function resolveCredential(
   };
 }
 
+/** The business's context is all a key needs; the CLI passes these parts of one. */
 export async function createApiKey(
-  db: Executor,
-  clock: Clock,
-  businessId: string,
+  ctx: Pick<Ctx, 'db' | 'clock' | 'businessId'>,
   input: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
   const scope = input.scope ?? 'public_loyalty';
   const key = newSecret(KEY_PREFIXES[scope]);
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      id: newId('key'),
-      business_id: businessId,
-      name: input.name,
-      scope,
-      prefix: key.slice(0, 11),
-      key_hash: hashSecret(key),
-      created_at: clock.now(),
-      last_used_at: null,
-      revoked_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await queries.insertKey(ctx.db, {
+    id: newId('key'),
+    business_id: ctx.businessId,
+    name: input.name,
+    scope,
+    prefix: key.slice(0, 11),
+    key_hash: hashSecret(key),
+    created_at: ctx.clock.now(),
+    last_used_at: null,
+    revoked_at: null,
+  });
   return { ...toApiKey(row), key };
 }
 
-export async function listApiKeys(db: Executor, businessId: string): Promise<ApiKey[]> {
-  return (await queries.listKeys(db, businessId)).map(toApiKey);
+export async function listApiKeys(ctx: Ctx): Promise<ApiKey[]> {
+  return (await queries.listKeys(ctx.db, ctx.businessId)).map(toApiKey);
 }
 
-export async function revokeApiKey(
-  db: Executor,
-  clock: Clock,
-  businessId: string,
-  id: string,
-): Promise<void> {
-  const res = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: clock.now() })
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw notFound('API key');
+export async function revokeApiKey(ctx: Ctx, id: string): Promise<void> {
+  if (!(await queries.revokeKey(ctx.db, ctx.businessId, id, ctx.clock.now()))) throw notFound('API key');
 }

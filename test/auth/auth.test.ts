@@ -331,7 +331,7 @@ describe('with SIGNUP_ENABLED=false', () => {
   it('still signs in a business provisioned from the command line', async () => {
     const { deps } = closed();
     const email = uniqueEmail('cli');
-    const provisioned = await createBusiness(deps.db, deps.clock, deps.config.ACCESS_TOKEN_TTL, {
+    const provisioned = await createBusiness(deps, {
       name: 'Provisioned Ltd',
       email,
       password: PASSWORD,
