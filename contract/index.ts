@@ -1,6 +1,6 @@
 import { authContract } from './auth/routes.js';
 import { generalContract } from './general/index.js';
-import { loyaltyContract } from './loyalty/routes.js';
+import { loyaltyContract } from './loyalty/index.js';
 import { publicLoyaltyContract } from './public-loyalty/routes.js';
 import { webhooksContract } from './webhooks/routes.js';
 

@@ -1,0 +1,36 @@
+import { initContract } from '@ts-rest/core';
+import { ROUTER_OPTIONS } from '../common/metadata.js';
+import { membersContract } from './members.js';
+import { programContract } from './program.js';
+import { redemptionsContract } from './redemptions.js';
+import { remindersContract } from './reminders.js';
+import { rewardsContract } from './rewards.js';
+import { statsContract } from './stats.js';
+import { tiersContract } from './tiers.js';
+import { transactionsContract } from './transactions.js';
+
+const c = initContract();
+
+/** The loyalty domain: one router per resource. */
+export const loyaltyContract = c.router(
+  {
+    program: programContract,
+    tiers: tiersContract,
+    members: membersContract,
+    transactions: transactionsContract,
+    rewards: rewardsContract,
+    redemptions: redemptionsContract,
+    stats: statsContract,
+    reminders: remindersContract,
+  },
+  ROUTER_OPTIONS,
+);
+
+export * from './members.js';
+export * from './program.js';
+export * from './redemptions.js';
+export * from './reminders.js';
+export * from './rewards.js';
+export * from './stats.js';
+export * from './tiers.js';
+export * from './transactions.js';
