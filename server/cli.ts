@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EmailSchema } from '../contract/common/schemas.js';
-import { createApiKey, createBusiness } from './auth/service.js';
+import { createApiKey, createBusiness } from './auth/index.js';
 import { systemClock } from './platform/clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './platform/db/data-dir-lock.js';

@@ -4,7 +4,7 @@ import type { DomainModule } from '../platform/module.js';
 import { authRoutes } from './routes.js';
 
 export { requireAuth, resolveCredentials } from './middleware.js';
-export type { AuthInfo } from './service.js';
+export { createApiKey, createBusiness, type AuthInfo, type AuthSource } from './service.js';
 
 /** Sign-up, sign-in, access tokens and API keys. */
 export const authModule: DomainModule = {
