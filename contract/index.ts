@@ -1,8 +1,8 @@
-import { authContract } from './auth/routes.js';
+import { authContract } from './auth/index.js';
 import { generalContract } from './general/index.js';
 import { loyaltyContract } from './loyalty/index.js';
-import { publicLoyaltyContract } from './public-loyalty/routes.js';
-import { webhooksContract } from './webhooks/routes.js';
+import { publicLoyaltyContract } from './public-loyalty/index.js';
+import { webhooksContract } from './webhooks/index.js';
 
 /**
  * The whole API, one router per domain (each mounted under /v1). A plain object of the domain

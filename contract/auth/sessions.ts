@@ -1,0 +1,77 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultData, ResultMessageSchema } from '../common/envelopes.js';
+import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
+import { meta } from '../common/metadata.js';
+import { EmailSchema, IdempotencyHeadersSchema, TimestampSchema, idOf } from '../common/schemas.js';
+
+const c = initContract();
+
+export const RegisterBodySchema = extendApi(
+  z
+    .object({
+      businessName: z.string().trim().min(1).max(200),
+      email: EmailSchema,
+      password: z.string().min(12, 'Password must be at least 12 characters').max(200),
+    })
+    .strict(),
+  {
+    title: 'RegisterBody',
+    example: { businessName: 'Acme Ltd', email: 'owner@acme.test', password: 'correct horse battery' },
+  },
+);
+export type RegisterBody = z.infer<typeof RegisterBodySchema>;
+
+export const SignInBodySchema = extendApi(
+  z.object({ email: EmailSchema, password: z.string().min(1).max(200) }).strict(),
+  { title: 'SignInBody', example: { email: 'owner@acme.test', password: 'correct horse battery' } },
+);
+export type SignInBody = z.infer<typeof SignInBodySchema>;
+
+export const AuthSessionSchema = extendApi(
+  z.object({
+    businessId: idOf('biz'),
+    accessToken: z.string().describe('Opaque bearer token; shown once, stored only as a hash.'),
+    tokenType: z.literal('Bearer'),
+    expiresAt: TimestampSchema,
+  }),
+  { title: 'AuthSession' },
+);
+export type AuthSession = z.infer<typeof AuthSessionSchema>;
+
+/** Registration, sign-in and sign-out: the routes that give out and revoke access tokens. */
+export const sessionsContract = c.router({
+  register: {
+    method: 'POST',
+    path: '/auth/register',
+    summary: 'Register a business',
+    description:
+      'Creates a business and its owner user and returns an access token. Throttled to 10 per minute per IP; ' +
+      'refused with 403 when sign-up is disabled (`SIGNUP_ENABLED=false`).',
+    body: RegisterBodySchema,
+    responses: { 201: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC, 403, 409]) },
+    metadata: meta('none', 'Auth'),
+  },
+  signIn: {
+    method: 'POST',
+    path: '/auth/token',
+    summary: 'Sign in',
+    description:
+      'Exchanges email and password for an access token. After 10 failed attempts in a minute for one IP or ' +
+      'one email, every attempt for it is refused with 429 until the minute ends.',
+    body: SignInBodySchema,
+    responses: { 200: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC, 401]) },
+    metadata: meta('none', 'Auth'),
+  },
+  logout: {
+    method: 'POST',
+    path: '/auth/logout',
+    headers: IdempotencyHeadersSchema,
+    summary: 'Sign out',
+    description: 'Revokes the access token presented with this request.',
+    body: c.noBody(),
+    responses: { 200: ResultMessageSchema, ...resultErrors(409) },
+    metadata: meta('user', 'Auth'),
+  },
+});
