@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../platform/deps.js';
-import { resolveCredential, type AuthInfo } from './service.js';
+import type { AuthInfo } from '../platform/deps.js';
+import { resolveCredential } from './service.js';
 import { hashSecret } from './secrets.js';
 
 const MAX_ENTRIES = 10_000;

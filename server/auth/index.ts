@@ -4,7 +4,8 @@ import type { DomainModule } from '../platform/module.js';
 import { authRoutes } from './routes.js';
 
 export { requireAuth, resolveCredentials } from './middleware.js';
-export { createApiKey, createBusiness, type AuthInfo, type AuthSource } from './service.js';
+export { createApiKey, createBusiness, type AuthSource } from './service.js';
+export type { AuthInfo } from '../platform/deps.js';
 
 /** Sign-up, sign-in, access tokens and API keys. */
 export const authModule: DomainModule = {

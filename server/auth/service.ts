@@ -1,6 +1,5 @@
 import type {
   ApiKey,
-  ApiKeyScope,
   AuthSession,
   CreateApiKeyBody,
   CreatedApiKey,
@@ -8,6 +7,7 @@ import type {
   SignInBody,
 } from '../../contract/auth/schemas.js';
 import type { Ctx } from '../platform/context.js';
+import type { AuthInfo } from '../platform/deps.js';
 import { newId } from '../platform/ids.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
@@ -24,18 +24,6 @@ import {
   newSecret,
   verifyPassword,
 } from './secrets.js';
-
-/** Who is calling, resolved from the presented credential. */
-export interface AuthInfo {
-  businessId: string;
-  plan: string;
-  kind: 'user' | 'apiKey';
-  scope?: ApiKeyScope;
-  /** Access token id or API key id. */
-  credentialId: string;
-  /** When an access token expires (API keys do not). */
-  expiresAt?: Date;
-}
 
 /**
  * What the unauthenticated operations (sign-up, sign-in, credential resolution, the CLI) need of the

@@ -1,5 +1,5 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { AuthInfo } from '../auth/service.js';
+import type { ApiKeyScope } from '../../contract/auth/api-keys.js';
 import type { Clock } from './clock.js';
 import type { SecretBox } from './secret-box.js';
 import type { Config } from '../config.js';
@@ -34,6 +34,18 @@ export interface Deps {
   hooks: Hooks;
   /** The platform's own module, then every domain module, in order (server/domains.ts). */
   modules: readonly DomainModule[];
+}
+
+/** Who is calling, resolved from the presented credential (by the auth domain's middleware). */
+export interface AuthInfo {
+  businessId: string;
+  plan: string;
+  kind: 'user' | 'apiKey';
+  scope?: ApiKeyScope;
+  /** Access token id or API key id. */
+  credentialId: string;
+  /** When an access token expires (API keys do not). */
+  expiresAt?: Date;
 }
 
 export interface Credentials {
