@@ -3,7 +3,18 @@ import type { ErrorObject } from '../contract/common/errors.js';
 import { contract } from '../contract/index.js';
 
 export { contract };
-export type * from '../contract/index.js';
+/** Each domain's types under its own name: `loyalty.Member`, `general.Invoice`, `webhooks.Delivery`. */
+export type { auth, general, loyalty, publicLoyalty, webhooks } from '../contract/index.js';
+/** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */
+export type * from '../contract/common/index.js';
+
+// Transition shim, to be removed once every import names its types through their domain (`loyalty.Member`):
+// the flat type names the SDK exported before the contract was namespaced.
+export type * from '../contract/auth/schemas.js';
+export type * from '../contract/general/index.js';
+export type * from '../contract/loyalty/schemas.js';
+export type * from '../contract/public-loyalty/schemas.js';
+export type * from '../contract/webhooks/schemas.js';
 
 export interface ClientOptions {
   /** Root of the service, e.g. `https://api.example.com` (paths already start with `/v1`). */

@@ -14,6 +14,3 @@ export interface RouteMetadata {
 }
 
 export const meta = (auth: RouteAuth, tag: string): RouteMetadata => ({ auth, tag });
-
-/** Every domain router is mounted under /v1 and declares every status it returns. */
-export const ROUTER_OPTIONS = { pathPrefix: '/v1', strictStatusCodes: true } as const;

@@ -1,5 +1,4 @@
 import { initContract } from '@ts-rest/core';
-import { ROUTER_OPTIONS } from '../common/metadata.js';
 import { membersContract } from './members.js';
 import { programContract } from './program.js';
 import { redemptionsContract } from './redemptions.js';
@@ -12,19 +11,16 @@ import { transactionsContract } from './transactions.js';
 const c = initContract();
 
 /** The loyalty domain: one router per resource. */
-export const loyaltyContract = c.router(
-  {
-    program: programContract,
-    tiers: tiersContract,
-    members: membersContract,
-    transactions: transactionsContract,
-    rewards: rewardsContract,
-    redemptions: redemptionsContract,
-    stats: statsContract,
-    reminders: remindersContract,
-  },
-  ROUTER_OPTIONS,
-);
+export const loyaltyContract = c.router({
+  program: programContract,
+  tiers: tiersContract,
+  members: membersContract,
+  transactions: transactionsContract,
+  rewards: rewardsContract,
+  redemptions: redemptionsContract,
+  stats: statsContract,
+  reminders: remindersContract,
+});
 
 export * from './members.js';
 export * from './program.js';

@@ -1,5 +1,4 @@
 import { initContract } from '@ts-rest/core';
-import { ROUTER_OPTIONS } from '../common/metadata.js';
 import { pointsContract } from './points.js';
 import { rewardsContract } from './rewards.js';
 
@@ -9,7 +8,7 @@ const c = initContract();
  * The interface point-of-sale and e-commerce systems call, with an `X-Api-Key`. Its routes sit
  * directly under `publicLoyalty` (`client.publicLoyalty.publicEarn`).
  */
-export const publicLoyaltyContract = c.router({ ...pointsContract, ...rewardsContract }, ROUTER_OPTIONS);
+export const publicLoyaltyContract = c.router({ ...pointsContract, ...rewardsContract });
 
 export * from './points.js';
 export * from './rewards.js';

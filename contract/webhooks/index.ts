@@ -1,12 +1,11 @@
 import { initContract } from '@ts-rest/core';
-import { ROUTER_OPTIONS } from '../common/metadata.js';
 import { deliveriesContract } from './deliveries.js';
 import { endpointsContract } from './webhooks.js';
 
 const c = initContract();
 
 /** The webhooks domain: its routes sit directly under `webhooks` (`client.webhooks.createWebhook`). */
-export const webhooksContract = c.router({ ...endpointsContract, ...deliveriesContract }, ROUTER_OPTIONS);
+export const webhooksContract = c.router({ ...endpointsContract, ...deliveriesContract });
 
 export * from './deliveries.js';
 export * from './webhooks.js';

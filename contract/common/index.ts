@@ -1,0 +1,7 @@
+export { CURRENCY_CODES, CURRENCY_EXPONENTS, currencyExponent } from './currencies.js';
+export * from './envelopes.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './metadata.js';
+export * from './pagination.js';
+export * from './schemas.js';
