@@ -32,22 +32,33 @@ const cli = (args: string[], extra: Record<string, string> = {}) =>
     env: { ...process.env, ...env, SIGNUP_ENABLED: 'false', ...extra },
   });
 
-describe('npm run cli -- business create', { timeout: 120_000 }, () => {
-  let created: { businessId: string; accessToken: string; apiKey: string; password: string; plan: string };
+interface Created {
+  businessId: string;
+  accessToken: string;
+  apiKey: string;
+  password: string;
+  plan: string;
+}
 
+/** Provisions a business on the enterprise plan through the CLI and returns what it printed. */
+async function createBusiness(name: string, email: string): Promise<Created> {
+  const { stdout } = await cli([
+    'business',
+    'create',
+    '--name',
+    name,
+    '--email',
+    email,
+    '--plan',
+    'enterprise',
+    '--json',
+  ]);
+  return JSON.parse(stdout) as Created;
+}
+
+describe('npm run cli -- business create', { timeout: 120_000 }, () => {
   it('provisions a business while sign-up is disabled and prints its id, a token and a full API key', async () => {
-    const { stdout } = await cli([
-      'business',
-      'create',
-      '--name',
-      'Cli Ltd',
-      '--email',
-      'Owner@Cli.test',
-      '--plan',
-      'enterprise',
-      '--json',
-    ]);
-    created = JSON.parse(stdout);
+    const created = await createBusiness('Cli Ltd', 'Owner@Cli.test');
     expect(created.businessId).toMatch(/^biz_[0-9A-Z]{26}$/);
     expect(created.accessToken).toMatch(/^bms_at_/);
     expect(created.apiKey).toMatch(/^bms_sk_/);
@@ -72,8 +83,9 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
   });
 
   it('refuses a taken email, a missing argument and an unknown plan with exit code 1', async () => {
+    await createBusiness('Taken Ltd', 'Taken@Cli.test');
     await expect(
-      cli(['business', 'create', '--name', 'Again', '--email', 'owner@cli.test']),
+      cli(['business', 'create', '--name', 'Again', '--email', 'taken@cli.test']),
     ).rejects.toMatchObject({
       code: 1,
       stderr: expect.stringContaining('already exists'),
@@ -95,8 +107,11 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
   });
 
   describe('the credentials it printed', () => {
+    let created: Created;
     let server: TestServer;
     beforeAll(async () => {
+      // The CLI opens the database itself, so it runs before the server holds it.
+      created = await createBusiness('Signin Ltd', 'Signin@Cli.test');
       server = await startTestServer({
         databaseUrl: env.DATABASE_URL,
         env: {
@@ -125,7 +140,7 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
       );
       expect(seen.name).toBe('Grace Hopper');
       const signIn = await createClient({ baseUrl: server.baseUrl }).auth.signIn({
-        body: { email: 'owner@cli.test', password: created.password },
+        body: { email: 'signin@cli.test', password: created.password },
       });
       expect(signIn.status).toBe(200);
       const limit = await byKey.general.customers.listCustomers({ query: {} });

@@ -1,0 +1,84 @@
+import { expect } from 'vitest';
+import { contract } from '../../client/index.js';
+import { registerTenant, uniqueEmail } from '../support/business.js';
+import {
+  createCustomer,
+  createInvoice,
+  createProduct,
+  invoiceBody,
+  issuedInvoice,
+  uniqueSku,
+} from '../support/general.js';
+import { describeRouteSecurity, type Answer } from '../support/security.js';
+import { useTestServer } from '../support/setup.js';
+
+const server = useTestServer({ worker: false });
+
+const { customers, products, invoices } = contract.general;
+
+/** A list that another business filtered by this business's ids: answered, and empty. */
+const emptyPage = (answer: Answer) => {
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ data: [], pagination: { total: 0 } });
+};
+
+describeRouteSecurity({
+  server,
+  tenant: registerTenant,
+  router: contract.general,
+  routes: (route) => [
+    route(
+      customers.listCustomers,
+      async (t) => {
+        const email = uniqueEmail('customer');
+        await createCustomer(t.client, { email });
+        return { query: { email } };
+      },
+      { otherBusiness: emptyPage },
+    ),
+    route(customers.createCustomer, async () => ({ body: { name: 'Grace Hopper' } })),
+    route(customers.getCustomer, async (t) => ({ params: { id: (await createCustomer(t.client)).id } })),
+    route(customers.updateCustomer, async (t) => ({
+      params: { id: (await createCustomer(t.client)).id },
+      body: { name: 'Grace Hopper' },
+    })),
+    route(customers.deleteCustomer, async (t) => ({ params: { id: (await createCustomer(t.client)).id } })),
+
+    route(products.listProducts, async () => ({ query: {} })),
+    route(products.createProduct, async () => ({ body: { name: 'Tea', sku: uniqueSku('TEA'), price: 3 } })),
+    route(products.getProduct, async (t) => ({ params: { id: (await createProduct(t.client)).id } })),
+    route(products.updateProduct, async (t) => ({
+      params: { id: (await createProduct(t.client)).id },
+      body: { price: 30 },
+    })),
+    route(products.deleteProduct, async (t) => ({ params: { id: (await createProduct(t.client)).id } })),
+
+    route(invoices.listInvoices, async (t) => ({ query: { customer_id: t.customerId } }), {
+      otherBusiness: emptyPage,
+    }),
+    // Another business's customer is no customer of the caller's: 422 naming customer_id.
+    route(invoices.createInvoice, async (t) => ({ body: invoiceBody({ customer_id: t.customerId }) }), {
+      otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'customer_id' },
+    }),
+    route(invoices.getInvoice, async (t) => ({
+      params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
+    })),
+    route(invoices.updateInvoice, async (t) => ({
+      params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
+      body: { notes: 'Updated terms' },
+    })),
+    route(invoices.deleteInvoice, async (t) => ({
+      params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
+    })),
+    route(invoices.issueInvoice, async (t) => ({
+      params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
+    })),
+    route(invoices.createPayment, async (t) => ({
+      params: { id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id },
+      body: { amount: 10, payment_method: 'cash' as const },
+    })),
+    route(invoices.voidInvoice, async (t) => ({
+      params: { id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id },
+    })),
+  ],
+});

@@ -1,0 +1,21 @@
+import { createClient, unwrap, type auth, type Client } from '../../client/index.js';
+import type { TestBusiness } from './business.js';
+import type { TestServer } from './server.js';
+
+/** Factories of the auth group: API keys and sessions. */
+
+/** An API key of the business (`public_loyalty` unless told), with its secret (shown only once). */
+export async function createApiKey(
+  client: Client,
+  scope: auth.ApiKeyScope = 'public_loyalty',
+  name = `Till ${scope}`,
+): Promise<auth.CreatedApiKey> {
+  return (await unwrap(client.auth.createApiKey({ body: { name, scope } }))).data;
+}
+
+/** A new access token of the business's owner, from sign-in. */
+export async function signIn(server: TestServer, business: Pick<TestBusiness, 'email' | 'password'>) {
+  const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
+  const { email, password } = business;
+  return (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data.accessToken;
+}

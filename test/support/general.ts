@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { unwrap, type Client, type general } from '../../client/index.js';
+
+/** Factories of the general group: one per resource, each through the typed client. */
+
+/** A customer: Ada Lovelace unless told. */
+export async function createCustomer(
+  client: Client,
+  overrides: Partial<general.CreateCustomerBody> = {},
+): Promise<general.Customer> {
+  const body = { name: 'Ada Lovelace', ...overrides };
+  return (await unwrap(client.general.customers.createCustomer({ body }))).data;
+}
+
+/** A SKU no other product of any test has. */
+export const uniqueSku = (tag = 'SKU') => `${tag}-${randomBytes(4).toString('hex')}`;
+
+/** A product: 1 kg of espresso beans at 24.50 USD with a fresh SKU unless told. */
+export async function createProduct(
+  client: Client,
+  overrides: Partial<general.CreateProductBody> = {},
+): Promise<general.Product> {
+  const body = { name: 'Espresso beans 1kg', sku: uniqueSku(), price: 24.5, ...overrides };
+  return (await unwrap(client.general.products.createProduct({ body }))).data;
+}
+
+/** An invoice line: one hour of consulting at 100 unless told. */
+export const invoiceLine = (overrides: Partial<general.InvoiceItemInput> = {}): general.InvoiceItemInput => ({
+  description: 'Consulting (hours)',
+  quantity: 1,
+  unit_price: 100,
+  ...overrides,
+});
+
+/** The body of a draft invoice of `customer_id`: one line (`invoiceLine()`), due 2026-12-21. */
+export const invoiceBody = (
+  body: Partial<general.CreateInvoiceBody> & Pick<general.CreateInvoiceBody, 'customer_id'>,
+): general.CreateInvoiceBody => ({ items: [invoiceLine()], due_date: '2026-12-21', ...body });
+
+/** A draft invoice (`invoiceBody`). */
+export async function createInvoice(
+  client: Client,
+  body: Partial<general.CreateInvoiceBody> & Pick<general.CreateInvoiceBody, 'customer_id'>,
+): Promise<general.Invoice> {
+  return (await unwrap(client.general.invoices.createInvoice({ body: invoiceBody(body) }))).data;
+}
+
+export async function issueInvoice(client: Client, id: string): Promise<general.Invoice> {
+  return (await unwrap(client.general.invoices.issueInvoice({ params: { id } }))).data;
+}
+
+/** A draft invoice (`invoiceBody`), issued. */
+export async function issuedInvoice(
+  client: Client,
+  body: Partial<general.CreateInvoiceBody> & Pick<general.CreateInvoiceBody, 'customer_id'>,
+): Promise<general.Invoice> {
+  return issueInvoice(client, (await createInvoice(client, body)).id);
+}
+
+/** A payment of `amount` (major units) by bank transfer unless told; returns the invoice. */
+export async function payInvoice(
+  client: Client,
+  id: string,
+  amount: number,
+  extra: Partial<general.CreatePaymentBody> = {},
+): Promise<general.Invoice> {
+  const body = { amount, payment_method: 'bank_transfer' as const, ...extra };
+  return (await unwrap(client.general.invoices.createPayment({ params: { id }, body }))).data;
+}
+
+export async function voidInvoice(client: Client, id: string): Promise<general.Invoice> {
+  return (await unwrap(client.general.invoices.voidInvoice({ params: { id } }))).data;
+}
+
+export async function getInvoice(client: Client, id: string): Promise<general.Invoice> {
+  return (await unwrap(client.general.invoices.getInvoice({ params: { id } }))).data;
+}

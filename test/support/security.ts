@@ -1,0 +1,463 @@
+import { randomBytes } from 'node:crypto';
+import {
+  convertQueryParamsToUrlString,
+  insertParamsIntoPath,
+  isAppRoute,
+  type AppRoute,
+  type AppRouter,
+  type ClientInferRequest,
+} from '@ts-rest/core';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createClient, unwrap, type ErrorCode } from '../../client/index.js';
+import { envelopeForPath } from '../../contract/common/errors.js';
+import type { RouteAuth, RouteMetadata } from '../../contract/common/metadata.js';
+import { createApiKey, signIn } from './auth.js';
+import type { TestBusiness } from './business.js';
+import type { TestServer } from './server.js';
+
+/**
+ * The security checks every authenticated route shares, replayed per route from its contract
+ * metadata (`auth: user | token | apiKey`), so a domain writes only how to build a request for each
+ * of its routes:
+ *
+ * - 401 UNAUTHORIZED with the route's `WWW-Authenticate` challenge to a missing, unknown, revoked or
+ *   malformed credential;
+ * - the refusal of a credential of the wrong kind (403 FORBIDDEN on Bearer routes; 401 on the
+ *   X-Api-Key routes, which read no Bearer);
+ * - acceptance (2xx) of every credential kind the route takes, so the refusals above are about the
+ *   credential and not the request;
+ * - another business's ids answer 404 NOT_FOUND, exactly like ids that do not exist;
+ *
+ * and after every refusal nothing changed in the database for either business.
+ */
+
+/** What a request for the route carries besides its credential, typed by the contract. */
+export type RouteRequest<R extends AppRoute> = Pick<
+  ClientInferRequest<R>,
+  Extract<keyof ClientInferRequest<R>, 'params' | 'query' | 'body'>
+>;
+
+/** An answer the test holds: status, headers and the parsed body. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** The refusal a request must meet, in the route's envelope. */
+export interface Refusal {
+  status: number;
+  code: ErrorCode;
+  /** The field `details` names (422). */
+  field?: string;
+}
+
+export interface RouteCheck<T> {
+  route: AppRoute;
+  /**
+   * A request for the route about resources of `tenant`, made fresh for each call (it may create
+   * what the request needs: the checks send it once each, and an accepted one may consume it).
+   */
+  build: (tenant: T) => Promise<{ params?: unknown; query?: unknown; body?: unknown }>;
+  /**
+   * What another business gets for this request about `tenant`'s resources. Default: 404 NOT_FOUND
+   * when the path names a resource; no check when it names none, unless this is given (ids in the
+   * body or the query).
+   */
+  otherBusiness?: Refusal | ((answer: Answer) => void);
+}
+
+export interface RouteSecurityOptions<T extends TestBusiness> {
+  server: () => TestServer;
+  /** A new business as the routes need it (with a loyalty program, say). */
+  tenant: (server: TestServer) => Promise<T>;
+  /** Every authenticated route of this router must have a check. */
+  router: AppRouter;
+  /** One check per route: `route(contract route, build, options?)`. */
+  routes: (route: RouteCheckFactory<T>) => RouteCheck<T>[];
+}
+
+export type RouteCheckFactory<T> = <R extends AppRoute>(
+  route: R,
+  build: (tenant: T) => Promise<RouteRequest<R>>,
+  options?: Pick<RouteCheck<T>, 'otherBusiness'>,
+) => RouteCheck<T>;
+
+// ---------------------------------------------------------------------------------------------
+// The credential rules of the contract metadata (DESIGN.md sections 4 and 10; server/auth/middleware.ts).
+
+/** The credentials a business holds: what each check presents. */
+interface Credentials {
+  accessToken: string;
+  fullKey: string;
+  publicKey: string;
+  revokedFullKey: string;
+  revokedPublicKey: string;
+  signedOutToken: string;
+}
+
+interface Presented {
+  name: string;
+  headers: (c: Credentials) => Record<string, string>;
+}
+
+const bearer = (name: string, secret: (c: Credentials) => string): Presented => ({
+  name: `${name} as Authorization: Bearer`,
+  headers: (c) => ({ authorization: `Bearer ${secret(c)}` }),
+});
+
+const xApiKey = (name: string, secret: (c: Credentials) => string): Presented => ({
+  name: `${name} as X-Api-Key`,
+  headers: (c) => ({ 'x-api-key': secret(c) }),
+});
+
+const unknown = (prefix: string) => () => `${prefix}${randomBytes(24).toString('base64url')}`;
+
+/** Every valid credential of the business, in each place it can be sent. */
+const VALID = {
+  tokenAsBearer: bearer('an access token', (c) => c.accessToken),
+  fullKeyAsBearer: bearer('a full API key', (c) => c.fullKey),
+  publicKeyAsBearer: bearer('a public_loyalty API key', (c) => c.publicKey),
+  tokenAsApiKey: xApiKey('an access token', (c) => c.accessToken),
+  fullKeyAsApiKey: xApiKey('a full API key', (c) => c.fullKey),
+  publicKeyAsApiKey: xApiKey('a public_loyalty API key', (c) => c.publicKey),
+};
+type Valid = keyof typeof VALID;
+
+/** Credentials no route accepts: 401 everywhere. */
+const INVALID: Presented[] = [
+  { name: 'no credential', headers: () => ({}) },
+  bearer('an unknown access token', unknown('bms_at_')),
+  bearer('an unknown full API key', unknown('bms_sk_')),
+  bearer('a signed-out access token', (c) => c.signedOutToken),
+  bearer('a revoked full API key', (c) => c.revokedFullKey),
+  { name: 'a Basic Authorization header', headers: () => ({ authorization: 'Basic dXNlcjpwYXNz' }) },
+  { name: 'an empty Bearer', headers: () => ({ authorization: 'Bearer ' }) },
+  xApiKey('an unknown public_loyalty API key', unknown('bms_pk_')),
+  xApiKey('an unknown full API key', unknown('bms_sk_')),
+  xApiKey('a string that is no key', () => 'not-a-key'),
+  xApiKey('a revoked public_loyalty API key', (c) => c.revokedPublicKey),
+];
+
+/**
+ * How each kind of route answers each valid credential: accepted, or refused with 401 (the
+ * credential is not one this route reads) or 403 (a valid credential of the wrong kind or scope).
+ */
+const RULES: Record<Exclude<RouteAuth, 'none'>, Record<Valid, 'accepted' | 401 | 403>> = {
+  // Account management: an access token from sign-in only.
+  user: {
+    tokenAsBearer: 'accepted',
+    fullKeyAsBearer: 403,
+    publicKeyAsBearer: 403,
+    tokenAsApiKey: 401,
+    fullKeyAsApiKey: 403,
+    publicKeyAsApiKey: 403,
+  },
+  // Every other group: an access token or a full key, as Bearer.
+  token: {
+    tokenAsBearer: 'accepted',
+    fullKeyAsBearer: 'accepted',
+    publicKeyAsBearer: 403,
+    tokenAsApiKey: 401,
+    fullKeyAsApiKey: 403,
+    publicKeyAsApiKey: 403,
+  },
+  // Public loyalty: X-Api-Key only, either scope; a Bearer is not read there (401).
+  apiKey: {
+    tokenAsBearer: 401,
+    fullKeyAsBearer: 401,
+    publicKeyAsBearer: 401,
+    tokenAsApiKey: 401,
+    fullKeyAsApiKey: 'accepted',
+    publicKeyAsApiKey: 'accepted',
+  },
+};
+
+const CHALLENGE: Record<Exclude<RouteAuth, 'none'>, string> = {
+  user: 'Bearer',
+  token: 'Bearer',
+  apiKey: 'ApiKey header="X-Api-Key"',
+};
+
+const authOf = (route: AppRoute): Exclude<RouteAuth, 'none'> => {
+  const { auth } = route.metadata as RouteMetadata;
+  if (auth === 'none') throw new Error(`${label(route)} is public: it has no security checks`);
+  return auth;
+};
+
+const validOf = (auth: Exclude<RouteAuth, 'none'>) =>
+  (Object.keys(VALID) as Valid[]).map((kind) => ({ kind, presented: VALID[kind], rule: RULES[auth][kind] }));
+
+// ---------------------------------------------------------------------------------------------
+// Requests and answers.
+
+export const label = (route: AppRoute) => `${route.method} ${route.path}`;
+
+const hasPathParams = (route: AppRoute) => /:[A-Za-z_]/.test(route.path);
+
+async function send(
+  server: TestServer,
+  route: AppRoute,
+  request: { params?: unknown; query?: unknown; body?: unknown },
+  headers: Record<string, string>,
+): Promise<Answer> {
+  const params = Object.fromEntries(
+    Object.entries((request.params ?? {}) as Record<string, string | number>).map(([k, v]) => [
+      k,
+      encodeURIComponent(String(v)),
+    ]),
+  );
+  const path =
+    insertParamsIntoPath({ path: route.path, params }) + convertQueryParamsToUrlString(request.query ?? {});
+  const init: RequestInit = { method: route.method, headers: { accept: 'application/json', ...headers } };
+  if (request.body !== undefined) {
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+    init.body = JSON.stringify(request.body);
+  }
+  const res = await fetch(`${server.baseUrl}${path}`, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON; keep the text
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** The refusal exactly, in the route's envelope: `{error}` (general group) or `{result, error}`. */
+export function expectRefusal(route: AppRoute, answer: Answer, refusal: Refusal, why: string): void {
+  const context = `${label(route)}, ${why}: answered ${answer.status} ${JSON.stringify(answer.body)}`;
+  expect(answer.status, context).toBe(refusal.status);
+  expect(Object.keys(route.responses), `${label(route)} documents ${refusal.status}`).toContain(
+    String(refusal.status),
+  );
+  const error = {
+    code: refusal.code,
+    status: refusal.status,
+    message: expect.any(String),
+    ...(refusal.field === undefined
+      ? {}
+      : { details: expect.arrayContaining([expect.objectContaining({ field: refusal.field })]) }),
+  };
+  const envelope = envelopeForPath(route.path) === 'general' ? { error } : { result: 'error', error };
+  expect(answer.body, context).toEqual(envelope);
+}
+
+function expectUnauthorized(route: AppRoute, answer: Answer, why: string): void {
+  expectRefusal(route, answer, { status: 401, code: 'UNAUTHORIZED' }, why);
+  const { message } = (answer.body as { error: { message: string } }).error;
+  expect(message, `${label(route)}, ${why}`).toMatch(/^Invalid or expired /);
+  expect(answer.headers.get('www-authenticate'), `${label(route)}, ${why}`).toBe(CHALLENGE[authOf(route)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Nothing changed": every row of the business, in every table that has a business_id.
+
+/** Columns that a read may legitimately touch. */
+const VOLATILE = new Set(['last_used_at']);
+
+const tablesOf = new WeakMap<TestServer, Promise<string[]>>();
+
+function tenantTables(server: TestServer): Promise<string[]> {
+  let tables = tablesOf.get(server);
+  if (!tables) {
+    tables = sql<{ table_name: string }>`
+      SELECT table_name FROM information_schema.columns
+      WHERE column_name = 'business_id' AND table_schema = current_schema()
+      ORDER BY table_name`
+      .execute(server.deps.db)
+      .then((r) => r.rows.map((row) => row.table_name));
+    tablesOf.set(server, tables);
+  }
+  return tables;
+}
+
+/** Every row the business owns, table by table, in a stable order (the volatile columns left out). */
+export async function businessRows(
+  server: TestServer,
+  businessId: string,
+): Promise<Record<string, string[]>> {
+  const db = server.deps.db;
+  const snapshot: Record<string, string[]> = {};
+  const business = await sql<
+    Record<string, unknown>
+  >`SELECT * FROM businesses WHERE id = ${businessId}`.execute(db);
+  snapshot.businesses = business.rows.map((row) => JSON.stringify(row));
+  for (const table of await tenantTables(server)) {
+    const { rows } = await sql<Record<string, unknown>>`
+      SELECT * FROM ${sql.table(table)} WHERE business_id = ${businessId}`.execute(db);
+    snapshot[table] = rows
+      .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k]) => !VOLATILE.has(k)))))
+      .sort();
+  }
+  return snapshot;
+}
+
+/** Runs `action` and fails when it changed any row of the given businesses. */
+export async function expectNothingChanged(
+  server: TestServer,
+  businessIds: string[],
+  action: () => Promise<void>,
+): Promise<void> {
+  const before = await Promise.all(businessIds.map((id) => businessRows(server, id)));
+  await action();
+  const after = await Promise.all(businessIds.map((id) => businessRows(server, id)));
+  expect(after, 'the rows of the businesses').toEqual(before);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The checks.
+
+interface Party<T> {
+  tenant: T;
+  credentials: Credentials;
+}
+
+/** Credentials that no longer work: a revoked key of each scope and a signed-out token. */
+type Revoked = Pick<Credentials, 'revokedFullKey' | 'revokedPublicKey' | 'signedOutToken'>;
+
+async function revokedOf(server: TestServer, tenant: TestBusiness): Promise<Revoked> {
+  const full = await createApiKey(tenant.client, 'full', 'Revoked full');
+  const publicKey = await createApiKey(tenant.client, 'public_loyalty', 'Revoked public');
+  for (const { id } of [full, publicKey]) await unwrap(tenant.client.auth.revokeApiKey({ params: { id } }));
+  const signedOutToken = await signIn(server, tenant);
+  const signedIn = createClient({ baseUrl: server.baseUrl, accessToken: signedOutToken, maxRetries: 0 });
+  await unwrap(signedIn.auth.logout());
+  return { revokedFullKey: full.key, revokedPublicKey: publicKey.key, signedOutToken };
+}
+
+/** The tenant with a key of each scope; `revoked` are the dead credentials the checks present. */
+async function partyOf<T extends TestBusiness>(tenant: T, revoked: Revoked): Promise<Party<T>> {
+  return {
+    tenant,
+    credentials: {
+      ...revoked,
+      accessToken: tenant.accessToken,
+      fullKey: (await createApiKey(tenant.client, 'full', 'Full')).key,
+      publicKey: (await createApiKey(tenant.client, 'public_loyalty', 'Till')).key,
+    },
+  };
+}
+
+/** Every route under the router, depth first. */
+export function routesIn(router: AppRouter): AppRoute[] {
+  return Object.values(router).flatMap((entry) => (isAppRoute(entry) ? [entry] : routesIn(entry)));
+}
+
+/**
+ * Registers, for every route the checks list, the shared security tests (see the top of this file),
+ * and a test that every authenticated route of `router` is listed. Each route gets a business of
+ * its own (`tenant`); the other business is shared by the file.
+ */
+export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecurityOptions<T>): void {
+  const { server } = options;
+  const factory: RouteCheckFactory<T> = (route, build, extra = {}) => ({ route, build, ...extra });
+  const checks = options.routes(factory);
+
+  describe('security of every authenticated route', () => {
+    it('lists every authenticated route of the domain exactly once', () => {
+      const authenticated = routesIn(options.router).filter(
+        (route) => (route.metadata as RouteMetadata).auth !== 'none',
+      );
+      expect(authenticated.length).toBeGreaterThan(0);
+      expect(checks.map((c) => label(c.route)).sort()).toEqual(authenticated.map(label).sort());
+    });
+
+    let other: Party<T>;
+    beforeAll(async () => {
+      const tenant = await options.tenant(server());
+      other = await partyOf(tenant, await revokedOf(server(), tenant));
+    });
+
+    for (const check of checks) {
+      const { route } = check;
+      const auth = authOf(route);
+      const valid = validOf(auth);
+      const accepted = valid.filter((v) => v.rule === 'accepted');
+      const wrongKind = valid.filter((v) => v.rule !== 'accepted');
+      const otherBusiness =
+        check.otherBusiness ?? (hasPathParams(route) ? { status: 404, code: 'NOT_FOUND' } : null);
+
+      describe(label(route), () => {
+        let owner: Party<T>;
+        beforeAll(async () => {
+          // The dead credentials are the other business's: dead is dead, whoever held them.
+          owner = await partyOf(await options.tenant(server()), other.credentials);
+        });
+
+        /**
+         * Builds one request about the owner's resources, sends it with each credential (a refused
+         * request leaves it valid for the next) and checks that no row of `businesses` changed.
+         */
+        async function refused(
+          from: () => Party<T>,
+          credentials: { presented: Presented; expectAnswer: (answer: Answer, why: string) => void }[],
+          businesses: () => string[],
+        ): Promise<void> {
+          const request = await check.build(owner.tenant);
+          await expectNothingChanged(server(), businesses(), async () => {
+            for (const { presented, expectAnswer } of credentials) {
+              const answer = await send(server(), route, request, presented.headers(from().credentials));
+              expectAnswer(answer, presented.name);
+            }
+          });
+        }
+
+        it(`answers 401 UNAUTHORIZED with the ${CHALLENGE[auth].split(' ')[0]} challenge to no, an unknown, a revoked or a malformed credential; nothing changes`, () =>
+          refused(
+            () => owner,
+            INVALID.map((presented) => ({
+              presented,
+              expectAnswer: (answer, why) => expectUnauthorized(route, answer, why),
+            })),
+            () => [owner.tenant.businessId],
+          ));
+
+        it(`refuses ${wrongKind.map((v) => `${v.presented.name} (${v.rule})`).join(', ')}; nothing changes`, () =>
+          refused(
+            () => owner,
+            wrongKind.map(({ presented, rule }) => ({
+              presented,
+              expectAnswer: (answer, why) =>
+                rule === 401
+                  ? expectUnauthorized(route, answer, why)
+                  : expectRefusal(route, answer, { status: 403, code: 'FORBIDDEN' }, why),
+            })),
+            () => [owner.tenant.businessId],
+          ));
+
+        it(`accepts ${accepted.map((v) => v.presented.name).join(' and ')} of the business (2xx)`, async () => {
+          // A new sign-in: the request may be the one that signs its own token out.
+          const credentials = { ...owner.credentials, accessToken: await signIn(server(), owner.tenant) };
+          for (const { presented } of accepted) {
+            const request = await check.build(owner.tenant);
+            const answer = await send(server(), route, request, presented.headers(credentials));
+            const context = `${label(route)}, ${presented.name}: ${answer.status} ${JSON.stringify(answer.body)}`;
+            expect(answer.status >= 200 && answer.status < 300, context).toBe(true);
+          }
+        });
+
+        if (otherBusiness) {
+          const expected =
+            typeof otherBusiness === 'function'
+              ? 'what the route documents'
+              : `${otherBusiness.status} ${otherBusiness.code}`;
+          it(`answers another business's ${accepted.map((v) => v.presented.name).join(' and ')} about this business's resources with ${expected}; nothing changes in either`, () =>
+            refused(
+              () => other,
+              accepted.map(({ presented }) => ({
+                presented,
+                expectAnswer: (answer, why) =>
+                  typeof otherBusiness === 'function'
+                    ? otherBusiness(answer)
+                    : expectRefusal(route, answer, otherBusiness, `another business's ${why}`),
+              })),
+              () => [owner.tenant.businessId, other.tenant.businessId],
+            ));
+        }
+      });
+    }
+  });
+}

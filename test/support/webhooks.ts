@@ -1,0 +1,25 @@
+import { unwrap, type Client, type webhooks } from '../../client/index.js';
+
+/** Factories of the webhooks group, through the typed client. */
+
+/** A URL that is never dialled: it resolves nowhere, and no test sends an event to it on purpose. */
+export const quietUrl = (tag = 'hook') => `https://receiver.example.test/${tag}`;
+
+/**
+ * A webhook: `quietUrl()` for `invoice.paid` unless told. Returns its id and its signing secret
+ * (shown only at creation).
+ */
+export async function createWebhook(
+  client: Client,
+  overrides: Partial<webhooks.CreateWebhookBody> = {},
+): Promise<{ id: number; secret: string }> {
+  const body: webhooks.CreateWebhookBody = { url: quietUrl(), events: ['invoice.paid'], ...overrides };
+  const { id, secret } = await unwrap(client.webhooks.createWebhook({ body }));
+  return { id, secret };
+}
+
+/** The webhook's deliveries, newest first (first page of 200). */
+export async function deliveriesOf(client: Client, webhookId: number): Promise<webhooks.Delivery[]> {
+  return (await unwrap(client.webhooks.listDeliveries({ params: { id: webhookId }, query: { limit: 200 } })))
+    .deliveries;
+}
