@@ -1,4 +1,4 @@
-import type { ApiKey } from '../../contract/auth/schemas.js';
+import type { ApiKey } from '../../contract/auth/index.js';
 import type { ApiKeyRow } from '../platform/db/types.js';
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({

@@ -5,7 +5,7 @@ import type {
   CreatedApiKey,
   RegisterBody,
   SignInBody,
-} from '../../contract/auth/schemas.js';
+} from '../../contract/auth/index.js';
 import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
 import { newId } from '../platform/ids.js';

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { ListDeliveriesQuery } from '../../contract/webhooks/schemas.js';
+import type { ListDeliveriesQuery } from '../../contract/webhooks/index.js';
 import type { Executor, Trx } from '../platform/db/database.js';
 import type { DeliveryRow, WebhookAttemptsTable, WebhookDeliveriesTable } from '../platform/db/types.js';
 

@@ -1,4 +1,4 @@
-import type { Delivery, Webhook } from '../../contract/webhooks/schemas.js';
+import type { Delivery, Webhook } from '../../contract/webhooks/index.js';
 import type { AttemptRow, DeliveryRow, WebhookRow } from '../platform/db/types.js';
 
 export const toWebhook = (row: WebhookRow): Webhook => ({

@@ -5,7 +5,7 @@ import {
   type ListDeliveriesQuery,
   type UpdateWebhookBody,
   type Webhook,
-} from '../../contract/webhooks/schemas.js';
+} from '../../contract/webhooks/index.js';
 import type { Ctx } from '../platform/context.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { ApiError, invalid, invalidState, notFound } from '../platform/errors.js';
