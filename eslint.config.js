@@ -1,11 +1,123 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+// Every folder of server/ but platform/ is a domain, so a new domain is under the boundary rules
+// the day its folder exists.
+const domains = readdirSync(join(root, 'server'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'platform')
+  .map((entry) => entry.name)
+  .sort();
+
+// DESIGN.md section 1, Layers: SQL is built only in *queries.ts files, migrations and server/platform/db/.
+// A query starts with one of these builders (a `with` is always followed by one), a sql`` fragment,
+// a CompiledQuery or a prepared statement's text.
+const sqlMessage =
+  'SQL is built only in *queries.ts files, migrations/ and server/platform/db/ (DESIGN.md section 1, Layers): move it into the queries file of its resource.';
+const sqlBuilders = [
+  'selectFrom',
+  'selectNoFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'replaceInto',
+  'mergeInto',
+  'executeQuery',
+];
+const sqlRule = [
+  'error',
+  { selector: `MemberExpression[property.name=/^(${sqlBuilders.join('|')})$/]`, message: sqlMessage },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: sqlMessage },
+  { selector: "MemberExpression[object.name='sql']", message: sqlMessage },
+  { selector: "Identifier[name='CompiledQuery']", message: sqlMessage },
+  { selector: "CallExpression[callee.name='runPrepared']", message: sqlMessage },
+];
+const sqlImportsRule = [
+  'error',
+  {
+    paths: [
+      { name: 'kysely', importNames: ['sql', 'CompiledQuery'], message: sqlMessage },
+      { name: 'pg', allowTypeImports: true, message: sqlMessage },
+      { name: '@electric-sql/pglite', allowTypeImports: true, message: sqlMessage },
+    ],
+  },
+];
+
+// DESIGN.md section 1, A domain is a module: another domain, the composition root (server/*.ts) and
+// bench/ reach a domain only through its index.ts; the platform reaches none.
+const others = (domain) => domains.filter((d) => d !== domain).map((d) => `server/${d}`);
+const boundaryRule = [
+  'error',
+  {
+    basePath: root,
+    zones: [
+      ...domains.map((domain) => ({
+        target: `server/${domain}`,
+        from: others(domain),
+        except: ['./index.ts'],
+        message:
+          'A domain imports another domain only through its index.ts or reacts to it through a hook (DESIGN.md section 1).',
+      })),
+      {
+        target: 'server/platform',
+        from: domains.map((d) => `server/${d}`),
+        message: 'server/platform/ serves every domain and imports none (DESIGN.md section 1).',
+      },
+      {
+        target: 'server/*.ts',
+        from: domains.map((d) => `server/${d}`),
+        except: ['./index.ts'],
+        message: 'The composition root imports a domain only through its index.ts (DESIGN.md section 1).',
+      },
+      {
+        target: 'bench',
+        from: domains.map((d) => `server/${d}`),
+        except: ['./index.ts'],
+        message:
+          'bench/ drives the service through client/ and reaches a domain only through its index.ts, never its internals.',
+      },
+    ],
+  },
+];
+
+// TEMPORARY ALLOW-LISTS: the files that still break a rule while the code is moved into place, one
+// file a line. A file leaves its list in the commit that fixes it; every list ends empty.
+// prettier-ignore
+const sqlAllowList = [
+  'server/loyalty/expiry.ts',
+  'server/loyalty/ledger.ts',
+  'server/loyalty/members.ts',
+  'server/loyalty/program.ts',
+  'server/loyalty/redemptions.ts',
+  'server/loyalty/reminders.ts',
+  'server/loyalty/rewards.ts',
+  'server/loyalty/stats.ts',
+  'server/loyalty/tiers.ts',
+  'server/platform/mail.ts',
+  'server/public-loyalty/service.ts',
+];
+// prettier-ignore
+const boundaryAllowList = [
+  'bench/_direct.ts',
+  'bench/loyalty.ts',
+  'server/public-loyalty/service.ts',
+];
+// prettier-ignore
+const cycleAllowList = [
+];
+const allow = (files, rules) =>
+  files.length ? [{ files, rules: Object.fromEntries(rules.map((rule) => [rule, 'off'])) }] : [];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'openapi.json'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: root },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -27,5 +139,38 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // Boundaries (DESIGN.md section 1), resolved through tsconfig so `.js` specifiers find their `.ts` files.
+  {
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: join(root, 'tsconfig.json') })],
+      // Imported .ts files are parsed too, so that no-cycle follows their imports.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
+    },
+  },
+  {
+    files: ['server/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': boundaryRule },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*queries.ts', 'server/platform/db/**'],
+    rules: { 'no-restricted-syntax': sqlRule, '@typescript-eslint/no-restricted-imports': sqlImportsRule },
+  },
+  {
+    // Imports that carry only types are erased at compile time and are not followed.
+    files: ['server/**/*.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // Tests exercise internals on purpose.
+  {
+    files: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': 'off', 'import-x/no-cycle': 'off' },
+  },
+  ...allow(sqlAllowList, ['no-restricted-syntax', '@typescript-eslint/no-restricted-imports']),
+  ...allow(boundaryAllowList, ['import-x/no-restricted-paths']),
+  ...allow(cycleAllowList, ['import-x/no-cycle']),
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );
