@@ -22,6 +22,16 @@ function decimalParts(value: number): [string, string] {
   return [digits.slice(0, point), digits.slice(point)];
 }
 
+/**
+ * A number as the exact decimal it reads as: `digits` x 10^-`scale`, so 9.99999 is 999999 and 5,
+ * not the binary approximation, and 1e21 is 10^21 and 0.
+ */
+export function exactDecimal(value: number): { digits: bigint; scale: number } {
+  const [whole, fraction] = decimalParts(value);
+  const digits = BigInt(whole + fraction);
+  return { digits: value < 0 ? -digits : digits, scale: fraction.length };
+}
+
 /** Scales a decimal number by 10^places exactly; null when it has more decimals than that. */
 export function toScaledInteger(value: number, places: number): bigint | null {
   const [whole, fraction] = decimalParts(value);
