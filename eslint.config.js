@@ -97,12 +97,10 @@ const sqlAllowList = [
   'server/loyalty/rewards.ts',
   'server/loyalty/stats.ts',
   'server/loyalty/tiers.ts',
-  'server/platform/mail.ts',
   'server/public-loyalty/service.ts',
 ];
 // prettier-ignore
 const boundaryAllowList = [
-  'bench/_direct.ts',
   'bench/loyalty.ts',
   'server/public-loyalty/service.ts',
 ];

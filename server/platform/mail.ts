@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Db, Trx } from './db/database.js';
 import { QUEUES, type JobEngine } from './jobs.js';
 import type { Logger } from './logger.js';
+import * as queries from './mail.queries.js';
 
 export interface OutgoingMail {
   to: string;
@@ -27,20 +28,14 @@ export async function queueMail(
   mail: OutgoingMail,
 ): Promise<void> {
   const id = newId('mail');
-  await trx
-    .insertInto('mail_messages')
-    .values({
-      business_id: env.businessId,
-      id,
-      to_address: mail.to,
-      subject: mail.subject,
-      body: mail.text,
-      status: 'queued',
-      created_at: env.clock.now(),
-      sent_at: null,
-      error: null,
-    })
-    .execute();
+  await queries.insertMessage(trx, {
+    business_id: env.businessId,
+    id,
+    to_address: mail.to,
+    subject: mail.subject,
+    body: mail.text,
+    created_at: env.clock.now(),
+  });
   await env.jobs.send(trx, QUEUES.sendMail, {
     businessId: env.businessId,
     messageId: id,
@@ -56,21 +51,10 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
     ? nodemailer.createTransport(config.SMTP_URL)
     : undefined;
   return async (job: SendMailJob): Promise<void> => {
-    const message = await db
-      .selectFrom('mail_messages')
-      .selectAll()
-      .where('business_id', '=', job.businessId)
-      .where('id', '=', job.messageId)
-      .where('status', '=', 'queued')
-      .executeTakeFirst();
+    const message = await queries.findQueued(db, job.businessId, job.messageId);
     if (!message) return;
     const mark = (status: 'sent' | 'logged' | 'failed', error: string | null = null) =>
-      db
-        .updateTable('mail_messages')
-        .set({ status, sent_at: clock.now(), error })
-        .where('business_id', '=', job.businessId)
-        .where('id', '=', job.messageId)
-        .execute();
+      queries.markMessage(db, job.businessId, job.messageId, { status, sent_at: clock.now(), error });
     if (!transport) {
       log.info(
         { mailId: message.id, to: message.to_address, subject: message.subject },
