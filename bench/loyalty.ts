@@ -18,7 +18,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
 import { percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
-import { memberListQueries } from '../server/loyalty/members.js';
+import { memberListQueries } from '../server/loyalty/index.js';
 import type { Database } from '../server/platform/db/types.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);

@@ -1,17 +1,12 @@
 import { jobCtx, type CtxSource } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';
+import * as queries from './expiry.queries.js';
+import type { ExpiringCredit } from './expiry.queries.js';
 import { post } from './ledger.js';
+import { lockMember } from './members.queries.js';
 
 const JOB = 'points expiry';
 const BATCH = 500;
-
-type Credit = {
-  business_id: string;
-  id: string;
-  member_id: string;
-  expires_at: Date | null;
-  created_at: Date;
-};
 
 /**
  * Writes an `expire` transaction for the rest of every credit whose expiry has passed, oldest first,
@@ -21,34 +16,9 @@ type Credit = {
 export async function expirePoints(deps: CtxSource): Promise<number> {
   const now = deps.clock.now();
   let expired = 0;
-  let after: Credit | undefined;
+  let after: ExpiringCredit | undefined;
   for (;;) {
-    let query = deps.db
-      .selectFrom('loyalty_transactions as t')
-      .innerJoin('loyalty_members as m', (j) =>
-        j.onRef('m.business_id', '=', 't.business_id').onRef('m.id', '=', 't.member_id'),
-      )
-      .select(['t.business_id', 't.id', 't.member_id', 't.expires_at', 't.created_at'])
-      .where('t.remaining', '>', 0)
-      .where('t.expires_at', '<=', now)
-      .where('m.deleted_at', 'is', null);
-    if (after) {
-      const last = after;
-      query = query.where((eb) =>
-        eb(
-          eb.refTuple('t.expires_at', 't.created_at', 't.business_id', 't.id'),
-          '>',
-          eb.tuple(last.expires_at, last.created_at, last.business_id, last.id),
-        ),
-      );
-    }
-    const batch = await query
-      .orderBy('t.expires_at')
-      .orderBy('t.created_at')
-      .orderBy('t.business_id')
-      .orderBy('t.id')
-      .limit(BATCH)
-      .execute();
+    const batch = await queries.expiredCredits(deps.db, now, BATCH, after);
     for (const credit of batch) {
       try {
         if (await expireOne(deps, credit, now)) expired++;
@@ -64,25 +34,11 @@ export async function expirePoints(deps: CtxSource): Promise<number> {
   return expired;
 }
 
-async function expireOne(deps: CtxSource, credit: Credit, now: Date): Promise<boolean> {
+async function expireOne(deps: CtxSource, credit: ExpiringCredit, now: Date): Promise<boolean> {
   return inTransaction(deps.db, async (trx) => {
     // The member first, then the credit: the order every balance change takes its locks in.
-    const member = await trx
-      .selectFrom('loyalty_members')
-      .select('id')
-      .where('business_id', '=', credit.business_id)
-      .where('id', '=', credit.member_id)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!member) return false;
-    const current = await trx
-      .selectFrom('loyalty_transactions')
-      .select(['remaining', 'expires_at'])
-      .where('business_id', '=', credit.business_id)
-      .where('id', '=', credit.id)
-      .forUpdate()
-      .executeTakeFirst();
+    if (!(await lockMember(trx, credit.business_id, credit.member_id))) return false;
+    const current = await queries.lockCredit(trx, credit.business_id, credit.id);
     const remaining = Number(current?.remaining ?? 0);
     if (remaining <= 0 || !current?.expires_at || current.expires_at > now) return false;
     await post(trx, jobCtx({ ...deps, db: trx }, credit.business_id, JOB), credit.member_id, {

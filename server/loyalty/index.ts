@@ -23,3 +23,24 @@ export const loyaltyModule: DomainModule = {
     invoicePaid: (ctx, { invoice }) => earnForInvoice(ctx, invoice),
   },
 };
+
+// What public-loyalty (the X-Api-Key interface) uses of loyalty: the earn computation it shares with
+// the ledger's post, enrollment, redemption, vouchers, the active program and the member of an email.
+export {
+  creditExpiry,
+  earning,
+  isPointsLimitViolation,
+  MAX_POINTS,
+  pointsEarnedData,
+  pointsLimitExceeded,
+  promotion,
+  tierChangedData,
+} from './earning.js';
+export { membersChanged } from './member-counts.js';
+export { enrollInTransaction, findMemberByEmail } from './members.js';
+export { findActiveProgram } from './program.js';
+export type { MemberViewRow } from './queries.js';
+export { findVoucher, redeemReward } from './redemptions.js';
+
+/** The member list's two queries, for bench/loyalty.ts, which explains their plans. */
+export { memberListQueries } from './members.queries.js';

@@ -10,19 +10,20 @@ import type {
   UpdateMemberBody,
 } from '../../contract/loyalty/schemas.js';
 import { newId } from '../platform/ids.js';
-import { likePattern } from '../platform/pagination.js';
 import type { Ctx } from '../platform/context.js';
 import type { HookCtx, InvoiceFacts } from '../platform/hooks.js';
 import { toMajor } from '../platform/money.js';
 import { inTransaction, type Executor, type Trx } from '../platform/db/database.js';
-import { sql } from 'kysely';
 import type { ProgramRow } from '../platform/db/types.js';
 import { conflict, invalid, notFound } from '../platform/errors.js';
-import { multiplierOf, pointsFor, post, setTier } from './ledger.js';
+import { earning } from './earning.js';
+import { post, setTier } from './ledger.js';
+import * as ledger from './ledger.queries.js';
 import { toMember, toMemberDetail, toTransaction } from './mappers.js';
 import { requireProgram } from './program.js';
 import { membersChanged, countMembers } from './member-counts.js';
-import { activeProgram, findMemberView, memberView, tiersOf } from './queries.js';
+import * as queries from './members.queries.js';
+import { activeProgram, findMemberView, tiersOf, type MemberViewRow } from './queries.js';
 
 const alreadyMember = () => conflict('The customer is already a member');
 
@@ -32,58 +33,29 @@ async function memberOrFail(db: Executor, ctx: Ctx, id: string) {
   return row;
 }
 
-/**
- * The two queries of a member list: its page (the page's ids first, then their customers and tiers:
- * a much cheaper plan than joining before paging) and its count (every filter is on the member row,
- * so it needs no join). Exported for the benchmark, which explains them.
- */
-export function memberListQueries(db: Executor, businessId: string, query: ListMembersQuery) {
-  const conditions = [sql<boolean>`m.business_id = ${businessId}`, sql<boolean>`m.deleted_at IS NULL`];
-  if (query.status) conditions.push(sql<boolean>`m.status = ${query.status}`);
-  if (query.tier) conditions.push(sql<boolean>`m.tier_id = ${query.tier}`);
-  // search_text is the customer's lower(name) || ' ' || lower(email), trigram-indexed.
-  if (query.search)
-    conditions.push(sql<boolean>`m.search_text LIKE ${likePattern(query.search.toLowerCase())}`);
-  const where = sql<boolean>`${sql.join(conditions, sql` AND `)}`;
-  const pageIds = db
-    .selectFrom('loyalty_members as m')
-    .select('m.id')
-    .where(where)
-    .orderBy('m.enrolled_at', 'desc')
-    .orderBy('m.id', 'desc')
-    .limit(query.limit)
-    .offset(query.offset);
-  return {
-    page: memberView(db, businessId)
-      .where('m.id', 'in', pageIds)
-      .orderBy('m.enrolled_at', 'desc')
-      .orderBy('m.id', 'desc'),
-    count: db
-      .selectFrom('loyalty_members as m')
-      .where(where)
-      .select((eb) => eb.fn.countAll<number>().as('n')),
-  };
-}
-
 export async function listMembers(
   ctx: Ctx,
   query: ListMembersQuery,
 ): Promise<{ data: Member[]; totalCount: number }> {
-  const { page, count } = memberListQueries(ctx.db, ctx.businessId, query);
   const filter = JSON.stringify([
     query.status ?? null,
     query.tier ?? null,
     query.search?.toLowerCase() ?? null,
   ]);
   const [rows, total] = await Promise.all([
-    page.execute(),
-    countMembers(ctx.businessId, filter, async () => Number((await count.executeTakeFirstOrThrow()).n)),
+    queries.listMembers(ctx.db, ctx.businessId, query),
+    countMembers(ctx.businessId, filter, () => queries.countMembers(ctx.db, ctx.businessId, query)),
   ]);
   return { data: rows.map(toMember), totalCount: total };
 }
 
 export async function getMember(ctx: Ctx, id: string): Promise<MemberDetail> {
   return toMemberDetail(await memberOrFail(ctx.db, ctx, id));
+}
+
+/** The member of a customer's email (case-insensitive), with its customer and tier, if any. */
+export function findMemberByEmail(ctx: Ctx, email: string): Promise<MemberViewRow | undefined> {
+  return queries.findMemberByEmail(ctx.db, ctx.businessId, email);
 }
 
 /** The tier a new member starts in: the requested one, else the lowest of the program. */
@@ -111,25 +83,18 @@ export async function enrollInTransaction(
   const tier = await startingTier(trx, ctx, program, options.tierId);
   const id = newId('mem');
   const now = ctx.clock.now();
-  const inserted = await trx
-    .insertInto('loyalty_members')
-    .values({
-      business_id: ctx.businessId,
-      id,
-      customer_id: customerId,
-      tier_id: null,
-      status: 'active',
-      points_balance: 0,
-      lifetime_points: 0,
-      enrolled_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .onConflict((oc) =>
-      oc.columns(['business_id', 'customer_id']).where('deleted_at', 'is', null).doNothing(),
-    )
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = await queries.insertMemberUnlessEnrolled(trx, {
+    business_id: ctx.businessId,
+    id,
+    customer_id: customerId,
+    tier_id: null,
+    status: 'active',
+    points_balance: 0,
+    lifetime_points: 0,
+    enrolled_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
   if (!inserted) return null;
   membersChanged(ctx.businessId);
   if (tier) await setTier(trx, ctx, id, null, tier);
@@ -147,22 +112,12 @@ export async function enrollInTransaction(
   return id;
 }
 
-const customerExists = async (db: Executor, businessId: string, id: string) =>
-  Boolean(
-    await db
-      .selectFrom('customers')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where('id', '=', id)
-      .executeTakeFirst(),
-  );
-
 export async function enrollMember(ctx: Ctx, input: EnrollMemberBody): Promise<Member> {
   const program = await requireProgram(ctx);
   return afterwardsForgetCounts(
     ctx,
     inTransaction(ctx.db, async (trx) => {
-      if (!(await customerExists(trx, ctx.businessId, input.customerId)))
+      if (!(await queries.customerExists(trx, ctx.businessId, input.customerId)))
         throw invalid('customerId', 'Unknown customer');
       const id = await enrollInTransaction(trx, ctx, program, input.customerId, input);
       if (!id) throw alreadyMember();
@@ -190,27 +145,8 @@ export async function bulkEnroll(
     ctx,
     inTransaction(ctx.db, async (trx) => {
       if (input.tierId !== undefined) await startingTier(trx, ctx, program, input.tierId);
-      const known = new Set(
-        (
-          await trx
-            .selectFrom('customers')
-            .select('id')
-            .where('business_id', '=', ctx.businessId)
-            .where('id', 'in', ids)
-            .execute()
-        ).map((r) => r.id),
-      );
-      const members = new Set(
-        (
-          await trx
-            .selectFrom('loyalty_members')
-            .select('customer_id')
-            .where('business_id', '=', ctx.businessId)
-            .where('customer_id', 'in', ids)
-            .where('deleted_at', 'is', null)
-            .execute()
-        ).map((r) => r.customer_id),
-      );
+      const known = await queries.existingCustomers(trx, ctx.businessId, ids);
+      const members = await queries.enrolledCustomers(trx, ctx.businessId, ids);
       const errors = ids
         .filter((id) => !known.has(id))
         .map((customerId) => ({ customerId, message: 'Unknown customer' }));
@@ -244,28 +180,16 @@ async function updateInTransaction(ctx: Ctx, id: string, input: UpdateMemberBody
       if (!next) throw invalid('tierId', 'Unknown tier');
       await setTier(trx, ctx, id, tiers.find((t) => t.id === member.tier_id) ?? null, next);
     }
-    if (input.status !== undefined) {
-      await trx
-        .updateTable('loyalty_members')
-        .set({ status: input.status, updated_at: ctx.clock.now() })
-        .where('business_id', '=', ctx.businessId)
-        .where('id', '=', id)
-        .execute();
-    }
+    if (input.status !== undefined)
+      await queries.setMemberStatus(trx, ctx.businessId, id, input.status, ctx.clock.now());
   });
 }
 
 /** The member disappears from the API; its transactions and redemptions stay. */
 export async function deleteMember(ctx: Ctx, id: string): Promise<void> {
-  const res = await ctx.db
-    .updateTable('loyalty_members')
-    .set({ deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() })
-    .where('business_id', '=', ctx.businessId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const deleted = await queries.deleteMember(ctx.db, ctx.businessId, id, ctx.clock.now());
   membersChanged(ctx.businessId);
-  if (Number(res.numUpdatedRows) === 0) throw notFound('Member');
+  if (!deleted) throw notFound('Member');
 }
 
 export async function listTransactions(
@@ -274,20 +198,8 @@ export async function listTransactions(
   memberId?: string,
 ): Promise<{ data: Transaction[]; totalCount: number }> {
   if (memberId !== undefined) await memberOrFail(ctx.db, ctx, memberId);
-  let base = ctx.db.selectFrom('loyalty_transactions').where('business_id', '=', ctx.businessId);
-  if (memberId !== undefined) base = base.where('member_id', '=', memberId);
-  if (query.type) base = base.where('type', '=', query.type);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data: rows.map(toTransaction), totalCount: Number(count.n) };
+  const { rows, total } = await ledger.listTransactions(ctx.db, ctx.businessId, query, memberId);
+  return { data: rows.map(toTransaction), totalCount: total };
 }
 
 export async function adjustPoints(ctx: Ctx, input: AdjustBody): Promise<Transaction> {
@@ -315,15 +227,7 @@ export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promi
   if (!program || program.currency !== invoice.currency) return;
   // Locks the member first, so its status and tier multiplier are read after any concurrent change
   // to them has committed (concurrent earnings then apply the tier an earlier one reached).
-  const findMember = () =>
-    trx
-      .selectFrom('loyalty_members')
-      .select(['id', 'status'])
-      .where('business_id', '=', ctx.businessId)
-      .where('customer_id', '=', invoice.customerId)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+  const findMember = () => queries.lockMemberOfCustomer(trx, ctx.businessId, invoice.customerId);
   let member = await findMember();
   if (!member) {
     if (program.enrollment_type !== 'automatic') return;
@@ -333,11 +237,10 @@ export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promi
     if (!member) return;
   }
   if (member.status !== 'active') return;
-  const multiplier = await multiplierOf(trx, ctx.businessId, member.id);
-  const points = pointsFor(
+  const { points, multiplier } = earning(
     toMajor(invoice.totalMinor, invoice.currency),
     program.points_per_currency,
-    multiplier,
+    await queries.tierOfMember(trx, ctx.businessId, member.id),
   );
   if (points <= 0) return;
   await post(trx, ctx, member.id, {

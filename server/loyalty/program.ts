@@ -2,25 +2,29 @@ import type { CreateProgramBody, Program, UpdateProgramBody } from '../../contra
 import { newId } from '../platform/ids.js';
 import type { Ctx } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';
-import { isUniqueViolation } from '../platform/db/errors.js';
+import { refuseDuplicates } from '../platform/db/errors.js';
+import type { ProgramRow } from '../platform/db/types.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { toProgram } from './mappers.js';
+import * as queries from './program.queries.js';
 import { activeProgram } from './queries.js';
+import { deleteTiersOfProgram } from './tiers.queries.js';
 
 const secondProgram = () => conflict('The business already has an active loyalty program');
 
+/** A second active program is refused by the partial unique index `loyalty_programs_one_active`. */
+const oneActiveProgram = <T>(work: () => Promise<T>): Promise<T> =>
+  refuseDuplicates(work, { loyalty_programs_one_active: secondProgram });
+
 /** The active program, else the most recently deactivated one, else null. */
 export async function getProgram(ctx: Ctx): Promise<Program | null> {
-  const row = await ctx.db
-    .selectFrom('loyalty_programs')
-    .selectAll()
-    .where('business_id', '=', ctx.businessId)
-    .orderBy('is_active', 'desc')
-    .orderBy('deactivated_at', (ob) => ob.desc().nullsLast())
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await queries.currentOrLastProgram(ctx.db, ctx.businessId);
   return row ? toProgram(row) : null;
+}
+
+/** The active program's row, if any. */
+export function findActiveProgram(ctx: Ctx): Promise<ProgramRow | undefined> {
+  return activeProgram(ctx.db, ctx.businessId);
 }
 
 export async function requireProgram(ctx: Ctx) {
@@ -31,31 +35,24 @@ export async function requireProgram(ctx: Ctx) {
 
 export async function createProgram(ctx: Ctx, input: CreateProgramBody): Promise<Program> {
   const now = ctx.clock.now();
-  try {
-    const row = await ctx.db
-      .insertInto('loyalty_programs')
-      .values({
-        business_id: ctx.businessId,
-        id: newId('prog'),
-        name: input.name,
-        points_name: input.pointsName,
-        points_per_currency: input.pointsPerCurrency,
-        currency: input.currency,
-        enrollment_type: input.enrollmentType ?? 'automatic',
-        points_expiry_days: input.pointsExpiryDays ?? 0,
-        is_active: true,
-        auto_notify: input.autoNotify ?? true,
-        created_at: now,
-        updated_at: now,
-        deactivated_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toProgram(row);
-  } catch (err) {
-    if (isUniqueViolation(err, 'loyalty_programs_one_active')) throw secondProgram();
-    throw err;
-  }
+  const row = await oneActiveProgram(() =>
+    queries.insertProgram(ctx.db, {
+      business_id: ctx.businessId,
+      id: newId('prog'),
+      name: input.name,
+      points_name: input.pointsName,
+      points_per_currency: input.pointsPerCurrency,
+      currency: input.currency,
+      enrollment_type: input.enrollmentType ?? 'automatic',
+      points_expiry_days: input.pointsExpiryDays ?? 0,
+      is_active: true,
+      auto_notify: input.autoNotify ?? true,
+      created_at: now,
+      updated_at: now,
+      deactivated_at: null,
+    }),
+  );
+  return toProgram(row);
 }
 
 /**
@@ -64,17 +61,9 @@ export async function createProgram(ctx: Ctx, input: CreateProgramBody): Promise
  */
 export async function updateProgram(ctx: Ctx, input: UpdateProgramBody): Promise<void> {
   const now = ctx.clock.now();
-  try {
-    await inTransaction(ctx.db, async (trx) => {
-      const current = await trx
-        .selectFrom('loyalty_programs')
-        .select(['id', 'is_active'])
-        .where('business_id', '=', ctx.businessId)
-        .orderBy('is_active', 'desc')
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .forUpdate()
-        .executeTakeFirst();
+  await oneActiveProgram(() =>
+    inTransaction(ctx.db, async (trx) => {
+      const current = await queries.lockProgramToUpdate(trx, ctx.businessId);
       if (!current) throw notFound('Loyalty program');
       const changes = {
         ...(input.name !== undefined && { name: input.name }),
@@ -89,17 +78,9 @@ export async function updateProgram(ctx: Ctx, input: UpdateProgramBody): Promise
         }),
       };
       if (Object.keys(changes).length === 0) return;
-      await trx
-        .updateTable('loyalty_programs')
-        .set({ ...changes, updated_at: now })
-        .where('business_id', '=', ctx.businessId)
-        .where('id', '=', current.id)
-        .execute();
-    });
-  } catch (err) {
-    if (isUniqueViolation(err, 'loyalty_programs_one_active')) throw secondProgram();
-    throw err;
-  }
+      await queries.updateProgram(trx, ctx.businessId, current.id, { ...changes, updated_at: now });
+    }),
+  );
 }
 
 /** Deactivates the program and removes its tiers; members, transactions and redemptions stay. */
@@ -107,16 +88,11 @@ export async function deleteProgram(ctx: Ctx): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     const program = await activeProgram(trx, ctx.businessId);
     if (!program) throw notFound('Active loyalty program');
-    await trx
-      .deleteFrom('loyalty_tiers')
-      .where('business_id', '=', ctx.businessId)
-      .where('program_id', '=', program.id)
-      .execute();
-    await trx
-      .updateTable('loyalty_programs')
-      .set({ is_active: false, deactivated_at: ctx.clock.now(), updated_at: ctx.clock.now() })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', program.id)
-      .execute();
+    await deleteTiersOfProgram(trx, ctx.businessId, program.id);
+    await queries.updateProgram(trx, ctx.businessId, program.id, {
+      is_active: false,
+      deactivated_at: ctx.clock.now(),
+      updated_at: ctx.clock.now(),
+    });
   });
 }

@@ -9,13 +9,16 @@ import type {
 } from '../../contract/loyalty/schemas.js';
 import { newId } from '../platform/ids.js';
 import type { Ctx, CtxSource } from '../platform/context.js';
-import { inTransaction, type Executor } from '../platform/db/database.js';
+import { inTransaction } from '../platform/db/database.js';
 import type { RedemptionRow } from '../platform/db/types.js';
 import { invalid, invalidState, notFound } from '../platform/errors.js';
 import { emit } from '../platform/outbox.js';
 import { post } from './ledger.js';
 import { toMember, toRedemption } from './mappers.js';
+import * as members from './members.queries.js';
 import { findMemberView } from './queries.js';
+import * as queries from './redemptions.queries.js';
+import * as rewards from './rewards.queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRY_BATCH = 500;
@@ -43,43 +46,12 @@ function canonicalCode(input: string): string | null {
   return `${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8)}`;
 }
 
-/**
- * Redemptions with the names the API shows: the customer's name (deleted members included, their
- * redemptions stay) and the reward's name (deleted rewards included).
- */
-const redemptionView = (db: Executor, businessId: string) =>
-  db
-    .selectFrom('loyalty_redemptions as r')
-    .innerJoin('loyalty_members as m', (j) =>
-      j.onRef('m.business_id', '=', 'r.business_id').onRef('m.id', '=', 'r.member_id'),
-    )
-    .innerJoin('customers as c', (j) =>
-      j.onRef('c.business_id', '=', 'm.business_id').onRef('c.id', '=', 'm.customer_id'),
-    )
-    .innerJoin('loyalty_rewards as w', (j) =>
-      j.onRef('w.business_id', '=', 'r.business_id').onRef('w.id', '=', 'r.reward_id'),
-    )
-    .where('r.business_id', '=', businessId);
-
 export async function listRedemptions(
   ctx: Ctx,
   query: ListRedemptionsQuery,
 ): Promise<{ data: Redemption[]; totalCount: number }> {
-  let base = redemptionView(ctx.db, ctx.businessId);
-  if (query.status) base = base.where('r.status', '=', query.status);
-  if (query.memberId) base = base.where('r.member_id', '=', query.memberId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('r')
-      .select(['c.name as member_name', 'w.name as reward_name'])
-      .orderBy('r.redeemed_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { data: rows.map(toRedemption), totalCount: Number(count.n) };
+  const { rows, total } = await queries.listRedemptions(ctx.db, ctx.businessId, query);
+  return { data: rows.map(toRedemption), totalCount: total };
 }
 
 /**
@@ -97,22 +69,9 @@ export async function redeemReward(
   input: CreateRedemptionBody,
 ): Promise<{ redemption: Redemption; member: Member }> {
   return inTransaction(ctx.db, async (trx) => {
-    const member = await trx
-      .selectFrom('loyalty_members')
-      .select(['id', 'status'])
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', input.memberId)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+    const member = await members.lockMember(trx, ctx.businessId, input.memberId);
     if (!member) throw invalid('memberId', 'Unknown member');
-    const reward = await trx
-      .selectFrom('loyalty_rewards')
-      .selectAll()
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', input.rewardId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const reward = await rewards.findReward(trx, ctx.businessId, input.rewardId);
     if (!reward) throw invalid('rewardId', 'Unknown reward');
     if (member.status !== 'active')
       throw invalidState(`The member is ${member.status}; only active members can redeem`);
@@ -127,39 +86,27 @@ export async function redeemReward(
       referenceType: 'reward',
       referenceId: id,
     });
-    const counted = await trx
-      .updateTable('loyalty_rewards')
-      .set((eb) => ({ total_redemptions: eb('total_redemptions', '+', 1) }))
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', reward.id)
-      .where('is_active', '=', true)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(counted.numUpdatedRows) === 0) throw invalidState('The reward is not active');
+    if (!(await rewards.countRedemption(trx, ctx.businessId, reward.id)))
+      throw invalidState('The reward is not active');
 
     const now = ctx.clock.now();
     let row: RedemptionRow | undefined;
     for (let attempt = 0; !row && attempt < CODE_ATTEMPTS; attempt++) {
-      // ON CONFLICT keeps the transaction usable when a code is taken; the next attempt draws another.
-      row = await trx
-        .insertInto('loyalty_redemptions')
-        .values({
-          business_id: ctx.businessId,
-          id,
-          member_id: member.id,
-          reward_id: reward.id,
-          points_spent: cost,
-          status: 'pending',
-          voucher_code: voucherCode(),
-          notes: input.notes ?? null,
-          redeemed_at: now,
-          fulfilled_at: null,
-          expires_at: new Date(now.getTime() + reward.voucher_validity_days * DAY_MS),
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.column('voucher_code').doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      // A taken code leaves the transaction usable; the next attempt draws another.
+      row = await queries.insertRedemptionUnlessCodeTaken(trx, {
+        business_id: ctx.businessId,
+        id,
+        member_id: member.id,
+        reward_id: reward.id,
+        points_spent: cost,
+        status: 'pending',
+        voucher_code: voucherCode(),
+        notes: input.notes ?? null,
+        redeemed_at: now,
+        fulfilled_at: null,
+        expires_at: new Date(now.getTime() + reward.voucher_validity_days * DAY_MS),
+        updated_at: now,
+      });
     }
     if (!row) throw new Error('Could not draw an unused voucher code');
 
@@ -183,13 +130,7 @@ const isPastExpiry = (row: RedemptionRow, now: Date) => row.expires_at.getTime()
  */
 export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemptionBody): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    const row = await trx
-      .selectFrom('loyalty_redemptions')
-      .selectAll()
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await queries.lockRedemption(trx, ctx.businessId, id);
     if (!row) throw notFound('Redemption');
     const now = ctx.clock.now();
     if (row.status !== 'pending')
@@ -197,14 +138,8 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
     if (isPastExpiry(row, now)) throw invalidState('The voucher has expired');
 
     if (input.status === 'cancelled') {
-      const member = await trx
-        .selectFrom('loyalty_members')
-        .select('id')
-        .where('business_id', '=', ctx.businessId)
-        .where('id', '=', row.member_id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (!member) throw invalidState('The member has been deleted; there is no balance to refund to');
+      if (!(await members.memberExists(trx, ctx.businessId, row.member_id)))
+        throw invalidState('The member has been deleted; there is no balance to refund to');
       await post(trx, ctx, row.member_id, {
         type: 'adjust',
         points: Number(row.points_spent),
@@ -215,17 +150,12 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
         field: 'status',
       });
     }
-    await trx
-      .updateTable('loyalty_redemptions')
-      .set({
-        status: input.status,
-        ...(input.status === 'fulfilled' && { fulfilled_at: now }),
-        ...(input.notes !== undefined && { notes: input.notes }),
-        updated_at: now,
-      })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
+    await queries.updateRedemption(trx, ctx.businessId, id, {
+      status: input.status,
+      ...(input.status === 'fulfilled' && { fulfilled_at: now }),
+      ...(input.notes !== undefined && { notes: input.notes }),
+      updated_at: now,
+    });
   });
 }
 
@@ -241,18 +171,7 @@ export async function verifyVoucher(ctx: Ctx, code: string): Promise<VoucherVeri
 export async function findVoucher(ctx: Ctx, code: string) {
   const canonical = canonicalCode(code);
   if (!canonical) throw notFound('Voucher');
-  const row = await redemptionView(ctx.db, ctx.businessId)
-    .where('r.voucher_code', '=', canonical)
-    .select([
-      'r.voucher_code',
-      'r.status',
-      'r.redeemed_at',
-      'r.expires_at',
-      'c.name as member_name',
-      'w.name as reward_name',
-      'w.reward_type',
-    ])
-    .executeTakeFirst();
+  const row = await queries.findVoucher(ctx.db, ctx.businessId, canonical);
   if (!row) throw notFound('Voucher');
   return {
     voucher: {
@@ -277,27 +196,7 @@ export async function expireVouchers(deps: CtxSource): Promise<number> {
   const now = deps.clock.now();
   let total = 0;
   for (;;) {
-    const moved = await deps.db
-      .updateTable('loyalty_redemptions')
-      .set({ status: 'expired', updated_at: now })
-      .where((eb) =>
-        eb(
-          eb.refTuple('business_id', 'id'),
-          'in',
-          eb
-            .selectFrom('loyalty_redemptions')
-            .select(['business_id', 'id'])
-            .where('status', '=', 'pending')
-            .where('expires_at', '<=', now)
-            .limit(EXPIRY_BATCH)
-            .forUpdate()
-            .skipLocked()
-            .$asTuple('business_id', 'id'),
-        ),
-      )
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    const n = Number(moved.numUpdatedRows);
+    const n = await queries.expireVoucherBatch(deps.db, now, EXPIRY_BATCH);
     total += n;
     if (n < EXPIRY_BATCH) break;
   }

@@ -6,6 +6,7 @@ import { inTransaction } from '../platform/db/database.js';
 import type { RewardRow } from '../platform/db/types.js';
 import { invalid, notFound } from '../platform/errors.js';
 import { toReward } from './mappers.js';
+import * as queries from './rewards.queries.js';
 
 const DEFAULT_VOUCHER_VALIDITY_DAYS = 90;
 
@@ -34,37 +35,27 @@ function discountFor(
 
 /** Rewards that are not deleted, newest first, optionally only the active (or inactive) ones. */
 export async function listRewards(ctx: Ctx, isActive?: boolean): Promise<Reward[]> {
-  let query = ctx.db
-    .selectFrom('loyalty_rewards')
-    .selectAll()
-    .where('business_id', '=', ctx.businessId)
-    .where('deleted_at', 'is', null);
-  if (isActive !== undefined) query = query.where('is_active', '=', isActive);
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await queries.listRewards(ctx.db, ctx.businessId, isActive);
   return rows.map(toReward);
 }
 
 export async function createReward(ctx: Ctx, input: CreateRewardBody): Promise<Reward> {
   const discount = discountFor(input.rewardType, input.discountPercent);
   const now = ctx.clock.now();
-  const row = await ctx.db
-    .insertInto('loyalty_rewards')
-    .values({
-      business_id: ctx.businessId,
-      id: newId('rew'),
-      name: input.name,
-      description: input.description ?? null,
-      points_cost: input.pointsCost,
-      reward_type: input.rewardType,
-      discount_percent: discount,
-      is_active: input.isActive ?? true,
-      voucher_validity_days: input.voucherValidityDays ?? DEFAULT_VOUCHER_VALIDITY_DAYS,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await queries.insertReward(ctx.db, {
+    business_id: ctx.businessId,
+    id: newId('rew'),
+    name: input.name,
+    description: input.description ?? null,
+    points_cost: input.pointsCost,
+    reward_type: input.rewardType,
+    discount_percent: discount,
+    is_active: input.isActive ?? true,
+    voucher_validity_days: input.voucherValidityDays ?? DEFAULT_VOUCHER_VALIDITY_DAYS,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
   return toReward(row);
 }
 
@@ -75,14 +66,7 @@ export async function createReward(ctx: Ctx, input: CreateRewardBody): Promise<R
  */
 export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    const row = await trx
-      .selectFrom('loyalty_rewards')
-      .selectAll()
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await queries.findReward(trx, ctx.businessId, id, true);
     if (!row) throw notFound('Reward');
     const rewardType = input.rewardType ?? row.reward_type;
     const stored = row.discount_percent === null ? null : Number(row.discount_percent);
@@ -102,24 +86,11 @@ export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody
       }),
     };
     if (Object.keys(changes).length === 0) return;
-    await trx
-      .updateTable('loyalty_rewards')
-      .set({ ...changes, updated_at: ctx.clock.now() })
-      .where('business_id', '=', ctx.businessId)
-      .where('id', '=', id)
-      .execute();
+    await queries.updateReward(trx, ctx.businessId, id, { ...changes, updated_at: ctx.clock.now() });
   });
 }
 
 /** Soft delete: the reward leaves the catalogue; its redemptions stay as they are. */
 export async function deleteReward(ctx: Ctx, id: string): Promise<void> {
-  const now = ctx.clock.now();
-  const res = await ctx.db
-    .updateTable('loyalty_rewards')
-    .set({ deleted_at: now, updated_at: now })
-    .where('business_id', '=', ctx.businessId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw notFound('Reward');
+  if (!(await queries.deleteReward(ctx.db, ctx.businessId, id, ctx.clock.now()))) throw notFound('Reward');
 }
