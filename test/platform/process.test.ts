@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,45 @@ const healthy = (port: number) => async () => {
   }
 };
 
+/**
+ * A POST the service has received, its headers read and `100 Continue` answered, whose body goes out
+ * only on `send()`: in flight on the server for as long as the test needs.
+ */
+async function heldRequest(
+  port: number,
+  path: string,
+  body: unknown,
+): Promise<{ send(): Promise<{ status: number | undefined; body: string }> }> {
+  const text = JSON.stringify(body);
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port,
+    path,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      expect: '100-continue',
+    },
+  });
+  const response = new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+    req.once('error', reject);
+    req.once('response', (res) => {
+      let received = '';
+      res.on('data', (chunk: Buffer) => (received += chunk.toString()));
+      res.once('end', () => resolve({ status: res.statusCode, body: received }));
+      res.once('error', reject);
+    });
+  });
+  await Promise.race([new Promise<void>((resolve) => req.once('continue', resolve)), response]);
+  return {
+    send() {
+      req.end(text);
+      return response;
+    },
+  };
+}
+
 let databaseEnv: Record<string, string> = {};
 let cleanup: () => Promise<void> = async () => {};
 
@@ -99,20 +139,17 @@ describe('the service process', { timeout: 120_000 }, () => {
     await waitFor(healthy(port), 'the service to answer /healthz');
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
-    // Registration hashes a password (tens of milliseconds): still running when the signal lands.
-    const inFlight = fetch(`http://127.0.0.1:${port}/v1/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        businessName: 'Shutdown Ltd',
-        email: 'shutdown@example.test',
-        password: 'a long enough password',
-      }),
+    // The service has the request (it answered 100 Continue) and waits for its body when the signal lands.
+    const inFlight = await heldRequest(port, '/v1/auth/register', {
+      businessName: 'Shutdown Ltd',
+      email: 'shutdown@example.test',
+      password: 'a long enough password',
     });
-    await new Promise((r) => setTimeout(r, 5));
     service.child.kill('SIGTERM');
+    // The body goes out once the service has begun to stop: the request is in flight through it.
+    await waitFor(() => service.logLines().some((l) => l.msg === 'shutting down'), 'the service to stop');
 
-    const response = await inFlight;
+    const response = await inFlight.send();
     expect(response.status).toBe(201);
     expect(await service.exited).toBe(0);
     const lines = service.logLines();
