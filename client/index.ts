@@ -8,14 +8,6 @@ export type { auth, general, loyalty, publicLoyalty, webhooks } from '../contrac
 /** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */
 export type * from '../contract/common/index.js';
 
-// Transition shim, to be removed once every import names its types through their domain (`loyalty.Member`):
-// the flat type names the SDK exported before the contract was namespaced.
-export type * from '../contract/auth/index.js';
-export type * from '../contract/general/index.js';
-export type * from '../contract/loyalty/schemas.js';
-export type * from '../contract/public-loyalty/schemas.js';
-export type * from '../contract/webhooks/index.js';
-
 export interface ClientOptions {
   /** Root of the service, e.g. `https://api.example.com` (paths already start with `/v1`). */
   baseUrl: string;

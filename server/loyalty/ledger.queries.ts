@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import type { ListTransactionsQuery } from '../../contract/loyalty/schemas.js';
+import type { ListTransactionsQuery } from '../../contract/loyalty/index.js';
 import type { Executor } from '../platform/db/database.js';
 import type { LoyaltyTransactionsTable } from '../platform/db/types.js';
 

@@ -7,7 +7,7 @@ import type {
   Reward,
   Tier,
   Transaction,
-} from '../../contract/loyalty/schemas.js';
+} from '../../contract/loyalty/index.js';
 import type {
   LoyaltyTransactionRow,
   ProgramRow,

@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import type { ListMembersQuery } from '../../contract/loyalty/schemas.js';
+import type { ListMembersQuery } from '../../contract/loyalty/index.js';
 import { likePattern } from '../platform/pagination.js';
 import type { Executor } from '../platform/db/database.js';
 import type { LoyaltyMembersTable } from '../platform/db/types.js';

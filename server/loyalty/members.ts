@@ -1,6 +1,6 @@
 import type {
-  AdjustBody,
-  BulkEnrollBody,
+  AdjustPointsBody,
+  BulkEnrollMembersBody,
   EnrollMemberBody,
   ListMembersQuery,
   ListTransactionsQuery,
@@ -8,7 +8,7 @@ import type {
   MemberDetail,
   Transaction,
   UpdateMemberBody,
-} from '../../contract/loyalty/schemas.js';
+} from '../../contract/loyalty/index.js';
 import { newId } from '../platform/ids.js';
 import type { Ctx } from '../platform/context.js';
 import type { HookCtx, InvoiceFacts } from '../platform/hooks.js';
@@ -137,7 +137,7 @@ async function afterwardsForgetCounts<T>(ctx: Ctx, change: Promise<T>): Promise<
 
 export async function bulkEnroll(
   ctx: Ctx,
-  input: BulkEnrollBody,
+  input: BulkEnrollMembersBody,
 ): Promise<{ enrolled: number; skipped: number; errors: { customerId: string; message: string }[] }> {
   const program = await requireProgram(ctx);
   const ids = [...new Set(input.customerIds)];
@@ -202,7 +202,7 @@ export async function listTransactions(
   return { data: rows.map(toTransaction), totalCount: total };
 }
 
-export async function adjustPoints(ctx: Ctx, input: AdjustBody): Promise<Transaction> {
+export async function adjustPoints(ctx: Ctx, input: AdjustPointsBody): Promise<Transaction> {
   return inTransaction(ctx.db, async (trx) => {
     if (!(await findMemberView(trx, ctx.businessId, input.memberId)))
       throw invalid('memberId', 'Unknown member');

@@ -1,4 +1,4 @@
-import type { CreateProgramBody, Program, UpdateProgramBody } from '../../contract/loyalty/schemas.js';
+import type { CreateProgramBody, Program, UpdateProgramBody } from '../../contract/loyalty/index.js';
 import { newId } from '../platform/ids.js';
 import type { Ctx } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';

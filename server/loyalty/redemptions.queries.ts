@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { ListRedemptionsQuery } from '../../contract/loyalty/schemas.js';
+import type { ListRedemptionsQuery } from '../../contract/loyalty/index.js';
 import type { Executor } from '../platform/db/database.js';
 import type { LoyaltyRedemptionsTable } from '../platform/db/types.js';
 

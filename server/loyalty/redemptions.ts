@@ -6,7 +6,7 @@ import type {
   Redemption,
   UpdateRedemptionBody,
   VoucherVerification,
-} from '../../contract/loyalty/schemas.js';
+} from '../../contract/loyalty/index.js';
 import { newId } from '../platform/ids.js';
 import type { Ctx, CtxSource } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';

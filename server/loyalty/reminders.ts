@@ -3,7 +3,7 @@ import type {
   Reminder,
   Transaction,
   UpdateReminderBody,
-} from '../../contract/loyalty/schemas.js';
+} from '../../contract/loyalty/index.js';
 import { today } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
 import { jobCtx, type CtxSource, type Ctx } from '../platform/context.js';

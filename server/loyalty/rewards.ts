@@ -1,4 +1,4 @@
-import type { CreateRewardBody, Reward, UpdateRewardBody } from '../../contract/loyalty/schemas.js';
+import type { CreateRewardBody, Reward, UpdateRewardBody } from '../../contract/loyalty/index.js';
 import { newId } from '../platform/ids.js';
 import { toScaledInteger } from '../platform/money.js';
 import type { Ctx } from '../platform/context.js';

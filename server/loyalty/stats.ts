@@ -1,4 +1,4 @@
-import type { Stats } from '../../contract/loyalty/schemas.js';
+import type { Stats } from '../../contract/loyalty/index.js';
 import type { Ctx } from '../platform/context.js';
 import { activeProgram, tiersOf } from './queries.js';
 import * as queries from './stats.queries.js';

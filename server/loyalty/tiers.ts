@@ -1,4 +1,4 @@
-import type { CreateTierBody, Tier, UpdateTierBody } from '../../contract/loyalty/schemas.js';
+import type { CreateTierBody, Tier, UpdateTierBody } from '../../contract/loyalty/index.js';
 import { newId } from '../platform/ids.js';
 import { toScaledInteger } from '../platform/money.js';
 import { membersChanged } from './member-counts.js';

@@ -1,12 +1,12 @@
 import type {
-  EarnBody,
-  EarnResult,
-  PublicBalance,
-  PublicReward,
-  PublicVoucherVerification,
-  RedeemBody,
-  RedeemResult,
-} from '../../contract/public-loyalty/schemas.js';
+  EarnPointsBody,
+  EarnPointsResult,
+  Balance,
+  Reward,
+  VoucherVerification,
+  RedeemRewardBody,
+  RedeemRewardResult,
+} from '../../contract/public-loyalty/index.js';
 import { newId } from '../platform/ids.js';
 import type { Ctx } from '../platform/context.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
@@ -42,7 +42,7 @@ const noProgram = () => notFound('Loyalty program');
 const noMember = () => notFound('Member');
 const referenceTaken = () => conflict('The reference has already been used for an earn');
 
-export async function getBalance(ctx: Ctx, email: string): Promise<PublicBalance> {
+export async function getBalance(ctx: Ctx, email: string): Promise<Balance> {
   const [program, member] = await Promise.all([findActiveProgram(ctx), findMemberByEmail(ctx, email)]);
   if (!program) throw noProgram();
   if (!member) throw noMember();
@@ -107,7 +107,7 @@ async function enrollByEmail(ctx: Ctx, email: string): Promise<void> {
  * a few such losses (a member hammered from many tills) it takes the member's row lock instead.
  * The events are handed to the dispatcher after the commit (server/platform/relay.ts).
  */
-export async function earn(ctx: Ctx, input: EarnBody): Promise<EarnResult> {
+export async function earn(ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsResult> {
   const email = input.email.toLowerCase();
   for (let attempt = 0; ; attempt++) {
     const locking = attempt >= OPTIMISTIC_ATTEMPTS;
@@ -128,9 +128,14 @@ export async function earn(ctx: Ctx, input: EarnBody): Promise<EarnResult> {
 }
 
 /** Earned; or the member changed meanwhile; or the customer must be enrolled first (automatic). */
-type EarnOutcome = { result: EarnResult; eventIds: string[] } | 'changed' | 'enroll';
+type EarnOutcome = { result: EarnPointsResult; eventIds: string[] } | 'changed' | 'enroll';
 
-async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState): Promise<EarnOutcome> {
+async function tryEarn(
+  db: Executor,
+  ctx: Ctx,
+  input: EarnPointsBody,
+  state: EarnState,
+): Promise<EarnOutcome> {
   if (!state.member_id) {
     if (state.enrollment_type !== 'automatic') throw noMember();
     return 'enroll';
@@ -246,7 +251,7 @@ async function tryEarn(db: Executor, ctx: Ctx, input: EarnBody, state: EarnState
   };
 }
 
-export async function redeem(ctx: Ctx, input: RedeemBody): Promise<RedeemResult> {
+export async function redeem(ctx: Ctx, input: RedeemRewardBody): Promise<RedeemRewardResult> {
   const member = await findMemberByEmail(ctx, input.email);
   if (!member) throw noMember();
   const { redemption, member: after } = await redeemReward(ctx, {
@@ -263,7 +268,7 @@ export async function redeem(ctx: Ctx, input: RedeemBody): Promise<RedeemResult>
   };
 }
 
-export async function listRewards(ctx: Ctx): Promise<PublicReward[]> {
+export async function listRewards(ctx: Ctx): Promise<Reward[]> {
   const rows = await queries.listActiveRewards(ctx.db, ctx.businessId);
   return rows.map((r) => ({
     publicId: r.id,
@@ -276,7 +281,7 @@ export async function listRewards(ctx: Ctx): Promise<PublicReward[]> {
   }));
 }
 
-export async function verifyVoucher(ctx: Ctx, code: string): Promise<PublicVoucherVerification> {
+export async function verifyVoucher(ctx: Ctx, code: string): Promise<VoucherVerification> {
   const { voucher, rewardType } = await findVoucher(ctx, code);
   return { ...voucher, rewardType };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createClient, unwrap, type ApiKeyScope } from '../../client/index.js';
+import { createClient, unwrap } from '../../client/index.js';
+import type { ApiKeyScope } from '../../contract/auth/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
 

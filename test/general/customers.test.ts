@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { unwrap, type Customer, type ErrorObject } from '../../client/index.js';
+import { unwrap, type ErrorObject } from '../../client/index.js';
+import type { Customer } from '../../contract/general/index.js';
 import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { expectExactError, expectInvalid } from '../support/expect.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unwrap, type CreateInvoiceBody, type ErrorObject, type Invoice } from '../../client/index.js';
+import { unwrap, type ErrorObject } from '../../client/index.js';
+import type { CreateInvoiceBody, Invoice } from '../../contract/general/index.js';
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { useTestServer } from '../support/setup.js';

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { unwrap, type CreateInvoiceBody, type CreatePaymentBody, type Invoice } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { CreateInvoiceBody, CreatePaymentBody, Invoice } from '../../contract/general/index.js';
 import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
 import { expectError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';

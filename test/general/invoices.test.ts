@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  unwrap,
-  type Client,
-  type CreateInvoiceBody,
-  type CreateProductBody,
-  type Invoice,
-  type InvoiceItemInput,
-  type ListInvoicesQuery,
-} from '../../client/index.js';
+import { unwrap, type Client } from '../../client/index.js';
+import type {
+  CreateInvoiceBody,
+  CreateProductBody,
+  Invoice,
+  InvoiceItemInput,
+  ListInvoicesQuery,
+} from '../../contract/general/index.js';
 import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { expectError } from '../support/expect.js';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { unwrap, type Transaction } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Transaction } from '../../contract/loyalty/index.js';
 import { expirePoints } from '../../server/loyalty/expiry.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { outbox } from '../support/events.js';

@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  unwrap,
-  type CreateInvoiceBody,
-  type CreateProgramBody,
-  type Invoice,
-  type Member,
-  type Tier,
-  type Transaction,
-} from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { CreateInvoiceBody, Invoice } from '../../contract/general/index.js';
+import type { CreateProgramBody, Member, Tier, Transaction } from '../../contract/loyalty/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { withEvents } from '../support/events.js';

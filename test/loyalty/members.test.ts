@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { unwrap, type Member, type Tier } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Member, Tier } from '../../contract/loyalty/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { withEvents } from '../support/events.js';

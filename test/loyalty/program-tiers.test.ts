@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unwrap, type CreateProgramBody, type CreateTierBody, type Tier } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { CreateProgramBody, CreateTierBody, Tier } from '../../contract/loyalty/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { unwrap, type Member, type Redemption, type Reward } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Member, Redemption, Reward } from '../../contract/loyalty/index.js';
 import { expireVouchers } from '../../server/loyalty/redemptions.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';

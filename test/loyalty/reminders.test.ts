@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BmsApiError, unwrap, type Member, type Reminder } from '../../client/index.js';
+import { BmsApiError, unwrap } from '../../client/index.js';
+import type { Member, Reminder } from '../../contract/loyalty/index.js';
 import { sendDueReminders } from '../../server/loyalty/reminders.js';
 import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { outbox, withEvents } from '../support/events.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unwrap, type Reward } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Reward } from '../../contract/loyalty/index.js';
 import { raw, json, registerBusiness, type TestBusiness } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
 import { newReward } from '../support/loyalty.js';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { unwrap, type Stats } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Stats } from '../../contract/loyalty/index.js';
 import { expirePoints } from '../../server/loyalty/expiry.js';
 import { raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { unwrap, type Member, type Transaction } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Member, Transaction } from '../../contract/loyalty/index.js';
 import { json, keyClient, raw, registerBusiness, uniqueEmail } from '../support/business.js';
 import { outbox, withEvents } from '../support/events.js';
 import { expectResultError } from '../support/expect.js';

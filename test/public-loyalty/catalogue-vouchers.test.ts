@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { unwrap, type CreateRewardBody } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { CreateRewardBody } from '../../contract/loyalty/index.js';
 import { expectResultError } from '../support/expect.js';
 import { newReward } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';

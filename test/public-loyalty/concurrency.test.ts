@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { unwrap, type Transaction } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Transaction } from '../../contract/loyalty/index.js';
 import { uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox } from '../support/events.js';

@@ -1,13 +1,12 @@
-import {
-  unwrap,
-  type ApiKeyScope,
-  type Client,
-  type CreateProgramBody,
-  type CreateTierBody,
-  type Member,
-  type MemberDetail,
-  type Tier,
-} from '../../client/index.js';
+import { unwrap, type Client } from '../../client/index.js';
+import type { ApiKeyScope } from '../../contract/auth/index.js';
+import type {
+  CreateProgramBody,
+  CreateTierBody,
+  Member,
+  MemberDetail,
+  Tier,
+} from '../../contract/loyalty/index.js';
 import {
   keyClient,
   registerShop,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { unwrap, type Member, type Redemption } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
+import type { Member, Redemption } from '../../contract/loyalty/index.js';
 import { json, raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { expectResultError } from '../support/expect.js';

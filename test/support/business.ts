@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createClient,
-  unwrap,
-  type Client,
-  type CreateProgramBody,
-  type Program,
-} from '../../client/index.js';
+import { createClient, unwrap, type Client } from '../../client/index.js';
+import type { CreateProgramBody, Program } from '../../contract/loyalty/index.js';
 import type { TestServer } from './server.js';
 
 export interface TestBusiness {
