@@ -11,7 +11,7 @@ const planTable = z
       s
         .split(',')
         .map((pair) => pair.split(':'))
-        .map(([p, n]) => [p, Number(n)]),
+        .map(([p = '', n = '']) => [p, Number(n)]),
     ),
   );
 

@@ -124,7 +124,7 @@ export type Invoice = z.infer<typeof InvoiceSchema>;
  * notation included), counted exactly: 1.0000000000000002 has 16, 1e-7 has 7. No float tolerance.
  */
 function decimalsOf(value: number): number {
-  const [mantissa, exponent = '0'] = String(value).toLowerCase().split('e');
+  const [mantissa = '', exponent = '0'] = String(value).toLowerCase().split('e');
   const fraction = mantissa.split('.')[1] ?? '';
   return Math.max(0, fraction.length - Number(exponent));
 }

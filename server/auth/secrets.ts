@@ -22,7 +22,7 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  const [scheme, n, r, p, salt = '', hash = ''] = stored.split('$');
   if (scheme !== 'scrypt') return false;
   const expected = Buffer.from(hash, 'base64');
   const key = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {

@@ -23,7 +23,7 @@ const BATCH = 500;
 
 /** `YYYY-MM-DD` that many days after the date `YYYY-MM-DD`. */
 function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
+  const [y = 0, m = 1, d = 1] = date.split('-').map(Number);
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 

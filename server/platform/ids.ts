@@ -10,7 +10,7 @@ const randomByte = (): number => {
     randomFillSync(pool);
     offset = 0;
   }
-  return pool[offset++];
+  return pool[offset++]!;
 };
 
 const ulid = monotonicFactory(() => randomByte() / 256);

@@ -59,7 +59,8 @@ export function rateLimit(deps: Deps): RequestHandler {
   return (req, res, next) => {
     const auth = req.credentials.bearer ?? req.credentials.apiKey;
     const limiter = auth
-      ? (deps.limiters.plans[auth.plan] ?? deps.limiters.plans[deps.config.DEFAULT_PLAN])
+      ? // The configuration refuses a DEFAULT_PLAN without a limit, so that one always exists.
+        (deps.limiters.plans[auth.plan] ?? deps.limiters.plans[deps.config.DEFAULT_PLAN]!)
       : deps.limiters.anonymous;
     const key = auth ? `biz:${auth.businessId}` : `ip:${req.ip}`;
     consume(limiter, key).then(

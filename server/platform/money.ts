@@ -13,8 +13,8 @@ import { invalid } from './errors.js';
  */
 function decimalParts(value: number): [string, string] {
   if (!Number.isFinite(value)) throw new Error('Not a finite number');
-  const [mantissa, exponent = '0'] = Math.abs(value).toString().split('e');
-  const [whole, fraction = ''] = mantissa.split('.');
+  const [mantissa = '', exponent = '0'] = Math.abs(value).toString().split('e');
+  const [whole = '', fraction = ''] = mantissa.split('.');
   const digits = whole + fraction;
   const point = whole.length + Number(exponent);
   if (point <= 0) return ['0', '0'.repeat(-point) + digits];

@@ -22,7 +22,7 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
-    const [version, iv, tag, data] = sealed.split('.');
+    const [version, iv = '', tag = '', data = ''] = sealed.split('.');
     if (version !== VERSION) throw new Error('Unknown sealed-secret version');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));

@@ -77,7 +77,7 @@ const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(
 function nameFromEmail(email: string): string {
   const local = email.slice(0, email.lastIndexOf('@'));
   const words = local
-    .split('+')[0]
+    .split('+', 1)[0]!
     .split(/[._]+/)
     .filter(Boolean)
     .map((word) => word.split('-').map(capitalised).join('-'));

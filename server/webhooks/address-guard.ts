@@ -4,14 +4,15 @@ import ipaddr from 'ipaddr.js';
 
 type Cidr = [ipaddr.IPv6, number];
 const cidr = (text: string): Cidr => ipaddr.IPv6.parseCIDR(text);
-const ipv4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+/** The IPv4 address in two 16-bit groups (an IPv6 address always has all eight). */
+const ipv4 = (high = 0, low = 0) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 
 /**
  * IPv6 forms that embed an IPv4 address, and the IPv4 addresses a connection to one of them ends
  * up reaching: the address is public only when all of those are. `null`: the form is refused
  * whatever it embeds. `parts` are the address's eight 16-bit groups.
  */
-const IPV4_EMBEDDING: { prefix: Cidr; reaches: (parts: number[]) => ipaddr.IPv4[] | null }[] = [
+const IPV4_EMBEDDING: { prefix: Cidr; reaches: (parts: readonly number[]) => ipaddr.IPv4[] | null }[] = [
   // IPv4-mapped (::ffff:0:0/96): a dual-stack socket dials the embedded address itself.
   { prefix: cidr('::ffff:0:0/96'), reaches: (p) => [ipv4(p[6], p[7])] },
   // IPv4-compatible (::/96, which also holds :: and ::1): deprecated by RFC 4291, so no receiver
@@ -31,7 +32,7 @@ const IPV4_EMBEDDING: { prefix: Cidr; reaches: (parts: number[]) => ipaddr.IPv4[
   // client's NAT address (the last 32 bits, inverted), so both must be public.
   {
     prefix: cidr('2001::/32'),
-    reaches: (p) => [ipv4(p[2], p[3]), ipv4(p[6] ^ 0xffff, p[7] ^ 0xffff)],
+    reaches: (p) => [ipv4(p[2], p[3]), ipv4((p[6] ?? 0) ^ 0xffff, (p[7] ?? 0) ^ 0xffff)],
   },
 ];
 
@@ -41,7 +42,7 @@ const IPV4_EMBEDDING: { prefix: Cidr; reaches: (parts: number[]) => ipaddr.IPv4[
  * print such an address.
  */
 function hexTail(ipv6: string): string {
-  const [address, ...zone] = ipv6.split('%');
+  const [address = '', ...zone] = ipv6.split('%');
   const hex = address.replace(
     /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
     (_quad, a: string, b: string, c: string, d: string) =>

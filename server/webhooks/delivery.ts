@@ -44,7 +44,7 @@ export function retryDelayMs(
   random: () => number = Math.random,
 ): number | null {
   if (attempts >= MAX_ATTEMPTS) return null;
-  const base = RETRY_DELAYS_SECONDS[attempts - 1] * 1000;
+  const base = RETRY_DELAYS_SECONDS[attempts - 1]! * 1000;
   const jittered = Math.round(base * (1 + 0.1 * random()));
   const asked = retryAfterSeconds === null ? 0 : Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS);
   return Math.max(jittered, asked);

@@ -49,7 +49,8 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
       return callback(new BlockedAddressError(`${hostname} resolves to a private address`), []);
     }
     if (options.all) return callback(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
+    // A lookup that succeeds has at least one address.
+    callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 }
 
