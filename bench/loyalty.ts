@@ -17,7 +17,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
-import { percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
+import { itemAt, percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 import { memberListQueries } from '../server/loyalty/index.js';
 import type { Database } from '../server/platform/db/types.js';
 
@@ -199,8 +199,9 @@ try {
     `SELECT count(*) AS n FROM customers WHERE business_id = $1 AND position('love' IN lower(name) || ' ' || lower(email)) > 0`,
     [businessId],
   );
-  if (check.totalCount !== Number(expected.rows[0].n)) {
-    throw new Error(`search "LOVE" counted ${check.totalCount}, expected ${expected.rows[0].n}`);
+  const { n } = itemAt(expected.rows, 0);
+  if (check.totalCount !== Number(n)) {
+    throw new Error(`search "LOVE" counted ${check.totalCount}, expected ${n}`);
   }
 
   const terms = [...TERMS.name, ...TERMS.email, ...TERMS.none];
@@ -209,18 +210,18 @@ try {
   // Warm-up: each term once (plans cached, pages in memory), not timed.
   for (const term of terms) await unwrap(client.loyalty.members.listMembers({ query: { search: term } }));
 
-  const timings: Record<string, number[]> = { name: [], email: [], none: [] };
+  const timings: Record<ReturnType<typeof kindOf>, number[]> = { name: [], email: [], none: [] };
   const all: number[] = [];
-  const matched: Record<string, number> = {};
-  const perTerm: Record<string, number[]> = Object.fromEntries(terms.map((t) => [t, []]));
+  const matched = new Map<string, number>();
+  const perTerm = new Map<string, number[]>(terms.map((t) => [t, []]));
   for (let i = 0; i < SEARCHES; i++) {
-    const term = terms[i % terms.length];
+    const term = itemAt(terms, i % terms.length);
     const started = performance.now();
     const res = await unwrap(client.loyalty.members.listMembers({ query: { search: term } }));
     const elapsed = performance.now() - started;
-    matched[term] = res.totalCount;
+    matched.set(term, res.totalCount);
     timings[kindOf(term)].push(elapsed);
-    perTerm[term].push(elapsed);
+    perTerm.get(term)?.push(elapsed);
     all.push(elapsed);
   }
 
@@ -242,9 +243,9 @@ try {
   console.log(`target p95 10 ms: ${percentile(sorted, 95) <= 10 ? 'met' : 'NOT met'}`);
   console.log('\nper term (matches: p50 / max ms):');
   for (const term of terms) {
-    const own = perTerm[term].sort((a, b) => a - b);
+    const own = (perTerm.get(term) ?? []).sort((a, b) => a - b);
     console.log(
-      `  ${`"${term}"`.padEnd(18)} ${String(matched[term]).padStart(6)} matches: ${ms(percentile(own, 50))} / ${ms(own.at(-1)!)} ms`,
+      `  ${`"${term}"`.padEnd(18)} ${String(matched.get(term)).padStart(6)} matches: ${ms(percentile(own, 50))} / ${ms(own.at(-1)!)} ms`,
     );
   }
 
@@ -262,8 +263,8 @@ try {
   console.log(
     '  (each term once, counts expired; broad terms: ' +
       terms
-        .filter((t) => matched[t] >= 1000)
-        .map((t) => `"${t}" ${ms(uncached[terms.indexOf(t)])} ms`)
+        .filter((t) => (matched.get(t) ?? 0) >= 1000)
+        .map((t) => `"${t}" ${ms(itemAt(uncached, terms.indexOf(t)))} ms`)
         .join(', ') +
       ')',
   );

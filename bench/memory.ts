@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createClient, unwrap } from '../client/index.js';
-import { scratchDatabase, stop, waitHealthy } from './support.js';
+import { itemAt, scratchDatabase, stop, waitHealthy } from './support.js';
 
 const PORT = 3812;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -81,7 +81,11 @@ async function measure(runner: Runner, env: Record<string, string>): Promise<{ i
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) =>
+  itemAt(
+    [...xs].sort((a, b) => a - b),
+    Math.floor(xs.length / 2),
+  );
 const report = (label: string, xs: number[]) =>
   `${label} ${mb(median(xs))} MB (${mb(Math.min(...xs))}-${mb(Math.max(...xs))})`;
 

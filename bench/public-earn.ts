@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
-import { scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
+import { itemAt, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -69,14 +69,17 @@ async function load(url: string, headers: Record<string, string>, seconds: numbe
 
 /** CPU time a process has used so far (user + system, ms), from /proc. */
 function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = itemAt(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') '), 1).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in 1/100 s ticks
 }
 
 /** CPU time the whole machine has been busy so far (ms, all cores): server, database and load. */
 function machineBusyMs(): number {
-  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-  const idle = ticks[3] + ticks[4]; // idle, iowait
+  const [, ...ticks] = itemAt(readFileSync('/proc/stat', 'utf8').split('\n'), 0)
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const idle = itemAt(ticks, 3) + itemAt(ticks, 4); // idle, iowait
   return ((ticks.slice(0, 8).reduce((a, b) => a + b, 0) - idle) * 1000) / 100;
 }
 
@@ -236,9 +239,10 @@ try {
             (SELECT coalesce(sum(points_balance), 0) FROM loyalty_members) AS balances`,
   );
   await check.end();
+  const ledger = itemAt(rows, 0);
   console.log(
-    `ledger: ${Number(rows[0].n).toLocaleString('en')} public earns; sum of points ${rows[0].sum} ` +
-      `${rows[0].sum === rows[0].balances ? '=' : '!='} sum of balances ${rows[0].balances}`,
+    `ledger: ${Number(ledger.n).toLocaleString('en')} public earns; sum of points ${ledger.sum} ` +
+      `${ledger.sum === ledger.balances ? '=' : '!='} sum of balances ${ledger.balances}`,
   );
 } finally {
   await stop(service);

@@ -42,8 +42,16 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/** The p-th percentile of sorted values; NaN when there are none. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+/** The item at `index` of `list` (negative counts from the end); a missing one is an error. */
+export function itemAt<T>(list: readonly T[], index: number): T {
+  const item = list.at(index);
+  if (item === undefined) throw new Error(`No item at ${index} in a list of ${list.length}`);
+  return item;
+}
 
 /** A fresh database on the PostgreSQL server; `drop()` removes it (unless `keep`). */
 export async function scratchDatabase(): Promise<{

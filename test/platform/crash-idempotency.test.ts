@@ -7,6 +7,7 @@ import { createClient, unwrap } from '../../client/index.js';
 import { ensureBuilt } from '../support/build.js';
 import { createScratchDatabase, onPostgres } from '../support/database.js';
 import { openDatabase } from '../../server/platform/db/database.js';
+import { itemAt } from '../support/expect.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PORT = 4200 + Math.floor(Math.random() * 200);
@@ -99,7 +100,7 @@ async function burst(
     Array.from({ length: parallel }, async () => {
       while (next < requests.length) {
         const i = next++;
-        outcomes[i] = await send(requests[i]).catch(() => ({}));
+        outcomes[i] = await send(itemAt(requests, i)).catch(() => ({}));
         onAnswer(++done);
       }
     }),
@@ -198,11 +199,12 @@ describe(
       await ready();
       const retries = await burst(requests, 8, () => {});
       for (const [i, retry] of retries.entries()) {
-        expect(retry.status, `${requests[i].key}: ${retry.text}`).toBeLessThan(300);
+        expect(retry.status, `${itemAt(requests, i).key}: ${retry.text}`).toBeLessThan(300);
         // An answer the client saw before the crash is what every retry gets back.
-        if (first[i].status !== undefined) {
+        const before = itemAt(first, i);
+        if (before.status !== undefined) {
           expect(retry.replayed).toBe(true);
-          expect(retry.text).toBe(first[i].text);
+          expect(retry.text).toBe(before.text);
         }
       }
       const replayed = retries.filter((r) => r.replayed).length;

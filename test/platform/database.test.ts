@@ -10,7 +10,7 @@ describe('the database connection, the same on PGlite and PostgreSQL', () => {
     const { rows } = await sql<{ statement_timeout: string }>`SHOW statement_timeout`.execute(
       server().deps.db,
     );
-    expect(rows[0].statement_timeout).toBe('300ms');
+    expect(rows[0]?.statement_timeout).toBe('300ms');
     // PGlite records the setting but, single-threaded in WebAssembly, has no timer to cancel with.
     if (onPostgres) {
       await expect(sql`SELECT pg_sleep(2)`.execute(server().deps.db)).rejects.toMatchObject({

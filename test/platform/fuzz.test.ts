@@ -22,6 +22,7 @@ import {
 import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
+import { itemAt } from '../support/expect.js';
 
 const UNLIMITED = '1000000000';
 
@@ -73,7 +74,21 @@ const operations = loadOperations(OPENAPI_PATH);
 interface Seeded {
   credentials: Credentials;
   /** Real ids by collection, as `collectionOf` names them. */
-  ids: Record<string, string[]>;
+  ids: Record<
+    | 'api-keys'
+    | 'customers'
+    | 'products'
+    | 'invoices'
+    | 'webhooks'
+    | 'deliveries'
+    | 'tiers'
+    | 'rewards'
+    | 'members'
+    | 'redemptions'
+    | 'reminders'
+    | 'vouchers',
+    string[]
+  >;
   emails: string[];
   password: string;
   skus: string[];
@@ -113,7 +128,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       await unwrap(
         general.invoices.createInvoice({
           body: {
-            customer_id: customers[0],
+            customer_id: itemAt(customers, 0),
             items: [{ product_id: product.id, quantity: 2, tax_rate: 20 }],
             due_date: '2030-01-31',
           },
@@ -245,7 +260,7 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
     const phases: FuzzRequest[][] = [[], [], [], []];
     operations.forEach((op, i) => {
       const count = perOperation + (i < remainder ? 1 : 0);
-      phases[phaseOf(op)].push(...generateRequests(op, ctx, count, SEED ^ hashOf(op.id)));
+      itemAt(phases, phaseOf(op)).push(...generateRequests(op, ctx, count, SEED ^ hashOf(op.id)));
     });
     const generated = Date.now();
 

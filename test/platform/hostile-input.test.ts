@@ -149,7 +149,7 @@ describe('security headers', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     const directives = Object.fromEntries(
       csp.split(';').map((d) => {
-        const [name, ...values] = d.trim().split(/\s+/);
+        const [name = '', ...values] = d.trim().split(/\s+/);
         return [name, values];
       }),
     );
@@ -163,7 +163,7 @@ describe('security headers', () => {
     const page = String(res.body);
     const scripts = [...page.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(scripts.length).toBeGreaterThan(0);
-    for (const [, attributes, content] of scripts) {
+    for (const [, attributes, content = ''] of scripts) {
       expect(attributes).toMatch(/src="\/docs\//);
       expect(content.trim()).toBe('');
     }

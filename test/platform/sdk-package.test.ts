@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../support/setup.js';
+import { atLeast } from '../support/expect.js';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,7 +62,7 @@ describe('the SDK as a package', () => {
         ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
         repo,
       );
-      const [pack] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[];
+      const [pack] = atLeast(JSON.parse(packed) as { filename: string; files: { path: string }[] }[], 1);
       const shipped = pack.files.map((f) => f.path);
       expect(shipped).toEqual(
         expect.arrayContaining([

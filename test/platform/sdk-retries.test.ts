@@ -5,6 +5,7 @@ import { createClient, unwrap, type Client } from '../../client/index.js';
 import { keyClient, registerShop, uniqueEmail, type TestShop } from '../support/business.js';
 import { transactionRows } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
+import { itemAt } from '../support/expect.js';
 
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' } });
 
@@ -139,7 +140,7 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
     expect(key).toMatch(UUID);
     expect(retryKey).toBe(key);
     // No Retry-After on a network error: exponential backoff, 500 ms for the first retry.
-    expect(proxy.hits[1].at - proxy.hits[0].at).toBeGreaterThanOrEqual(450);
+    expect(itemAt(proxy.hits, 1).at - itemAt(proxy.hits, 0).at).toBeGreaterThanOrEqual(450);
 
     expect(await balanceOf(shop, email)).toBe(125);
     expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
@@ -190,11 +191,11 @@ describe('SDK: a POST whose response was lost is retried with its idempotency ke
       TypeError,
     );
     expect(proxy.hits).toHaveLength(1);
-    expect(proxy.hits[0].headers).not.toHaveProperty('idempotency-key');
+    expect(itemAt(proxy.hits, 0).headers).not.toHaveProperty('idempotency-key');
 
     const second = await pos.publicLoyalty.publicEarn({ body: { email, amount: 1 } });
     expect(second.status).toBe(200);
-    expect(proxy.hits[1].headers).not.toHaveProperty('idempotency-key');
+    expect(itemAt(proxy.hits, 1).headers).not.toHaveProperty('idempotency-key');
     // Without a key nothing deduplicates: both earns counted.
     expect(await balanceOf(shop, email)).toBe(20);
   });
@@ -253,7 +254,7 @@ describe('SDK: 409 IDEMPOTENCY_IN_PROGRESS', () => {
     expect(proxy.hits.map((h) => h.status)).toEqual([409, 200]);
     expect(keysOf(proxy.hits)).toEqual(['busy-key', 'busy-key']);
     // Retry-After: 1
-    expect(proxy.hits[1].at - proxy.hits[0].at).toBeGreaterThanOrEqual(950);
+    expect(itemAt(proxy.hits, 1).at - itemAt(proxy.hits, 0).at).toBeGreaterThanOrEqual(950);
     expect(await transactionRows(server(), shop.businessId)).toHaveLength(1);
   });
 

@@ -69,3 +69,23 @@ export async function expectApiError(
     expect(details.map((d) => d.field)).toContain(field);
   }
 }
+
+/** The item at `index` of `list` (negative counts from the end); a missing one fails the test. */
+export function itemAt<T>(list: readonly T[], index: number): T {
+  const item = list.at(index);
+  if (item === undefined) throw new Error(`No item at ${index} in a list of ${list.length}`);
+  return item;
+}
+
+/** A tuple type of at least `N` items of `T` (N a literal up to a few dozen; any other number: `T[]`). */
+export type AtLeast<N extends number, T, Head extends T[] = []> = number extends N
+  ? T[]
+  : Head['length'] extends N
+    ? [...Head, ...T[]]
+    : AtLeast<N, T, [...Head, T]>;
+
+/** `list`, known to hold at least `n` items (so `const [a, b] = atLeast(rows, 2)` needs no checks). */
+export function atLeast<T, N extends number>(list: readonly T[], n: N): AtLeast<N, T> {
+  if (list.length < n) throw new Error(`Expected at least ${n} items, got ${list.length}`);
+  return list as unknown as AtLeast<N, T>;
+}

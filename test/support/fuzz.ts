@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { ERROR_STATUS, envelopeForPath } from '../../contract/common/errors.js';
 import type { TestServer } from './server.js';
+import { itemAt } from './expect.js';
 
 /**
  * A fuzzer driven by openapi.json: every operation of the document gets valid-ish requests built
@@ -133,7 +134,7 @@ export function loadOperations(file: URL): Operation[] {
 export function collectionOf(template: string, param: string): string {
   const segments = template.split('/');
   const at = segments.indexOf(`{${param}}`);
-  return at > 0 ? segments[at - 1] : param;
+  return (at > 0 ? segments[at - 1] : undefined) ?? param;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,8 +209,8 @@ const clone = (value: unknown): unknown => (value === undefined ? undefined : st
 type Path = (string | number)[];
 
 function setAt(root: unknown, path: Path, value: unknown): unknown {
-  if (path.length === 0) return value;
   const [key, ...rest] = path;
+  if (key === undefined) return value;
   const container: any =
     root && typeof root === 'object' ? root : typeof key === 'number' ? [] : ({} as Record<string, unknown>);
   const child = setAt(container[key], rest, value);
@@ -226,13 +227,14 @@ function getAt(root: unknown, path: Path): unknown {
 }
 
 function removeAt(root: unknown, path: Path): unknown {
-  if (path.length === 0) return undefined;
+  const last = path.at(-1);
+  if (last === undefined) return undefined;
   let node: any = root;
   for (const key of path.slice(0, -1)) {
     if (!node || typeof node !== 'object') return root;
     node = node[key];
   }
-  if (node && typeof node === 'object') delete node[path[path.length - 1]];
+  if (node && typeof node === 'object') delete node[last];
   return root;
 }
 
@@ -1232,7 +1234,7 @@ export function shuffle<T>(items: T[], seed: number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
+    [out[i], out[j]] = [itemAt(out, j), itemAt(out, i)];
   }
   return out;
 }
@@ -1314,7 +1316,7 @@ export type Verdict =
 const INTERNALS =
   /violates .* constraint|duplicate key value|relation "|column "|syntax error at or near|invalid input syntax for|node_modules|\.[cm]?[jt]s:\d+:\d+|\bat (async )?[\w.<>]+ \(/i;
 
-const pathnameOf = (target: string) => target.split('?')[0];
+const pathnameOf = (target: string) => target.split('?')[0] ?? target;
 
 /** Why a 4xx answer is not in the documented error envelope of its path, or undefined. */
 export function envelopeProblem(target: string, res: FuzzResponse): string | undefined {
@@ -1433,7 +1435,7 @@ export async function runRequests(
   const worker = async () => {
     while (next < requests.length) {
       const index = next++;
-      const req = requests[index];
+      const req = itemAt(requests, index);
       const requestId = `fuzz-${(options.firstId ?? 0) + index}`;
       const res = await send(baseUrl, req, agent, { 'x-request-id': requestId });
       const verdict = verdictOf(req, res);
@@ -1591,7 +1593,7 @@ export function groupViolations(violations: string[], operations: Operation[]): 
       groups.set(violation, { count: (groups.get(violation)?.count ?? 0) + 1, example: '' });
       continue;
     }
-    const [, method, url, message, body] = match;
+    const [, method = '', url = '', message = '', body = ''] = match;
     const template =
       matchers.find((m) => m.op.method === method && m.pattern.test(pathnameOf(url)))?.op.template ??
       pathnameOf(url);

@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config.js';
 import { loadSecretBox, SecretBox } from '../../server/platform/secret-box.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { configErrorOf } from '../support/config.js';
+import { atLeast, itemAt } from '../support/expect.js';
 
 const log = createLogger('silent');
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -20,7 +21,7 @@ function flip(part: string, at = 0): string {
 /** The sealed value with its part `index` (0 version, 1 iv, 2 tag, 3 ciphertext) replaced. */
 function withPart(sealed: string, index: number, replace: (part: string) => string): string {
   const parts = sealed.split('.');
-  parts[index] = replace(parts[index]);
+  parts[index] = replace(itemAt(parts, index));
   return parts.join('.');
 }
 
@@ -36,7 +37,7 @@ describe('SecretBox', () => {
   it('seals as v1.<iv>.<tag>.<ciphertext> without the plain text in it', () => {
     const sealed = box.seal(SECRET);
     expect(sealed).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
-    const [, iv, tag] = sealed.split('.');
+    const [, iv, tag] = atLeast(sealed.split('.'), 3);
     expect(Buffer.from(iv, 'base64url')).toHaveLength(12);
     expect(Buffer.from(tag, 'base64url')).toHaveLength(16);
     expect(sealed).not.toContain(SECRET);
@@ -67,7 +68,7 @@ describe('SecretBox', () => {
   it('refuses a ciphertext moved under another tag', () => {
     const a = box.seal(SECRET);
     const b = box.seal('another secret of similar size, long enough');
-    const swapped = withPart(a, 3, () => b.split('.')[3]);
+    const swapped = withPart(a, 3, () => itemAt(b.split('.'), 3));
     expect(() => box.open(swapped)).toThrow();
   });
 

@@ -9,6 +9,7 @@ import type { TestServer } from '../support/server.js';
 import { settleDeliveries, useReceivers, type Receiver } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
+import { atLeast } from '../support/expect.js';
 
 // The services start without a worker: each test plays the worker that fetches a delivery job and
 // dies before it leases the delivery, and starts a real worker, or calls deliver(), only after that.
@@ -50,18 +51,21 @@ async function strandedDelivery(srv: TestServer, receiver: Receiver<unknown>) {
   await unwrap(biz.client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } }));
   // The fan-out a worker's event relay does: the delivery row and its job, in one transaction.
   await relayPendingEvents(srv.deps);
-  const [delivery] = await srv.deps.db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('business_id', '=', biz.businessId)
-    .execute();
+  const [delivery] = atLeast(
+    await srv.deps.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('business_id', '=', biz.businessId)
+      .execute(),
+    1,
+  );
 
   // The dying worker: pg-boss hands it the job, and it never leases the delivery nor completes it.
   // (It takes whatever else is queued too, as a worker fetching a batch would.)
   const fetched = await srv.deps.jobs.boss.fetch<DeliverJob>(QUEUES.deliverWebhook, { batchSize: 100 });
   const job = fetched.find((j) => j.data.deliveryId === delivery.id)!;
   expect(job.data).toEqual({ businessId: biz.businessId, deliveryId: delivery.id });
-  const [held] = await srv.deps.jobs.boss.findJobs(QUEUES.deliverWebhook, { id: job.id });
+  const [held] = atLeast(await srv.deps.jobs.boss.findJobs(QUEUES.deliverWebhook, { id: job.id }), 1);
   expect(held.state).toBe('active');
   expect(delivery).toMatchObject({ status: 'pending', locked_until: null, requeued_at: null });
   expect(await queuedJobs(srv, delivery.id)).toEqual([]);

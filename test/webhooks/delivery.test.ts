@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap, type EventName } from '../../client/index.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
+import { atLeast, itemAt } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
@@ -33,8 +34,11 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 // ---------------------------------------------------------------------------------------------
 // Waiting and checking.
 
-const waitForHits = (receiver: Receiver, n: number) =>
-  waitFor(`${n} request(s) at ${receiver.url}`, () => receiver.hits.length >= n && receiver.hits);
+const waitForHits = async <N extends number>(receiver: Receiver, n: N) =>
+  atLeast(
+    await waitFor(`${n} request(s) at ${receiver.url}`, () => receiver.hits.length >= n && receiver.hits),
+    n,
+  );
 
 const hmacHex = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
 
@@ -123,7 +127,7 @@ describe('a delivery', () => {
     await settleDeliveries(server(), biz.businessId);
 
     expect(receiver.hits.map((h) => h.body.event)).toEqual(['customer.created', 'customer.updated']);
-    const second = receiver.hits[1];
+    const second = itemAt(receiver.hits, 1);
     expect(second.body.data).toEqual(updated.data);
     expect(second.body.deliveryId).not.toBe(hit.body.deliveryId);
     expect(verifyStandard(secret, second)).toEqual(second.body);
@@ -146,7 +150,7 @@ describe('a delivery', () => {
     const [hit] = await waitForHits(receiver, 1);
     await settleDeliveries(server(), biz.businessId);
 
-    const [delivery, ...others] = await deliveriesOf(biz, id);
+    const [delivery, ...others] = atLeast(await deliveriesOf(biz, id), 1);
     expect(others).toEqual([]);
     expect(delivery).toMatchObject({
       deliveryId: hit.body.deliveryId,
@@ -155,16 +159,19 @@ describe('a delivery', () => {
       nextAttemptAt: null,
       attempts: [{ statusCode: 200, errorClass: null, redelivery: false }],
     });
-    const [event] = await server()
-      .deps.db.selectFrom('events')
-      .selectAll()
-      .where('business_id', '=', biz.businessId)
-      .execute();
+    const [event] = atLeast(
+      await server()
+        .deps.db.selectFrom('events')
+        .selectAll()
+        .where('business_id', '=', biz.businessId)
+        .execute(),
+      1,
+    );
     expect(delivery.eventId).toBe(event.id);
     expect(event.dispatched_at).not.toBeNull();
     expect(hit.body.occurredAt).toBe(event.occurred_at.toISOString());
-    expect(Date.parse(delivery.attempts[0].attemptedAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(itemAt(delivery.attempts, 0).attemptedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(delivery.attempts[0]?.durationMs).toBeGreaterThanOrEqual(0);
   });
 
   it('sends nothing for events the webhook does not subscribe to', async () => {
@@ -220,7 +227,7 @@ describe('a delivery', () => {
     const theirCustomer = await createCustomer(theirs, 'Their Customer');
     await waitForHits(theirReceiver, 1);
     await settleDeliveries(server(), theirs.businessId);
-    expect(theirReceiver.hits[0].body.data).toEqual(theirCustomer);
+    expect(theirReceiver.hits[0]?.body.data).toEqual(theirCustomer);
     expect(myReceiver.hits).toEqual([]);
     expect(await deliveriesOf(mine, myHook.id)).toEqual([]);
 
@@ -276,7 +283,7 @@ describe('a delivery', () => {
         .sort((x, y) => String(x.status).localeCompare(String(y.status))),
     ).toEqual([paid, issued].sort((x, y) => x.status.localeCompare(y.status)));
     expect(byEvent('invoice.paid').map((h) => h.body.data)).toEqual([paid]);
-    const [payment] = byEvent('payment.created');
+    const [payment] = atLeast(byEvent('payment.created'), 1);
     expect(payment.body.data).toMatchObject({ invoice_id: created.id, amount: 300 });
     for (const hit of receiver.hits) {
       expect(hit.headers['x-webhook-event']).toBe(hit.body.event);
@@ -378,7 +385,7 @@ describe('redeliver', () => {
     expect(again.headers['x-webhook-signature']).not.toBe(first.headers['x-webhook-signature']);
     expect(verifyStandard(secret, again)).toEqual(again.body);
 
-    const [delivery] = await deliveriesOf(biz, id);
+    const [delivery] = atLeast(await deliveriesOf(biz, id), 1);
     expect(delivery.status).toBe('succeeded');
     expect(delivery.attempts.map((a) => [a.statusCode, a.redelivery])).toEqual([
       [200, false],

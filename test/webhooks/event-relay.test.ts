@@ -58,8 +58,8 @@ describe('outbox relay with a running worker', () => {
 
     await waitFor('the points_earned delivery', () => receiver.hits.length >= 1);
     expect(receiver.hits.map((h) => h.body.event)).toEqual(['loyalty.points_earned']);
-    expect(receiver.hits[0].body.data.transaction?.points).toBe(42);
-    expect(receiver.hits[0].body.data.member?.pointsBalance).toBe(42);
+    expect(receiver.hits[0]?.body.data.transaction?.points).toBe(42);
+    expect(receiver.hits[0]?.body.data.member?.pointsBalance).toBe(42);
     await waitFor(
       'the outbox to be dispatched',
       async () => (await undispatched(server(), biz.businessId)).length === 0,
