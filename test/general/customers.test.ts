@@ -3,8 +3,9 @@ import { unwrap, type ErrorObject } from '../../client/index.js';
 import type { Customer } from '../../contract/general/index.js';
 import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
-import { expectExactError, expectInvalid } from '../support/expect.js';
+import { expectExactError, expectInvalid, itemAt } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
+import { createCustomer } from '../support/general.js';
 
 const server = useTestServer();
 
@@ -12,9 +13,6 @@ const ID = /^cus_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_ID = 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
 
-async function createCustomer(biz: TestBusiness, body: Parameters<Client['createCustomer']>[0]['body']) {
-  return (await unwrap(biz.client.general.customers.createCustomer({ body }))).data;
-}
 type Client = TestBusiness['client']['general']['customers'];
 
 /** Sends a body the typed client would refuse (unknown fields, wrong types). */
@@ -86,7 +84,7 @@ describe('POST /v1/customers', () => {
   });
 
   it('fills defaults and derives first_name/last_name from name at the first space', async () => {
-    const data = await createCustomer(a, { name: 'Ada King Lovelace' });
+    const data = await createCustomer(a.client, { name: 'Ada King Lovelace' });
     expect(data).toMatchObject({
       name: 'Ada King Lovelace',
       first_name: 'Ada',
@@ -101,32 +99,32 @@ describe('POST /v1/customers', () => {
   });
 
   it('derives only a first_name from a single-word name', async () => {
-    const data = await createCustomer(a, { name: 'Plato' });
+    const data = await createCustomer(a.client, { name: 'Plato' });
     expect(data).toMatchObject({ first_name: 'Plato', last_name: null });
   });
 
   it('trims the name before storing and deriving from it', async () => {
-    const data = await createCustomer(a, { name: '   Grace Hopper  ' });
+    const data = await createCustomer(a.client, { name: '   Grace Hopper  ' });
     expect(data).toMatchObject({ name: 'Grace Hopper', first_name: 'Grace', last_name: 'Hopper' });
   });
 
   it('lets given first_name/last_name win over the derived ones, each on its own', async () => {
-    expect(await createCustomer(a, { name: 'Ada Lovelace', first_name: 'Augusta' })).toMatchObject({
+    expect(await createCustomer(a.client, { name: 'Ada Lovelace', first_name: 'Augusta' })).toMatchObject({
       first_name: 'Augusta',
       last_name: 'Lovelace',
     });
-    expect(await createCustomer(a, { name: 'Ada Lovelace', last_name: 'Byron' })).toMatchObject({
+    expect(await createCustomer(a.client, { name: 'Ada Lovelace', last_name: 'Byron' })).toMatchObject({
       first_name: 'Ada',
       last_name: 'Byron',
     });
     expect(
-      await createCustomer(a, { name: 'Ada Lovelace', first_name: null, last_name: null }),
+      await createCustomer(a.client, { name: 'Ada Lovelace', first_name: null, last_name: null }),
     ).toMatchObject({ first_name: null, last_name: null });
   });
 
   it('allows any number of customers without an email', async () => {
-    const one = await createCustomer(a, { name: 'No Mail One' });
-    const two = await createCustomer(a, { name: 'No Mail Two', email: null });
+    const one = await createCustomer(a.client, { name: 'No Mail One' });
+    const two = await createCustomer(a.client, { name: 'No Mail Two', email: null });
     expect(one.email).toBeNull();
     expect(two.email).toBeNull();
     expect(one.id).not.toBe(two.id);
@@ -134,7 +132,7 @@ describe('POST /v1/customers', () => {
 
   it('refuses an email already used in the business, case-insensitively (409 CONFLICT)', async () => {
     const email = uniqueEmail('dup');
-    await createCustomer(a, { name: 'First Holder', email });
+    await createCustomer(a.client, { name: 'First Holder', email });
     const same = await a.client.general.customers.createCustomer({ body: { name: 'Second', email } });
     expectExactError(same, 409, 'CONFLICT');
     const upper = await a.client.general.customers.createCustomer({
@@ -147,8 +145,8 @@ describe('POST /v1/customers', () => {
 
   it('lets two businesses use the same email', async () => {
     const email = uniqueEmail('shared');
-    const inA = await createCustomer(a, { name: 'Shared A', email });
-    const inB = await createCustomer(b, { name: 'Shared B', email: email.toUpperCase() });
+    const inA = await createCustomer(a.client, { name: 'Shared A', email });
+    const inB = await createCustomer(b.client, { name: 'Shared B', email: email.toUpperCase() });
     expect(inA.email).toBe(email);
     expect(inB.email).toBe(email.toUpperCase());
   });
@@ -191,7 +189,7 @@ describe('POST /v1/customers', () => {
   });
 
   it('accepts strings at their maximum length', async () => {
-    const data = await createCustomer(a, {
+    const data = await createCustomer(a.client, {
       name: 'n'.repeat(200),
       phone: '1'.repeat(40),
       company: 'c'.repeat(200),
@@ -217,7 +215,7 @@ describe('POST /v1/customers', () => {
   it('accepts 50 attributes and refuses 51 (422)', async () => {
     const attrs = (n: number) =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, `v${i}`]));
-    const ok = await createCustomer(a, { name: 'Fifty Keys', attributes: attrs(50) });
+    const ok = await createCustomer(a.client, { name: 'Fifty Keys', attributes: attrs(50) });
     expect(Object.keys(ok.attributes)).toHaveLength(50);
     expectInvalid(await post(a, { name: 'Fifty One Keys', attributes: attrs(51) }), 'attributes');
   });
@@ -257,7 +255,11 @@ describe('POST /v1/customers', () => {
 
 describe('GET /v1/customers/:id', () => {
   it('returns the customer as created', async () => {
-    const created = await createCustomer(a, { name: 'Get Me', email: uniqueEmail(), attributes: { k: 'v' } });
+    const created = await createCustomer(a.client, {
+      name: 'Get Me',
+      email: uniqueEmail(),
+      attributes: { k: 'v' },
+    });
     const res = await a.client.general.customers.getCustomer({ params: { id: created.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: created });
@@ -277,7 +279,7 @@ describe('GET /v1/customers/:id', () => {
   });
 
   it("answers 404 NOT_FOUND for another business's customer", async () => {
-    const theirs = await createCustomer(b, { name: 'Not Yours' });
+    const theirs = await createCustomer(b.client, { name: 'Not Yours' });
     expectExactError(
       await a.client.general.customers.getCustomer({ params: { id: theirs.id } }),
       404,
@@ -292,7 +294,7 @@ describe('GET /v1/customers/:id', () => {
 
 describe('PUT /v1/customers/:id', () => {
   it('changes only the fields given and moves updated_at', async () => {
-    const created = await createCustomer(a, {
+    const created = await createCustomer(a.client, {
       name: 'Partial Update',
       email: uniqueEmail(),
       company: 'Keep Me Inc',
@@ -319,7 +321,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('updates every field at once', async () => {
-    const created = await createCustomer(a, { name: 'Everything Changes' });
+    const created = await createCustomer(a.client, { name: 'Everything Changes' });
     const body = {
       name: 'Mary Fairfax Somerville',
       email: uniqueEmail('mary'),
@@ -343,7 +345,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('re-derives first_name/last_name when the name changes and they are not given', async () => {
-    const created = await createCustomer(a, { name: 'Ada Lovelace' });
+    const created = await createCustomer(a.client, { name: 'Ada Lovelace' });
     const { data } = await unwrap(
       a.client.general.customers.updateCustomer({
         params: { id: created.id },
@@ -358,7 +360,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('keeps given first_name/last_name over the derived ones on a rename', async () => {
-    const created = await createCustomer(a, { name: 'Ada Lovelace' });
+    const created = await createCustomer(a.client, { name: 'Ada Lovelace' });
     const both = await unwrap(
       a.client.general.customers.updateCustomer({
         params: { id: created.id },
@@ -377,7 +379,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('leaves first_name/last_name alone when the name does not change', async () => {
-    const created = await createCustomer(a, { name: 'Ada Lovelace', first_name: 'Augusta' });
+    const created = await createCustomer(a.client, { name: 'Ada Lovelace', first_name: 'Augusta' });
     const { data } = await unwrap(
       a.client.general.customers.updateCustomer({ params: { id: created.id }, body: { company: 'AE Ltd' } }),
     );
@@ -385,7 +387,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('clears nullable fields with null and replaces attributes whole', async () => {
-    const created = await createCustomer(a, {
+    const created = await createCustomer(a.client, {
       name: 'Clear Me',
       email: uniqueEmail(),
       phone: '123',
@@ -410,8 +412,8 @@ describe('PUT /v1/customers/:id', () => {
 
   it("refuses another customer's email, case-insensitively (409 CONFLICT), and changes nothing", async () => {
     const email = uniqueEmail('taken');
-    await createCustomer(a, { name: 'Holder', email });
-    const other = await createCustomer(a, { name: 'Other', email: uniqueEmail() });
+    await createCustomer(a.client, { name: 'Holder', email });
+    const other = await createCustomer(a.client, { name: 'Other', email: uniqueEmail() });
     for (const candidate of [email, email.toUpperCase()]) {
       const res = await a.client.general.customers.updateCustomer({
         params: { id: other.id },
@@ -426,7 +428,7 @@ describe('PUT /v1/customers/:id', () => {
 
   it('lets a customer change the case of its own email', async () => {
     const email = uniqueEmail('mine');
-    const created = await createCustomer(a, { name: 'Self', email });
+    const created = await createCustomer(a.client, { name: 'Self', email });
     const { data } = await unwrap(
       a.client.general.customers.updateCustomer({
         params: { id: created.id },
@@ -437,7 +439,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('refuses invalid bodies (422) and changes nothing', async () => {
-    const created = await createCustomer(a, { name: 'Validate Update' });
+    const created = await createCustomer(a.client, { name: 'Validate Update' });
     expectInvalid(await put(a, created.id, { nickname: 'x' }), 'nickname');
     expectInvalid(await put(a, created.id, { name: '' }), 'name');
     expectInvalid(await put(a, created.id, { name: 'y'.repeat(201) }), 'name');
@@ -462,7 +464,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it('treats an empty body as a no-op: 200 with the customer as it was, no event; unknown id 404', async () => {
-    const created = await createCustomer(a, { name: 'Left Alone', email: uniqueEmail() });
+    const created = await createCustomer(a.client, { name: 'Left Alone', email: uniqueEmail() });
     server().clock.advance(1000);
     const { result, events } = await withEvents(server(), a.businessId, () => put(a, created.id, {}));
     expect(result.status).toBe(200);
@@ -474,7 +476,7 @@ describe('PUT /v1/customers/:id', () => {
   });
 
   it("answers 404 NOT_FOUND for another business's customer and leaves it unchanged", async () => {
-    const theirs = await createCustomer(b, { name: 'Their Customer', email: uniqueEmail() });
+    const theirs = await createCustomer(b.client, { name: 'Their Customer', email: uniqueEmail() });
     const res = await a.client.general.customers.updateCustomer({
       params: { id: theirs.id },
       body: { name: 'Hijacked' },
@@ -488,7 +490,7 @@ describe('PUT /v1/customers/:id', () => {
 
 describe('DELETE /v1/customers/:id', () => {
   it('returns the deleted customer, after which it is gone', async () => {
-    const created = await createCustomer(a, { name: 'Delete Me', email: uniqueEmail() });
+    const created = await createCustomer(a.client, { name: 'Delete Me', email: uniqueEmail() });
     const res = await a.client.general.customers.deleteCustomer({ params: { id: created.id } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: created });
@@ -508,14 +510,14 @@ describe('DELETE /v1/customers/:id', () => {
 
   it('frees the email for a new customer', async () => {
     const email = uniqueEmail('reuse');
-    const first = await createCustomer(a, { name: 'First', email });
+    const first = await createCustomer(a.client, { name: 'First', email });
     await unwrap(a.client.general.customers.deleteCustomer({ params: { id: first.id } }));
-    const second = await createCustomer(a, { name: 'Second', email });
+    const second = await createCustomer(a.client, { name: 'Second', email });
     expect(second.email).toBe(email);
   });
 
   it('refuses to delete a customer who has an invoice (409 RESOURCE_IN_USE)', async () => {
-    const created = await createCustomer(a, { name: 'Has Invoice' });
+    const created = await createCustomer(a.client, { name: 'Has Invoice' });
     await unwrap(
       a.client.general.invoices.createInvoice({
         body: {
@@ -544,7 +546,7 @@ describe('DELETE /v1/customers/:id', () => {
   });
 
   it("answers 404 NOT_FOUND for another business's customer and leaves it in place", async () => {
-    const theirs = await createCustomer(b, { name: 'Keep Me' });
+    const theirs = await createCustomer(b.client, { name: 'Keep Me' });
     expectExactError(
       await a.client.general.customers.deleteCustomer({ params: { id: theirs.id } }),
       404,
@@ -574,7 +576,7 @@ describe('GET /v1/customers', () => {
     ];
     created = [];
     for (const row of rows) {
-      created.push(await createCustomer(biz, row));
+      created.push(await createCustomer(biz.client, row));
       server().clock.advance(10);
     }
   });
@@ -644,7 +646,7 @@ describe('GET /v1/customers', () => {
     server().clock.set(new Date().toISOString());
     const ids: string[] = [];
     try {
-      for (let i = 0; i < 5; i++) ids.push((await createCustomer(tie, { name: 'Same Name' })).id);
+      for (let i = 0; i < 5; i++) ids.push((await createCustomer(tie.client, { name: 'Same Name' })).id);
     } finally {
       server().clock.reset();
     }
@@ -734,19 +736,19 @@ describe('GET /v1/customers', () => {
 describe('events', () => {
   it('writes one customer.created event whose data is the created customer', async () => {
     const { result, events } = await withEvents(server(), a.businessId, () =>
-      createCustomer(a, { name: 'Evented Customer', email: uniqueEmail(), attributes: { x: 'y' } }),
+      createCustomer(a.client, { name: 'Evented Customer', email: uniqueEmail(), attributes: { x: 'y' } }),
     );
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       business_id: a.businessId,
       type: 'customer.created',
     });
-    expect(events[0].id).toMatch(/^evt_/);
-    expect(events[0].data).toEqual(result);
+    expect(events[0]?.id).toMatch(/^evt_/);
+    expect(events[0]?.data).toEqual(result);
   });
 
   it('writes one customer.updated event whose data is the updated customer', async () => {
-    const created = await createCustomer(a, { name: 'Update Event' });
+    const created = await createCustomer(a.client, { name: 'Update Event' });
     const { result, events } = await withEvents(server(), a.businessId, () =>
       unwrap(
         a.client.general.customers.updateCustomer({
@@ -756,24 +758,24 @@ describe('events', () => {
       ),
     );
     expect(events.map((e) => e.type)).toEqual(['customer.updated']);
-    expect(events[0].data).toEqual(result.data);
+    expect(events[0]?.data).toEqual(result.data);
     expect(result.data.first_name).toBe('Renamed');
   });
 
   it('writes one customer.deleted event whose data is the deleted customer', async () => {
-    const created = await createCustomer(a, { name: 'Delete Event', company: 'Gone Ltd' });
+    const created = await createCustomer(a.client, { name: 'Delete Event', company: 'Gone Ltd' });
     const { result, events } = await withEvents(server(), a.businessId, () =>
       unwrap(a.client.general.customers.deleteCustomer({ params: { id: created.id } })),
     );
     expect(events.map((e) => e.type)).toEqual(['customer.deleted']);
-    expect(events[0].data).toEqual(result.data);
-    expect(events[0].data).toEqual(created);
+    expect(events[0]?.data).toEqual(result.data);
+    expect(events[0]?.data).toEqual(created);
   });
 
   it('writes no event for refused requests', async () => {
     const email = uniqueEmail('refused');
-    const holder = await createCustomer(a, { name: 'Holder', email });
-    const other = await createCustomer(a, { name: 'Other' });
+    const holder = await createCustomer(a.client, { name: 'Holder', email });
+    const other = await createCustomer(a.client, { name: 'Other' });
     const { result, events } = await withEvents(server(), a.businessId, async () => [
       await a.client.general.customers.createCustomer({ body: { name: 'Dup', email: email.toUpperCase() } }),
       await a.client.general.customers.updateCustomer({ params: { id: other.id }, body: { email } }),
@@ -788,14 +790,14 @@ describe('events', () => {
 
   it("writes events under the acting business only, never another's", async () => {
     const { events: inB } = await withEvents(server(), b.businessId, () =>
-      withEvents(server(), a.businessId, () => createCustomer(a, { name: 'A Only' })),
+      withEvents(server(), a.businessId, () => createCustomer(a.client, { name: 'A Only' })),
     );
     expect(inB).toEqual([]);
   });
 
   it('has the worker mark the event dispatched', async () => {
     const { events } = await withEvents(server(), a.businessId, () =>
-      createCustomer(a, { name: 'Dispatch Me' }),
+      createCustomer(a.client, { name: 'Dispatch Me' }),
     );
     expect(events).toHaveLength(1);
     const deadline = Date.now() + 10_000;
@@ -805,7 +807,7 @@ describe('events', () => {
         .deps.db.selectFrom('events')
         .select('dispatched_at')
         .where('business_id', '=', a.businessId)
-        .where('id', '=', events[0].id)
+        .where('id', '=', itemAt(events, 0).id)
         .executeTakeFirstOrThrow();
       dispatchedAt = row.dispatched_at;
       if (!dispatchedAt) await new Promise((resolve) => setTimeout(resolve, 100));

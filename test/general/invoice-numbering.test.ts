@@ -4,6 +4,13 @@ import type { CreateInvoiceBody, Invoice } from '../../contract/general/index.js
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { useTestServer } from '../support/setup.js';
+import {
+  createInvoice as newInvoice,
+  invoiceBody,
+  invoiceLine,
+  issuedInvoice as newIssuedInvoice,
+} from '../support/general.js';
+import { atLeast } from '../support/expect.js';
 
 // A pool larger than the concurrency below, so every request holds its own connection at once and the
 // row locks, not the pool, are what serialise them.
@@ -17,16 +24,16 @@ const newTenant = () => registerTenant(server());
 
 const api = (t: Tenant) => t.client.general.invoices;
 
-const bodyFor = (t: Tenant, overrides: Partial<CreateInvoiceBody> = {}): CreateInvoiceBody => ({
-  customer_id: t.customerId,
-  items: [{ description: 'Consulting', quantity: 1, unit_price: 100 }],
-  due_date: '2099-12-31',
-  ...overrides,
-});
+const bodyFor = (t: Tenant, overrides: Partial<CreateInvoiceBody> = {}): CreateInvoiceBody =>
+  invoiceBody({
+    customer_id: t.customerId,
+    items: [invoiceLine({ description: 'Consulting' })],
+    due_date: '2099-12-31',
+    ...overrides,
+  });
 
-async function createInvoice(t: Tenant, overrides: Partial<CreateInvoiceBody> = {}): Promise<Invoice> {
-  return (await unwrap(api(t).createInvoice({ body: bodyFor(t, overrides) }))).data;
-}
+const createInvoice = (t: Tenant, overrides: Partial<CreateInvoiceBody> = {}): Promise<Invoice> =>
+  newInvoice(t.client, bodyFor(t, overrides));
 
 const invoiceNumbers = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `INV-${String(from + i).padStart(6, '0')}`);
@@ -61,7 +68,7 @@ describe(`invoice numbers (${where})`, () => {
       body: bodyFor(t, { items: [{ product_id: UNKNOWN_PRODUCT, quantity: 1 }] }),
     });
     expect(refused.status).toBe(422);
-    expect((refused.body as { error: ErrorObject }).error.details?.[0].field).toBe('items.0.product_id');
+    expect((refused.body as { error: ErrorObject }).error.details?.[0]?.field).toBe('items.0.product_id');
     const unknownCustomer = await api(t).createInvoice({
       body: bodyFor(t, { customer_id: 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y3' }),
     });
@@ -109,12 +116,11 @@ describe(`invoice numbers (${where})`, () => {
 });
 
 describe(`concurrent payments (${where})`, () => {
-  async function issued(t: Tenant, amount: number): Promise<Invoice> {
-    const draft = await createInvoice(t, {
-      items: [{ description: 'Consulting', quantity: 1, unit_price: amount }],
-    });
-    return (await unwrap(api(t).issueInvoice({ params: { id: draft.id } }))).data;
-  }
+  const issued = (t: Tenant, amount: number): Promise<Invoice> =>
+    newIssuedInvoice(
+      t.client,
+      bodyFor(t, { items: [invoiceLine({ description: 'Consulting', unit_price: amount })] }),
+    );
 
   const payConcurrently = (t: Tenant, id: string, times: number) =>
     Promise.all(
@@ -172,9 +178,10 @@ describe(`concurrent payments (${where})`, () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(20);
     const refused = responses.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(1);
+    const [rejected] = atLeast(refused, 1);
     // By then the invoice is paid: paying a paid invoice is a state conflict, not an overpayment.
-    expect(refused[0].status).toBe(409);
-    expect(refused[0].body.error.code).toBe('INVALID_STATE');
+    expect(rejected.status).toBe(409);
+    expect(rejected.body.error.code).toBe('INVALID_STATE');
     const after = (await unwrap(api(t).getInvoice({ params: { id: invoice.id } }))).data;
     expect(after).toMatchObject({ status: 'paid', amount_paid: 20, amount_due: 0 });
     expect(after.payments).toHaveLength(20);
@@ -188,10 +195,11 @@ describe(`concurrent payments (${where})`, () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(20);
     const refused = responses.filter((r) => r.status !== 201);
     expect(refused).toHaveLength(1);
-    expect(refused[0].status).toBe(422);
-    const { error } = refused[0].body;
+    const [rejected] = atLeast(refused, 1);
+    expect(rejected.status).toBe(422);
+    const { error } = rejected.body;
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.details?.[0].field).toBe('amount');
+    expect(error.details?.[0]?.field).toBe('amount');
     const after = (await unwrap(api(t).getInvoice({ params: { id: invoice.id } }))).data;
     expect(after).toMatchObject({ status: 'unpaid', amount_paid: 20, amount_due: 0.5, paid_at: null });
     expect(after.payments).toHaveLength(20);
