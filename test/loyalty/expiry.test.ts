@@ -2,9 +2,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { Transaction } from '../../contract/loyalty/index.js';
 import { expirePoints } from '../../server/loyalty/expiry.js';
-import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { registerBusiness, type TestBusiness } from '../support/business.js';
 import { outbox } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';
+import {
+  adjustPoints,
+  createProgram,
+  createRedemption,
+  enrollMember,
+  newReward,
+} from '../support/loyalty.js';
 
 // The job is called directly with the clock moved; no worker runs it behind the test's back. The
 // clock moves years ahead, so tokens must outlive it.
@@ -20,48 +27,24 @@ const expire = () => expirePoints(server().deps);
 
 async function openShop(pointsExpiryDays: number): Promise<TestBusiness> {
   const biz = await registerBusiness(server());
-  await unwrap(
-    biz.client.loyalty.program.createProgram({
-      body: {
-        name: 'Bakery Club',
-        pointsName: 'Crumbs',
-        pointsPerCurrency: 1,
-        currency: 'USD',
-        pointsExpiryDays,
-      },
-    }),
-  );
+  await createProgram(biz.client, {
+    name: 'Bakery Club',
+    pointsName: 'Crumbs',
+    pointsPerCurrency: 1,
+    pointsExpiryDays,
+  });
   return biz;
 }
 
-async function enroll(biz: TestBusiness, name = 'Ada Lovelace') {
-  const customer = await unwrap(
-    biz.client.general.customers.createCustomer({ body: { name, email: uniqueEmail('member') } }),
-  );
-  return (await unwrap(biz.client.loyalty.members.enrollMember({ body: { customerId: customer.data.id } })))
-    .data;
-}
+const enroll = (biz: TestBusiness, name = 'Ada Lovelace') => enrollMember(biz.client, { customer: { name } });
 
-const adjust = async (biz: TestBusiness, memberId: string, points: number) =>
-  (
-    await unwrap(
-      biz.client.loyalty.transactions.adjustPoints({
-        body: { memberId, points, description: `Adjust ${points}` },
-      }),
-    )
-  ).data;
+const adjust = (biz: TestBusiness, memberId: string, points: number) =>
+  adjustPoints(biz.client, memberId, points, `Adjust ${points}`);
 
+/** A redemption by the member of a new product reward costing `pointsCost`. */
 async function redeem(biz: TestBusiness, memberId: string, pointsCost: number) {
-  const reward = await unwrap(
-    biz.client.loyalty.rewards.createReward({
-      body: { name: `Treat ${pointsCost}`, pointsCost, rewardType: 'product' },
-    }),
-  );
-  return (
-    await unwrap(
-      biz.client.loyalty.redemptions.createRedemption({ body: { memberId, rewardId: reward.data.publicId } }),
-    )
-  ).data;
+  const reward = await newReward(biz, { name: `Treat ${pointsCost}`, pointsCost });
+  return createRedemption(biz.client, { memberId, rewardId: reward.publicId });
 }
 
 const member = async (biz: TestBusiness, id: string) =>

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import type { CreateProgramBody, CreateTierBody, Tier } from '../../contract/loyalty/index.js';
+import type { CreateProgramBody, Tier } from '../../contract/loyalty/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';
 import { expectApiError } from '../support/expect.js';
+import { createProgram, createTier, enrollMember } from '../support/loyalty.js';
+import { createCustomer } from '../support/general.js';
 
 const server = useTestServer();
 
@@ -26,12 +28,9 @@ const getProgram = async (biz: TestBusiness) => (await unwrap(loyalty(biz).progr
 
 async function openProgram(body: Partial<CreateProgramBody> = {}) {
   const biz = await registerBusiness(server());
-  const program = (await unwrap(loyalty(biz).program.createProgram({ body: { ...PROGRAM, ...body } }))).data;
+  const program = await createProgram(biz.client, { ...PROGRAM, ...body });
   return { biz, program };
 }
-
-const createTier = async (biz: TestBusiness, body: CreateTierBody): Promise<Tier> =>
-  (await unwrap(loyalty(biz).tiers.createTier({ body }))).data;
 
 const listTiers = async (biz: TestBusiness) => (await unwrap(loyalty(biz).tiers.listTiers())).data;
 
@@ -40,10 +39,8 @@ async function enroll(
   name: string,
   options: { tierId?: string; initialPoints?: number } = {},
 ) {
-  const customer = await unwrap(biz.client.general.customers.createCustomer({ body: { name } }));
-  return (
-    await unwrap(loyalty(biz).members.enrollMember({ body: { customerId: customer.data.id, ...options } }))
-  ).data;
+  const customer = await createCustomer(biz.client, { name });
+  return enrollMember(biz.client, { customerId: customer.id, ...options });
 }
 
 const getMember = async (biz: TestBusiness, id: string) =>
@@ -181,8 +178,8 @@ describe('loyalty program', () => {
 
   it('deletes the program: GET shows it deactivated, its tiers are gone, members and transactions stay', async () => {
     const { biz, program } = await openProgram();
-    await createTier(biz, { name: 'Bronze', minPoints: 0 });
-    const silver = await createTier(biz, { name: 'Silver', minPoints: 500, color: '#C0C0C0' });
+    await createTier(biz.client, { name: 'Bronze', minPoints: 0 });
+    const silver = await createTier(biz.client, { name: 'Silver', minPoints: 500, color: '#C0C0C0' });
     const member = await enroll(biz, 'Ada Lovelace', { tierId: silver.publicId, initialPoints: 120 });
 
     const res = await loyalty(biz).program.deleteProgram();
@@ -338,7 +335,7 @@ describe('loyalty tiers', () => {
         sortOrder: 0,
       },
     });
-    const gold = await createTier(biz, {
+    const gold = await createTier(biz.client, {
       name: 'Gold',
       minPoints: 1000,
       color: '#FFD700',
@@ -357,10 +354,10 @@ describe('loyalty tiers', () => {
 
   it('lists tiers by sortOrder, then minPoints', async () => {
     const { biz } = await openProgram();
-    const gold = await createTier(biz, { name: 'Gold', minPoints: 5000, sortOrder: 1 });
-    const silver = await createTier(biz, { name: 'Silver', minPoints: 1000, sortOrder: 1 });
-    const vip = await createTier(biz, { name: 'VIP', minPoints: 20000, sortOrder: 0 });
-    const bronze = await createTier(biz, { name: 'Bronze', minPoints: 0, sortOrder: 3 });
+    const gold = await createTier(biz.client, { name: 'Gold', minPoints: 5000, sortOrder: 1 });
+    const silver = await createTier(biz.client, { name: 'Silver', minPoints: 1000, sortOrder: 1 });
+    const vip = await createTier(biz.client, { name: 'VIP', minPoints: 20000, sortOrder: 0 });
+    const bronze = await createTier(biz.client, { name: 'Bronze', minPoints: 0, sortOrder: 3 });
     expect((await listTiers(biz)).map((t) => t.name)).toEqual([
       vip.name,
       silver.name,
@@ -378,7 +375,7 @@ describe('loyalty tiers', () => {
 
   it('updates a tier partially (200 {result, message})', async () => {
     const { biz } = await openProgram();
-    const tier = await createTier(biz, {
+    const tier = await createTier(biz.client, {
       name: 'Silver',
       minPoints: 500,
       color: '#C0C0C0',
@@ -405,7 +402,7 @@ describe('loyalty tiers', () => {
 
   it('treats an empty update as a no-op (200, tier unchanged) and answers 404 for an unknown or foreign tier', async () => {
     const { biz } = await openProgram();
-    const tier = await createTier(biz, {
+    const tier = await createTier(biz.client, {
       name: 'Silver',
       minPoints: 500,
       color: '#C0C0C0',
@@ -441,8 +438,8 @@ describe('loyalty tiers', () => {
 
   it('deletes a tier (200 {result, message}); it is gone from the list', async () => {
     const { biz } = await openProgram();
-    const bronze = await createTier(biz, { name: 'Bronze', minPoints: 0 });
-    const silver = await createTier(biz, { name: 'Silver', minPoints: 500 });
+    const bronze = await createTier(biz.client, { name: 'Bronze', minPoints: 0 });
+    const silver = await createTier(biz.client, { name: 'Silver', minPoints: 500 });
     const res = await loyalty(biz).tiers.deleteTier({ params: { publicId: silver.publicId } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'success', message: expect.any(String) });
@@ -461,8 +458,8 @@ describe('loyalty tiers', () => {
 
   it('refuses a duplicate name (any case) or minPoints within the program (409 CONFLICT), on create and update', async () => {
     const { biz } = await openProgram();
-    const bronze = await createTier(biz, { name: 'Bronze', minPoints: 0 });
-    const silver = await createTier(biz, { name: 'Silver', minPoints: 500 });
+    const bronze = await createTier(biz.client, { name: 'Bronze', minPoints: 0 });
+    const silver = await createTier(biz.client, { name: 'Silver', minPoints: 500 });
     await expectApiError(
       loyalty(biz).tiers.createTier({ body: { name: 'silver', minPoints: 900 } }),
       409,
@@ -486,7 +483,7 @@ describe('loyalty tiers', () => {
     expect(await listTiers(biz)).toEqual([bronze, silver]);
     // Another business may use the same names and thresholds.
     const { biz: other } = await openProgram();
-    await createTier(other, { name: 'Silver', minPoints: 500 });
+    await createTier(other.client, { name: 'Silver', minPoints: 500 });
   });
 
   it('refuses a tier when the business has no program (404 NOT_FOUND)', async () => {
@@ -529,7 +526,7 @@ describe('loyalty tiers', () => {
 
   it('refuses an update with a 3-decimal multiplier or a bad color (422) and changes nothing', async () => {
     const { biz } = await openProgram();
-    const tier = await createTier(biz, { name: 'Gold', minPoints: 100, multiplier: 2 });
+    const tier = await createTier(biz.client, { name: 'Gold', minPoints: 100, multiplier: 2 });
     for (const [body, field] of [
       [{ multiplier: 1.001 }, 'multiplier'],
       [{ multiplier: 2.0000000000000004 }, 'multiplier'],
@@ -548,7 +545,7 @@ describe('loyalty tiers', () => {
 
   it("answers 404 for an unknown tier and for another business's tier, and leaves that tier alone", async () => {
     const { biz } = await openProgram();
-    const tier = await createTier(biz, { name: 'Gold', minPoints: 100 });
+    const tier = await createTier(biz.client, { name: 'Gold', minPoints: 100 });
     const { biz: other } = await openProgram();
     for (const publicId of [MISSING_TIER, tier.publicId]) {
       await expectApiError(
@@ -564,9 +561,14 @@ describe('loyalty tiers', () => {
 
   it('moves the members of a deleted tier to the next lower tier and announces loyalty.tier_changed', async () => {
     const { biz } = await openProgram();
-    const bronze = await createTier(biz, { name: 'Bronze', minPoints: 0, color: '#CD7F32' });
-    const silver = await createTier(biz, { name: 'Silver', minPoints: 500, color: '#C0C0C0' });
-    const gold = await createTier(biz, { name: 'Gold', minPoints: 2000, color: '#FFD700', multiplier: 2 });
+    const bronze = await createTier(biz.client, { name: 'Bronze', minPoints: 0, color: '#CD7F32' });
+    const silver = await createTier(biz.client, { name: 'Silver', minPoints: 500, color: '#C0C0C0' });
+    const gold = await createTier(biz.client, {
+      name: 'Gold',
+      minPoints: 2000,
+      color: '#FFD700',
+      multiplier: 2,
+    });
     const ada = await enroll(biz, 'Ada Lovelace', { tierId: silver.publicId });
     const grace = await enroll(biz, 'Grace Hopper', { tierId: silver.publicId, initialPoints: 900 });
     const alan = await enroll(biz, 'Alan Turing', { tierId: gold.publicId });
@@ -614,8 +616,8 @@ describe('loyalty tiers', () => {
 
   it('leaves the members of a deleted lowest tier without a tier (newTier null)', async () => {
     const { biz } = await openProgram();
-    const bronze = await createTier(biz, { name: 'Bronze', minPoints: 0, color: '#CD7F32' });
-    await createTier(biz, { name: 'Silver', minPoints: 500 });
+    const bronze = await createTier(biz.client, { name: 'Bronze', minPoints: 0, color: '#CD7F32' });
+    await createTier(biz.client, { name: 'Silver', minPoints: 500 });
     const ada = await enroll(biz, 'Ada Lovelace');
     expect(ada.tierId).toBe(bronze.publicId);
 
@@ -641,9 +643,9 @@ describe('loyalty tiers', () => {
 
   it('moves members by minPoints even when sortOrder says otherwise', async () => {
     const { biz } = await openProgram();
-    const silver = await createTier(biz, { name: 'Silver', minPoints: 500, sortOrder: 0 });
-    const bronze = await createTier(biz, { name: 'Bronze', minPoints: 0, sortOrder: 9 });
-    const gold = await createTier(biz, { name: 'Gold', minPoints: 2000, sortOrder: 5 });
+    const silver = await createTier(biz.client, { name: 'Silver', minPoints: 500, sortOrder: 0 });
+    const bronze = await createTier(biz.client, { name: 'Bronze', minPoints: 0, sortOrder: 9 });
+    const gold = await createTier(biz.client, { name: 'Gold', minPoints: 2000, sortOrder: 5 });
     const member = await enroll(biz, 'Ada Lovelace', { tierId: gold.publicId });
     await unwrap(loyalty(biz).tiers.deleteTier({ params: { publicId: gold.publicId } }));
     expect((await getMember(biz, member.publicId)).tierId).toBe(silver.publicId);

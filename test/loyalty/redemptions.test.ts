@@ -5,9 +5,18 @@ import { expireVouchers } from '../../server/loyalty/redemptions.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox, withEvents } from '../support/events.js';
-import { expectResultError } from '../support/expect.js';
-import { expectLedgerBalanced, member, newReward, redemptionRows, transactions } from '../support/loyalty.js';
+import { atLeast, expectResultError, itemAt } from '../support/expect.js';
+import {
+  createProgram,
+  enrollMember,
+  expectLedgerBalanced,
+  member,
+  newReward,
+  redemptionRows,
+  transactions,
+} from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
+import { createCustomer } from '../support/general.js';
 
 // A pool large enough that concurrent redeems really run at once on PostgreSQL (row locks, not the
 // pool, serialise them). No worker: the periodic voucher expiry would race the tests that drive it.
@@ -31,11 +40,7 @@ let customers = 0;
 /** A business with a loyalty program and one member holding `points`. */
 async function newShop(points = 1000): Promise<Shop> {
   const business = await registerBusiness(server());
-  await unwrap(
-    business.client.loyalty.program.createProgram({
-      body: { name: 'Club', pointsName: 'Points', pointsPerCurrency: 1, currency: 'USD' },
-    }),
-  );
+  await createProgram(business.client, { pointsName: 'Points', pointsPerCurrency: 1 });
   const { memberId, customerName } = await enroll(business, points);
   return { ...business, memberId, customerName };
 }
@@ -44,11 +49,9 @@ async function newShop(points = 1000): Promise<Shop> {
 async function enroll(t: TestBusiness, points: number): Promise<{ memberId: string; customerName: string }> {
   customers += 1;
   const customerName = `Customer ${customers}`;
-  const customer = await unwrap(t.client.general.customers.createCustomer({ body: { name: customerName } }));
-  const member = await unwrap(
-    t.client.loyalty.members.enrollMember({ body: { customerId: customer.data.id, initialPoints: points } }),
-  );
-  return { memberId: member.data.publicId, customerName };
+  const customer = await createCustomer(t.client, { name: customerName });
+  const member = await enrollMember(t.client, { customerId: customer.id, initialPoints: points });
+  return { memberId: member.publicId, customerName };
 }
 
 const redeemCall = (t: Shop, rewardId: string, extra: { memberId?: string; notes?: string } = {}) =>
@@ -154,7 +157,7 @@ describe('redeeming a reward', () => {
     const r = await newReward(t, { pointsCost: 100 });
     const { result: made, events } = await withEvents(server(), t.businessId, () => redeem(t, r.publicId));
     expect(events.map((e) => e.type)).toEqual(['loyalty.reward_redeemed']);
-    const data = events[0].data as { redemption: Redemption; member: Member };
+    const data = itemAt(events, 0).data as { redemption: Redemption; member: Member };
     expect(data.redemption).toEqual(made);
     const detail = await member(t, t.memberId);
     expect(data.member).not.toHaveProperty('customerPhone');
@@ -744,7 +747,7 @@ describe('voucher expiry', () => {
     const r = await newReward(t, { pointsCost: 1, voucherValidityDays: 1 });
     const made = await redeem(t, r.publicId);
     // Copies of one redemption make a backlog larger than a batch (500) without 600 requests.
-    const [row] = await redemptionRows(server(), t.businessId);
+    const [row] = atLeast(await redemptionRows(server(), t.businessId), 1);
     await server()
       .deps.db.insertInto('loyalty_redemptions')
       .values(

@@ -6,6 +6,8 @@ import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../
 import { outbox, withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
+import { createProgram, createReminder, enrollMember } from '../support/loyalty.js';
+import { atLeast } from '../support/expect.js';
 
 // The clock moves years ahead: tokens must outlive it.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' } });
@@ -34,29 +36,21 @@ async function expectApiError(call: Promise<unknown>, status: number, code: stri
 
 async function openShop(options: { autoNotify?: boolean } = {}): Promise<TestBusiness> {
   const biz = await registerBusiness(server());
-  await unwrap(
-    biz.client.loyalty.program.createProgram({
-      body: { name: 'Garage Club', pointsName: 'Miles', pointsPerCurrency: 1, currency: 'USD', ...options },
-    }),
-  );
+  await createProgram(biz.client, {
+    name: 'Garage Club',
+    pointsName: 'Miles',
+    pointsPerCurrency: 1,
+    ...options,
+  });
   touched.push(biz);
   return biz;
 }
 
+/** A new customer named `name`, with `email` (none when null), enrolled; with that email. */
 async function enroll(biz: TestBusiness, name = 'Ada Lovelace', email: string | null = uniqueEmail('ada')) {
-  const customer = await unwrap(
-    biz.client.general.customers.createCustomer({ body: { name, ...(email ? { email } : {}) } }),
-  );
-  const member = await unwrap(
-    biz.client.loyalty.members.enrollMember({ body: { customerId: customer.data.id } }),
-  );
-  return { ...member.data, email };
+  const member = await enrollMember(biz.client, { customer: { name, email: email ?? undefined } });
+  return { ...member, email };
 }
-
-async function createReminder(biz: TestBusiness, body: Parameters<Reminders['createReminder']>[0]['body']) {
-  return (await unwrap(biz.client.loyalty.reminders.createReminder({ body }))).data;
-}
-type Reminders = TestBusiness['client']['loyalty']['reminders'];
 
 const list = async (biz: TestBusiness, isActive?: boolean) =>
   (
@@ -146,7 +140,7 @@ describe('POST /v1/loyalty/reminders', () => {
   });
 
   it('keeps every field given', async () => {
-    const created = await createReminder(a, {
+    const created = await createReminder(a.client, {
       name: 'Bike service',
       intervalDays: 90,
       description: 'Brakes, chain and gears',
@@ -190,13 +184,13 @@ describe('GET /v1/loyalty/reminders', () => {
   it('lists reminders newest first, filtered by isActive, without deleted ones', async () => {
     const biz = await openShop();
     at('2030-02-01');
-    const first = await createReminder(biz, { name: 'First', intervalDays: 10 });
+    const first = await createReminder(biz.client, { name: 'First', intervalDays: 10 });
     server().clock.advance(1000);
-    const second = await createReminder(biz, { name: 'Second', intervalDays: 10, isActive: false });
+    const second = await createReminder(biz.client, { name: 'Second', intervalDays: 10, isActive: false });
     server().clock.advance(1000);
-    const third = await createReminder(biz, { name: 'Third', intervalDays: 10 });
+    const third = await createReminder(biz.client, { name: 'Third', intervalDays: 10 });
     server().clock.advance(1000);
-    const gone = await createReminder(biz, { name: 'Gone', intervalDays: 10 });
+    const gone = await createReminder(biz.client, { name: 'Gone', intervalDays: 10 });
     await unwrap(biz.client.loyalty.reminders.deleteReminder({ params: { publicId: gone.publicId } }));
 
     expect((await list(biz)).map((r) => r.name)).toEqual(['Third', 'Second', 'First']);
@@ -211,7 +205,7 @@ describe('GET /v1/loyalty/reminders', () => {
   });
 
   it("never shows another business's reminders", async () => {
-    const mine = await createReminder(a, { name: 'Alpha only', intervalDays: 5 });
+    const mine = await createReminder(a.client, { name: 'Alpha only', intervalDays: 5 });
     touched.push(a);
     const theirs = await list(b);
     expect(theirs.map((r) => r.publicId)).not.toContain(mine.publicId);
@@ -221,7 +215,11 @@ describe('GET /v1/loyalty/reminders', () => {
 
 describe('PUT /v1/loyalty/reminders/:publicId', () => {
   it('changes only the fields given', async () => {
-    const created = await createReminder(a, { name: 'Tyres', intervalDays: 365, description: 'Winter set' });
+    const created = await createReminder(a.client, {
+      name: 'Tyres',
+      intervalDays: 365,
+      description: 'Winter set',
+    });
     touched.push(a);
     await unwrap(
       a.client.loyalty.reminders.updateReminder({
@@ -250,7 +248,7 @@ describe('PUT /v1/loyalty/reminders/:publicId', () => {
   });
 
   it('treats an empty body as a no-op (200, reminder untouched) and still answers 404 for an unknown id', async () => {
-    const created = await createReminder(a, { name: 'Chain', intervalDays: 90, bonusPoints: 5 });
+    const created = await createReminder(a.client, { name: 'Chain', intervalDays: 90, bonusPoints: 5 });
     touched.push(a);
     const updatedAt = () =>
       server()
@@ -277,8 +275,8 @@ describe('PUT /v1/loyalty/reminders/:publicId', () => {
   });
 
   it('answers 404 for an unknown, deleted or other business id, changing nothing', async () => {
-    const theirs = await createReminder(b, { name: 'Beta only', intervalDays: 30 });
-    const deleted = await createReminder(a, { name: 'Deleted', intervalDays: 30 });
+    const theirs = await createReminder(b.client, { name: 'Beta only', intervalDays: 30 });
+    const deleted = await createReminder(a.client, { name: 'Deleted', intervalDays: 30 });
     touched.push(a, b);
     await unwrap(a.client.loyalty.reminders.deleteReminder({ params: { publicId: deleted.publicId } }));
     for (const publicId of [MISSING_REMINDER, theirs.publicId, deleted.publicId]) {
@@ -292,7 +290,7 @@ describe('PUT /v1/loyalty/reminders/:publicId', () => {
   });
 
   it('refuses invalid values and unknown fields (422)', async () => {
-    const created = await createReminder(a, { name: 'Wash', intervalDays: 7 });
+    const created = await createReminder(a.client, { name: 'Wash', intervalDays: 7 });
     touched.push(a);
     for (const [body, field] of [
       [{ intervalDays: 0 }, 'intervalDays'],
@@ -312,7 +310,7 @@ describe('PUT /v1/loyalty/reminders/:publicId', () => {
 
 describe('DELETE /v1/loyalty/reminders/:publicId', () => {
   it('removes the reminder; a second delete is 404', async () => {
-    const created = await createReminder(a, { name: 'Filter', intervalDays: 60 });
+    const created = await createReminder(a.client, { name: 'Filter', intervalDays: 60 });
     const res = await unwrap(
       a.client.loyalty.reminders.deleteReminder({ params: { publicId: created.publicId } }),
     );
@@ -326,7 +324,7 @@ describe('DELETE /v1/loyalty/reminders/:publicId', () => {
   });
 
   it("answers 404 for another business's reminder and keeps it", async () => {
-    const theirs = await createReminder(b, { name: 'Keep me', intervalDays: 30 });
+    const theirs = await createReminder(b.client, { name: 'Keep me', intervalDays: 30 });
     touched.push(b);
     await expectApiError(
       a.client.loyalty.reminders.deleteReminder({ params: { publicId: theirs.publicId } }),
@@ -346,7 +344,11 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
   it('awards the bonus as an earn transaction and schedules the next due date intervalDays after today', async () => {
     const biz = await openShop();
     const member = await enroll(biz);
-    const reminder = await createReminder(biz, { name: 'Bike service', intervalDays: 180, bonusPoints: 50 });
+    const reminder = await createReminder(biz.client, {
+      name: 'Bike service',
+      intervalDays: 180,
+      bonusPoints: 50,
+    });
     server().clock.set('2030-03-10T23:30:00.000Z');
 
     const { result, events } = await withEvents(server(), biz.businessId, () =>
@@ -387,7 +389,7 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
   it('awards nothing when bonusPoints is 0 (transaction null) but still schedules the next service', async () => {
     const biz = await openShop();
     const member = await enroll(biz);
-    const reminder = await createReminder(biz, { name: 'Check-up', intervalDays: 1 });
+    const reminder = await createReminder(biz.client, { name: 'Check-up', intervalDays: 1 });
     at('2030-12-31');
     const { result, events } = await withEvents(server(), biz.businessId, () =>
       unwrap(complete(biz, reminder.publicId, member.publicId)),
@@ -401,7 +403,7 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
   it('moves the due date on each completion, counting from the day of completion', async () => {
     const biz = await openShop();
     const member = await enroll(biz);
-    const reminder = await createReminder(biz, { name: 'Haircut', intervalDays: 28, bonusPoints: 10 });
+    const reminder = await createReminder(biz.client, { name: 'Haircut', intervalDays: 28, bonusPoints: 10 });
     at('2031-02-01');
     expect((await unwrap(complete(biz, reminder.publicId, member.publicId))).data.nextDueDate).toBe(
       '2031-03-01',
@@ -428,8 +430,12 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
 
   it('answers 404 for an unknown, deleted or other business reminder', async () => {
     const member = await enroll(a);
-    const theirs = await createReminder(b, { name: 'Beta service', intervalDays: 30, bonusPoints: 5 });
-    const deleted = await createReminder(a, { name: 'Retired service', intervalDays: 30, bonusPoints: 5 });
+    const theirs = await createReminder(b.client, { name: 'Beta service', intervalDays: 30, bonusPoints: 5 });
+    const deleted = await createReminder(a.client, {
+      name: 'Retired service',
+      intervalDays: 30,
+      bonusPoints: 5,
+    });
     touched.push(a, b);
     await unwrap(a.client.loyalty.reminders.deleteReminder({ params: { publicId: deleted.publicId } }));
     for (const id of [MISSING_REMINDER, theirs.publicId, deleted.publicId]) {
@@ -439,7 +445,7 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
   });
 
   it('refuses an unknown, deleted or other business member (422 naming memberId)', async () => {
-    const reminder = await createReminder(a, { name: 'Service', intervalDays: 30, bonusPoints: 5 });
+    const reminder = await createReminder(a.client, { name: 'Service', intervalDays: 30, bonusPoints: 5 });
     touched.push(a);
     const theirs = await enroll(b, 'Beta Customer');
     const deleted = await enroll(a, 'Gone Customer');
@@ -453,7 +459,7 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
 
   it('refuses an inactive reminder (409 INVALID_STATE) without awarding or scheduling', async () => {
     const member = await enroll(a);
-    const reminder = await createReminder(a, {
+    const reminder = await createReminder(a.client, {
       name: 'Paused',
       intervalDays: 30,
       bonusPoints: 5,
@@ -466,7 +472,7 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
   });
 
   it('refuses a suspended or inactive member (409 INVALID_STATE) without awarding or scheduling', async () => {
-    const reminder = await createReminder(a, { name: 'Valet', intervalDays: 30, bonusPoints: 5 });
+    const reminder = await createReminder(a.client, { name: 'Valet', intervalDays: 30, bonusPoints: 5 });
     touched.push(a);
     for (const status of ['suspended', 'inactive'] as const) {
       const member = await enroll(a, `A ${status} member`);
@@ -480,7 +486,7 @@ describe('POST /v1/loyalty/reminders/:publicId/complete', () => {
   });
 
   it('refuses a body without memberId or with unknown fields (422)', async () => {
-    const reminder = await createReminder(a, { name: 'Body check', intervalDays: 30 });
+    const reminder = await createReminder(a.client, { name: 'Body check', intervalDays: 30 });
     touched.push(a);
     for (const [body, field] of [
       [{}, 'memberId'],
@@ -503,7 +509,7 @@ describe('sending due reminders', () => {
     options: { intervalDays?: number; members?: number; autoNotify?: boolean; bonusPoints?: number } = {},
   ) {
     const biz = await openShop({ autoNotify: options.autoNotify });
-    const reminder = await createReminder(biz, {
+    const reminder = await createReminder(biz.client, {
       name: 'Bike service',
       intervalDays: options.intervalDays ?? 30,
       description: 'Chain, brakes and gears',
@@ -516,7 +522,7 @@ describe('sending due reminders', () => {
       await unwrap(complete(biz, reminder.publicId, member.publicId));
       members.push(member);
     }
-    return { biz, reminder, members };
+    return { biz, reminder, members: atLeast(members, 1) };
   }
 
   it('emails each member once on the due date, announces it and records the mail as logged', async () => {
@@ -625,7 +631,7 @@ describe('sending due reminders', () => {
 
   it('sends nothing to members who are not active, deleted, or whose customer has no email', async () => {
     const biz = await openShop();
-    const reminder = await createReminder(biz, { name: 'Tune-up', intervalDays: 3 });
+    const reminder = await createReminder(biz.client, { name: 'Tune-up', intervalDays: 3 });
     at('2032-07-01');
     const suspended = await enroll(biz, 'Suspended Rider');
     const inactive = await enroll(biz, 'Inactive Rider');

@@ -3,8 +3,9 @@ import { unwrap } from '../../client/index.js';
 import type { Reward } from '../../contract/loyalty/index.js';
 import { raw, json, registerBusiness, type TestBusiness } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
-import { newReward } from '../support/loyalty.js';
+import { createProgram, enrollMember, newReward } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
+import { createCustomer } from '../support/general.js';
 
 const server = useTestServer();
 
@@ -22,18 +23,9 @@ const UNKNOWN_REWARD = 'rew_01JD7X2R5VQ8N3K4M6P9T1W2Y3';
 
 /** A business with a program, a member holding `points`, for the redemption side of deleting a reward. */
 async function withMember(t: TestBusiness, points: number): Promise<string> {
-  await unwrap(
-    t.client.loyalty.program.createProgram({
-      body: { name: 'Club', pointsName: 'Points', pointsPerCurrency: 1, currency: 'USD' },
-    }),
-  );
-  const customer = await unwrap(
-    t.client.general.customers.createCustomer({ body: { name: 'Grace Hopper' } }),
-  );
-  const member = await unwrap(
-    t.client.loyalty.members.enrollMember({ body: { customerId: customer.data.id, initialPoints: points } }),
-  );
-  return member.data.publicId;
+  await createProgram(t.client, { pointsName: 'Points', pointsPerCurrency: 1 });
+  const customer = await createCustomer(t.client, { name: 'Grace Hopper' });
+  return (await enrollMember(t.client, { customerId: customer.id, initialPoints: points })).publicId;
 }
 
 describe('creating a reward', () => {

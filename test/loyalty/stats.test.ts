@@ -4,6 +4,14 @@ import type { Stats } from '../../contract/loyalty/index.js';
 import { expirePoints } from '../../server/loyalty/expiry.js';
 import { raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
+import {
+  adjustPoints,
+  createProgram,
+  createRedemption,
+  createTier,
+  enrollMember,
+  newReward,
+} from '../support/loyalty.js';
 
 // Expiry is run by hand below; no worker runs it behind the test's back.
 const server = useTestServer({ worker: false, env: { ACCESS_TOKEN_TTL: '3650d' } });
@@ -20,42 +28,24 @@ async function stats(biz: TestBusiness): Promise<Stats> {
 
 async function openShop(body: { pointsExpiryDays?: number } = {}): Promise<TestBusiness> {
   const biz = await registerBusiness(server());
-  await unwrap(
-    biz.client.loyalty.program.createProgram({
-      body: { name: 'Book Club', pointsName: 'Pages', pointsPerCurrency: 1, currency: 'USD', ...body },
-    }),
-  );
+  await createProgram(biz.client, { name: 'Book Club', pointsName: 'Pages', pointsPerCurrency: 1, ...body });
   return biz;
 }
 
-async function enroll(biz: TestBusiness, name: string, initialPoints?: number) {
-  const customer = await unwrap(
-    biz.client.general.customers.createCustomer({ body: { name, email: uniqueEmail('reader') } }),
-  );
-  return (
-    await unwrap(
-      biz.client.loyalty.members.enrollMember({
-        body: { customerId: customer.data.id, ...(initialPoints ? { initialPoints } : {}) },
-      }),
-    )
-  ).data;
-}
+const enroll = (biz: TestBusiness, name: string, initialPoints?: number) =>
+  enrollMember(biz.client, {
+    customer: { name, email: uniqueEmail('reader') },
+    ...(initialPoints ? { initialPoints } : {}),
+  });
 
 const adjust = (biz: TestBusiness, memberId: string, points: number) =>
-  unwrap(biz.client.loyalty.transactions.adjustPoints({ body: { memberId, points, description: 'Test' } }));
+  adjustPoints(biz.client, memberId, points, 'Test');
 
-async function reward(biz: TestBusiness, pointsCost: number) {
-  return (
-    await unwrap(
-      biz.client.loyalty.rewards.createReward({
-        body: { name: `Book ${pointsCost}`, pointsCost, rewardType: 'product' },
-      }),
-    )
-  ).data;
-}
+const reward = (biz: TestBusiness, pointsCost: number) =>
+  newReward(biz, { name: `Book ${pointsCost}`, pointsCost });
 
-const redeem = async (biz: TestBusiness, memberId: string, rewardId: string) =>
-  (await unwrap(biz.client.loyalty.redemptions.createRedemption({ body: { memberId, rewardId } }))).data;
+const redeem = (biz: TestBusiness, memberId: string, rewardId: string) =>
+  createRedemption(biz.client, { memberId, rewardId });
 
 const setStatus = (biz: TestBusiness, redemptionId: string, status: 'fulfilled' | 'cancelled') =>
   unwrap(
@@ -63,7 +53,7 @@ const setStatus = (biz: TestBusiness, redemptionId: string, status: 'fulfilled' 
   );
 
 const tier = (biz: TestBusiness, name: string, minPoints: number, color: string) =>
-  unwrap(biz.client.loyalty.tiers.createTier({ body: { name, minPoints, color } }));
+  createTier(biz.client, { name, minPoints, color });
 
 describe('GET /v1/loyalty/stats', () => {
   it('answers zeros and no tiers for a business without a program', async () => {
