@@ -3,8 +3,9 @@ import { unwrap } from '../../client/index.js';
 import type { Member, Transaction } from '../../contract/loyalty/index.js';
 import { json, keyClient, raw, registerBusiness, uniqueEmail } from '../support/business.js';
 import { outbox, withEvents } from '../support/events.js';
-import { expectResultError } from '../support/expect.js';
+import { expectResultError, itemAt } from '../support/expect.js';
 import {
+  createTier,
   customerRows,
   expectLedgerBalanced,
   member,
@@ -14,7 +15,8 @@ import {
   transactions,
 } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
-import { enroll, createKey, membersMatching, newShop, newTier, withoutPhone, type Shop } from './helpers.js';
+import { enroll, membersMatching, newShop, withoutPhone, type Shop } from '../support/public-loyalty.js';
+import { createApiKey } from '../support/auth.js';
 
 const server = useTestServer({ worker: false });
 
@@ -39,7 +41,12 @@ const rawEarn = (shop: Shop, body: unknown) => {
 describe('GET /v1/public/loyalty/balance', () => {
   it("answers the member's name, tier, balance, lifetime points and the program's points name", async () => {
     const shop = await newShop(server(), { pointsName: 'Beans' });
-    const gold = await newTier(shop, { name: 'Gold', minPoints: 0, color: '#FFD700', multiplier: 2 });
+    const gold = await createTier(shop.client, {
+      name: 'Gold',
+      minPoints: 0,
+      color: '#FFD700',
+      multiplier: 2,
+    });
     const m = await enroll(shop, { name: 'Grace Hopper', points: 500 });
     const reward = await newReward(shop, { pointsCost: 120 });
     await unwrap(
@@ -104,7 +111,7 @@ describe('GET /v1/public/loyalty/balance', () => {
     expectResultError(await balanceOf(shop, m.email), 404, 'NOT_FOUND');
 
     const bare = await registerBusiness(server());
-    const { key } = await createKey(bare);
+    const { key } = await createApiKey(bare.client);
     expectResultError(
       await keyClient(server(), key).publicLoyalty.publicGetBalance({ query: { email: uniqueEmail() } }),
       404,
@@ -126,7 +133,7 @@ describe('GET /v1/public/loyalty/balance', () => {
 describe('POST /v1/public/loyalty/earn', () => {
   it('earns, enrolls automatically and refuses a reused reference (the original smoke check)', async () => {
     const shop = await newShop(server(), { enrollmentType: 'automatic' });
-    await newTier(shop, { name: 'Silver', minPoints: 100, multiplier: 1.5 });
+    await createTier(shop.client, { name: 'Silver', minPoints: 100, multiplier: 1.5 });
     const first = await unwrap(earn(shop, { email: 'New@Example.test', amount: 12.5, reference: 'r1' }));
     // The new member starts in the lowest tier (Silver): 12.5 x 10 x 1.5 = 187.5.
     expect(first.data).toEqual({
@@ -159,7 +166,7 @@ describe('POST /v1/public/loyalty/earn', () => {
 
   it('credits floor(amount x pointsPerCurrency x multiplier): 12.345 x 10 x 1.5 = 185', async () => {
     const shop = await newShop(server());
-    await newTier(shop, { name: 'Silver', minPoints: 0, multiplier: 1.5 });
+    await createTier(shop.client, { name: 'Silver', minPoints: 0, multiplier: 1.5 });
     const m = await enroll(shop);
     const res = await earn(shop, { email: m.email, amount: 12.345 });
     expect(res.status).toBe(200);
@@ -183,7 +190,7 @@ describe('POST /v1/public/loyalty/earn', () => {
     'rounds down exactly: %d x %d x %d = %d points',
     async (amount, pointsPerCurrency, multiplier, points) => {
       const shop = await newShop(server(), { pointsPerCurrency });
-      await newTier(shop, { name: 'Only', minPoints: 0, multiplier });
+      await createTier(shop.client, { name: 'Only', minPoints: 0, multiplier });
       const m = await enroll(shop);
       const res = await unwrap(earn(shop, { email: m.email, amount }));
       expect(res.data).toEqual({
@@ -223,8 +230,18 @@ describe('POST /v1/public/loyalty/earn', () => {
 
   it('applies the multiplier of the tier before the earn and answers the tier after it, announcing the change', async () => {
     const shop = await newShop(server());
-    const bronze = await newTier(shop, { name: 'Bronze', minPoints: 0, multiplier: 1, color: '#CD7F32' });
-    const gold = await newTier(shop, { name: 'Gold', minPoints: 200, multiplier: 2, color: '#FFD700' });
+    const bronze = await createTier(shop.client, {
+      name: 'Bronze',
+      minPoints: 0,
+      multiplier: 1,
+      color: '#CD7F32',
+    });
+    const gold = await createTier(shop.client, {
+      name: 'Gold',
+      minPoints: 200,
+      multiplier: 2,
+      color: '#FFD700',
+    });
     const m = await enroll(shop);
 
     const { result, events } = await withEvents(server(), shop.businessId, () =>
@@ -268,10 +285,10 @@ describe('POST /v1/public/loyalty/earn', () => {
 
   it('jumps over several tiers at once to the highest the lifetime points reach', async () => {
     const shop = await newShop(server());
-    const bronze = await newTier(shop, { name: 'Bronze', minPoints: 0 });
-    await newTier(shop, { name: 'Silver', minPoints: 100, multiplier: 1.5 });
-    const gold = await newTier(shop, { name: 'Gold', minPoints: 300, multiplier: 2 });
-    await newTier(shop, { name: 'Platinum', minPoints: 10_000, multiplier: 3 });
+    const bronze = await createTier(shop.client, { name: 'Bronze', minPoints: 0 });
+    await createTier(shop.client, { name: 'Silver', minPoints: 100, multiplier: 1.5 });
+    const gold = await createTier(shop.client, { name: 'Gold', minPoints: 300, multiplier: 2 });
+    await createTier(shop.client, { name: 'Platinum', minPoints: 10_000, multiplier: 3 });
     const m = await enroll(shop);
     const { result, events } = await withEvents(server(), shop.businessId, () =>
       unwrap(earn(shop, { email: m.email, amount: 35 })),
@@ -284,7 +301,7 @@ describe('POST /v1/public/loyalty/earn', () => {
     });
     const changes = events.filter((e) => e.type === 'loyalty.tier_changed');
     expect(changes).toHaveLength(1);
-    expect(changes[0].data).toMatchObject({
+    expect(changes[0]?.data).toMatchObject({
       previousTier: { publicId: bronze.publicId },
       newTier: { publicId: gold.publicId },
     });
@@ -293,7 +310,12 @@ describe('POST /v1/public/loyalty/earn', () => {
   it('promotes a member who had no tier, announcing previousTier null', async () => {
     const shop = await newShop(server());
     const m = await enroll(shop, { points: 40 });
-    const silver = await newTier(shop, { name: 'Silver', minPoints: 100, multiplier: 3, color: '#C0C0C0' });
+    const silver = await createTier(shop.client, {
+      name: 'Silver',
+      minPoints: 100,
+      multiplier: 3,
+      color: '#C0C0C0',
+    });
     const below = await unwrap(earn(shop, { email: m.email, amount: 5 }));
     expect(below.data).toEqual({ pointsEarned: 50, multiplierApplied: 1, newBalance: 90, tierName: null });
     const { result, events } = await withEvents(server(), shop.businessId, () =>
@@ -364,7 +386,7 @@ describe('POST /v1/public/loyalty/earn', () => {
     );
     expect(result.data.newBalance).toBe(35);
     expect(events.map((e) => e.type)).toEqual(['loyalty.points_earned']);
-    const data = events[0].data as { transaction: Transaction; member: Member };
+    const data = itemAt(events, 0).data as { transaction: Transaction; member: Member };
     const earned = (await transactions(shop, m.memberId)).filter((t) => t.type === 'earn');
     expect(earned).toHaveLength(1);
     expect(data.transaction).toEqual(earned[0]);
@@ -376,7 +398,7 @@ describe('POST /v1/public/loyalty/earn', () => {
 
   it('answers 200 with pointsEarned 0 for an amount too small to earn, writing no transaction and no event', async () => {
     const shop = await newShop(server());
-    await newTier(shop, { name: 'Base', minPoints: 0, multiplier: 1 });
+    await createTier(shop.client, { name: 'Base', minPoints: 0, multiplier: 1 });
     const m = await enroll(shop, { points: 30 });
     const { result, events } = await withEvents(server(), shop.businessId, () =>
       earn(shop, { email: m.email, amount: 0.09, reference: 'TINY-1' }),
@@ -393,7 +415,7 @@ describe('POST /v1/public/loyalty/earn', () => {
 
   it('enrolls an unknown email under automatic enrollment: a customer named from the email and a member', async () => {
     const shop = await newShop(server(), { enrollmentType: 'automatic' });
-    await newTier(shop, { name: 'Starter', minPoints: 0 });
+    await createTier(shop.client, { name: 'Starter', minPoints: 0 });
     const email = 'grace.hopper@example.com';
     const { result, events } = await withEvents(server(), shop.businessId, () =>
       unwrap(earn(shop, { email, amount: 7, reference: 'W-1' })),
@@ -412,7 +434,7 @@ describe('POST /v1/public/loyalty/earn', () => {
     const members = await membersMatching(shop, email);
     expect(members.totalCount).toBe(1);
     expect(members.data[0]).toMatchObject({
-      customerId: customers[0].id,
+      customerId: itemAt(customers, 0).id,
       customerName: 'Grace Hopper',
       customerEmail: email,
       tierName: 'Starter',
@@ -426,7 +448,7 @@ describe('POST /v1/public/loyalty/earn', () => {
       customerName: 'Grace Hopper',
       pointsBalance: 70,
     });
-    expect((await expectLedgerBalanced(shop, members.data[0].publicId)).pointsBalance).toBe(70);
+    expect((await expectLedgerBalanced(shop, itemAt(members.data, 0).publicId)).pointsBalance).toBe(70);
   });
 
   it('names an enrolled customer from the words of the local part, without its +tag', async () => {

@@ -4,7 +4,7 @@ import type { CreateRewardBody } from '../../contract/loyalty/index.js';
 import { expectResultError } from '../support/expect.js';
 import { newReward } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
-import { DAY_MS, enroll, newShop, type Enrolled, type Shop } from './helpers.js';
+import { DAY_MS, enroll, newShop, type Enrolled, type Shop } from '../support/public-loyalty.js';
 
 const server = useTestServer({ worker: false });
 

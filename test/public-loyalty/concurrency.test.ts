@@ -4,8 +4,9 @@ import type { Transaction } from '../../contract/loyalty/index.js';
 import { uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox } from '../support/events.js';
-import { expectResultError } from '../support/expect.js';
+import { expectResultError, itemAt } from '../support/expect.js';
 import {
+  createTier,
   customerRows,
   expectLedgerBalanced,
   memberRows,
@@ -14,7 +15,7 @@ import {
   transactions,
 } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
-import { enroll, membersMatching, newShop, newTier, type Shop } from './helpers.js';
+import { enroll, membersMatching, newShop, type Shop } from '../support/public-loyalty.js';
 
 // A pool large enough that concurrent requests really run at once on PostgreSQL (row locks and the
 // guarded updates, not the pool, serialise them). On PGlite the engine serialises everything, so
@@ -144,7 +145,9 @@ describe(`concurrent public earns (${where})`, () => {
     const shop = await newShop(server());
     const members = await Promise.all(Array.from({ length: 5 }, () => enroll(shop)));
     const responses = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => earn(shop, { email: members[i % 5].email, amount: (i % 5) + 1 })),
+      Array.from({ length: 50 }, (_, i) =>
+        earn(shop, { email: itemAt(members, i % 5).email, amount: (i % 5) + 1 }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
     for (const [k, m] of members.entries()) {
@@ -158,8 +161,8 @@ describe(`concurrent public earns (${where})`, () => {
 
   it('applies each concurrent earn at the multiplier of the tier it found, promoting exactly once', async () => {
     const shop = await newShop(server());
-    await newTier(shop, { name: 'Base', minPoints: 0, multiplier: 1 });
-    await newTier(shop, { name: 'Silver', minPoints: 100, multiplier: 2 });
+    await createTier(shop.client, { name: 'Base', minPoints: 0, multiplier: 1 });
+    await createTier(shop.client, { name: 'Silver', minPoints: 100, multiplier: 2 });
     const m = await enroll(shop);
     const responses = await Promise.all(
       Array.from({ length: 30 }, () => earn(shop, { email: m.email, amount: 1 })),
@@ -196,7 +199,7 @@ describe(`concurrent public earns (${where})`, () => {
     expect(refused).toHaveLength(9);
     for (const res of refused) expectResultError(res, 409, 'CONFLICT');
 
-    const won = (await unwrap(ok[0])).data;
+    const won = (await unwrap(itemAt(ok, 0))).data;
     const after = await expectLedgerBalanced(shop, m.memberId);
     expect(after.pointsBalance).toBe(5 + won.pointsEarned);
     expect(won.newBalance).toBe(after.pointsBalance);
@@ -226,7 +229,7 @@ describe(`concurrent public earns (${where})`, () => {
     expect(members).toHaveLength(1);
     const listed = await membersMatching(shop, email);
     expect(listed.totalCount).toBe(1);
-    const memberId = listed.data[0].publicId;
+    const memberId = itemAt(listed.data, 0).publicId;
     const after = await expectLedgerBalanced(shop, memberId);
     expect(after.pointsBalance).toBe(10 * 55);
     const ledger = await transactions(shop, memberId);

@@ -3,7 +3,7 @@ import { unwrap } from '../../client/index.js';
 import type { Member, Redemption } from '../../contract/loyalty/index.js';
 import { json, raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { withEvents } from '../support/events.js';
-import { expectResultError } from '../support/expect.js';
+import { expectResultError, itemAt } from '../support/expect.js';
 import { expectLedgerBalanced, member, newReward, redemptionRows, transactions } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 import {
@@ -15,7 +15,7 @@ import {
   type Enrolled,
   withoutPhone,
   type Shop,
-} from './helpers.js';
+} from '../support/public-loyalty.js';
 
 const server = useTestServer({ worker: false });
 
@@ -141,7 +141,7 @@ describe('POST /v1/public/loyalty/redeem', () => {
       unwrap(redeem(shop, m.email, reward.publicId)),
     );
     expect(events.map((e) => e.type)).toEqual(['loyalty.reward_redeemed']);
-    const data = events[0].data as { redemption: Redemption; member: Member };
+    const data = itemAt(events, 0).data as { redemption: Redemption; member: Member };
     const listed = (await redemptions(shop)).find((r) => r.publicId === result.data.redemptionId);
     expect(data.redemption).toEqual(listed);
     const asMember = withoutPhone(await member(shop, m.memberId));
