@@ -3,6 +3,7 @@ import { createClient } from '../../client/index.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
+import { atLeast, itemAt } from '../support/expect.js';
 
 const PASSWORD = 'correct horse battery staple';
 const WRONG = 'definitely not the password';
@@ -69,10 +70,11 @@ describe('sign-in throttling per IP', () => {
     const emails = [...victims.map((v) => v.email), uniqueEmail('unknown'), uniqueEmail('unknown')];
 
     // 10 failures spread over 5 emails: no single email reaches the limit.
-    for (let i = 0; i < MAX_FAILURES; i++) await failSignIn(server(), emails[i % emails.length]);
+    for (let i = 0; i < MAX_FAILURES; i++) await failSignIn(server(), itemAt(emails, i % emails.length));
 
     expectRateLimited(await signIn(server(), target.email, target.password));
-    expectRateLimited(await signIn(server(), victims[0].email, victims[0].password));
+    const [victim] = atLeast(victims, 1);
+    expectRateLimited(await signIn(server(), victim.email, victim.password));
   });
 });
 
@@ -96,7 +98,7 @@ describe('sign-in throttling keeps IP and email counters apart', () => {
     const emails = [uniqueEmail('a'), uniqueEmail('b'), uniqueEmail('c')];
 
     for (let i = 0; i < MAX_FAILURES; i++)
-      await failSignIn(server(), emails[i % emails.length], '198.51.100.7');
+      await failSignIn(server(), itemAt(emails, i % emails.length), '198.51.100.7');
 
     expectRateLimited(await signIn(server(), target.email, target.password, '198.51.100.7'));
     expect((await signIn(server(), target.email, target.password, '198.51.100.8')).status).toBe(200);
