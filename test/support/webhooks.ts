@@ -6,16 +6,12 @@ import { unwrap, type Client, type webhooks } from '../../client/index.js';
 export const quietUrl = (tag = 'hook') => `https://receiver.example.test/${tag}`;
 
 /**
- * A webhook: `quietUrl()` for `invoice.paid` unless told. Returns its id and its signing secret
- * (shown only at creation).
+ * A webhook: `quietUrl()` for `invoice.paid` unless told. Returns the creation's answer: its `id`
+ * and its signing `secret` (shown only here).
  */
-export async function createWebhook(
-  client: Client,
-  overrides: Partial<webhooks.CreateWebhookBody> = {},
-): Promise<{ id: number; secret: string }> {
+export async function createWebhook(client: Client, overrides: Partial<webhooks.CreateWebhookBody> = {}) {
   const body: webhooks.CreateWebhookBody = { url: quietUrl(), events: ['invoice.paid'], ...overrides };
-  const { id, secret } = await unwrap(client.webhooks.createWebhook({ body }));
-  return { id, secret };
+  return unwrap(client.webhooks.createWebhook({ body }));
 }
 
 /** The webhook's deliveries, newest first (first page of 200). */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { unwrap, type EventName } from '../../client/index.js';
+import { unwrap } from '../../client/index.js';
 import { sweep } from '../../server/webhooks/delivery.js';
 import { newWebhookSecret } from '../../server/webhooks/signing.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
@@ -9,6 +9,8 @@ import { useTestServer } from '../support/setup.js';
 import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
 import { DAY, MINUTE, SCHEDULE_MS, SECOND } from '../support/schedule.js';
+import { createWebhook, deliveriesOf } from '../support/webhooks.js';
+import { createCustomer } from '../support/general.js';
 
 // Short, so the test of a receiver that never answers is quick; long enough that a busy machine's
 // receiver still answers the others in time.
@@ -69,20 +71,6 @@ const webhookRow = (srv: TestServer, businessId: string, id: number) =>
 // ---------------------------------------------------------------------------------------------
 // API shortcuts.
 
-async function createWebhook(biz: TestBusiness, url: string, events: EventName[] = ['customer.created']) {
-  const res = await unwrap(biz.client.webhooks.createWebhook({ body: { url, events } }));
-  return { id: res.id, secret: res.secret };
-}
-
-async function createCustomer(biz: TestBusiness, name: string) {
-  return (await unwrap(biz.client.general.customers.createCustomer({ body: { name } }))).data;
-}
-
-async function deliveriesOf(biz: TestBusiness, webhookId: number) {
-  return (await unwrap(biz.client.webhooks.listDeliveries({ params: { id: webhookId }, query: {} })))
-    .deliveries;
-}
-
 async function getWebhook(biz: TestBusiness, id: number) {
   return (await unwrap(biz.client.webhooks.getWebhook({ params: { id } }))).webhook;
 }
@@ -113,8 +101,8 @@ describe('failed attempts', () => {
   it('retries a 500 after 5 s with the same deliveryId and then succeeds', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver((i) => ({ status: i === 0 ? 500 : 200 }));
-    const { id } = await createWebhook(biz, receiver.url);
-    await createCustomer(biz, 'Flaky Receiver Customer');
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
+    await createCustomer(biz.client, { name: 'Flaky Receiver Customer' });
 
     const afterFirst = await waitForAttempts(server(), biz.businessId, id, 1);
     expect(afterFirst.status).toBe('retrying');
@@ -123,7 +111,7 @@ describe('failed attempts', () => {
     expect(wait).toBeLessThanOrEqual(5.5 * SECOND);
     expect((await webhookRow(server(), biz.businessId, id)).failing_since?.getTime()).toBe(t0);
 
-    const [logged] = atLeast(await deliveriesOf(biz, id), 1);
+    const [logged] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(logged).toMatchObject({
       deliveryId: afterFirst.id,
       status: 'retrying',
@@ -150,7 +138,7 @@ describe('failed attempts', () => {
       Math.floor(afterFirst.next_attempt_at!.getTime() / 1000) - Math.floor(t0 / 1000),
     );
 
-    const [done] = atLeast(await deliveriesOf(biz, id), 1);
+    const [done] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(done).toMatchObject({
       deliveryId: first.body.deliveryId,
       status: 'succeeded',
@@ -166,8 +154,8 @@ describe('failed attempts', () => {
   it('walks the whole retry schedule and gives up after the 10th attempt', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver(() => ({ status: 500 }));
-    const { id } = await createWebhook(biz, receiver.url);
-    await createCustomer(biz, 'Always Failing');
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
+    await createCustomer(biz.client, { name: 'Always Failing' });
 
     for (let attempt = 1; attempt < 10; attempt++) {
       const row = await waitForAttempts(server(), biz.businessId, id, attempt);
@@ -187,7 +175,7 @@ describe('failed attempts', () => {
     expect(last).toMatchObject({ status: 'failed', attempt_count: 10, next_attempt_at: null });
     expect(receiver.hits).toHaveLength(10);
     expect(new Set(receiver.hits.map((h) => h.body.deliveryId))).toEqual(new Set([last.id]));
-    const [logged] = atLeast(await deliveriesOf(biz, id), 1);
+    const [logged] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(logged.status).toBe('failed');
     expect(logged.attempts).toHaveLength(10);
     expect(logged.attempts.every((a) => a.statusCode === 500 && a.errorClass === 'http_status')).toBe(true);
@@ -211,12 +199,12 @@ describe('failed attempts', () => {
     const biz = await registerBusiness(server());
     const target = await startReceiver();
     const receiver = await startReceiver(() => ({ status: 302, headers: { location: target.url } }));
-    const { id } = await createWebhook(biz, receiver.url);
-    await createCustomer(biz, 'Redirected');
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
+    await createCustomer(biz.client, { name: 'Redirected' });
 
     const row = await waitForAttempts(server(), biz.businessId, id, 1);
     expect(row.status).toBe('retrying');
-    const [logged] = atLeast(await deliveriesOf(biz, id), 1);
+    const [logged] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(logged.attempts).toMatchObject([{ statusCode: 302, errorClass: 'redirect' }]);
     expect(receiver.hits).toHaveLength(1);
     expect(target.hits).toHaveLength(0);
@@ -227,12 +215,12 @@ describe('failed attempts', () => {
   it('turns the webhook off on 410 Gone and delivers nothing more to it', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver(() => ({ status: 410 }));
-    const { id } = await createWebhook(biz, receiver.url);
-    await createCustomer(biz, 'Gone Receiver');
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
+    await createCustomer(biz.client, { name: 'Gone Receiver' });
 
     const row = await waitForAttempts(server(), biz.businessId, id, 1);
     expect(row).toMatchObject({ status: 'failed', next_attempt_at: null });
-    const [logged] = atLeast(await deliveriesOf(biz, id), 1);
+    const [logged] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(logged).toMatchObject({
       status: 'failed',
       nextAttemptAt: null,
@@ -242,7 +230,7 @@ describe('failed attempts', () => {
     expect(webhook.is_active).toBe(false);
     expect(webhook.disabled_reason).toMatch(/410/);
 
-    await createCustomer(biz, 'After Gone');
+    await createCustomer(biz.client, { name: 'After Gone' });
     server().clock.advance(DAY);
     await sweep(server().deps);
     await settleDeliveries(server(), biz.businessId);
@@ -255,13 +243,13 @@ describe('failed attempts', () => {
     const receiver = await startReceiver((i) =>
       i === 0 ? { status, headers: { 'retry-after': '3600' } } : { status: 200 },
     );
-    const { id } = await createWebhook(biz, receiver.url);
-    await createCustomer(biz, `Busy ${status}`);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
+    await createCustomer(biz.client, { name: `Busy ${status}` });
 
     const row = await waitForAttempts(server(), biz.businessId, id, 1);
     expect(row.status).toBe('retrying');
     expect(row.next_attempt_at!.getTime() - t0).toBeGreaterThanOrEqual(3600 * SECOND);
-    expect((await deliveriesOf(biz, id))[0]?.attempts).toMatchObject([
+    expect((await deliveriesOf(biz.client, id))[0]?.attempts).toMatchObject([
       { statusCode: status, errorClass: 'http_status' },
     ]);
 
@@ -283,13 +271,13 @@ describe('failed attempts', () => {
   it('gives up on a receiver that never answers after the timeout (errorClass timeout)', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver(() => 'hang');
-    const { id } = await createWebhook(biz, receiver.url);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
     const started = Date.now();
-    await createCustomer(biz, 'Silent Receiver');
+    await createCustomer(biz.client, { name: 'Silent Receiver' });
 
     const row = await waitForAttempts(server(), biz.businessId, id, 1);
     expect(row.status).toBe('retrying');
-    const [logged] = atLeast(await deliveriesOf(biz, id), 1);
+    const [logged] = atLeast(await deliveriesOf(biz.client, id), 1);
     const [attempt] = atLeast(logged.attempts, 1);
     expect(attempt).toMatchObject({ statusCode: null, errorClass: 'timeout' });
     expect(attempt.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
@@ -303,12 +291,12 @@ describe('failed attempts', () => {
     const biz = await registerBusiness(server());
     const closed = await startReceiver();
     await closed.close();
-    const { id } = await createWebhook(biz, closed.url);
-    await createCustomer(biz, 'Nobody Listening');
+    const { id } = await createWebhook(biz.client, { url: closed.url, events: ['customer.created'] });
+    await createCustomer(biz.client, { name: 'Nobody Listening' });
 
     const row = await waitForAttempts(server(), biz.businessId, id, 1);
     expect(row.status).toBe('retrying');
-    const [logged] = atLeast(await deliveriesOf(biz, id), 1);
+    const [logged] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(logged.attempts).toMatchObject([{ statusCode: null, errorClass: 'connection' }]);
     await retire(biz, id);
   });
@@ -316,7 +304,7 @@ describe('failed attempts', () => {
   it('turns a webhook off after 5 days without a success and emails the business once', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver(() => ({ status: 500 }));
-    const { id } = await createWebhook(biz, receiver.url);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
     const mails = () =>
       server()
         .deps.db.selectFrom('mail_messages')
@@ -324,7 +312,7 @@ describe('failed attempts', () => {
         .where('business_id', '=', biz.businessId)
         .execute();
 
-    await createCustomer(biz, 'Day 0');
+    await createCustomer(biz.client, { name: 'Day 0' });
     await settleDeliveries(server(), biz.businessId);
     expect((await webhookRow(server(), biz.businessId, id)).failing_since?.getTime()).toBe(t0);
 
@@ -332,7 +320,7 @@ describe('failed attempts', () => {
     for (const day of [1, 2, 4]) {
       at(t0 + day * DAY);
       await sweep(server().deps);
-      await createCustomer(biz, `Day ${day}`);
+      await createCustomer(biz.client, { name: `Day ${day}` });
       await settleDeliveries(server(), biz.businessId);
       const row = await webhookRow(server(), biz.businessId, id);
       expect(row.is_active, `still active on day ${day}`).toBe(true);
@@ -342,7 +330,7 @@ describe('failed attempts', () => {
 
     at(t0 + 5 * DAY + MINUTE);
     await sweep(server().deps);
-    await createCustomer(biz, 'Day 5');
+    await createCustomer(biz.client, { name: 'Day 5' });
     await settleDeliveries(server(), biz.businessId);
 
     const webhook = await getWebhook(biz, id);
@@ -363,7 +351,7 @@ describe('failed attempts', () => {
 
     // Off means off: the next event reaches nobody and mails nobody.
     const hits = receiver.hits.length;
-    await createCustomer(biz, 'After Disable');
+    await createCustomer(biz.client, { name: 'After Disable' });
     server().clock.advance(DAY);
     await sweep(server().deps);
     await settleDeliveries(server(), biz.businessId);
@@ -375,9 +363,9 @@ describe('failed attempts', () => {
     const biz = await registerBusiness(server());
     let failing = true;
     const receiver = await startReceiver(() => ({ status: failing ? 500 : 200 }));
-    const { id } = await createWebhook(biz, receiver.url);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
 
-    await createCustomer(biz, 'Fails First');
+    await createCustomer(biz.client, { name: 'Fails First' });
     await settleDeliveries(server(), biz.businessId);
     expect((await webhookRow(server(), biz.businessId, id)).failing_since?.getTime()).toBe(t0);
 
@@ -392,7 +380,7 @@ describe('failed attempts', () => {
     // Failing again 5 days after the first failure: the count starts from this failure.
     failing = true;
     at(t0 + 5 * DAY + MINUTE);
-    await createCustomer(biz, 'Fails Again');
+    await createCustomer(biz.client, { name: 'Fails Again' });
     await settleDeliveries(server(), biz.businessId);
     const row = await webhookRow(server(), biz.businessId, id);
     expect(row.is_active).toBe(true);
@@ -438,13 +426,13 @@ describe('the address guard at connect time', () => {
       .execute();
     expect(inserted).toHaveLength(2);
 
-    await createCustomer(biz, 'Aimed Inside');
+    await createCustomer(biz.client, { name: 'Aimed Inside' });
     for (const { id } of inserted) {
       const row = await waitForAttempts(guarded(), biz.businessId, Number(id), 1);
       expect(row.status).toBe('retrying');
       const attempts = await attemptRows(guarded(), biz.businessId, row.id);
       expect(attempts).toMatchObject([{ status_code: null, error_class: 'blocked_address' }]);
-      const [logged] = atLeast(await deliveriesOf(biz, Number(id)), 1);
+      const [logged] = atLeast(await deliveriesOf(biz.client, Number(id)), 1);
       expect(logged.attempts).toMatchObject([{ statusCode: null, errorClass: 'blocked_address' }]);
       await retire(biz, Number(id));
     }

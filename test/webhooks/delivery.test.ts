@@ -1,12 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { unwrap, type EventName } from '../../client/index.js';
-import { registerBusiness, type TestBusiness } from '../support/business.js';
+import { unwrap } from '../../client/index.js';
+import { registerBusiness } from '../support/business.js';
 import { atLeast, itemAt } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
+import { createWebhook, deliveriesOf } from '../support/webhooks.js';
+import { createCustomer } from '../support/general.js';
 
 // Tokens outlive the clock moves of the rotation test.
 const server = useTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', ACCESS_TOKEN_TTL: '3650d' } });
@@ -56,20 +58,6 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 // ---------------------------------------------------------------------------------------------
 // API shortcuts.
 
-async function createWebhook(biz: TestBusiness, url: string, events: EventName[]) {
-  const res = await unwrap(biz.client.webhooks.createWebhook({ body: { url, events } }));
-  return { id: res.id, secret: res.secret };
-}
-
-async function createCustomer(biz: TestBusiness, name: string) {
-  return (await unwrap(biz.client.general.customers.createCustomer({ body: { name } }))).data;
-}
-
-async function deliveriesOf(biz: TestBusiness, webhookId: number) {
-  return (await unwrap(biz.client.webhooks.listDeliveries({ params: { id: webhookId }, query: {} })))
-    .deliveries;
-}
-
 const deliveryRows = (businessId: string) =>
   server()
     .deps.db.selectFrom('webhook_deliveries')
@@ -83,9 +71,12 @@ describe('a delivery', () => {
   it('POSTs the event with the resource as the API serialises it, once per subscribed event', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { secret } = await createWebhook(biz, receiver.url, ['customer.created', 'customer.updated']);
+    const { secret } = await createWebhook(biz.client, {
+      url: receiver.url,
+      events: ['customer.created', 'customer.updated'],
+    });
 
-    const customer = await createCustomer(biz, 'Ada Lovelace');
+    const customer = await createCustomer(biz.client, { name: 'Ada Lovelace' });
     const [hit] = await waitForHits(receiver, 1);
 
     expect(hit.method).toBe('POST');
@@ -140,7 +131,7 @@ describe('a delivery', () => {
   it('records the successful attempt in the delivery log', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { id } = await createWebhook(biz, receiver.url, ['product.created']);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['product.created'] });
     const before = Date.now();
     await unwrap(
       biz.client.general.products.createProduct({
@@ -150,7 +141,7 @@ describe('a delivery', () => {
     const [hit] = await waitForHits(receiver, 1);
     await settleDeliveries(server(), biz.businessId);
 
-    const [delivery, ...others] = atLeast(await deliveriesOf(biz, id), 1);
+    const [delivery, ...others] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(others).toEqual([]);
     expect(delivery).toMatchObject({
       deliveryId: hit.body.deliveryId,
@@ -177,9 +168,9 @@ describe('a delivery', () => {
   it('sends nothing for events the webhook does not subscribe to', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { id } = await createWebhook(biz, receiver.url, ['invoice.paid']);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['invoice.paid'] });
 
-    await createCustomer(biz, 'Not Subscribed');
+    await createCustomer(biz.client, { name: 'Not Subscribed' });
     await unwrap(
       biz.client.general.products.createProduct({ body: { name: 'Widget', sku: 'W-1', price: 5 } }),
     );
@@ -187,16 +178,19 @@ describe('a delivery', () => {
 
     expect(receiver.hits).toEqual([]);
     expect(await deliveryRows(biz.businessId)).toEqual([]);
-    expect(await deliveriesOf(biz, id)).toEqual([]);
+    expect(await deliveriesOf(biz.client, id)).toEqual([]);
   });
 
   it('gives each webhook subscribed to the same event its own delivery', async () => {
     const biz = await registerBusiness(server());
     const [first, second] = await Promise.all([startReceiver(), startReceiver()]);
-    const hookA = await createWebhook(biz, first.url, ['customer.created']);
-    const hookB = await createWebhook(biz, second.url, ['customer.created', 'customer.deleted']);
+    const hookA = await createWebhook(biz.client, { url: first.url, events: ['customer.created'] });
+    const hookB = await createWebhook(biz.client, {
+      url: second.url,
+      events: ['customer.created', 'customer.deleted'],
+    });
 
-    const customer = await createCustomer(biz, 'Grace Hopper');
+    const customer = await createCustomer(biz.client, { name: 'Grace Hopper' });
     const [a] = await waitForHits(first, 1);
     const [b] = await waitForHits(second, 1);
     await settleDeliveries(server(), biz.businessId);
@@ -214,24 +208,24 @@ describe('a delivery', () => {
     expect(verifyStandard(hookB.secret, b)).toEqual(b.body);
     expect(() => verifyStandard(hookB.secret, a)).toThrow();
 
-    expect((await deliveriesOf(biz, hookA.id)).map((d) => d.deliveryId)).toEqual([a.body.deliveryId]);
-    expect((await deliveriesOf(biz, hookB.id)).map((d) => d.deliveryId)).toEqual([b.body.deliveryId]);
+    expect((await deliveriesOf(biz.client, hookA.id)).map((d) => d.deliveryId)).toEqual([a.body.deliveryId]);
+    expect((await deliveriesOf(biz.client, hookB.id)).map((d) => d.deliveryId)).toEqual([b.body.deliveryId]);
   });
 
   it("never sends another business's events to this business's receiver", async () => {
     const [mine, theirs] = await Promise.all([registerBusiness(server()), registerBusiness(server())]);
     const [myReceiver, theirReceiver] = await Promise.all([startReceiver(), startReceiver()]);
-    const myHook = await createWebhook(mine, myReceiver.url, ['customer.created']);
-    await createWebhook(theirs, theirReceiver.url, ['customer.created']);
+    const myHook = await createWebhook(mine.client, { url: myReceiver.url, events: ['customer.created'] });
+    await createWebhook(theirs.client, { url: theirReceiver.url, events: ['customer.created'] });
 
-    const theirCustomer = await createCustomer(theirs, 'Their Customer');
+    const theirCustomer = await createCustomer(theirs.client, { name: 'Their Customer' });
     await waitForHits(theirReceiver, 1);
     await settleDeliveries(server(), theirs.businessId);
     expect(theirReceiver.hits[0]?.body.data).toEqual(theirCustomer);
     expect(myReceiver.hits).toEqual([]);
-    expect(await deliveriesOf(mine, myHook.id)).toEqual([]);
+    expect(await deliveriesOf(mine.client, myHook.id)).toEqual([]);
 
-    const myCustomer = await createCustomer(mine, 'My Customer');
+    const myCustomer = await createCustomer(mine.client, { name: 'My Customer' });
     await waitForHits(myReceiver, 1);
     await settleDeliveries(server(), mine.businessId);
     expect(myReceiver.hits.map((h) => h.body.data)).toEqual([myCustomer]);
@@ -241,13 +235,11 @@ describe('a delivery', () => {
   it('delivers the lifecycle of an invoice paid in full', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { secret } = await createWebhook(biz, receiver.url, [
-      'invoice.created',
-      'invoice.updated',
-      'payment.created',
-      'invoice.paid',
-    ]);
-    const customer = await createCustomer(biz, 'Charles Babbage');
+    const { secret } = await createWebhook(biz.client, {
+      url: receiver.url,
+      events: ['invoice.created', 'invoice.updated', 'payment.created', 'invoice.paid'],
+    });
+    const customer = await createCustomer(biz.client, { name: 'Charles Babbage' });
     const invoices = biz.client.general.invoices;
     const created = (
       await unwrap(
@@ -298,16 +290,16 @@ describe('is_active', () => {
   it('stops new deliveries while the webhook is inactive and resumes them when it is reactivated', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { id } = await createWebhook(biz, receiver.url, ['customer.created']);
+    const { id } = await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
 
     await unwrap(biz.client.webhooks.updateWebhook({ params: { id }, body: { is_active: false } }));
-    await createCustomer(biz, 'While Inactive');
+    await createCustomer(biz.client, { name: 'While Inactive' });
     await settleDeliveries(server(), biz.businessId);
     expect(receiver.hits).toEqual([]);
     expect(await deliveryRows(biz.businessId)).toEqual([]);
 
     await unwrap(biz.client.webhooks.updateWebhook({ params: { id }, body: { is_active: true } }));
-    const back = await createCustomer(biz, 'After Reactivation');
+    const back = await createCustomer(biz.client, { name: 'After Reactivation' });
     await waitForHits(receiver, 1);
     await settleDeliveries(server(), biz.businessId);
     expect(receiver.hits.map((h) => h.body.data)).toEqual([back]);
@@ -319,14 +311,17 @@ describe('secret rotation', () => {
   it('signs with the new and the old secret for 24 hours, then with the new one only', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { id, secret: oldSecret } = await createWebhook(biz, receiver.url, ['customer.created']);
+    const { id, secret: oldSecret } = await createWebhook(biz.client, {
+      url: receiver.url,
+      events: ['customer.created'],
+    });
 
     const rotated = await unwrap(biz.client.webhooks.rotateSecret({ params: { id } }));
     const newSecret = rotated.secret;
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(oldSecret);
 
-    await createCustomer(biz, 'During Overlap');
+    await createCustomer(biz.client, { name: 'During Overlap' });
     const [hit] = await waitForHits(receiver, 1);
     await settleDeliveries(server(), biz.businessId);
     const parts = String(hit.headers['webhook-signature']).split(' ');
@@ -342,7 +337,7 @@ describe('secret rotation', () => {
 
     // After the overlap, the old secret signs nothing (verified by HMAC: the clock is a day ahead).
     server().clock.advance(DAY_MS + 60_000);
-    await createCustomer(biz, 'After Overlap');
+    await createCustomer(biz.client, { name: 'After Overlap' });
     const [, later] = await waitForHits(receiver, 2);
     await settleDeliveries(server(), biz.businessId);
     expect(Number(later.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(nowSeconds() + DAY_MS / 1000);
@@ -357,8 +352,11 @@ describe('redeliver', () => {
   it('sends the same deliveryId again with a fresh timestamp and a valid signature', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { id, secret } = await createWebhook(biz, receiver.url, ['customer.created']);
-    const customer = await createCustomer(biz, 'Ada Redelivered');
+    const { id, secret } = await createWebhook(biz.client, {
+      url: receiver.url,
+      events: ['customer.created'],
+    });
+    const customer = await createCustomer(biz.client, { name: 'Ada Redelivered' });
     const [first] = await waitForHits(receiver, 1);
     await settleDeliveries(server(), biz.businessId);
 
@@ -385,7 +383,7 @@ describe('redeliver', () => {
     expect(again.headers['x-webhook-signature']).not.toBe(first.headers['x-webhook-signature']);
     expect(verifyStandard(secret, again)).toEqual(again.body);
 
-    const [delivery] = atLeast(await deliveriesOf(biz, id), 1);
+    const [delivery] = atLeast(await deliveriesOf(biz.client, id), 1);
     expect(delivery.status).toBe('succeeded');
     expect(delivery.attempts.map((a) => [a.statusCode, a.redelivery])).toEqual([
       [200, false],

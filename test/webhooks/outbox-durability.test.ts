@@ -6,12 +6,13 @@ import { inTransaction } from '../../server/platform/db/database.js';
 import { emit } from '../../server/platform/outbox.js';
 import { startWorker } from '../../server/platform/runtime.js';
 import { sweep } from '../../server/webhooks/delivery.js';
-import { registerBusiness, type TestBusiness } from '../support/business.js';
+import { registerBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
 import { atLeast } from '../support/expect.js';
+import { createWebhook } from '../support/webhooks.js';
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE: 'true' };
 
@@ -54,10 +55,6 @@ async function settle(srv: TestServer, businessId: string): Promise<void> {
   });
 }
 
-async function createWebhook(biz: TestBusiness, url: string) {
-  return unwrap(biz.client.webhooks.createWebhook({ body: { url, events: ['customer.created'] } }));
-}
-
 /** The service context of a change made by the business, as a request would build it. */
 const ctxFor = (srv: TestServer, businessId: string): Ctx =>
   jobCtx(srv.deps, businessId, `req_${randomUUID()}`);
@@ -71,7 +68,7 @@ describe('with a running worker', () => {
   it('delivers nothing for a change that rolled back, and what was committed', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    await createWebhook(biz, receiver.url);
+    await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
     const ctx = ctxFor(server(), biz.businessId);
 
     await expect(
@@ -108,7 +105,7 @@ describe('with a running worker', () => {
   it('delivers nothing for an API change refused mid-transaction', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    await createWebhook(biz, receiver.url);
+    await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
 
     // An invoice for a customer that does not exist fails inside its transaction.
     const refused = await biz.client.general.invoices.createInvoice({
@@ -132,7 +129,10 @@ describe('with a running worker', () => {
   it('picks up a delivery whose lease expired while pending (the worker died mid-attempt)', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    const { id: webhookId } = await createWebhook(biz, receiver.url);
+    const { id: webhookId } = await createWebhook(biz.client, {
+      url: receiver.url,
+      events: ['customer.created'],
+    });
     const db = server().deps.db;
     const now = server().clock.now();
 
@@ -216,7 +216,7 @@ describe('with no worker running at commit time', () => {
   it('keeps every committed event and delivers each exactly once when a worker starts later', async () => {
     const biz = await registerBusiness(server());
     const receiver = await startReceiver();
-    await createWebhook(biz, receiver.url);
+    await createWebhook(biz.client, { url: receiver.url, events: ['customer.created'] });
 
     const customers = [];
     for (const name of ['Ada', 'Grace', 'Edsger', 'Barbara', 'Donald']) {

@@ -10,6 +10,8 @@ import { outbox } from '../support/events.js';
 import { type AtLeast, atLeast, expectError, expectInvalid, itemAt } from '../support/expect.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
+import { quietUrl } from '../support/webhooks.js';
+import { createCustomer } from '../support/general.js';
 
 /** Receivers below are local node:http servers, so private targets (and http://) must be allowed. */
 const server = useTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
@@ -20,9 +22,6 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** An id of the right type that no webhook has. */
 const MISSING_ID = 987_654_321;
-
-/** A URL that is never dialled: no business with such a webhook ever emits an event it subscribes to. */
-const quietUrl = (tag = 'hook') => `https://receiver.example.test/${tag}`;
 
 type Body = { url?: string; events?: EventName[]; is_active?: boolean };
 
@@ -579,9 +578,6 @@ describe('deliveries, redelivery and tenant isolation', () => {
   const deliveriesOf = async (biz: TestBusiness, id: number) =>
     unwrap(biz.client.webhooks.listDeliveries({ params: { id }, query: { limit: 200 } }));
 
-  const createCustomer = (biz: TestBusiness, name: string) =>
-    unwrap(biz.client.general.customers.createCustomer({ body: { name } }));
-
   beforeAll(async () => {
     receiver = await startReceiver();
     owner = await registerBusiness(server(), 'Delivered Ltd');
@@ -593,7 +589,7 @@ describe('deliveries, redelivery and tenant isolation', () => {
     webhookSecret = created.secret;
     // One customer at a time, so the deliveries are created in a known order.
     for (let n = 1; n <= 3; n++) {
-      await createCustomer(owner, `Customer ${n}`);
+      await createCustomer(owner.client, { name: `Customer ${n}` });
       await eventually(`delivery ${n}`, async () => {
         const res = await deliveriesOf(owner, webhookId);
         return res.total_count === n && res.deliveries.every((d) => d.status === 'succeeded')
@@ -826,7 +822,7 @@ describe('deliveries, redelivery and tenant isolation', () => {
   it('lists a delivery the receiver refused with 410 as failed; the webhook is off and redeliver is 409', async () => {
     const biz = await registerBusiness(server(), 'Gone Ltd');
     const { id } = await createWebhook(biz, { url: receiver.url('/gone'), events: ['customer.created'] });
-    await createCustomer(biz, 'Nobody Home');
+    await createCustomer(biz.client, { name: 'Nobody Home' });
     const failed = await eventually('the failed delivery', async () => {
       const res = await deliveriesOf(biz, id);
       return res.deliveries[0]?.status === 'failed' ? res.deliveries[0] : undefined;
