@@ -91,7 +91,7 @@ const EARN_STATE_SQL = `
 /** The first of the earn's two statements; undefined without an active program. `email` lowercased. */
 export async function earnState(db: Executor, businessId: string, email: string) {
   const [row] = await runPrepared<EarnState>(db, 'public-earn-state', EARN_STATE_SQL, [businessId, email]);
-  return row as EarnState | undefined;
+  return row;
 }
 
 /**
