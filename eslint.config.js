@@ -84,20 +84,6 @@ const boundaryRule = [
   },
 ];
 
-// TEMPORARY ALLOW-LISTS: the files that still break a rule while the code is moved into place, one
-// file a line. A file leaves its list in the commit that fixes it; every list ends empty.
-// prettier-ignore
-const sqlAllowList = [
-];
-// prettier-ignore
-const boundaryAllowList = [
-];
-// prettier-ignore
-const cycleAllowList = [
-];
-const allow = (files, rules) =>
-  files.length ? [{ files, rules: Object.fromEntries(rules.map((rule) => [rule, 'off'])) }] : [];
-
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'openapi.json'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -155,8 +141,5 @@ export default tseslint.config(
     files: ['**/*.test.ts'],
     rules: { 'import-x/no-restricted-paths': 'off', 'import-x/no-cycle': 'off' },
   },
-  ...allow(sqlAllowList, ['no-restricted-syntax', '@typescript-eslint/no-restricted-imports']),
-  ...allow(boundaryAllowList, ['import-x/no-restricted-paths']),
-  ...allow(cycleAllowList, ['import-x/no-cycle']),
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );
