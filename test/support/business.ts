@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import type { CreateProgramBody, Program } from '../../contract/loyalty/index.js';
+import { createApiKey } from './auth.js';
+import { createCustomer } from './general.js';
+import { createProgram } from './loyalty.js';
 import type { TestServer } from './server.js';
 
 export interface TestBusiness {
@@ -48,22 +51,9 @@ export async function registerShop(
   keyName = 'Till',
 ): Promise<TestShop> {
   const business = await registerBusiness(server);
-  const created = await unwrap(
-    business.client.loyalty.program.createProgram({
-      body: {
-        name: 'Club',
-        pointsName: 'Stars',
-        pointsPerCurrency: 10,
-        currency: 'USD',
-        enrollmentType: 'automatic',
-        ...program,
-      },
-    }),
-  );
-  const { data: key } = await unwrap(
-    business.client.auth.createApiKey({ body: { name: keyName, scope: 'public_loyalty' } }),
-  );
-  return { ...business, program: created.data, apiKey: key.key };
+  const created = await createProgram(business.client, program);
+  const key = await createApiKey(business.client, 'public_loyalty', keyName);
+  return { ...business, program: created, apiKey: key.key };
 }
 
 /** Raw HTTP for what the typed client refuses to send (broken JSON, wrong types, odd headers). */
@@ -99,8 +89,6 @@ export interface TestTenant extends TestBusiness {
 /** A registered business with one customer (Ada Lovelace). */
 export async function registerTenant(server: TestServer): Promise<TestTenant> {
   const business = await registerBusiness(server);
-  const customer = await unwrap(
-    business.client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } }),
-  );
-  return { ...business, customerId: customer.data.id };
+  const customer = await createCustomer(business.client, { name: 'Ada Lovelace' });
+  return { ...business, customerId: customer.id };
 }
