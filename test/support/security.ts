@@ -444,7 +444,7 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
             typeof otherBusiness === 'function'
               ? 'what the route documents'
               : `${otherBusiness.status} ${otherBusiness.code}`;
-          it(`answers another business's ${accepted.map((v) => v.presented.name).join(' and ')} about this business's resources with ${expected}; nothing changes in either`, () =>
+          it(`answers ${expected} to another business's credentials for this business's resources; nothing changes in either`, () =>
             refused(
               () => other,
               accepted.map(({ presented }) => ({
