@@ -55,7 +55,13 @@ export function requireAuth(req: Request, _res: Response, next: NextFunction): v
   }
 
   if (bearer === undefined && apiKey) {
-    return next(forbidden('API keys are accepted here only as Authorization: Bearer with a full-scope key'));
+    return next(
+      forbidden(
+        auth === 'user'
+          ? 'This operation needs an access token from sign-in, not an API key'
+          : 'API keys are accepted here only as Authorization: Bearer with a full-scope key',
+      ),
+    );
   }
   if (!bearer) return next(unauthorized('access token or API key', 'Bearer'));
   if (auth === 'user' && bearer.kind !== 'user') {
