@@ -1,3 +1,4 @@
+import type { TestServer } from './server.js';
 import { unwrap, type Client, type webhooks } from '../../client/index.js';
 
 /** Factories of the webhooks group, through the typed client. */
@@ -19,3 +20,14 @@ export async function deliveriesOf(client: Client, webhookId: number): Promise<w
   return (await unwrap(client.webhooks.listDeliveries({ params: { id: webhookId }, query: { limit: 200 } })))
     .deliveries;
 }
+
+/** A delivery's attempts as stored, oldest first. */
+export const attemptRows = (server: TestServer, businessId: string, deliveryId: string) =>
+  server.deps.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();

@@ -7,6 +7,7 @@ import { deliver, sweep, UNLEASED_STALE_AFTER_MS, type DeliverJob } from '../../
 import { registerBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { settleDeliveries, useReceivers, type Receiver } from '../support/receiver.js';
+import { attemptRows } from '../support/webhooks.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
 import { atLeast } from '../support/expect.js';
@@ -25,14 +26,6 @@ const deliveryRow = (srv: TestServer, businessId: string, id: string) =>
     .where('business_id', '=', businessId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-
-const attemptRows = (srv: TestServer, businessId: string, deliveryId: string) =>
-  srv.deps.db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('delivery_id', '=', deliveryId)
-    .execute();
 
 /** The jobs of a delivery still waiting in the queue for a worker. */
 const queuedJobs = (srv: TestServer, deliveryId: string) =>

@@ -9,7 +9,7 @@ import { useTestServer } from '../support/setup.js';
 import { settleDeliveries, useReceivers, type ReceivedRequest } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
 import { DAY, MINUTE, SCHEDULE_MS, SECOND } from '../support/schedule.js';
-import { createWebhook, deliveriesOf } from '../support/webhooks.js';
+import { createWebhook, deliveriesOf, attemptRows } from '../support/webhooks.js';
 import { createCustomer } from '../support/general.js';
 
 // Short, so the test of a receiver that never answers is quick; long enough that a busy machine's
@@ -49,16 +49,6 @@ async function waitForAttempts(srv: TestServer, businessId: string, webhookId: n
     return row && row.status !== 'pending' && row.attempt_count >= attempts ? row : undefined;
   });
 }
-
-const attemptRows = (srv: TestServer, businessId: string, deliveryId: string) =>
-  srv.deps.db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('delivery_id', '=', deliveryId)
-    .orderBy('attempted_at')
-    .orderBy('id')
-    .execute();
 
 const webhookRow = (srv: TestServer, businessId: string, id: number) =>
   srv.deps.db
