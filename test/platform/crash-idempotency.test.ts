@@ -1,11 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
-import { ensureBuilt } from '../support/build.js';
-import { createScratchDatabase, onPostgres } from '../support/database.js';
+import { useServiceDatabase } from '../support/setup.js';
+import { onPostgres } from '../support/database.js';
 import { openDatabase } from '../../server/platform/db/database.js';
 import { itemAt } from '../support/expect.js';
 
@@ -13,22 +10,7 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const PORT = 4200 + Math.floor(Math.random() * 200);
 const BASE = `http://127.0.0.1:${PORT}`;
 
-let databaseEnv: Record<string, string>;
-let cleanup: () => Promise<void> = async () => {};
-
-beforeAll(async () => {
-  ensureBuilt();
-  if (onPostgres) {
-    const scratch = await createScratchDatabase();
-    databaseEnv = { DATABASE_URL: scratch.url };
-    cleanup = scratch.drop;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'bms-crash-'));
-    databaseEnv = { DATA_DIR: dir };
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  }
-});
-afterAll(() => cleanup());
+const databaseEnv = useServiceDatabase('crash');
 
 /** The compiled service as one process, the one a SIGKILL takes down mid-request. */
 function startService(): { child: ChildProcess; exited: Promise<unknown> } {
@@ -36,7 +18,7 @@ function startService(): { child: ChildProcess; exited: Promise<unknown> } {
     cwd: ROOT,
     env: {
       ...process.env,
-      ...databaseEnv,
+      ...databaseEnv(),
       PORT: String(PORT),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -217,8 +199,8 @@ describe(
       service.child.kill('SIGTERM');
       await service.exited;
       const database = await openDatabase({
-        databaseUrl: databaseEnv.DATABASE_URL,
-        dataDir: databaseEnv.DATA_DIR ?? 'memory://',
+        databaseUrl: databaseEnv().DATABASE_URL,
+        dataDir: databaseEnv().DATA_DIR ?? 'memory://',
         poolSize: 1,
         statementTimeoutMs: 10_000,
       });

@@ -4,9 +4,8 @@ import { request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../support/build.js';
-import { createScratchDatabase, onPostgres } from '../support/database.js';
+import { describe, expect, it } from 'vitest';
+import { useServiceDatabase } from '../support/setup.js';
 import { atLeast } from '../support/expect.js';
 
 /** The service as `npm start` runs it: a separate process, its own database. */
@@ -108,35 +107,19 @@ async function heldRequest(
   };
 }
 
-let databaseEnv: Record<string, string> = {};
-let cleanup: () => Promise<void> = async () => {};
-
-beforeAll(async () => {
-  ensureBuilt();
-  if (onPostgres) {
-    const scratch = await createScratchDatabase();
-    databaseEnv = { DATABASE_URL: scratch.url };
-    cleanup = scratch.drop;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'bms-process-'));
-    databaseEnv = { DATA_DIR: dir };
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-afterAll(() => cleanup());
+const databaseEnv = useServiceDatabase('process');
 
 // Each test starts real processes (migrations included): give them room on a busy machine.
 describe('the service process', { timeout: 120_000 }, () => {
   it('refuses to start with a bad setting, naming the variable', async () => {
-    const service = spawnService({ ...databaseEnv, PORT: 'not-a-port' });
+    const service = spawnService({ ...databaseEnv(), PORT: 'not-a-port' });
     expect(await service.exited).toBe(1);
     expect(service.output()).toMatch(/PORT/);
   });
 
   it('migrates, serves, finishes an in-flight request on SIGTERM and exits cleanly', async () => {
     const port = 3900 + Math.floor(Math.random() * 90);
-    const service = spawnService({ ...databaseEnv, PORT: String(port) });
+    const service = spawnService({ ...databaseEnv(), PORT: String(port) });
     await waitFor(healthy(port), 'the service to answer /healthz');
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
@@ -177,7 +160,7 @@ describe('the service process', { timeout: 120_000 }, () => {
 
   it('is one Node process under npm: SIGTERM to the pid npm start returned closes the port and exits 0', async () => {
     const port = 3900 + Math.floor(Math.random() * 90);
-    const service = spawnService({ ...databaseEnv, PORT: String(port), SHUTDOWN_TIMEOUT_MS: '3000' });
+    const service = spawnService({ ...databaseEnv(), PORT: String(port), SHUTDOWN_TIMEOUT_MS: '3000' });
     await waitFor(healthy(port), 'the service to answer /healthz');
     // npm's only child is node running the compiled service: no shell, no tsx wrapper between.
     const children = childrenOf(service.child.pid!);
@@ -261,7 +244,7 @@ describe('the embedded data directory is held by one process', { timeout: 180_00
 describe('the worker process', { timeout: 120_000 }, () => {
   it('runs a worker without the API (`npm run worker`)', async () => {
     const port = 3990 + Math.floor(Math.random() * 9);
-    const service = spawnService({ ...databaseEnv, PORT: String(port) }, ['worker']);
+    const service = spawnService({ ...databaseEnv(), PORT: String(port) }, ['worker']);
     await waitFor(() => service.output().includes('worker started'), 'the worker to start');
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     service.child.kill('SIGINT');

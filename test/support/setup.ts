@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, expect } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt } from './build.js';
+import { createScratchDatabase, onPostgres } from './database.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
 /**
@@ -18,5 +23,32 @@ export function useTestServer(options: TestServerOptions = {}): () => TestServer
   return () => {
     if (!server) throw new Error('test server not started');
     return server;
+  };
+}
+
+/**
+ * The database of a service started as its own process (as `npm start` runs it), for one test file:
+ * a scratch PostgreSQL database when DATABASE_URL is set, otherwise a new PGlite data directory;
+ * the compiled service is built first when a source is newer. Returns the environment naming it.
+ */
+export function useServiceDatabase(tag: string): () => Record<string, string> {
+  let env: Record<string, string> | undefined;
+  let cleanup: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    ensureBuilt();
+    if (onPostgres) {
+      const scratch = await createScratchDatabase();
+      env = { DATABASE_URL: scratch.url };
+      cleanup = scratch.drop;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), `bms-${tag}-`));
+      env = { DATA_DIR: dir };
+      cleanup = async () => rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  afterAll(() => cleanup());
+  return () => {
+    if (!env) throw new Error('service database not ready');
+    return env;
   };
 }
