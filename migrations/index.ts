@@ -7,6 +7,7 @@ import * as idempotency from './2026_11_21_0005_idempotency.js';
 import * as idempotencyInTransaction from './2026_11_23_0001_idempotency_in_transaction.js';
 import * as webhooksRequeue from './2026_11_23_0002_webhooks_requeue.js';
 import * as loyaltyPointsLimits from './2026_11_23_0003_loyalty_points_limits.js';
+import * as hr from './2026_11_23_0004_hr.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0001_idempotency_in_transaction': idempotencyInTransaction,
   '2026_11_23_0002_webhooks_requeue': webhooksRequeue,
   '2026_11_23_0003_loyalty_points_limits': loyaltyPointsLimits,
+  '2026_11_23_0004_hr': hr,
 };

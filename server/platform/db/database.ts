@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -71,7 +72,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   try {
     pglite = await PGlite.create(dataDir, {
       parsers: { [INT8]: parseInt8, [DATE]: parseDate },
-      extensions: { pg_trgm },
+      extensions: { btree_gist, pg_trgm },
     });
   } catch (err) {
     unlock();

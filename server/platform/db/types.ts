@@ -321,6 +321,51 @@ export interface LoyaltyMemberRemindersTable {
   notified_for: NullableDateOnly;
 }
 
+export interface HrDepartmentsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  head_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface HrEmployeesTable {
+  business_id: string;
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  department_id: string;
+  position: string;
+  status: 'active' | 'inactive' | 'on_leave';
+  hire_date: DateOnly;
+  /** Monthly, in minor units of `currency`. */
+  salary: ColumnType<number | null, number | null, number | null>;
+  currency: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface HrLeavesTable {
+  business_id: string;
+  id: string;
+  employee_id: string;
+  type: 'annual' | 'sick' | 'unpaid' | 'parental' | 'other';
+  start_date: DateOnly;
+  end_date: DateOnly;
+  days: number;
+  reason: string | null;
+  status: 'pending' | 'approved' | 'rejected' | 'cancelled';
+  status_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -346,6 +391,9 @@ export interface Database {
   loyalty_redemptions: LoyaltyRedemptionsTable;
   loyalty_reminders: LoyaltyRemindersTable;
   loyalty_member_reminders: LoyaltyMemberRemindersTable;
+  hr_departments: HrDepartmentsTable;
+  hr_employees: HrEmployeesTable;
+  hr_leaves: HrLeavesTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;
