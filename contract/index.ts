@@ -1,6 +1,7 @@
 import { initContract, type AppRouter } from '@ts-rest/core';
 import * as auth from './auth/index.js';
 import * as general from './general/index.js';
+import * as hr from './hr/index.js';
 import * as loyalty from './loyalty/index.js';
 import * as publicLoyalty from './public-loyalty/index.js';
 import * as webhooks from './webhooks/index.js';
@@ -17,6 +18,7 @@ type Mounted<R extends AppRouter> = ReturnType<typeof c.router<R, '/v1', typeof 
 export const contract: {
   auth: Mounted<typeof auth.authContract>;
   general: Mounted<typeof general.generalContract>;
+  hr: Mounted<typeof hr.hrContract>;
   webhooks: Mounted<typeof webhooks.webhooksContract>;
   loyalty: Mounted<typeof loyalty.loyaltyContract>;
   publicLoyalty: Mounted<typeof publicLoyalty.publicLoyaltyContract>;
@@ -24,6 +26,7 @@ export const contract: {
   {
     auth: auth.authContract,
     general: general.generalContract,
+    hr: hr.hrContract,
     webhooks: webhooks.webhooksContract,
     loyalty: loyalty.loyaltyContract,
     publicLoyalty: publicLoyalty.publicLoyaltyContract,
@@ -37,7 +40,7 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { auth, general, loyalty, publicLoyalty, webhooks };
+export { auth, general, hr, loyalty, publicLoyalty, webhooks };
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

@@ -1,5 +1,6 @@
 import { authModule } from './auth/index.js';
 import { generalModule } from './general/index.js';
+import { hrModule } from './hr/index.js';
 import { loyaltyModule } from './loyalty/index.js';
 import type { DomainModule } from './platform/module.js';
 import { publicLoyaltyModule } from './public-loyalty/index.js';
@@ -13,6 +14,7 @@ export const domains: readonly DomainModule[] = [
   publicLoyaltyModule,
   authModule,
   generalModule,
+  hrModule,
   webhooksModule,
   loyaltyModule,
 ];

@@ -6,6 +6,12 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return e?.code === '23505' && (!constraint || e.constraint === constraint);
 }
 
+/** PostgreSQL exclusion violation (two rows an EXCLUDE constraint keeps apart), optionally on a named constraint. */
+export function isExclusionViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === '23P01' && (!constraint || e.constraint === constraint);
+}
+
 /** PostgreSQL check violation, optionally on a named constraint. */
 export function isCheckViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;
@@ -13,8 +19,9 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
 }
 
 /**
- * Runs `work`; a unique violation of a constraint named in `refusals` becomes that constraint's
- * ApiError (a duplicate email, SKU, reference, ...), the one place such violations are translated.
+ * Runs `work`; a unique or exclusion violation of a constraint named in `refusals` becomes that
+ * constraint's ApiError (a duplicate email, SKU, reference, overlapping leave, ...), the one place
+ * such violations are translated.
  * Any other error passes through unchanged.
  */
 export async function refuseDuplicates<T>(
@@ -25,7 +32,8 @@ export async function refuseDuplicates<T>(
     return await work();
   } catch (err) {
     const constraint = (err as { constraint?: string } | null)?.constraint;
-    const refuse = isUniqueViolation(err) && constraint ? refusals[constraint] : undefined;
+    const duplicate = isUniqueViolation(err) || isExclusionViolation(err);
+    const refuse = duplicate && constraint ? refusals[constraint] : undefined;
     if (refuse) throw refuse();
     throw err;
   }

@@ -1,0 +1,10 @@
+import { createExpressEndpoints } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import type { DomainModule } from '../platform/module.js';
+import { hrRoutes } from './routes.js';
+
+/** HR: departments, employees and their leave requests. */
+export const hrModule: DomainModule = {
+  name: 'hr',
+  mount: (app, deps, options) => createExpressEndpoints(contract.hr, hrRoutes(deps), app, options),
+};
