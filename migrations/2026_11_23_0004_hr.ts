@@ -44,6 +44,43 @@ const STATEMENTS = [
   `CREATE INDEX hr_employees_status_idx ON hr_employees (business_id, status, created_at DESC, id DESC) WHERE deleted_at IS NULL`,
   `CREATE INDEX hr_employees_hire_date_idx ON hr_employees (business_id, hire_date, id) WHERE deleted_at IS NULL`,
   `CREATE INDEX hr_employees_last_name_idx ON hr_employees (business_id, last_name, id) WHERE deleted_at IS NULL`,
+  // Employees per (department, status), kept by the trigger below in the writing transaction, so
+  // list totals and department head counts read a handful of rows instead of counting employees.
+  `CREATE TABLE hr_employee_counts (
+    business_id text NOT NULL,
+    department_id text NOT NULL,
+    status text NOT NULL,
+    employees bigint NOT NULL CHECK (employees >= 0),
+    PRIMARY KEY (business_id, department_id, status),
+    FOREIGN KEY (business_id, department_id) REFERENCES hr_departments (business_id, id)
+  )`,
+  `CREATE FUNCTION hr_employee_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE
+     was boolean := TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL;
+     now_counted boolean := TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL;
+   BEGIN
+     IF was AND now_counted AND OLD.department_id = NEW.department_id AND OLD.status = NEW.status THEN
+       RETURN NULL;
+     END IF;
+     -- Two counter rows are changed in key order, so two opposite moves cannot deadlock.
+     IF was AND (NOT now_counted OR (OLD.department_id, OLD.status) < (NEW.department_id, NEW.status)) THEN
+       UPDATE hr_employee_counts SET employees = employees - 1
+        WHERE business_id = OLD.business_id AND department_id = OLD.department_id AND status = OLD.status;
+       was := false;
+     END IF;
+     IF now_counted THEN
+       INSERT INTO hr_employee_counts AS c (business_id, department_id, status, employees)
+       VALUES (NEW.business_id, NEW.department_id, NEW.status, 1)
+       ON CONFLICT (business_id, department_id, status) DO UPDATE SET employees = c.employees + 1;
+     END IF;
+     IF was THEN
+       UPDATE hr_employee_counts SET employees = employees - 1
+        WHERE business_id = OLD.business_id AND department_id = OLD.department_id AND status = OLD.status;
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE TRIGGER hr_employees_counts AFTER INSERT OR DELETE OR UPDATE OF department_id, status, deleted_at
+     ON hr_employees FOR EACH ROW EXECUTE FUNCTION hr_employee_counts_follow()`,
   `CREATE TABLE hr_leaves (
     business_id text NOT NULL REFERENCES businesses (id) ON DELETE CASCADE,
     id text NOT NULL,

@@ -3,7 +3,10 @@ import type { Executor } from '../platform/db/database.js';
 import type { HrDepartmentsTable } from '../platform/db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 
-/** Departments with their live `employee_count` (active and on-leave employees not deleted). */
+/**
+ * Departments with their live `employee_count` (active and on-leave employees not deleted), read
+ * from the counts the database keeps per department and status.
+ */
 function departments(db: Executor, businessId: string) {
   return db
     .selectFrom('hr_departments as d')
@@ -17,12 +20,11 @@ function departments(db: Executor, businessId: string) {
       'd.updated_at',
       (eb) =>
         eb
-          .selectFrom('hr_employees as e')
-          .select(eb.fn.countAll<number>().as('n'))
-          .where('e.business_id', '=', businessId)
-          .whereRef('e.department_id', '=', 'd.id')
-          .where('e.status', 'in', ['active', 'on_leave'])
-          .where('e.deleted_at', 'is', null)
+          .selectFrom('hr_employee_counts as c')
+          .select((sub) => sub.fn.coalesce(sub.fn.sum<number>('c.employees'), sub.lit(0)).as('n'))
+          .where('c.business_id', '=', businessId)
+          .whereRef('c.department_id', '=', 'd.id')
+          .where('c.status', 'in', ['active', 'on_leave'])
           .as('employee_count'),
     ]);
 }

@@ -70,9 +70,23 @@ export async function listEmployees(db: Executor, businessId: string, page: Empl
       .orderBy(`e.${page.sort.field}`, page.sort.direction)
       .orderBy('e.id', page.sort.direction)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    countEmployees(db, businessId, page.filters),
   ]);
-  return { rows, total: Number(count.total) };
+  return { rows, total: count };
+}
+
+/**
+ * Employees (not deleted) matching the filters, from the counts the database keeps per department
+ * and status (`hr_employee_counts`, maintained by a trigger in every writing transaction).
+ */
+export async function countEmployees(db: Executor, businessId: string, filters: EmployeeFilters) {
+  let q = db.selectFrom('hr_employee_counts').where('business_id', '=', businessId);
+  if (filters.department_id !== undefined) q = q.where('department_id', '=', filters.department_id);
+  if (filters.status !== undefined) q = q.where('status', '=', filters.status);
+  const row = await q
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('employees'), eb.lit(0)).as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
 }
 
 export async function insertEmployee(db: Executor, values: Insertable<HrEmployeesTable>): Promise<void> {

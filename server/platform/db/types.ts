@@ -350,6 +350,14 @@ export interface HrEmployeesTable {
   deleted_at: NullableTimestamp;
 }
 
+/** Employees not deleted per department and status; written only by a database trigger. */
+export interface HrEmployeeCountsTable {
+  business_id: string;
+  department_id: string;
+  status: 'active' | 'inactive' | 'on_leave';
+  employees: Money;
+}
+
 export interface HrLeavesTable {
   business_id: string;
   id: string;
@@ -393,6 +401,7 @@ export interface Database {
   loyalty_member_reminders: LoyaltyMemberRemindersTable;
   hr_departments: HrDepartmentsTable;
   hr_employees: HrEmployeesTable;
+  hr_employee_counts: HrEmployeeCountsTable;
   hr_leaves: HrLeavesTable;
 }
 
