@@ -86,7 +86,10 @@ interface Seeded {
     | 'members'
     | 'redemptions'
     | 'reminders'
-    | 'vouchers',
+    | 'vouchers'
+    | 'departments'
+    | 'employees'
+    | 'leaves',
     string[]
   >;
   emails: string[];
@@ -101,7 +104,7 @@ interface Seeded {
  */
 async function seedBusiness(hookUrl: string): Promise<Seeded> {
   const shop = await registerShop(server());
-  const { auth, general, loyalty, webhooks } = shop.client;
+  const { auth, general, hr, loyalty, webhooks } = shop.client;
   const fullKey = (await unwrap(auth.createApiKey({ body: { name: 'Backend', scope: 'full' } }))).data.key;
   const spareKeys: string[] = [];
   for (const name of ['Spare 1', 'Spare 2']) {
@@ -174,6 +177,38 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     await unwrap(loyalty.reminders.createReminder({ body: { name: 'Come back', intervalDays: 30 } }))
   ).data;
 
+  const department = (await unwrap(hr.departments.createDepartment({ body: { name: 'Engineering' } })))
+    .department;
+  const emptyDepartment = (await unwrap(hr.departments.createDepartment({ body: { name: 'Empty' } })))
+    .department;
+  const employees: string[] = [];
+  for (const [i, status] of (['active', 'on_leave', 'inactive'] as const).entries()) {
+    const body = {
+      first_name: 'Grace',
+      last_name: `Hopper ${i}`,
+      email: uniqueEmail(`staff${i}`),
+      department_id: department.id,
+      position: 'Engineer',
+      hire_date: '2024-03-01',
+      salary: 850_000,
+      status,
+    };
+    employees.push((await unwrap(hr.employees.createEmployee({ body }))).employee_id);
+  }
+  const leaves: string[] = [];
+  for (const [i, start] of ['2027-01-04', '2027-02-01', '2027-03-01'].entries()) {
+    const body = {
+      employee_id: itemAt(employees, 0),
+      type: 'annual' as const,
+      start_date: start,
+      end_date: start,
+    };
+    const leave = (await unwrap(hr.leaves.createLeave({ body }))).leave;
+    if (i === 1)
+      await unwrap(hr.leaves.updateLeave({ params: { id: leave.id }, body: { status: 'approved' } }));
+    leaves.push(leave.id);
+  }
+
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
   );
@@ -198,6 +233,9 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       redemptions: [redemption.publicId],
       reminders: [reminder.publicId],
       vouchers: redemption.voucherCode ? [redemption.voucherCode] : [],
+      departments: [department.id, emptyDepartment.id],
+      employees,
+      leaves,
     },
     emails,
     password: shop.password,
@@ -214,6 +252,9 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
     foreignIds: Object.values(other.ids).flat(),
     hints: {
       customer_id: ids.customers,
+      department_id: ids.departments,
+      employee_id: ids.employees,
+      head: ids.employees,
       customerId: ids.customers,
       customerIds: ids.customers,
       product_id: ids.products,
