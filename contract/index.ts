@@ -1,5 +1,6 @@
 import { initContract, type AppRouter } from '@ts-rest/core';
 import * as auth from './auth/index.js';
+import * as finance from './finance/index.js';
 import * as general from './general/index.js';
 import * as hr from './hr/index.js';
 import * as loyalty from './loyalty/index.js';
@@ -19,6 +20,7 @@ export const contract: {
   auth: Mounted<typeof auth.authContract>;
   general: Mounted<typeof general.generalContract>;
   hr: Mounted<typeof hr.hrContract>;
+  finance: Mounted<typeof finance.financeContract>;
   webhooks: Mounted<typeof webhooks.webhooksContract>;
   loyalty: Mounted<typeof loyalty.loyaltyContract>;
   publicLoyalty: Mounted<typeof publicLoyalty.publicLoyaltyContract>;
@@ -27,6 +29,7 @@ export const contract: {
     auth: auth.authContract,
     general: general.generalContract,
     hr: hr.hrContract,
+    finance: finance.financeContract,
     webhooks: webhooks.webhooksContract,
     loyalty: loyalty.loyaltyContract,
     publicLoyalty: publicLoyalty.publicLoyaltyContract,
@@ -40,7 +43,7 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { auth, general, hr, loyalty, publicLoyalty, webhooks };
+export { auth, finance, general, hr, loyalty, publicLoyalty, webhooks };
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

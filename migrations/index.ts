@@ -8,6 +8,7 @@ import * as idempotencyInTransaction from './2026_11_23_0001_idempotency_in_tran
 import * as webhooksRequeue from './2026_11_23_0002_webhooks_requeue.js';
 import * as loyaltyPointsLimits from './2026_11_23_0003_loyalty_points_limits.js';
 import * as hr from './2026_11_23_0004_hr.js';
+import * as financeLedger from './2026_11_23_0006_finance_ledger.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0002_webhooks_requeue': webhooksRequeue,
   '2026_11_23_0003_loyalty_points_limits': loyaltyPointsLimits,
   '2026_11_23_0004_hr': hr,
+  '2026_11_23_0006_finance_ledger': financeLedger,
 };

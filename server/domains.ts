@@ -1,4 +1,5 @@
 import { authModule } from './auth/index.js';
+import { financeModule } from './finance/index.js';
 import { generalModule } from './general/index.js';
 import { hrModule } from './hr/index.js';
 import { loyaltyModule } from './loyalty/index.js';
@@ -15,6 +16,7 @@ export const domains: readonly DomainModule[] = [
   authModule,
   generalModule,
   hrModule,
+  financeModule,
   webhooksModule,
   loyaltyModule,
 ];

@@ -374,6 +374,108 @@ export interface HrLeavesTable {
   deleted_at: NullableTimestamp;
 }
 
+export interface FinanceAccountsTable {
+  business_id: string;
+  code: string;
+  name: string;
+  type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+  system: Generated<boolean>;
+  created_at: GeneratedTimestamp;
+}
+
+export interface FinanceJournalEntriesTable {
+  business_id: string;
+  id: string;
+  date: DateOnly;
+  description: string;
+  currency: string;
+  source_type: 'bill' | 'bill_payment' | 'invoice' | 'invoice_payment' | 'void' | 'manual';
+  source_id: string;
+  created_at: Timestamp;
+}
+
+export interface FinanceJournalLinesTable {
+  business_id: string;
+  entry_id: string;
+  line_no: number;
+  account_code: string;
+  date: DateOnly;
+  currency: string;
+  debit: Money;
+  credit: Money;
+}
+
+/** Debits and credits per account, currency and day; written only by a database trigger. */
+export interface FinanceAccountDaysTable {
+  business_id: string;
+  account_code: string;
+  currency: string;
+  date: DateOnly;
+  debit: Decimal;
+  credit: Decimal;
+  entries: number;
+}
+
+/** Journal entries per day; written only by a database trigger. */
+export interface FinanceEntryDaysTable {
+  business_id: string;
+  date: DateOnly;
+  entries: number;
+}
+
+export interface FinanceVendorsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  currency: string | null;
+  tax_id: string | null;
+  address: ColumnType<Record<string, string> | null, string | null, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FinanceBillsTable {
+  business_id: string;
+  id: string;
+  vendor_id: string;
+  status: 'draft' | 'pending' | 'paid' | 'void';
+  currency: string;
+  amount: Money;
+  amount_paid: ColumnType<number, number | bigint | undefined, number | bigint>;
+  issue_date: DateOnly;
+  due_date: DateOnly;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  approved_at: NullableTimestamp;
+  paid_at: NullableTimestamp;
+  voided_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface FinanceBillItemsTable {
+  business_id: string;
+  bill_id: string;
+  position: number;
+  description: string;
+  quantity: Decimal;
+  unit_price: Money;
+  amount: Money;
+}
+
+export interface FinanceBillPaymentsTable {
+  business_id: string;
+  id: string;
+  bill_id: string;
+  amount: Money;
+  currency: string;
+  payment_method: 'bank_transfer' | 'cash' | 'check' | 'mobile_money';
+  payment_date: DateOnly;
+  created_at: Timestamp;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -403,6 +505,15 @@ export interface Database {
   hr_employees: HrEmployeesTable;
   hr_employee_counts: HrEmployeeCountsTable;
   hr_leaves: HrLeavesTable;
+  finance_accounts: FinanceAccountsTable;
+  finance_journal_entries: FinanceJournalEntriesTable;
+  finance_journal_lines: FinanceJournalLinesTable;
+  finance_account_days: FinanceAccountDaysTable;
+  finance_entry_days: FinanceEntryDaysTable;
+  finance_vendors: FinanceVendorsTable;
+  finance_bills: FinanceBillsTable;
+  finance_bill_items: FinanceBillItemsTable;
+  finance_bill_payments: FinanceBillPaymentsTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -1,0 +1,102 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultEnvelope } from '../common/envelopes.js';
+import { resultErrors } from '../common/errors.js';
+import { CurrencySchema, DateSchema, IdempotencyHeadersSchema } from '../common/schemas.js';
+import { AccountCodeSchema, financeRoute } from './shared.js';
+
+const c = initContract();
+
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+export const AccountSchema = extendApi(
+  z.object({
+    code: z.string(),
+    name: z.string(),
+    type: z.enum(ACCOUNT_TYPES),
+    system: z.boolean().describe('True for the default chart, which cannot be removed or retyped.'),
+  }),
+  { title: 'Account', example: { code: '5000', name: 'Expenses', type: 'expense', system: true } },
+);
+export type Account = z.infer<typeof AccountSchema>;
+
+export const CreateAccountBodySchema = extendApi(
+  z
+    .object({
+      code: AccountCodeSchema.describe('Unique per business (409 CONFLICT otherwise).'),
+      name: z.string().trim().min(1).max(100),
+      type: z.enum(ACCOUNT_TYPES),
+    })
+    .strict(),
+  { title: 'CreateAccountBody', example: { code: '6100', name: 'Rent', type: 'expense' } },
+);
+export type CreateAccountBody = z.infer<typeof CreateAccountBodySchema>;
+
+export const TrialBalanceQuerySchema = z.object({
+  as_of: DateSchema.optional().describe('Entries dated on or before this day; default today (UTC).'),
+  currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+});
+export type TrialBalanceQuery = z.infer<typeof TrialBalanceQuerySchema>;
+
+export const TrialBalanceAccountSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(ACCOUNT_TYPES),
+  debit: z.number().int().describe('Sum of the debits, minor units.'),
+  credit: z.number().int().describe('Sum of the credits, minor units.'),
+  balance: z
+    .number()
+    .int()
+    .describe(
+      'On the normal side of the account: debit - credit for assets and expenses, credit - debit otherwise.',
+    ),
+});
+
+export const TrialBalanceSchema = extendApi(
+  z.object({
+    as_of: DateSchema,
+    currency: z.string(),
+    accounts: z.array(TrialBalanceAccountSchema),
+    total_debit: z.number().int(),
+    total_credit: z.number().int().describe('Always equal to total_debit.'),
+  }),
+  { title: 'TrialBalance' },
+);
+export type TrialBalance = z.infer<typeof TrialBalanceSchema>;
+
+export const accountsContract = c.router({
+  listAccounts: {
+    method: 'GET',
+    path: '/finance/accounts',
+    summary: 'Chart of accounts',
+    description: 'Every account of the business, by code.',
+    responses: { 200: resultEnvelope({ accounts: z.array(AccountSchema) }), ...resultErrors() },
+    metadata: financeRoute,
+  },
+  createAccount: {
+    method: 'POST',
+    path: '/finance/accounts',
+    summary: 'Add an account',
+    description: 'A code the business already has is 409 CONFLICT.',
+    headers: IdempotencyHeadersSchema,
+    body: CreateAccountBodySchema,
+    responses: {
+      201: resultEnvelope({ message: z.string(), account: AccountSchema }),
+      ...resultErrors(409),
+    },
+    metadata: financeRoute,
+  },
+  getTrialBalance: {
+    method: 'GET',
+    path: '/finance/trial-balance',
+    summary: 'Trial balance',
+    description:
+      'Debits, credits and balance of every account with entries in the currency up to `as_of`; total_debit ' +
+      'always equals total_credit.',
+    query: TrialBalanceQuerySchema,
+    responses: { 200: resultEnvelope({ data: TrialBalanceSchema }), ...resultErrors() },
+    metadata: financeRoute,
+  },
+});

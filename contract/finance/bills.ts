@@ -1,0 +1,240 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultEnvelope } from '../common/envelopes.js';
+import { resultErrors } from '../common/errors.js';
+import {
+  CurrencySchema,
+  DateSchema,
+  IdempotencyHeadersSchema,
+  IdParamsSchema,
+  idOf,
+  TimestampSchema,
+} from '../common/schemas.js';
+import { FinancePageQuerySchema, financeRoute, MinorAmountSchema } from './shared.js';
+
+const c = initContract();
+
+/** Stored states; `overdue` is derived when reading (pending past its due date). */
+export const BILL_STATES = ['draft', 'pending', 'paid', 'void'] as const;
+export const BILL_STATUSES = ['draft', 'pending', 'paid', 'overdue', 'void'] as const;
+export type BillStatus = (typeof BILL_STATUSES)[number];
+
+export const BILL_PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'mobile_money'] as const;
+
+export const BillItemSchema = z.object({
+  description: z.string(),
+  quantity: z.number(),
+  unit_price: z.number().int().describe('Minor units.'),
+  amount: z.number().int().describe('quantity x unit_price, rounded half up, minor units.'),
+});
+
+export const BillPaymentSchema = extendApi(
+  z.object({
+    id: idOf('bpay'),
+    bill_id: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    payment_method: z.enum(BILL_PAYMENT_METHODS),
+    payment_date: DateSchema,
+    created_at: TimestampSchema,
+  }),
+  { title: 'BillPayment' },
+);
+export type BillPayment = z.infer<typeof BillPaymentSchema>;
+
+const billFields = {
+  id: idOf('bill'),
+  vendor_id: z.string(),
+  vendor_name: z.string(),
+  amount: z.number().int().describe('Rounded sum of the items, minor units.'),
+  amount_paid: z.number().int(),
+  amount_due: z.number().int(),
+  currency: z.string(),
+  status: z.enum(BILL_STATUSES),
+  issue_date: DateSchema,
+  due_date: DateSchema,
+  notes: z.string().nullable(),
+  created_at: TimestampSchema,
+  updated_at: TimestampSchema,
+};
+
+export const BillSummarySchema = extendApi(z.object(billFields), { title: 'Bill' });
+export type BillSummary = z.infer<typeof BillSummarySchema>;
+
+export const BillSchema = extendApi(
+  z.object({ ...billFields, items: z.array(BillItemSchema), payments: z.array(BillPaymentSchema) }),
+  { title: 'BillDetail' },
+);
+export type Bill = z.infer<typeof BillSchema>;
+
+const ItemInputSchema = z
+  .object({
+    description: z.string().trim().min(1).max(500),
+    quantity: z.number().gt(0).max(1_000_000_000).describe('Up to 4 decimals.'),
+    unit_price: MinorAmountSchema.describe('Minor units of the bill currency.'),
+  })
+  .strict();
+
+export const CreateBillBodySchema = extendApi(
+  z
+    .object({
+      vendor_id: z.string().max(64).describe('A vendor of the business; 422 otherwise.'),
+      items: z.array(ItemInputSchema).min(1).max(200),
+      currency: CurrencySchema,
+      due_date: DateSchema.describe('On or after issue_date (422 otherwise).'),
+      issue_date: DateSchema.optional().describe('Default today (UTC); the ledger posting is dated on it.'),
+      status: z
+        .literal('draft')
+        .optional()
+        .describe('Create a draft (not posted) instead of a pending bill.'),
+      notes: z.string().max(2000).nullable().optional(),
+    })
+    .strict(),
+  {
+    title: 'CreateBillBody',
+    example: {
+      vendor_id: 'ven_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      items: [{ description: 'Printer paper (box)', quantity: 4, unit_price: 2999 }],
+      currency: 'USD',
+      due_date: '2026-12-31',
+    },
+  },
+);
+export type CreateBillBody = z.infer<typeof CreateBillBodySchema>;
+
+export const UpdateBillBodySchema = extendApi(
+  CreateBillBodySchema.omit({ status: true }).partial().strict(),
+  { title: 'UpdateBillBody', example: { due_date: '2027-01-15' } },
+);
+export type UpdateBillBody = z.infer<typeof UpdateBillBodySchema>;
+
+export const PayBillBodySchema = extendApi(
+  z
+    .object({
+      amount: MinorAmountSchema.min(1).describe('Minor units; at most amount_due (422 otherwise).'),
+      payment_method: z.enum(BILL_PAYMENT_METHODS),
+      payment_date: DateSchema,
+    })
+    .strict(),
+  {
+    title: 'PayBillBody',
+    example: { amount: 11996, payment_method: 'bank_transfer', payment_date: '2026-12-15' },
+  },
+);
+export type PayBillBody = z.infer<typeof PayBillBodySchema>;
+
+export const ListBillsQuerySchema = FinancePageQuerySchema.extend({
+  status: z
+    .enum(BILL_STATUSES)
+    .optional()
+    .describe('`overdue`: pending past its due date; `pending` excludes those.'),
+  vendor_id: z.string().max(64).optional(),
+});
+export type ListBillsQuery = z.infer<typeof ListBillsQuerySchema>;
+
+const billAnswer = resultEnvelope({ message: z.string(), bill: BillSchema });
+
+export const billsContract = c.router({
+  listBills: {
+    method: 'GET',
+    path: '/finance/bills',
+    summary: 'List bills',
+    description:
+      'Newest first (ties by id); filters `status` and `vendor_id`; `limit`, `offset`, `total_count`.',
+    query: ListBillsQuerySchema,
+    responses: {
+      200: resultEnvelope({ bills: z.array(BillSummarySchema), total_count: z.number().int() }),
+      ...resultErrors(),
+    },
+    metadata: financeRoute,
+  },
+  createBill: {
+    method: 'POST',
+    path: '/finance/bills',
+    summary: 'Record a bill',
+    description:
+      'Pending at once (posted Dr 5000 Expenses / Cr 2000 Accounts payable on its issue date), or a draft with ' +
+      '`status: "draft"` (not posted until approved). An unknown vendor is 422 naming `vendor_id`.',
+    headers: IdempotencyHeadersSchema,
+    body: CreateBillBodySchema,
+    responses: {
+      201: resultEnvelope({ bill_id: z.string(), message: z.string(), bill: BillSchema }),
+      ...resultErrors(),
+    },
+    metadata: financeRoute,
+  },
+  getBill: {
+    method: 'GET',
+    path: '/finance/bills/:id',
+    summary: 'Get a bill',
+    description: 'With its items, payments, amount_paid and amount_due.',
+    pathParams: IdParamsSchema,
+    responses: { 200: resultEnvelope({ bill: BillSchema }), ...resultErrors(404) },
+    metadata: financeRoute,
+  },
+  updateBill: {
+    method: 'PUT',
+    path: '/finance/bills/:id',
+    summary: 'Update a draft bill',
+    description: 'Partial; items replace the old ones. Only drafts change (409 INVALID_STATE otherwise).',
+    pathParams: IdParamsSchema,
+    body: UpdateBillBodySchema,
+    responses: { 200: billAnswer, ...resultErrors(404, 409) },
+    metadata: financeRoute,
+  },
+  deleteBill: {
+    method: 'DELETE',
+    path: '/finance/bills/:id',
+    summary: 'Delete a draft bill',
+    description: 'Only drafts (409 INVALID_STATE otherwise); a posted bill is voided instead.',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: resultEnvelope({ message: z.string() }), ...resultErrors(404, 409) },
+    metadata: financeRoute,
+  },
+  approveBill: {
+    method: 'POST',
+    path: '/finance/bills/:id/approve',
+    summary: 'Approve a draft bill',
+    description: 'draft -> pending, posted on its issue date; any other state is 409 INVALID_STATE.',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: billAnswer, ...resultErrors(404, 409) },
+    metadata: financeRoute,
+  },
+  voidBill: {
+    method: 'POST',
+    path: '/finance/bills/:id/void',
+    summary: 'Void a pending bill',
+    description:
+      'A pending bill without payments becomes void and its posting is reversed, dated today; a bill with ' +
+      'payments, a draft, a paid or a void bill is 409 INVALID_STATE.',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: billAnswer, ...resultErrors(404, 409) },
+    metadata: financeRoute,
+  },
+  payBill: {
+    method: 'POST',
+    path: '/finance/bills/:id/pay',
+    summary: 'Record a payment',
+    description:
+      'Partial payments add up; the bill becomes `paid` when they cover its amount. More than amount_due is 422; ' +
+      'a draft, paid or void bill is 409 INVALID_STATE. Posted on payment_date: Dr 2000 Accounts payable / Cr ' +
+      '1000 Cash (cash), 1010 Bank (bank_transfer, check) or 1020 Mobile money (mobile_money).',
+    headers: IdempotencyHeadersSchema,
+    pathParams: IdParamsSchema,
+    body: PayBillBodySchema,
+    responses: {
+      200: resultEnvelope({
+        message: z.string(),
+        bill_status: z.enum(BILL_STATUSES),
+        payment_id: z.string(),
+        amount_due: z.number().int(),
+      }),
+      ...resultErrors(404, 409),
+    },
+    metadata: financeRoute,
+  },
+});

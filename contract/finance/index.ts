@@ -1,0 +1,21 @@
+import { initContract } from '@ts-rest/core';
+import { accountsContract } from './accounts.js';
+import { billsContract } from './bills.js';
+import { journalContract } from './journal.js';
+import { vendorsContract } from './vendors.js';
+
+const c = initContract();
+
+/** The finance domain: one router per resource. */
+export const financeContract = c.router({
+  vendors: vendorsContract,
+  bills: billsContract,
+  accounts: accountsContract,
+  journal: journalContract,
+});
+
+export * from './accounts.js';
+export * from './bills.js';
+export * from './journal.js';
+export * from './shared.js';
+export * from './vendors.js';

@@ -1,0 +1,118 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultEnvelope } from '../common/envelopes.js';
+import { resultErrors } from '../common/errors.js';
+import {
+  CurrencySchema,
+  DateSchema,
+  IdempotencyHeadersSchema,
+  idOf,
+  TimestampSchema,
+} from '../common/schemas.js';
+import { AccountCodeSchema, FinancePageQuerySchema, financeRoute, MinorAmountSchema } from './shared.js';
+
+const c = initContract();
+
+export const SOURCE_TYPES = ['bill', 'bill_payment', 'invoice', 'invoice_payment', 'void', 'manual'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const JournalLineSchema = z.object({
+  account: z.string().describe('Account code.'),
+  amount: z.number().int().describe('Minor units of the entry currency.'),
+});
+
+export const JournalEntrySchema = extendApi(
+  z.object({
+    id: idOf('je'),
+    date: DateSchema,
+    description: z.string(),
+    debits: z.array(JournalLineSchema),
+    credits: z.array(JournalLineSchema),
+    currency: z.string(),
+    source: z.object({
+      type: z.enum(SOURCE_TYPES),
+      id: z
+        .string()
+        .describe('The document posted (bill, payment, invoice...) or the entry itself for manual ones.'),
+    }),
+    created_at: TimestampSchema,
+  }),
+  {
+    title: 'JournalEntry',
+    example: {
+      id: 'je_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      date: '2026-11-21',
+      description: 'Bill from Acme Supplies',
+      debits: [{ account: '5000', amount: 120000 }],
+      credits: [{ account: '2000', amount: 120000 }],
+      currency: 'USD',
+      source: { type: 'bill', id: 'bill_01JD7X2R5VQ8N3K4M6P9T1W2Y4' },
+      created_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+);
+export type JournalEntry = z.infer<typeof JournalEntrySchema>;
+
+const LineInputSchema = z.object({ account: AccountCodeSchema, amount: MinorAmountSchema.min(1) }).strict();
+
+export const CreateJournalEntryBodySchema = extendApi(
+  z
+    .object({
+      date: DateSchema,
+      description: z.string().trim().min(1).max(500),
+      currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+      debits: z.array(LineInputSchema).min(1).max(100),
+      credits: z.array(LineInputSchema).min(1).max(100),
+    })
+    .strict(),
+  {
+    title: 'CreateJournalEntryBody',
+    example: {
+      date: '2026-11-30',
+      description: 'Owner investment',
+      debits: [{ account: '1010', amount: 500000 }],
+      credits: [{ account: '3000', amount: 500000 }],
+    },
+  },
+);
+export type CreateJournalEntryBody = z.infer<typeof CreateJournalEntryBodySchema>;
+
+export const ListJournalQuerySchema = FinancePageQuerySchema.extend({
+  start_date: DateSchema.optional(),
+  end_date: DateSchema.optional(),
+  account: AccountCodeSchema.optional().describe('Only entries with a line on this account.'),
+});
+export type ListJournalQuery = z.infer<typeof ListJournalQuerySchema>;
+
+export const journalContract = c.router({
+  listJournal: {
+    method: 'GET',
+    path: '/finance/journal',
+    summary: 'Journal entries',
+    description:
+      'Newest date first (ties: newest entry first), between `start_date` and `end_date` inclusive, with a line ' +
+      'on `account` when given; `limit` (default 50, max 200), `offset`, `total_count`.',
+    query: ListJournalQuerySchema,
+    responses: {
+      200: resultEnvelope({ entries: z.array(JournalEntrySchema), total_count: z.number().int() }),
+      ...resultErrors(),
+    },
+    metadata: financeRoute,
+  },
+  createJournalEntry: {
+    method: 'POST',
+    path: '/finance/journal',
+    summary: 'Post a manual entry',
+    description:
+      'Debits must equal credits (422 naming the difference); every account must be in the chart (422). ' +
+      'Posted entries never change: correct one with another entry.',
+    headers: IdempotencyHeadersSchema,
+    body: CreateJournalEntryBodySchema,
+    responses: {
+      201: resultEnvelope({ entry_id: z.string(), message: z.string(), entry: JournalEntrySchema }),
+      ...resultErrors(),
+    },
+    metadata: financeRoute,
+  },
+});

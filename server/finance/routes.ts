@@ -1,0 +1,115 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import { ctxOf, type Deps } from '../platform/deps.js';
+import * as accounts from './accounts.js';
+import * as bills from './bills.js';
+import * as journal from './journal.js';
+import * as vendors from './vendors.js';
+
+const s = initServer();
+const success = 'success' as const;
+
+export const financeRoutes = (deps: Deps) => {
+  const ctx = (req: Express.Request) => ctxOf(req, deps);
+  return s.router(contract.finance, {
+    vendors: {
+      listVendors: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await vendors.listVendors(ctx(req), query)) },
+      }),
+      createVendor: async ({ body, req }) => {
+        const vendor = await vendors.createVendor(ctx(req), body);
+        return {
+          status: 201,
+          body: { result: success, vendor_id: vendor.id, message: 'Vendor created', vendor },
+        };
+      },
+      getVendor: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, vendor: await vendors.getVendor(ctx(req), params.id) },
+      }),
+      updateVendor: async ({ params, body, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Vendor updated',
+          vendor: await vendors.updateVendor(ctx(req), params.id, body),
+        },
+      }),
+    },
+    bills: {
+      listBills: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await bills.listBills(ctx(req), query)) },
+      }),
+      createBill: async ({ body, req }) => {
+        const bill = await bills.createBill(ctx(req), body);
+        return { status: 201, body: { result: success, bill_id: bill.id, message: 'Bill created', bill } };
+      },
+      getBill: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, bill: await bills.getBill(ctx(req), params.id) },
+      }),
+      updateBill: async ({ params, body, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Bill updated',
+          bill: await bills.updateBill(ctx(req), params.id, body),
+        },
+      }),
+      deleteBill: async ({ params, req }) => {
+        await bills.deleteBill(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: 'Bill deleted' } };
+      },
+      approveBill: async ({ params, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Bill approved',
+          bill: await bills.approveBill(ctx(req), params.id),
+        },
+      }),
+      voidBill: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, message: 'Bill voided', bill: await bills.voidBill(ctx(req), params.id) },
+      }),
+      payBill: async ({ params, body, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Payment recorded',
+          ...(await bills.payBill(ctx(req), params.id, body)),
+        },
+      }),
+    },
+    accounts: {
+      listAccounts: async ({ req }) => ({
+        status: 200,
+        body: { result: success, accounts: await accounts.listAccounts(ctx(req)) },
+      }),
+      createAccount: async ({ body, req }) => ({
+        status: 201,
+        body: {
+          result: success,
+          message: 'Account created',
+          account: await accounts.createAccount(ctx(req), body),
+        },
+      }),
+      getTrialBalance: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, data: await accounts.getTrialBalance(ctx(req), query) },
+      }),
+    },
+    journal: {
+      listJournal: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await journal.listJournal(ctx(req), query)) },
+      }),
+      createJournalEntry: async ({ body, req }) => {
+        const entry = await journal.createManualEntry(ctx(req), body);
+        return { status: 201, body: { result: success, entry_id: entry.id, message: 'Entry posted', entry } };
+      },
+    },
+  });
+};
