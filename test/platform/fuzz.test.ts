@@ -89,7 +89,9 @@ interface Seeded {
     | 'vouchers'
     | 'departments'
     | 'employees'
-    | 'leaves',
+    | 'leaves'
+    | 'vendors'
+    | 'bills',
     string[]
   >;
   emails: string[];
@@ -104,7 +106,7 @@ interface Seeded {
  */
 async function seedBusiness(hookUrl: string): Promise<Seeded> {
   const shop = await registerShop(server());
-  const { auth, general, hr, loyalty, webhooks } = shop.client;
+  const { auth, finance, general, hr, loyalty, webhooks } = shop.client;
   const fullKey = (await unwrap(auth.createApiKey({ body: { name: 'Backend', scope: 'full' } }))).data.key;
   const spareKeys: string[] = [];
   for (const name of ['Spare 1', 'Spare 2']) {
@@ -209,6 +211,33 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     leaves.push(leave.id);
   }
 
+  const vendor = (
+    await unwrap(finance.vendors.createVendor({ body: { name: 'Acme Supplies', currency: 'USD' } }))
+  ).vendor;
+  const newBill = async (status?: 'draft') =>
+    (
+      await unwrap(
+        finance.bills.createBill({
+          body: {
+            vendor_id: vendor.id,
+            items: [{ description: 'Paper', quantity: 2, unit_price: 2_500 }],
+            currency: 'USD',
+            due_date: '2030-01-31',
+            ...(status && { status }),
+          },
+        }),
+      )
+    ).bill_id;
+  const draftBill = await newBill('draft');
+  const pendingBill = await newBill();
+  const paidBill = await newBill();
+  await unwrap(
+    finance.bills.payBill({
+      params: { id: paidBill },
+      body: { amount: 5_000, payment_method: 'bank_transfer', payment_date: '2026-11-30' },
+    }),
+  );
+
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
   );
@@ -236,6 +265,8 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       departments: [department.id, emptyDepartment.id],
       employees,
       leaves,
+      vendors: [vendor.id],
+      bills: [draftBill, pendingBill, paidBill],
     },
     emails,
     password: shop.password,
@@ -255,6 +286,8 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
       department_id: ids.departments,
       employee_id: ids.employees,
       head: ids.employees,
+      vendor_id: ids.vendors,
+      account: ['1000', '1010', '2000', '4000', '5000'],
       customerId: ids.customers,
       customerIds: ids.customers,
       product_id: ids.products,
