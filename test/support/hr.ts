@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { unwrap, type Client, type hr } from '../../client/index.js';
+import type { TestServer } from './server.js';
 
 /** Factories of the HR domain: one per resource, each through the typed client. */
 
@@ -51,3 +52,73 @@ export async function createLeave(
   };
   return (await unwrap(client.hr.leaves.createLeave({ body }))).leave;
 }
+
+/** Moves the leave to `status` (with `reason` when given) and returns it. */
+export async function updateLeave(
+  client: Client,
+  id: string,
+  status: hr.UpdateLeaveBody['status'],
+  reason?: string,
+): Promise<hr.Leave> {
+  const body = { status, ...(reason === undefined ? {} : { reason }) };
+  return (await unwrap(client.hr.leaves.updateLeave({ params: { id }, body }))).leave;
+}
+
+/** A leave of the employee in `status`: created pending (`createLeave`), then moved there. */
+export async function leaveIn(
+  client: Client,
+  employee_id: string,
+  status: hr.LeaveStatus,
+  overrides: Partial<hr.CreateLeaveBody> = {},
+): Promise<hr.Leave> {
+  const leave = await createLeave(client, employee_id, overrides);
+  if (status === 'pending') return leave;
+  if (status === 'cancelled' || status === 'rejected' || status === 'approved') {
+    return updateLeave(client, leave.id, status);
+  }
+  throw new Error(`no move leads to ${String(status)}`);
+}
+
+export async function deleteEmployee(client: Client, id: string): Promise<void> {
+  await unwrap(client.hr.employees.deleteEmployee({ params: { id } }));
+}
+
+export async function getDepartment(client: Client, id: string): Promise<hr.Department> {
+  return (await unwrap(client.hr.departments.getDepartment({ params: { id } }))).department;
+}
+
+export async function getEmployee(client: Client, id: string): Promise<hr.Employee> {
+  return (await unwrap(client.hr.employees.getEmployee({ params: { id } }))).employee;
+}
+
+export async function getLeave(client: Client, id: string): Promise<hr.Leave> {
+  return (await unwrap(client.hr.leaves.getLeave({ params: { id } }))).leave;
+}
+
+/** The business's leave rows as stored (deleted ones too), oldest first. */
+export const leaveRows = (server: TestServer, businessId: string) =>
+  server.deps.db
+    .selectFrom('hr_leaves')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+
+/** The business's employee rows as stored (deleted ones too). */
+export const employeeRows = (server: TestServer, businessId: string) =>
+  server.deps.db
+    .selectFrom('hr_employees')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .orderBy('id')
+    .execute();
+
+/** The business's department rows as stored (deleted ones too). */
+export const departmentRows = (server: TestServer, businessId: string) =>
+  server.deps.db
+    .selectFrom('hr_departments')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .orderBy('id')
+    .execute();
