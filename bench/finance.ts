@@ -1,0 +1,369 @@
+/**
+ * The ledger at scale on PostgreSQL: 1,000,000 journal entries of one business over three years.
+ * Latency of a journal page (unfiltered, by date range, by account) and of the trial balance
+ * (targets p95: 20 ms for a page, 50 ms filtered by account, 100 ms for the trial balance), then bill
+ * payment throughput with its ledger posting under 50 connections, as a ratio against invoice payment
+ * (also posted) on the same run.
+ *
+ *   npm run build && npx tsx bench/finance.ts   (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * BENCH_ENTRIES (default 1000000), BENCH_ROUNDS (default 3), BENCH_REQUESTS (per round and query,
+ * default 60), BENCH_SECONDS (per throughput round, default 10), BENCH_CONNECTIONS (default 50);
+ * BENCH_KEEP_DB=1 keeps the scratch database.
+ *
+ * A few thousand entries are made through the API (bills, bill payments, invoices, invoice payments,
+ * manual entries); the rest are bulk-loaded with SQL in the same shapes, as an import would, with the
+ * per-row triggers off and the per-day totals rebuilt from the lines afterwards; then VACUUM ANALYZE.
+ */
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createClient, unwrap, type Client } from '../client/index.js';
+import { itemAt, percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
+
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const API_DOCUMENTS = 500;
+const PAYABLE_DOCUMENTS = 5_000;
+const API_PORT = 3834;
+const BASE_URL = `http://127.0.0.1:${API_PORT}`;
+
+const ms = (n: number) => n.toFixed(2);
+
+/** Runs `work` over `items` with `width` in flight. */
+async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(itemAt(items, next++));
+    }),
+  );
+}
+
+/** Entries through the API: every document kind, dated over the three years. */
+async function throughApi(client: Client, customerId: string): Promise<void> {
+  const vendor = (await unwrap(client.finance.vendors.createVendor({ body: { name: 'Acme Supplies' } })))
+    .vendor;
+  const day = (i: number) =>
+    new Date(Date.UTC(2024, 0, 1) + (i % 1096) * 86_400_000).toISOString().slice(0, 10);
+  const indexes = Array.from({ length: API_DOCUMENTS }, (_, i) => i);
+  await inParallel(indexes, 8, async (i) => {
+    const bill = await unwrap(
+      client.finance.bills.createBill({
+        body: {
+          vendor_id: vendor.id,
+          items: [{ description: 'Supplies', quantity: 1 + (i % 5), unit_price: 1_999 }],
+          currency: 'USD',
+          issue_date: day(i),
+          due_date: day(i + 30),
+        },
+      }),
+    );
+    await unwrap(
+      client.finance.bills.payBill({
+        params: { id: bill.bill_id },
+        body: { amount: bill.bill.amount, payment_method: 'bank_transfer', payment_date: day(i + 20) },
+      }),
+    );
+    const invoice = await unwrap(
+      client.general.invoices.createInvoice({
+        body: {
+          customer_id: customerId,
+          items: [{ description: 'Consulting', quantity: 1 + (i % 3), unit_price: 150, tax_rate: 20 }],
+          issue_date: day(i),
+          due_date: '2030-01-31',
+        },
+      }),
+    );
+    const issued = await unwrap(client.general.invoices.issueInvoice({ params: { id: invoice.data.id } }));
+    await unwrap(
+      client.general.invoices.createPayment({
+        params: { id: invoice.data.id },
+        body: { amount: issued.data.total, payment_method: 'card', payment_date: day(i + 10) },
+      }),
+    );
+  });
+}
+
+/**
+ * The rest of the entries straight into the tables, four shapes in turn (a bill, its payment, an
+ * invoice with tax, its payment), with the per-row triggers off (`session_replication_role`), then
+ * the per-day totals rebuilt from every line.
+ */
+async function bulkLoad(db: pg.Client, businessId: string, count: number): Promise<void> {
+  await db.query('BEGIN');
+  await db.query('SET LOCAL session_replication_role = replica');
+  await db.query(
+    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, created_at)
+     SELECT $1, 'je_BENCH' || lpad(i::text, 22, '0'), date '2024-01-01' + (i % 1096), 'Bulk ' || i, 'USD',
+            (ARRAY['bill', 'bill_payment', 'invoice', 'invoice_payment'])[1 + i % 4], 'bulk_' || i,
+            timestamptz '2024-01-01' + i * interval '1 minute'
+     FROM generate_series(1, $2::int) AS i`,
+    [businessId, count],
+  );
+  await db.query(
+    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+     SELECT $1, 'je_BENCH' || lpad(i::text, 22, '0'), l.line_no, l.account, date '2024-01-01' + (i % 1096), 'USD',
+            l.debit, l.credit
+     FROM generate_series(1, $2::int) AS i
+     CROSS JOIN LATERAL (SELECT 1000 + (i % 997) * 10 AS amount) AS a
+     CROSS JOIN LATERAL (
+       SELECT * FROM (VALUES
+         (0, 1, '5000', a.amount, 0), (0, 2, '2000', 0, a.amount),
+         (1, 1, '2000', a.amount, 0), (1, 2, '1010', 0, a.amount),
+         (2, 1, '1200', a.amount * 12 / 10, 0), (2, 2, '4000', 0, a.amount), (2, 3, '2200', 0, a.amount * 2 / 10),
+         (3, 1, '1010', a.amount * 12 / 10, 0), (3, 2, '1200', 0, a.amount * 12 / 10)
+       ) AS v (kind, line_no, account, debit, credit)
+       WHERE v.kind = i % 4
+     ) AS l`,
+    [businessId, count],
+  );
+  await db.query('DELETE FROM finance_account_days WHERE business_id = $1', [businessId]);
+  await db.query('DELETE FROM finance_entry_days WHERE business_id = $1', [businessId]);
+  await db.query(
+    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries)
+     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id)
+     FROM finance_journal_lines WHERE business_id = $1
+     GROUP BY business_id, account_code, currency, date`,
+    [businessId],
+  );
+  await db.query(
+    `INSERT INTO finance_entry_days (business_id, date, entries)
+     SELECT business_id, date, count(*) FROM finance_journal_entries WHERE business_id = $1
+     GROUP BY business_id, date`,
+    [businessId],
+  );
+  await db.query('COMMIT');
+  for (const table of [
+    'finance_journal_entries',
+    'finance_journal_lines',
+    'finance_account_days',
+    'finance_entry_days',
+  ]) {
+    await db.query(`VACUUM ANALYZE ${table}`);
+  }
+}
+
+/** Pending bills and unpaid invoices, many, so that concurrent payments rarely meet on one row. */
+async function payables(
+  db: pg.Client,
+  businessId: string,
+  customerId: string,
+  vendorId: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO finance_bills (business_id, id, vendor_id, status, currency, amount, issue_date, due_date, created_at, updated_at)
+     SELECT $1, 'bill_BENCH' || lpad(i::text, 21, '0'), $3, 'pending', 'USD', 100000000, date '2026-01-01', date '2030-01-01', now(), now()
+     FROM generate_series(1, $2::int) AS i`,
+    [businessId, PAYABLE_DOCUMENTS, vendorId],
+  );
+  await db.query(
+    `INSERT INTO invoices (business_id, id, number, customer_id, status, currency, issue_date, due_date,
+                           subtotal_minor, tax_minor, total_minor, created_at, updated_at, issued_at)
+     SELECT $1, 'inv_BENCH' || lpad(i::text, 22, '0'), 'BENCH-' || i, $3, 'unpaid', 'USD', date '2026-01-01',
+            date '2030-01-01', 100000000, 0, 100000000, now(), now(), now()
+     FROM generate_series(1, $2::int) AS i`,
+    [businessId, PAYABLE_DOCUMENTS, customerId],
+  );
+  await db.query('VACUUM ANALYZE finance_bills');
+  await db.query('VACUUM ANALYZE invoices');
+}
+
+interface Throughput {
+  rps: number;
+  p50: number;
+  p99: number;
+  failed: number;
+}
+
+async function payments(kind: 'bill' | 'invoice', token: string): Promise<Throughput> {
+  const pick = () => String(1 + Math.floor(Math.random() * PAYABLE_DOCUMENTS));
+  const result = await autocannon({
+    url: BASE_URL,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        setupRequest: (request) =>
+          kind === 'bill'
+            ? {
+                ...request,
+                path: `/v1/finance/bills/bill_BENCH${pick().padStart(21, '0')}/pay`,
+                body: JSON.stringify({
+                  amount: 1,
+                  payment_method: 'bank_transfer',
+                  payment_date: '2026-06-01',
+                }),
+              }
+            : {
+                ...request,
+                path: `/v1/invoices/inv_BENCH${pick().padStart(22, '0')}/payments`,
+                body: JSON.stringify({
+                  amount: 0.01,
+                  payment_method: 'bank_transfer',
+                  payment_date: '2026-06-01',
+                }),
+              },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const portTaken = await fetch(`${BASE_URL}/healthz`).then(
+  () => true,
+  () => false,
+);
+if (portTaken) throw new Error(`port ${API_PORT} is already in use`);
+
+const database = await scratchDatabase();
+const api = spawnService({
+  DATABASE_URL: database.url,
+  PORT: String(API_PORT),
+  RATE_LIMITS: 'free:100,standard:100000000,enterprise:100000000',
+  ANONYMOUS_RATE_LIMIT: '1000000',
+  WORKER_ENABLED: 'false',
+});
+const data = new pg.Client({ connectionString: database.url });
+try {
+  await waitHealthy(API_PORT, api);
+  await data.connect();
+  const anonymous = createClient({ baseUrl: BASE_URL });
+  const registered = await unwrap(
+    anonymous.auth.register({
+      body: {
+        businessName: 'Bench',
+        email: `bench-${database.name}@example.test`,
+        password: 'bench password 123',
+      },
+    }),
+  );
+  const { businessId, accessToken } = registered.data;
+  const client = createClient({ baseUrl: BASE_URL, accessToken });
+  const customer = (await unwrap(client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } })))
+    .data;
+
+  let started = performance.now();
+  await throughApi(client, customer.id);
+  const viaApi = (await unwrap(client.finance.journal.listJournal({ query: { limit: 1 } }))).total_count;
+  console.log(
+    `${viaApi.toLocaleString('en')} entries through the API in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  started = performance.now();
+  await bulkLoad(data, businessId, ENTRIES - viaApi);
+  console.log(
+    `bulk-loaded to ${ENTRIES.toLocaleString('en')} entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  const check = await unwrap(client.finance.journal.listJournal({ query: { limit: 50 } }));
+  const balance = await unwrap(client.finance.accounts.getTrialBalance({ query: { as_of: '2026-12-31' } }));
+  if (check.total_count !== ENTRIES || balance.data.total_debit !== balance.data.total_credit) {
+    throw new Error(`counted ${check.total_count} entries; trial balance ${JSON.stringify(balance.data)}`);
+  }
+
+  type Query = { label: string; target: number; send: () => Promise<unknown> };
+  const journal = (
+    label: string,
+    target: number,
+    query: NonNullable<Parameters<Client['finance']['journal']['listJournal']>[0]>['query'],
+  ) => ({
+    label,
+    target,
+    send: () => unwrap(client.finance.journal.listJournal({ query })),
+  });
+  const queries: Query[] = [
+    journal('journal, first page', 20, { limit: 50 }),
+    journal('journal, offset 5,000', 20, { limit: 50, offset: 5000 }),
+    journal('journal, one month', 20, { limit: 50, start_date: '2025-03-01', end_date: '2025-03-31' }),
+    journal('journal, account 5000', 50, { limit: 50, account: '5000' }),
+    journal('journal, account 1010, one quarter', 50, {
+      limit: 50,
+      account: '1010',
+      start_date: '2025-04-01',
+      end_date: '2025-06-30',
+    }),
+    journal('journal, account 2200, offset 2,000', 50, { limit: 50, account: '2200', offset: 2000 }),
+    {
+      label: 'trial balance, end of range',
+      target: 100,
+      send: () => unwrap(client.finance.accounts.getTrialBalance({ query: { as_of: '2026-12-31' } })),
+    },
+    {
+      label: 'trial balance, mid 2025',
+      target: 100,
+      send: () => unwrap(client.finance.accounts.getTrialBalance({ query: { as_of: '2025-06-30' } })),
+    },
+  ];
+  for (let i = 0; i < 5; i++) for (const q of queries) await q.send();
+  const perQuery = new Map<string, number[][]>(queries.map((q) => [q.label, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const q of queries) {
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) {
+        const t = performance.now();
+        await q.send();
+        times.push(performance.now() - t);
+      }
+      perQuery.get(q.label)?.push(times.sort((a, b) => a - b));
+    }
+  }
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  console.log(
+    `\n${ENTRIES.toLocaleString('en')} entries, ${ROUNDS} rounds of ${REQUESTS} sequential requests per query ` +
+      `(median over rounds, spread min-max):`,
+  );
+  for (const q of queries) {
+    const rounds = perQuery.get(q.label) ?? [];
+    const p95s = rounds.map((r) => percentile(r, 95));
+    const p95 = median(p95s);
+    console.log(
+      `  ${q.label.padEnd(38)} p50 ${ms(median(rounds.map((r) => percentile(r, 50))))} ms  p95 ${ms(p95)} ms ` +
+        `(${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  target ${q.target} ms: ${p95 <= q.target ? 'met' : 'NOT met'}`,
+    );
+  }
+
+  const vendorId = (await unwrap(client.finance.vendors.listVendors({ query: { limit: 1 } }))).vendors[0]?.id;
+  if (!vendorId) throw new Error('no vendor');
+  await payables(data, businessId, customer.id, vendorId);
+  // Warm-up, then bill and invoice payments alternately, so that both see the same machine.
+  await payments('bill', accessToken);
+  await payments('invoice', accessToken);
+  const bills: Throughput[] = [];
+  const invoices: Throughput[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    bills.push(await payments('bill', accessToken));
+    invoices.push(await payments('invoice', accessToken));
+  }
+  const show = (label: string, runs: Throughput[]) =>
+    console.log(
+      `  ${label.padEnd(20)} ${runs.map((r) => r.rps.toFixed(0)).join(' / ')} req/s (median ${median(runs.map((r) => r.rps)).toFixed(0)}); ` +
+        `p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms; failed ${runs.reduce((n, r) => n + r.failed, 0)}`,
+    );
+  console.log(
+    `\nPayments under ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each, alternating:`,
+  );
+  show('bill payment', bills);
+  show('invoice payment', invoices);
+  const ratios = bills.map((b, i) => b.rps / itemAt(invoices, i).rps);
+  console.log(
+    `  ratio bill / invoice per round: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`,
+  );
+} finally {
+  await data.end().catch(() => undefined);
+  await stop(api);
+  if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${database.url} (BENCH_KEEP_DB is set)`);
+  await database.drop(Boolean(process.env.BENCH_KEEP_DB));
+}
