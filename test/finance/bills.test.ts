@@ -257,8 +257,10 @@ describe('GET /v1/finance/bills', () => {
     const all = await list(biz);
     expect(all.total_count).toBe(4);
     expect(ids(all.bills)).toEqual(newestFirst);
-    const { items: _items, payments: _payments, ...summary } = itemAt(made, -1);
-    expect(itemAt(all.bills, 0)).toEqual(summary);
+    const newest = itemAt(made, -1);
+    expect(itemAt(all.bills, 0)).toEqual(
+      Object.fromEntries(Object.entries(newest).filter(([key]) => key !== 'items' && key !== 'payments')),
+    );
 
     const page = await list(biz, { limit: 2, offset: 1 });
     expect(page.total_count).toBe(4);
