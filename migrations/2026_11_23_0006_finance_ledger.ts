@@ -119,7 +119,8 @@ const STATEMENTS = [
      FOR EACH STATEMENT EXECUTE FUNCTION finance_journal_immutable()`,
 
   // Debits and credits per account, currency and day, kept by a trigger as lines are written: the
-  // trial balance and reports read days, not every line.
+  // trial balance and reports read days, not every line. Lines are inserted in account-code order
+  // (server/finance/ledger.ts), so two postings lock these rows in the same order and cannot deadlock.
   `CREATE TABLE finance_account_days (
     business_id text NOT NULL,
     account_code text NOT NULL,
@@ -129,7 +130,10 @@ const STATEMENTS = [
     credit numeric(30, 0) NOT NULL,
     -- Entries with at least one line on the account that day (the journal's account filter counts these).
     entries integer NOT NULL,
-    PRIMARY KEY (business_id, currency, account_code, date)
+    -- One of 16 rows per account and day, picked by the entry: concurrent postings of one day
+    -- mostly update different rows instead of queueing on one. Readers sum the slots.
+    slot smallint NOT NULL DEFAULT 0,
+    PRIMARY KEY (business_id, currency, account_code, date, slot)
   )`,
   `CREATE INDEX finance_account_days_account_idx ON finance_account_days (business_id, account_code, date)`,
   // Entries per day, kept by a trigger: the journal's total_count over a date range reads days.
@@ -137,12 +141,14 @@ const STATEMENTS = [
     business_id text NOT NULL,
     date date NOT NULL,
     entries integer NOT NULL,
-    PRIMARY KEY (business_id, date)
+    slot smallint NOT NULL DEFAULT 0,
+    PRIMARY KEY (business_id, date, slot)
   )`,
   `CREATE FUNCTION finance_entry_days_follow() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
-     INSERT INTO finance_entry_days AS d (business_id, date, entries) VALUES (NEW.business_id, NEW.date, 1)
-     ON CONFLICT (business_id, date) DO UPDATE SET entries = d.entries + 1;
+     INSERT INTO finance_entry_days AS d (business_id, date, entries, slot)
+     VALUES (NEW.business_id, NEW.date, 1, hashtext(NEW.id) & 15)
+     ON CONFLICT (business_id, date, slot) DO UPDATE SET entries = d.entries + 1;
      RETURN NULL;
    END $$`,
   `CREATE TRIGGER finance_journal_entries_days AFTER INSERT ON finance_journal_entries
@@ -155,9 +161,10 @@ const STATEMENTS = [
           AND account_code = NEW.account_code AND line_no < NEW.line_no
      ) THEN 0 ELSE 1 END;
    BEGIN
-     INSERT INTO finance_account_days AS d (business_id, account_code, currency, date, debit, credit, entries)
-     VALUES (NEW.business_id, NEW.account_code, NEW.currency, NEW.date, NEW.debit, NEW.credit, first_on_account)
-     ON CONFLICT (business_id, currency, account_code, date)
+     INSERT INTO finance_account_days AS d (business_id, account_code, currency, date, debit, credit, entries, slot)
+     VALUES (NEW.business_id, NEW.account_code, NEW.currency, NEW.date, NEW.debit, NEW.credit, first_on_account,
+             hashtext(NEW.entry_id) & 15)
+     ON CONFLICT (business_id, currency, account_code, date, slot)
      DO UPDATE SET debit = d.debit + EXCLUDED.debit, credit = d.credit + EXCLUDED.credit,
                    entries = d.entries + EXCLUDED.entries;
      RETURN NULL;

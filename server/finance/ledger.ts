@@ -74,10 +74,12 @@ export async function post(trx: Trx, ctx: Ctx, posting: Posting): Promise<string
       source_id: posting.source.id ?? id,
       created_at: ctx.clock.now(),
     },
+    // Numbered debits first, written in account-code order: the per-day totals the database keeps
+    // are then locked in one order by every posting, so concurrent postings never deadlock.
     [
       ...debits.map((l, i) => line(l.account, l.amount, 0, i)),
       ...credits.map((l, i) => line(l.account, 0, l.amount, debits.length + i)),
-    ],
+    ].sort((a, b) => (a.account_code < b.account_code ? -1 : a.account_code > b.account_code ? 1 : 0)),
   );
   return id;
 }

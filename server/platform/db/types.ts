@@ -414,6 +414,7 @@ export interface FinanceAccountDaysTable {
   debit: Decimal;
   credit: Decimal;
   entries: number;
+  slot: Generated<number>;
 }
 
 /** Journal entries per day; written only by a database trigger. */
@@ -421,6 +422,7 @@ export interface FinanceEntryDaysTable {
   business_id: string;
   date: DateOnly;
   entries: number;
+  slot: Generated<number>;
 }
 
 export interface FinanceVendorsTable {
