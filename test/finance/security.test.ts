@@ -1,0 +1,103 @@
+import { expect } from 'vitest';
+import { contract } from '../../client/index.js';
+import { registerBusiness, type TestBusiness } from '../support/business.js';
+import {
+  billBody,
+  billOf,
+  createAccount,
+  createBill,
+  createEntry,
+  createVendor,
+  uniqueAccountCode,
+} from '../support/finance.js';
+import { describeRouteSecurity, type Answer } from '../support/security.js';
+import { useTestServer } from '../support/setup.js';
+
+const server = useTestServer({ worker: false });
+
+const { vendors, bills, accounts, journal } = contract.finance;
+
+/** A list another business filtered by this business's ids or codes: answered, and empty. */
+const emptyList =
+  (key: 'bills' | 'entries') =>
+  (answer: Answer): void => {
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ result: 'success', [key]: [], total_count: 0 });
+  };
+
+/** An account of the business's own (not of the default chart), with one entry on it. */
+async function usedAccount(t: TestBusiness): Promise<string> {
+  const { code } = await createAccount(t.client, { type: 'equity', name: 'Owner capital' });
+  await createEntry(t.client, {
+    debits: [{ account: '1010', amount: 1_000 }],
+    credits: [{ account: code, amount: 1_000 }],
+  });
+  return code;
+}
+
+const draftOf = (t: TestBusiness) => createBill(t.client, { status: 'draft' });
+
+describeRouteSecurity({
+  server,
+  tenant: registerBusiness,
+  // The payables and the ledger; every route of each of these routers has a builder below.
+  router: { vendors, bills, accounts, journal },
+  routes: (route) => [
+    route(vendors.listVendors, async () => ({ query: {} })),
+    route(vendors.createVendor, async () => ({ body: { name: 'Initech', currency: 'USD' } })),
+    route(vendors.getVendor, async (t) => ({ params: { id: (await createVendor(t.client)).id } })),
+    route(vendors.updateVendor, async (t) => ({
+      params: { id: (await createVendor(t.client)).id },
+      body: { phone: '+1 555 0100' },
+    })),
+
+    route(bills.listBills, async (t) => ({ query: { vendor_id: (await createBill(t.client)).vendor_id } }), {
+      otherBusiness: emptyList('bills'),
+    }),
+    // Another business's vendor is no vendor of the caller's: 422 naming vendor_id.
+    route(
+      bills.createBill,
+      async (t) => ({ body: billBody({ vendor_id: (await createVendor(t.client)).id }) }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'vendor_id' } },
+    ),
+    route(bills.getBill, async (t) => ({ params: { id: (await createBill(t.client)).id } })),
+    route(bills.updateBill, async (t) => ({
+      params: { id: (await draftOf(t)).id },
+      body: { due_date: '2027-01-15' },
+    })),
+    route(bills.deleteBill, async (t) => ({ params: { id: (await draftOf(t)).id } })),
+    route(bills.approveBill, async (t) => ({ params: { id: (await draftOf(t)).id } })),
+    route(bills.voidBill, async (t) => ({ params: { id: (await createBill(t.client)).id } })),
+    route(bills.payBill, async (t) => ({
+      params: { id: (await billOf(t.client, 5_000)).id },
+      body: { amount: 2_000, payment_method: 'cash' as const, payment_date: '2026-11-30' },
+    })),
+
+    route(accounts.listAccounts, async () => ({})),
+    route(accounts.createAccount, async () => ({
+      body: { code: uniqueAccountCode(), name: 'Rent', type: 'expense' as const },
+    })),
+    route(accounts.getTrialBalance, async () => ({ query: { as_of: '2026-12-31' } })),
+
+    // Another business has no such account: its journal filtered by it is empty.
+    route(journal.listJournal, async (t) => ({ query: { account: await usedAccount(t) } }), {
+      otherBusiness: emptyList('entries'),
+    }),
+    // Nor can it post to one: 422 naming the side that names it.
+    route(
+      journal.createJournalEntry,
+      async (t) => {
+        const { code } = await createAccount(t.client, { type: 'equity' });
+        return {
+          body: {
+            date: '2026-11-30',
+            description: 'Owner investment',
+            debits: [{ account: code, amount: 2_500 }],
+            credits: [{ account: '4000', amount: 2_500 }],
+          },
+        };
+      },
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'debits' } },
+    ),
+  ],
+});
