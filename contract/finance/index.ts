@@ -2,6 +2,8 @@ import { initContract } from '@ts-rest/core';
 import { accountsContract } from './accounts.js';
 import { billsContract } from './bills.js';
 import { journalContract } from './journal.js';
+import { reportsContract } from './reports.js';
+import { vatContract } from './vat.js';
 import { vendorsContract } from './vendors.js';
 
 const c = initContract();
@@ -12,10 +14,14 @@ export const financeContract = c.router({
   bills: billsContract,
   accounts: accountsContract,
   journal: journalContract,
+  reports: reportsContract,
+  vat: vatContract,
 });
 
 export * from './accounts.js';
 export * from './bills.js';
 export * from './journal.js';
+export * from './reports.js';
 export * from './shared.js';
+export * from './vat.js';
 export * from './vendors.js';

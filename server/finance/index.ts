@@ -1,12 +1,19 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
-import { invoicePostings } from './postings.js';
+import { checkAllVatThresholds } from './vat.js';
+import { invoiceSubscriptions } from './postings.js';
 import { financeRoutes } from './routes.js';
 
-/** Finance: vendors, bills and their payments, and the ledger every document posts to. */
+const HOUR = 60 * 60 * 1000;
+
+/**
+ * Finance: vendors, bills and their payments, the ledger every document posts to, the sales reports
+ * and the VAT threshold (checked as invoices are issued and hourly, so a day never passes unchecked).
+ */
 export const financeModule: DomainModule = {
   name: 'finance',
   mount: (app, deps, options) => createExpressEndpoints(contract.finance, financeRoutes(deps), app, options),
-  subscriptions: invoicePostings,
+  subscriptions: invoiceSubscriptions,
+  periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],
 };

@@ -156,3 +156,34 @@ export async function trialBalance(db: Executor, businessId: string, currency: s
     .orderBy('a.code')
     .execute();
 }
+
+/** Debit and credit totals of the accounts of these types in `currency` over a range, from the per-day totals. */
+export async function accountTotalsBetween(
+  db: Executor,
+  businessId: string,
+  currency: string,
+  from: string,
+  to: string,
+  types: ('revenue' | 'expense')[],
+) {
+  return db
+    .selectFrom('finance_accounts as a')
+    .innerJoin('finance_account_days as d', (join) =>
+      join.onRef('d.business_id', '=', 'a.business_id').onRef('d.account_code', '=', 'a.code'),
+    )
+    .where('a.business_id', '=', businessId)
+    .where('a.type', 'in', types)
+    .where('d.currency', '=', currency)
+    .where('d.date', '>=', from)
+    .where('d.date', '<=', to)
+    .groupBy(['a.code', 'a.name', 'a.type'])
+    .select([
+      'a.code',
+      'a.name',
+      'a.type',
+      sql<string>`sum(d.debit)::text`.as('debit'),
+      sql<string>`sum(d.credit)::text`.as('credit'),
+    ])
+    .orderBy('a.code')
+    .execute();
+}

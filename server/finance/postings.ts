@@ -1,12 +1,16 @@
 import type { Subscriptions } from '../platform/hooks.js';
 import { ACCOUNTS, cashAccountOf, post, reverse } from './ledger.js';
+import { countSale } from './sales.js';
+import { checkVatAlerts } from './vat.js';
 
 /**
- * The general group's invoices on the ledger, posted in the transaction that changes them:
- * issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash / Cr 1200
- * on its payment date; a void of an issued invoice reverses its posting on the void's day.
+ * The general group's invoices in finance, followed in the transaction that changes them. On the
+ * ledger: issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash /
+ * Cr 1200 on its payment date; a void of an issued invoice reverses its posting on the void's day.
+ * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue also
+ * checks the VAT threshold.
  */
-export const invoicePostings: Subscriptions = {
+export const invoiceSubscriptions: Subscriptions = {
   invoiceIssued: async (ctx, { invoice }) => {
     if (!invoice.issueDate) throw new Error(`Invoice ${invoice.id} was issued without an issue date`);
     await post(ctx.db, ctx, {
@@ -20,6 +24,8 @@ export const invoicePostings: Subscriptions = {
         { account: ACCOUNTS.vatPayable, amount: invoice.taxMinor },
       ],
     });
+    await countSale(ctx.db, ctx, invoice, 1);
+    await checkVatAlerts(ctx.db, ctx);
   },
   invoicePaymentRecorded: async (ctx, { invoice, payment }) => {
     await post(ctx.db, ctx, {
@@ -33,6 +39,7 @@ export const invoicePostings: Subscriptions = {
   },
   invoiceVoided: async (ctx, { invoice, wasIssued, voidedOn }) => {
     if (!wasIssued) return;
+    await countSale(ctx.db, ctx, invoice, -1);
     await reverse(
       ctx.db,
       ctx,

@@ -4,6 +4,8 @@ import { ctxOf, type Deps } from '../platform/deps.js';
 import * as accounts from './accounts.js';
 import * as bills from './bills.js';
 import * as journal from './journal.js';
+import * as reports from './reports.js';
+import * as vat from './vat.js';
 import * as vendors from './vendors.js';
 
 const s = initServer();
@@ -99,6 +101,38 @@ export const financeRoutes = (deps: Deps) => {
       getTrialBalance: async ({ query, req }) => ({
         status: 200,
         body: { result: success, data: await accounts.getTrialBalance(ctx(req), query) },
+      }),
+    },
+    reports: {
+      getSalesSchedule: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, data: await reports.salesSchedule(ctx(req), query) },
+      }),
+      getRevenueCalculator: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, data: await reports.revenueCalculator(ctx(req), query) },
+      }),
+      getProfitLoss: async ({ query, req }) => ({
+        status: 200,
+        body: { data: await reports.profitLoss(ctx(req), query) },
+      }),
+    },
+    vat: {
+      getVatThreshold: async ({ req }) => ({
+        status: 200,
+        body: { result: success, data: await vat.getVatThreshold(ctx(req)) },
+      }),
+      createVatThreshold: async ({ body, req }) => ({
+        status: 201,
+        body: { result: success, data: await vat.createVatThreshold(ctx(req), body) },
+      }),
+      updateVatThreshold: async ({ params, body, req }) => ({
+        status: 200,
+        body: { result: success, data: await vat.updateVatThreshold(ctx(req), params.publicId, body) },
+      }),
+      markVatRegistered: async ({ params, body, req }) => ({
+        status: 200,
+        body: { result: success, data: await vat.markVatRegistered(ctx(req), params.publicId, body) },
       }),
     },
     journal: {

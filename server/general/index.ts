@@ -10,3 +10,4 @@ export const generalModule: DomainModule = {
 };
 
 export { customerForEmail } from './customers/service.js';
+export { salesItems, type SalesItem } from './invoices/sales.js';

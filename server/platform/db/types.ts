@@ -478,6 +478,24 @@ export interface FinanceBillPaymentsTable {
   created_at: Timestamp;
 }
 
+export interface FinanceVatThresholdsTable {
+  business_id: string;
+  public_id: string;
+  country: string;
+  threshold_amount: Money;
+  currency: string;
+  period_type: 'annual' | 'quarterly' | 'rolling_12_months';
+  alert_at_percentage: number;
+  alert_email: string;
+  registered: Generated<boolean>;
+  registration_date: NullableDateOnly;
+  registration_number: string | null;
+  alerted_level_window: string | null;
+  alerted_full_window: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -516,6 +534,7 @@ export interface Database {
   finance_bills: FinanceBillsTable;
   finance_bill_items: FinanceBillItemsTable;
   finance_bill_payments: FinanceBillPaymentsTable;
+  finance_vat_thresholds: FinanceVatThresholdsTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -1,0 +1,39 @@
+import type { Executor } from '../../platform/db/database.js';
+
+export interface SalesItemsQuery {
+  currency: string;
+  from: string;
+  to: string;
+  limit: number;
+  offset: number;
+}
+
+/** Issued, non-void invoices of a currency issued in the range, by issue date then number. */
+export async function salesItems(db: Executor, businessId: string, query: SalesItemsQuery) {
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('customers as c', (join) =>
+      join.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'),
+    )
+    .where('i.business_id', '=', businessId)
+    .where('i.currency', '=', query.currency)
+    .where('i.status', 'in', ['unpaid', 'paid'])
+    .where('i.deleted_at', 'is', null)
+    .where('i.issue_date', '>=', query.from)
+    .where('i.issue_date', '<=', query.to)
+    .select([
+      'i.id',
+      'i.number',
+      'c.name as customer_name',
+      'i.issue_date',
+      'i.subtotal_minor',
+      'i.currency',
+      'i.status',
+      'i.due_date',
+    ])
+    .orderBy('i.issue_date')
+    .orderBy('i.number')
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+}
