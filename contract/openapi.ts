@@ -23,6 +23,17 @@ const TAGS = [
   { name: 'Products', description: 'General group: products with a SKU unique per business.' },
   { name: 'Invoices', description: 'General group: invoices from draft to paid, with payments.' },
   {
+    name: 'HR',
+    description:
+      'Departments, employees and their leave requests; also the general-group employee list (`/v1/employees`).',
+  },
+  {
+    name: 'Finance',
+    description:
+      'Vendors, bills and their payments, the double-entry ledger every bill and invoice posts to, the trial ' +
+      'balance, the sales schedule, the revenue calculator, profit and loss, and the VAT registration threshold.',
+  },
+  {
     name: 'Loyalty',
     description:
       'The loyalty program: tiers, members and their point ledger, rewards, redemptions and vouchers.',

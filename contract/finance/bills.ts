@@ -160,7 +160,7 @@ export const billsContract = c.router({
     body: CreateBillBodySchema,
     responses: {
       201: resultEnvelope({ bill_id: z.string(), message: z.string(), bill: BillSchema }),
-      ...resultErrors(),
+      ...resultErrors(409),
     },
     metadata: financeRoute,
   },

@@ -111,7 +111,7 @@ export const journalContract = c.router({
     body: CreateJournalEntryBodySchema,
     responses: {
       201: resultEnvelope({ entry_id: z.string(), message: z.string(), entry: JournalEntrySchema }),
-      ...resultErrors(),
+      ...resultErrors(409),
     },
     metadata: financeRoute,
   },

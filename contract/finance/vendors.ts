@@ -93,7 +93,7 @@ export const vendorsContract = c.router({
     body: CreateVendorBodySchema,
     responses: {
       201: resultEnvelope({ vendor_id: z.string(), message: z.string(), vendor: VendorSchema }),
-      ...resultErrors(),
+      ...resultErrors(409),
     },
     metadata: financeRoute,
   },

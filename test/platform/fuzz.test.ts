@@ -91,7 +91,8 @@ interface Seeded {
     | 'employees'
     | 'leaves'
     | 'vendors'
-    | 'bills',
+    | 'bills'
+    | 'vatThreshold',
     string[]
   >;
   emails: string[];
@@ -238,6 +239,21 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     }),
   );
 
+  const vat = (
+    await unwrap(
+      finance.vat.createVatThreshold({
+        body: {
+          country: 'GB',
+          thresholdAmount: 9_000_000,
+          currency: 'USD',
+          periodType: 'rolling_12_months',
+          alertAtPercentage: 80,
+          alertEmail: 'accounts@example.com',
+        },
+      }),
+    )
+  ).data;
+
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
   );
@@ -267,6 +283,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       leaves,
       vendors: [vendor.id],
       bills: [draftBill, pendingBill, paidBill],
+      vatThreshold: [vat.publicId],
     },
     emails,
     password: shop.password,

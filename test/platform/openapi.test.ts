@@ -122,6 +122,14 @@ describe('openapi.json', () => {
     }
   });
 
+  it('documents 409 on every operation that takes an Idempotency-Key (IDEMPOTENCY_IN_PROGRESS)', () => {
+    const keyed = operations.filter(({ op }) =>
+      (op.parameters ?? []).some((p) => 'name' in p && p.name === 'idempotency-key'),
+    );
+    expect(keyed.length).toBeGreaterThan(10);
+    expect(keyed.filter(({ op }) => !op.responses['409']).map(({ label }) => label)).toEqual([]);
+  });
+
   it('defines the bearer and X-Api-Key security schemes that operations refer to', () => {
     const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, SecuritySchemeObject>;
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
