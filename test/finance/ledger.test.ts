@@ -6,6 +6,7 @@ import {
   approveBill,
   billItem,
   billOf,
+  CASH_ACCOUNT,
   createBill,
   createEntry,
   createVendor,
@@ -15,6 +16,7 @@ import {
   expectTrialBalance,
   getBill,
   journal,
+  move,
   payBill,
   trialBalance,
   voidBill,
@@ -46,15 +48,6 @@ const newTenant = () => registerTenant(server());
 
 /** USD major units as the general group answers them, in minor units. */
 const cents = (major: number) => Math.round(major * 100);
-
-/** Where each payment method's money sits (DESIGN.md section 8; card is a bank payment). */
-const CASH_ACCOUNT = {
-  cash: '1000',
-  bank_transfer: '1010',
-  check: '1010',
-  card: '1010',
-  mobile_money: '1020',
-} as const;
 
 /** An issued USD invoice of the tenant's customer dated `issue_date`, one line of `price` at `tax_rate`%. */
 const invoiceOf = (t: TestTenant, price: number, tax_rate = 0, issue_date = '2026-11-10') =>
@@ -440,13 +433,6 @@ describe('the trial balance', () => {
     expectResultError(res, 422, 'VALIDATION_ERROR', field);
   });
 });
-
-/** Adds an amount on one side of an account. */
-function move(m: Movements, account: string, side: 'debit' | 'credit', amount: number): void {
-  const now = m[account] ?? {};
-  now[side] = (now[side] ?? 0) + amount;
-  m[account] = now;
-}
 
 describe('a mixed run of every document type', () => {
   it('balances, and each account holds what the documents imply', async () => {

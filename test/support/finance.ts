@@ -157,6 +157,22 @@ export const linesOf = (entry: finance.JournalEntry) => ({ debits: entry.debits,
 /** Debits and credits per account code, as the trial balance reports them. */
 export type Movements = Record<string, { debit?: number; credit?: number }>;
 
+/** Adds `amount` on one side of an account. */
+export function move(m: Movements, account: string, side: 'debit' | 'credit', amount: number): void {
+  const now = m[account] ?? {};
+  now[side] = (now[side] ?? 0) + amount;
+  m[account] = now;
+}
+
+/** Where a payment's money sits, by payment method (DESIGN.md section 8; card is a bank payment). */
+export const CASH_ACCOUNT = {
+  cash: '1000',
+  bank_transfer: '1010',
+  check: '1010',
+  card: '1010',
+  mobile_money: '1020',
+} as const;
+
 const DEBIT_NORMAL = new Set(['asset', 'expense']);
 
 /**
