@@ -394,6 +394,24 @@ describe('the trial balance', () => {
     );
   });
 
+  it("defaults to the business's base currency, as manual entries do", async () => {
+    const t = await newTenant();
+    await server()
+      .deps.db.updateTable('businesses')
+      .set({ base_currency: 'EUR' })
+      .where('id', '=', t.businessId)
+      .execute();
+    expect((await createEntry(t.client, { date: '2026-11-02' })).currency).toBe('EUR');
+    await billOf(t.client, 300, { issue_date: '2026-11-02' });
+    const tb = await expectTrialBalance(t.client, { '1010': { debit: 5000 }, '1000': { credit: 5000 } });
+    expect(tb.currency).toBe('EUR');
+    await expectTrialBalance(
+      t.client,
+      { '5000': { debit: 300 }, '2000': { credit: 300 } },
+      { currency: 'USD' },
+    );
+  });
+
   it('lists accounts the business added, with zeros until used, and their balances on the normal side', async () => {
     const t = await newTenant();
     await unwrap(
