@@ -23,8 +23,8 @@
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { createClient, unwrap, type Client } from '../client/index.js';
-import { itemAt, percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
+import { unwrap, type Client } from '../client/index.js';
+import { benchService, itemAt, percentile, type BenchService } from './support.js';
 
 const PART = process.env.BENCH_PART ?? 'all';
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -37,7 +37,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const API_DOCUMENTS = 500;
 const PAYABLE_DOCUMENTS = 5_000;
 const API_PORT = 3834;
-const BASE_URL = `http://127.0.0.1:${API_PORT}`;
 
 const ms = (n: number) => n.toFixed(2);
 
@@ -190,7 +189,7 @@ interface Throughput {
 async function payments(kind: 'bill' | 'invoice', token: string): Promise<Throughput> {
   const pick = () => String(1 + Math.floor(Math.random() * PAYABLE_DOCUMENTS));
   const result = await autocannon({
-    url: BASE_URL,
+    url: `http://127.0.0.1:${API_PORT}`,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests: [
@@ -358,18 +357,9 @@ async function ledgerPart(
  * entries and bills' expenses), bulk-loaded; the sales schedule, the revenue calculator and the P&L,
  * then issuing invoices (posting, daily totals and the VAT check included) under 10 concurrent clients.
  */
-async function reportsPart(anonymous: Client, data: pg.Client, dbName: string): Promise<void> {
-  const registered = await unwrap(
-    anonymous.auth.register({
-      body: {
-        businessName: 'Bench reports',
-        email: `reports-${dbName}@example.test`,
-        password: 'bench password 123',
-      },
-    }),
-  );
-  const { businessId, accessToken } = registered.data;
-  const client = createClient({ baseUrl: BASE_URL, accessToken });
+async function reportsPart(service: BenchService): Promise<void> {
+  const { data } = service;
+  const { businessId, client } = await service.register('Bench reports');
   const customers: string[] = [];
   for (let i = 0; i < 20; i++) {
     customers.push(
@@ -552,44 +542,13 @@ async function reportsPart(anonymous: Client, data: pg.Client, dbName: string): 
   );
 }
 
-const portTaken = await fetch(`${BASE_URL}/healthz`).then(
-  () => true,
-  () => false,
-);
-if (portTaken) throw new Error(`port ${API_PORT} is already in use`);
-
-const database = await scratchDatabase();
-const api = spawnService({
-  DATABASE_URL: database.url,
-  PORT: String(API_PORT),
-  RATE_LIMITS: 'free:100,standard:100000000,enterprise:100000000',
-  ANONYMOUS_RATE_LIMIT: '1000000',
-  WORKER_ENABLED: 'false',
-});
-const data = new pg.Client({ connectionString: database.url });
+const service = await benchService(API_PORT);
 try {
-  await waitHealthy(API_PORT, api);
-  await data.connect();
-  const anonymous = createClient({ baseUrl: BASE_URL });
-  const registered = await unwrap(
-    anonymous.auth.register({
-      body: {
-        businessName: 'Bench',
-        email: `bench-${database.name}@example.test`,
-        password: 'bench password 123',
-      },
-    }),
-  );
-  const { businessId, accessToken } = registered.data;
-  const client = createClient({ baseUrl: BASE_URL, accessToken });
+  const { businessId, accessToken, client } = await service.register();
   const customer = (await unwrap(client.general.customers.createCustomer({ body: { name: 'Ada Lovelace' } })))
     .data;
-
-  if (PART !== 'reports') await ledgerPart(client, data, businessId, customer.id, accessToken);
-  if (PART !== 'ledger') await reportsPart(anonymous, data, database.name);
+  if (PART !== 'reports') await ledgerPart(client, service.data, businessId, customer.id, accessToken);
+  if (PART !== 'ledger') await reportsPart(service);
 } finally {
-  await data.end().catch(() => undefined);
-  await stop(api);
-  if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${database.url} (BENCH_KEEP_DB is set)`);
-  await database.drop(Boolean(process.env.BENCH_KEEP_DB));
+  await service.close();
 }

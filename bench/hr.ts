@@ -15,15 +15,14 @@
  * of each round's percentiles, with the spread (min-max) over rounds.
  */
 import pg from 'pg';
-import { createClient, unwrap, type Client } from '../client/index.js';
-import { itemAt, percentile, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
+import { unwrap, type Client } from '../client/index.js';
+import { benchService, itemAt, percentile } from './support.js';
 
 const EMPLOYEES = Number(process.env.BENCH_EMPLOYEES ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
 const DEPARTMENTS = 20;
 const API_PORT = 3832;
-const BASE_URL = `http://127.0.0.1:${API_PORT}`;
 const TARGET_P95_MS = 10;
 
 const ms = (n: number) => n.toFixed(2);
@@ -81,36 +80,10 @@ function requestMix(departmentIds: string[]): Request[] {
   ];
 }
 
-const portTaken = await fetch(`${BASE_URL}/healthz`).then(
-  () => true,
-  () => false,
-);
-if (portTaken) throw new Error(`port ${API_PORT} is already in use`);
-
-const database = await scratchDatabase();
-const api = spawnService({
-  DATABASE_URL: database.url,
-  PORT: String(API_PORT),
-  RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
-  ANONYMOUS_RATE_LIMIT: '1000000',
-  WORKER_ENABLED: 'false',
-});
-const data = new pg.Client({ connectionString: database.url });
+const service = await benchService(API_PORT);
+const { data } = service;
 try {
-  await waitHealthy(API_PORT, api);
-  await data.connect();
-  const anonymous = createClient({ baseUrl: BASE_URL });
-  const registered = await unwrap(
-    anonymous.auth.register({
-      body: {
-        businessName: 'Bench',
-        email: `bench-${database.name}@example.test`,
-        password: 'bench password 123',
-      },
-    }),
-  );
-  const { businessId, accessToken } = registered.data;
-  const client = createClient({ baseUrl: BASE_URL, accessToken });
+  const { businessId, client } = await service.register();
   const departmentIds: string[] = [];
   for (let i = 1; i <= DEPARTMENTS; i++) {
     const created = await unwrap(
@@ -178,8 +151,5 @@ try {
   }
   console.log(`target p95 ${TARGET_P95_MS} ms: ${median(p95s) <= TARGET_P95_MS ? 'met' : 'NOT met'}`);
 } finally {
-  await data.end().catch(() => undefined);
-  await stop(api);
-  if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${database.url} (BENCH_KEEP_DB is set)`);
-  await database.drop(Boolean(process.env.BENCH_KEEP_DB));
+  await service.close();
 }

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createClient, unwrap } from '../client/index.js';
 
 export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -74,3 +75,63 @@ export async function scratchDatabase(): Promise<{
     },
   };
 }
+
+/**
+ * The service as a child process on a scratch database, with a SQL connection for bulk loads and a
+ * way to register businesses; `close()` stops it and drops the database (unless BENCH_KEEP_DB).
+ */
+export async function benchService(port: number) {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Another process on the port would answer in place of the service (and its database).
+  const portTaken = await fetch(`${baseUrl}/healthz`).then(
+    () => true,
+    () => false,
+  );
+  if (portTaken) throw new Error(`port ${port} is already in use`);
+  const database = await scratchDatabase();
+  const api = spawnService({
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    RATE_LIMITS: 'free:100,standard:100000000,enterprise:100000000',
+    ANONYMOUS_RATE_LIMIT: '1000000',
+    WORKER_ENABLED: 'false',
+  });
+  const data = new pg.Client({ connectionString: database.url });
+  const close = async () => {
+    await data.end().catch(() => undefined);
+    await stop(api);
+    if (process.env.BENCH_KEEP_DB) console.log(`\nkept database ${database.url} (BENCH_KEEP_DB is set)`);
+    await database.drop(Boolean(process.env.BENCH_KEEP_DB));
+  };
+  try {
+    await waitHealthy(port, api);
+    await data.connect();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const anonymous = createClient({ baseUrl });
+  let registered = 0;
+  return {
+    baseUrl,
+    data,
+    close,
+    /** A new business through the API, and a client signed in as it. */
+    async register(name = 'Bench') {
+      const { businessId, accessToken } = (
+        await unwrap(
+          anonymous.auth.register({
+            body: {
+              businessName: name,
+              email: `bench-${++registered}-${database.name}@example.test`,
+              password: 'bench password 123',
+            },
+          }),
+        )
+      ).data;
+      return { businessId, accessToken, client: createClient({ baseUrl, accessToken }) };
+    },
+  };
+}
+
+export type BenchService = Awaited<ReturnType<typeof benchService>>;

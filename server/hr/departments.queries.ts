@@ -54,29 +54,17 @@ export async function listDepartments(db: Executor, businessId: string, query: L
 }
 
 /**
- * Locks the department (not deleted) against deletion while the caller's transaction places an
- * employee in it; a deletion locks it for update, so the two wait for each other.
+ * Locks the department (not deleted) for the caller's transaction: `update` to change or delete it,
+ * `share` while an employee is placed in it, so a deletion and a placement wait for each other.
  */
-export async function lockDepartmentShared(db: Executor, businessId: string, id: string) {
-  return db
+export async function lockDepartment(db: Executor, businessId: string, id: string, mode: 'update' | 'share') {
+  const q = db
     .selectFrom('hr_departments')
     .select('id')
     .where('business_id', '=', businessId)
     .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .forShare()
-    .executeTakeFirst();
-}
-
-export async function lockDepartment(db: Executor, businessId: string, id: string) {
-  return db
-    .selectFrom('hr_departments')
-    .select('id')
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null);
+  return (mode === 'update' ? q.forUpdate() : q.forShare()).executeTakeFirst();
 }
 
 export async function insertDepartment(db: Executor, values: Insertable<HrDepartmentsTable>): Promise<void> {

@@ -73,7 +73,7 @@ export async function updateDepartment(
   return refuseDuplicates(
     () =>
       inTransaction(ctx.db, async (trx) => {
-        if (!(await queries.lockDepartment(trx, ctx.businessId, id))) throw notFound('Department');
+        if (!(await queries.lockDepartment(trx, ctx.businessId, id, 'update'))) throw notFound('Department');
         await requireHead(trx, ctx, input.head);
         const changes = {
           ...(input.name !== undefined && { name: input.name }),
@@ -95,7 +95,7 @@ export async function updateDepartment(
 export async function deleteDepartment(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
     // Locked for update: an employee being placed in it (a share lock) finishes first, or waits.
-    if (!(await queries.lockDepartment(trx, ctx.businessId, id))) throw notFound('Department');
+    if (!(await queries.lockDepartment(trx, ctx.businessId, id, 'update'))) throw notFound('Department');
     if (await queries.hasEmployees(trx, ctx.businessId, id)) {
       throw new ApiError(
         'RESOURCE_IN_USE',

@@ -14,7 +14,7 @@ import { conflict, invalid, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { emit } from '../platform/outbox.js';
 import { offsetOf, paginationOf, parseSort } from '../platform/pagination.js';
-import { clearHead, lockDepartmentShared } from './departments.queries.js';
+import { clearHead, lockDepartment } from './departments.queries.js';
 import * as queries from './employees.queries.js';
 import { toEmployee, toGeneralEmployee } from './mappers.js';
 
@@ -22,7 +22,7 @@ const emailTaken = { hr_employees_email_key: () => conflict('An employee with th
 
 /** The department must be the business's; locked so that it cannot be deleted meanwhile. */
 async function requireDepartment(trx: Trx, ctx: Ctx, id: string): Promise<void> {
-  if (!(await lockDepartmentShared(trx, ctx.businessId, id))) {
+  if (!(await lockDepartment(trx, ctx.businessId, id, 'share'))) {
     throw invalid('department_id', 'No department with this id');
   }
 }
