@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { contract } from '../../client/index.js';
+import { contract, unwrap } from '../../client/index.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import {
   billBody,
@@ -15,7 +15,7 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { vendors, bills, accounts, journal } = contract.finance;
+const { vendors, bills, accounts, journal, reports, vat } = contract.finance;
 
 /** A list another business filtered by this business's ids or codes: answered, and empty. */
 const emptyList =
@@ -37,11 +37,26 @@ async function usedAccount(t: TestBusiness): Promise<string> {
 
 const draftOf = (t: TestBusiness) => createBill(t.client, { status: 'draft' });
 
+const VAT_THRESHOLD = {
+  country: 'GB',
+  thresholdAmount: 9_000_000,
+  currency: 'GBP',
+  periodType: 'rolling_12_months' as const,
+  alertAtPercentage: 80,
+  alertEmail: 'accounts@example.com',
+};
+
+/** The business's VAT threshold configuration (made when it has none): its publicId. */
+async function vatThreshold(t: TestBusiness): Promise<string> {
+  const current = (await unwrap(t.client.finance.vat.getVatThreshold())).data;
+  if (current) return current.publicId;
+  return (await unwrap(t.client.finance.vat.createVatThreshold({ body: VAT_THRESHOLD }))).data.publicId;
+}
+
 describeRouteSecurity({
   server,
   tenant: registerBusiness,
-  // The payables and the ledger; every route of each of these routers has a builder below.
-  router: { vendors, bills, accounts, journal },
+  router: contract.finance,
   routes: (route) => [
     route(vendors.listVendors, async () => ({ query: {} })),
     route(vendors.createVendor, async () => ({ body: { name: 'Initech', currency: 'USD' } })),
@@ -99,5 +114,31 @@ describeRouteSecurity({
       },
       { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'debits' } },
     ),
+
+    route(reports.getSalesSchedule, async () => ({
+      query: { startDate: '2026-01-01', endDate: '2026-12-31' },
+    })),
+    route(reports.getRevenueCalculator, async () => ({ query: {} })),
+    route(reports.getProfitLoss, async () => ({
+      query: { start_date: '2026-01-01', end_date: '2026-12-31' },
+    })),
+
+    route(vat.getVatThreshold, async () => ({})),
+    // One configuration per business: each request is built for a business that has none.
+    route(vat.createVatThreshold, async (t) => {
+      await server()
+        .deps.db.deleteFrom('finance_vat_thresholds')
+        .where('business_id', '=', t.businessId)
+        .execute();
+      return { body: VAT_THRESHOLD };
+    }),
+    route(vat.updateVatThreshold, async (t) => ({
+      params: { publicId: await vatThreshold(t) },
+      body: { alertAtPercentage: 90 },
+    })),
+    route(vat.markVatRegistered, async (t) => ({
+      params: { publicId: await vatThreshold(t) },
+      body: { registrationDate: '2026-12-01', registrationNumber: 'GB123456789' },
+    })),
   ],
 });
