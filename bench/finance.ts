@@ -104,9 +104,11 @@ async function bulkLoad(db: pg.Client, businessId: string, count: number): Promi
   await db.query('BEGIN');
   await db.query('SET LOCAL session_replication_role = replica');
   await db.query(
-    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, created_at)
+    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id,
+                                         line_count, created_at)
      SELECT $1, 'je_BENCH' || lpad(i::text, 22, '0'), date '2024-01-01' + (i % 1096), 'Bulk ' || i, 'USD',
             (ARRAY['bill', 'bill_payment', 'invoice', 'invoice_payment'])[1 + i % 4], 'bulk_' || i,
+            CASE WHEN i % 4 = 2 THEN 3 ELSE 2 END,
             timestamptz '2024-01-01' + i * interval '1 minute'
      FROM generate_series(1, $2::int) AS i`,
     [businessId, count],
@@ -395,8 +397,8 @@ async function reportsPart(service: BenchService): Promise<void> {
   );
   // Their ledger entries (issued: Dr 1200 / Cr 4000 / Cr 2200), and a bill's expense for every tenth.
   await data.query(
-    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, created_at)
-     SELECT business_id, 'je_RPT' || substr(id, 8), issue_date, 'Invoice ' || number, 'USD', 'invoice', id, now()
+    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, line_count, created_at)
+     SELECT business_id, 'je_RPT' || substr(id, 8), issue_date, 'Invoice ' || number, 'USD', 'invoice', id, 3, now()
      FROM invoices WHERE business_id = $1 AND status <> 'void'`,
     [businessId],
   );
@@ -410,8 +412,8 @@ async function reportsPart(service: BenchService): Promise<void> {
     [businessId],
   );
   await data.query(
-    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, created_at)
-     SELECT $1, 'je_RPTB' || lpad(i::text, 22, '0'), date '2024-01-01' + (i % 1096), 'Bill', 'USD', 'bill', 'bulk_' || i, now()
+    `INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, line_count, created_at)
+     SELECT $1, 'je_RPTB' || lpad(i::text, 22, '0'), date '2024-01-01' + (i % 1096), 'Bill', 'USD', 'bill', 'bulk_' || i, 2, now()
      FROM generate_series(1, $2::int / 10) AS i`,
     [businessId, INVOICES],
   );

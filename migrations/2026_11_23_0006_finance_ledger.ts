@@ -44,6 +44,9 @@ const STATEMENTS = [
     currency text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
     source_type text NOT NULL CHECK (source_type IN ('bill', 'bill_payment', 'invoice', 'invoice_payment', 'void', 'manual')),
     source_id text NOT NULL,
+    -- How many lines the entry has, fixed when it is written: a line added later (in any transaction)
+    -- makes the count disagree, and the commit-time check below refuses it.
+    line_count smallint NOT NULL CHECK (line_count >= 2),
     created_at timestamptz NOT NULL,
     PRIMARY KEY (business_id, id)
   )`,
@@ -69,27 +72,32 @@ const STATEMENTS = [
   )`,
   `CREATE INDEX finance_journal_lines_account_idx ON finance_journal_lines (business_id, account_code, date DESC, entry_id DESC)`,
 
-  // Balance per entry, checked at commit: whatever statements wrote the lines, a transaction whose
-  // entries do not balance (or have fewer than two lines) does not commit.
-  `CREATE FUNCTION finance_entry_balances() RETURNS trigger LANGUAGE plpgsql AS $$
+  // Balance per entry, checked at commit: whatever statements wrote the lines, a transaction in which
+  // an entry does not balance, or has other than its line_count lines, does not commit. The check runs
+  // for every new entry and for every new line (so a line added to an old entry is caught too).
+  `CREATE FUNCTION finance_entry_check(business text, entry text) RETURNS void LANGUAGE plpgsql AS $$
    DECLARE
+     expected integer;
      totals record;
    BEGIN
+     SELECT line_count INTO expected FROM finance_journal_entries WHERE business_id = business AND id = entry;
      SELECT count(*) AS lines, coalesce(sum(debit), 0) AS debit, coalesce(sum(credit), 0) AS credit
        INTO totals
        FROM finance_journal_lines
-      WHERE business_id = NEW.business_id AND entry_id = NEW.id;
-     IF totals.lines < 2 OR totals.debit <> totals.credit THEN
-       RAISE EXCEPTION 'journal entry % does not balance: debits %, credits %, % lines',
-         NEW.id, totals.debit, totals.credit, totals.lines
+      WHERE business_id = business AND entry_id = entry;
+     IF totals.lines <> expected OR totals.debit <> totals.credit THEN
+       RAISE EXCEPTION 'journal entry % does not balance or has lines added: debits %, credits %, % lines of %',
+         entry, totals.debit, totals.credit, totals.lines, expected
          USING ERRCODE = '23514', CONSTRAINT = 'finance_journal_entries_balanced';
      END IF;
+   END $$`,
+  `CREATE FUNCTION finance_entry_balances() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     PERFORM finance_entry_check(NEW.business_id, NEW.id);
      RETURN NULL;
    END $$`,
   `CREATE CONSTRAINT TRIGGER finance_journal_entries_balanced AFTER INSERT ON finance_journal_entries
      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION finance_entry_balances()`,
-  // Lines added later to an entry of an earlier transaction are refused by immutability below; a
-  // line's own insert re-checks its entry at commit too.
   `CREATE FUNCTION finance_line_balances() RETURNS trigger LANGUAGE plpgsql AS $$
    DECLARE
      entry record;
@@ -99,6 +107,7 @@ const STATEMENTS = [
        RAISE EXCEPTION 'journal line of % differs from its entry in date or currency', NEW.entry_id
          USING ERRCODE = '23514', CONSTRAINT = 'finance_journal_lines_match_entry';
      END IF;
+     PERFORM finance_entry_check(NEW.business_id, NEW.entry_id);
      RETURN NULL;
    END $$`,
   `CREATE CONSTRAINT TRIGGER finance_journal_lines_match_entry AFTER INSERT ON finance_journal_lines

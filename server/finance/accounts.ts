@@ -8,6 +8,7 @@ import { today } from '../platform/clock.js';
 import type { Ctx } from '../platform/context.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { conflict } from '../platform/errors.js';
+import { exactSum } from '../platform/money.js';
 import * as queries from './accounts.queries.js';
 import { trialBalance } from './ledger.queries.js';
 import { toAccount } from './mappers.js';
@@ -51,16 +52,16 @@ export async function getTrialBalance(ctx: Ctx, query: TrialBalanceQuery): Promi
       code: row.code,
       name: row.name,
       type: row.type,
-      debit: Number(debit),
-      credit: Number(credit),
-      balance: Number(balance),
+      debit: exactSum(debit, 'as_of'),
+      credit: exactSum(credit, 'as_of'),
+      balance: exactSum(balance, 'as_of'),
     };
   });
   return {
     as_of: asOf,
     currency,
     accounts,
-    total_debit: Number(totalDebit),
-    total_credit: Number(totalCredit),
+    total_debit: exactSum(totalDebit, 'as_of'),
+    total_credit: exactSum(totalCredit, 'as_of'),
   };
 }

@@ -29,6 +29,7 @@ function amountsOf(items: Items, currency: string) {
     return { ...item, amount: totalMinor };
   });
   const amount = divideHalfUp(exact, 10n ** BigInt(QUANTITY_PLACES));
+  if (amount === 0n) throw invalid('items', 'The bill total must be more than 0');
   if (amount > BigInt(MAX_MINOR))
     throw invalid('items', 'The bill total exceeds the largest amount the service holds');
   return { rows, amount: Number(amount) };

@@ -2,7 +2,7 @@ import type { CreateJournalEntryBody, JournalEntry, ListJournalQuery } from '../
 import type { Ctx } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';
 import { invalid } from '../platform/errors.js';
-import { toMajor } from '../platform/money.js';
+import { MAX_MINOR, toMajor } from '../platform/money.js';
 import { baseCurrency } from './accounts.queries.js';
 import { post } from './ledger.js';
 import * as queries from './ledger.queries.js';
@@ -33,6 +33,9 @@ async function entryOf(ctx: Ctx, id: string): Promise<JournalEntry> {
 /** A manual entry: balanced, on accounts of the chart. */
 export async function createManualEntry(ctx: Ctx, input: CreateJournalEntryBody): Promise<JournalEntry> {
   const sum = (lines: { amount: number }[]) => lines.reduce((total, l) => total + BigInt(l.amount), 0n);
+  if (sum(input.debits) > BigInt(MAX_MINOR) || sum(input.credits) > BigInt(MAX_MINOR)) {
+    throw invalid('debits', `An entry moves at most ${MAX_MINOR} minor units per side`);
+  }
   const difference = sum(input.debits) - sum(input.credits);
   const currency = input.currency ?? (await baseCurrency(ctx.db, ctx.businessId));
   if (difference !== 0n) {

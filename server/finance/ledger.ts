@@ -72,6 +72,7 @@ export async function post(trx: Trx, ctx: Ctx, posting: Posting): Promise<string
       currency: posting.currency,
       source_type: posting.source.type,
       source_id: posting.source.id ?? id,
+      line_count: debits.length + credits.length,
       created_at: ctx.clock.now(),
     },
     // Numbered debits first, written in account-code order: the per-day totals the database keeps

@@ -9,7 +9,7 @@ import type {
 import { today } from '../platform/clock.js';
 import type { Ctx } from '../platform/context.js';
 import { invalid } from '../platform/errors.js';
-import { divideHalfUp, toMajor } from '../platform/money.js';
+import { divideHalfUp, exactSum, toMajor } from '../platform/money.js';
 import { salesItems } from '../general/index.js';
 import { baseCurrency } from './accounts.queries.js';
 import { accountTotalsBetween } from './ledger.queries.js';
@@ -30,8 +30,8 @@ function requireRange(start: string, end: string, fields: { end: string }): void
   if (end >= addMonths(start, 120)) throw invalid(fields.end, 'A report covers at most 10 years');
 }
 
-/** A sum of minor units as a JSON number (exact below 2^53, which per-business totals stay under). */
-const int = (value: bigint) => Number(value);
+/** A sum of minor units as an exact JSON number (422 beyond 2^53). */
+const int = (value: bigint) => exactSum(value, 'currency');
 
 export async function salesSchedule(ctx: Ctx, query: SalesScheduleQuery): Promise<SalesSchedule> {
   requireRange(query.startDate, query.endDate, { end: 'endDate' });
@@ -107,7 +107,7 @@ export async function profitLoss(ctx: Ctx, query: ProfitLossQuery): Promise<Prof
     query.end_date,
     ['revenue', 'expense'],
   );
-  const major = (minor: bigint) => toMajor(Number(minor), currency);
+  const major = (minor: bigint) => toMajor(exactSum(minor, 'currency'), currency);
   const side = (type: 'revenue' | 'expense') => {
     let total = 0n;
     const accounts = rows

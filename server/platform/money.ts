@@ -152,3 +152,15 @@ export function invoiceTotals(
   if (subtotal + tax > BigInt(MAX_MINOR)) throw tooLarge(field, 'The invoice total', currency);
   return { subtotalMinor: Number(subtotal), taxMinor: Number(tax), totalMinor: Number(subtotal + tax) };
 }
+
+/**
+ * A sum of minor units as a JSON number; refused (422 on `field`) beyond Number.MAX_SAFE_INTEGER,
+ * where a number would no longer be exact. Documents are capped at MAX_MINOR, so only sums over very
+ * many of them can get there.
+ */
+export function exactSum(value: bigint, field: string): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw invalid(field, 'The totals are too large to report exactly; narrow the range or currency');
+  }
+  return Number(value);
+}

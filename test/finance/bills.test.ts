@@ -146,7 +146,15 @@ describe('POST /v1/finance/bills', () => {
   it.each([
     ['1.5 x 1001 = 1501.5 rounds half up', [{ quantity: 1.5, unit_price: 1001 }], [1502], 1502],
     ['2.5 x 1 = 2.5 rounds up to 3', [{ quantity: 2.5, unit_price: 1 }], [3], 3],
-    ['0.0001 x 4999 = 0.4999 rounds down to 0', [{ quantity: 0.0001, unit_price: 4999 }], [0], 0],
+    [
+      '0.0001 x 4999 = 0.4999: the item rounds down to 0, the bill (100.4999) to 100',
+      [
+        { quantity: 0.0001, unit_price: 4999 },
+        { quantity: 1, unit_price: 100 },
+      ],
+      [0, 100],
+      100,
+    ],
     [
       'two items of 0.5 x 3 = 1.5 each: the items round to 2 each, the bill sums exactly (3) and rounds once',
       [
@@ -166,7 +174,15 @@ describe('POST /v1/finance/bills', () => {
       [3, 3, 3],
       10,
     ],
-    ['a free item (unit_price 0)', [{ quantity: 3, unit_price: 0 }], [0], 0],
+    [
+      'a free item (unit_price 0) beside a paid one',
+      [
+        { quantity: 3, unit_price: 0 },
+        { quantity: 1, unit_price: 100 },
+      ],
+      [0, 100],
+      100,
+    ],
     [
       'the largest amount the service holds',
       [{ quantity: 1, unit_price: 999_999_999_999_999 }],
@@ -190,6 +206,8 @@ describe('POST /v1/finance/bills', () => {
     ['a due_date before the issue_date', { issue_date: '2026-11-10', due_date: '2026-11-09' }, 'due_date'],
     ['a due_date before today when issue_date defaults to today', { due_date: '2026-11-20' }, 'due_date'],
     ['no items', { items: [] }, 'items'],
+    ['a total of 0 (nothing could ever pay it)', { items: [billItem({ unit_price: 0 })] }, 'items'],
+    ['a total that rounds to 0', { items: [billItem({ quantity: 0.0001, unit_price: 4999 })] }, 'items'],
     ['an item without description', { items: [{ quantity: 1, unit_price: 5 }] }, 'items.0.description'],
     ['a quantity of 0', { items: [billItem({ quantity: 0 })] }, 'items.0.quantity'],
     ['a quantity with 5 decimals', { items: [billItem({ quantity: 1.23456 })] }, 'items.0.quantity'],
@@ -547,6 +565,8 @@ describe('PUT /v1/finance/bills/:id', () => {
     ['a due_date before the issue_date', { due_date: '2026-11-01' }, 'due_date'],
     ['an issue_date after the due_date', { issue_date: '2027-01-01' }, 'due_date'],
     ['no items', { items: [] }, 'items'],
+    ['a total of 0 (nothing could ever pay it)', { items: [billItem({ unit_price: 0 })] }, 'items'],
+    ['a total that rounds to 0', { items: [billItem({ quantity: 0.0001, unit_price: 4999 })] }, 'items'],
     ['a status', { status: 'pending' }, 'status'],
     ['an unknown vendor', { vendor_id: MISSING_VENDOR }, 'vendor_id'],
   ])('refuses %s (422 naming the field); the draft stays as it was', async (_, body, field) => {

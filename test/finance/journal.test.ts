@@ -471,3 +471,42 @@ describe('POST /v1/finance/accounts', () => {
     expect((await unwrap(biz.client.finance.accounts.listAccounts())).accounts).toEqual(DEFAULT_CHART);
   });
 });
+
+describe('amounts too large to report exactly', () => {
+  const MAX = 999_999_999_999_999;
+
+  it('refuses a manual entry moving more than 999,999,999,999,999 minor units per side (422 on debits)', async () => {
+    const biz = await registerBusiness(server());
+    const res = await post(biz, '/journal', {
+      ...BODY,
+      debits: [
+        { account: '1010', amount: MAX },
+        { account: '1010', amount: 1 },
+      ],
+      credits: [
+        { account: '4000', amount: MAX },
+        { account: '4000', amount: 1 },
+      ],
+    });
+    expectResultError(res, 422, 'VALIDATION_ERROR', 'debits');
+    expect((await unwrap(biz.client.finance.journal.listJournal({ query: {} }))).total_count).toBe(0);
+  });
+
+  it('answers 422, never a rounded number, when an account total passes 2^53', async () => {
+    const biz = await registerBusiness(server());
+    const postMax = () =>
+      createEntry(biz.client, {
+        date: '2026-11-01',
+        debits: [{ account: '1010', amount: MAX }],
+        credits: [{ account: '4000', amount: MAX }],
+      });
+    for (let i = 0; i < 9; i++) await postMax();
+    // Nine of them still fit: 8,999,999,999,999,991 < 2^53 (9,007,199,254,740,992).
+    const fits = await unwrap(
+      biz.client.finance.accounts.getTrialBalance({ query: { as_of: '2026-11-30' } }),
+    );
+    expect(fits.data.total_debit).toBe(8_999_999_999_999_991);
+    await postMax();
+    expectResultError(await get(biz, '/trial-balance?as_of=2026-11-30'), 422, 'VALIDATION_ERROR', 'as_of');
+  });
+});

@@ -49,10 +49,10 @@ async function insertEntry(
   const date = entry.date ?? '2026-11-10';
   const currency = entry.currency ?? 'USD';
   await sql`
-    INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, created_at)
-    VALUES (${businessId}, ${id}, ${date}, 'Written with raw SQL', ${currency}, 'manual', ${id}, now())`.execute(
-    trx,
-  );
+    INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id,
+                                         line_count, created_at)
+    VALUES (${businessId}, ${id}, ${date}, 'Written with raw SQL', ${currency}, 'manual', ${id},
+            ${Math.max(lines.length, 2)}, now())`.execute(trx);
   await insertLines(trx, businessId, id, lines, { date, currency }, 1);
   return id;
 }
@@ -387,6 +387,27 @@ describe(`posted entries are immutable (${where})`, () => {
     );
   });
 
+  it.each([
+    ['a single debit line', [{ account: '5000', debit: 1 }]],
+    [
+      'a balanced pair of lines',
+      [
+        { account: '5000', debit: 500 },
+        { account: '2000', credit: 500 },
+      ],
+    ],
+  ])('refuses %s added to a posted entry in a later transaction', async (_label, lines) => {
+    await expectRefused(
+      t,
+      () =>
+        inTransaction((trx) =>
+          insertLines(trx, t.businessId, billEntry, lines, { date: '2026-11-02', currency: 'USD' }, 10),
+        ),
+      '23514',
+      UNBALANCED,
+    );
+  });
+
   it('refuses a second posting of the same document (the bill posts once)', async () => {
     const [bill] = (await journal(t.client)).filter((e) => e.id === billEntry);
     await expectRefused(
@@ -395,8 +416,9 @@ describe(`posted entries are immutable (${where})`, () => {
         inTransaction(async (trx) => {
           const id = newEntryId();
           await sql`
-            INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id, created_at)
-            VALUES (${t.businessId}, ${id}, '2026-11-02', 'Twice', 'USD', 'bill', ${bill!.source.id}, now())`.execute(
+            INSERT INTO finance_journal_entries (business_id, id, date, description, currency, source_type, source_id,
+                                                 line_count, created_at)
+            VALUES (${t.businessId}, ${id}, '2026-11-02', 'Twice', 'USD', 'bill', ${bill!.source.id}, 2, now())`.execute(
             trx,
           );
           await insertLines(

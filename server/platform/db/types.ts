@@ -391,6 +391,7 @@ export interface FinanceJournalEntriesTable {
   currency: string;
   source_type: 'bill' | 'bill_payment' | 'invoice' | 'invoice_payment' | 'void' | 'manual';
   source_id: string;
+  line_count: number;
   created_at: Timestamp;
 }
 
