@@ -23,6 +23,10 @@ const TAGS = [
   { name: 'Products', description: 'General group: products with a SKU unique per business.' },
   { name: 'Invoices', description: 'General group: invoices from draft to paid, with payments.' },
   {
+    name: 'Quotes',
+    description: 'General group: quotes from draft to sent, accepted or declined, converted into invoices.',
+  },
+  {
     name: 'HR',
     description:
       'Departments, employees and their leave requests; also the general-group employee list (`/v1/employees`).',

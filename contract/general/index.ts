@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { customersContract } from './customers.js';
 import { invoicesContract } from './invoices.js';
 import { productsContract } from './products.js';
+import { quotesContract } from './quotes.js';
 
 const c = initContract();
 
@@ -10,8 +11,10 @@ export const generalContract = c.router({
   customers: customersContract,
   products: productsContract,
   invoices: invoicesContract,
+  quotes: quotesContract,
 });
 
 export * from './customers.js';
 export * from './invoices.js';
 export * from './products.js';
+export * from './quotes.js';

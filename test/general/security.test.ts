@@ -5,6 +5,7 @@ import {
   createCustomer,
   createInvoice,
   createProduct,
+  createQuote,
   invoiceBody,
   issuedInvoice,
   uniqueSku,
@@ -14,7 +15,7 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { customers, products, invoices } = contract.general;
+const { customers, products, invoices, quotes } = contract.general;
 
 /** A list that another business filtered by this business's ids: answered, and empty. */
 const emptyPage = (answer: Answer) => {
@@ -79,6 +80,41 @@ describeRouteSecurity({
     })),
     route(invoices.voidInvoice, async (t) => ({
       params: { id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id },
+    })),
+
+    route(quotes.listQuotes, async (t) => ({ query: { customer_id: t.customerId } }), {
+      otherBusiness: emptyPage,
+    }),
+    route(
+      quotes.createQuote,
+      async (t) => ({
+        body: {
+          customer_id: t.customerId,
+          items: [{ description: 'Consulting', quantity: 1, unit_price: 100 }],
+          valid_until: '2099-12-31',
+        },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'customer_id' } },
+    ),
+    route(quotes.getQuote, async (t) => ({ params: { id: (await createQuote(t.client, t.customerId)).id } })),
+    route(quotes.updateQuote, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId)).id },
+      body: { notes: 'Updated terms' },
+    })),
+    route(quotes.deleteQuote, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId)).id },
+    })),
+    route(quotes.sendQuote, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId)).id },
+    })),
+    route(quotes.acceptQuote, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId, 'sent')).id },
+    })),
+    route(quotes.declineQuote, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId, 'sent')).id },
+    })),
+    route(quotes.convertQuote, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId, 'accepted')).id },
     })),
   ],
 });

@@ -92,7 +92,8 @@ interface Seeded {
     | 'leaves'
     | 'vendors'
     | 'bills'
-    | 'vatThreshold',
+    | 'vatThreshold'
+    | 'quotes',
     string[]
   >;
   emails: string[];
@@ -152,6 +153,24 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       body: { amount: paid.total, payment_method: 'cash' },
     }),
   );
+
+  const quotes: string[] = [];
+  for (const status of ['draft', 'sent', 'accepted'] as const) {
+    const quote = (
+      await unwrap(
+        general.quotes.createQuote({
+          body: {
+            customer_id: itemAt(customers, 0),
+            items: [{ product_id: product.id, quantity: 2, tax_rate: 20 }],
+            valid_until: '2099-12-31',
+          },
+        }),
+      )
+    ).data;
+    if (status !== 'draft') await unwrap(general.quotes.sendQuote({ params: { id: quote.id } }));
+    if (status === 'accepted') await unwrap(general.quotes.acceptQuote({ params: { id: quote.id } }));
+    quotes.push(quote.id);
+  }
 
   const tier = (
     await unwrap(loyalty.tiers.createTier({ body: { name: 'Gold', minPoints: 1000, color: '#FFD700' } }))
@@ -284,6 +303,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       vendors: [vendor.id],
       bills: [draftBill, pendingBill, paidBill],
       vatThreshold: [vat.publicId],
+      quotes,
     },
     emails,
     password: shop.password,

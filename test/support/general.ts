@@ -75,3 +75,22 @@ export async function voidInvoice(client: Client, id: string): Promise<general.I
 export async function getInvoice(client: Client, id: string): Promise<general.Invoice> {
   return (await unwrap(client.general.invoices.getInvoice({ params: { id } }))).data;
 }
+
+/** A quote of `customer_id`: two hours of consulting at 150 with 20% tax, valid until 2099-12-31, moved to `status`. */
+export async function createQuote(
+  client: Client,
+  customer_id: string,
+  status: 'draft' | 'sent' | 'accepted' = 'draft',
+): Promise<general.Quote> {
+  const quotes = client.general.quotes;
+  const body = {
+    customer_id,
+    items: [{ description: 'Consulting (hours)', quantity: 2, unit_price: 150, tax_rate: 20 }],
+    valid_until: '2099-12-31',
+  };
+  const quote = (await unwrap(quotes.createQuote({ body }))).data;
+  if (status === 'draft') return quote;
+  await unwrap(quotes.sendQuote({ params: { id: quote.id } }));
+  if (status === 'sent') return (await unwrap(quotes.getQuote({ params: { id: quote.id } }))).data;
+  return (await unwrap(quotes.acceptQuote({ params: { id: quote.id } }))).data;
+}

@@ -9,93 +9,35 @@ import type {
 } from '../../../contract/general/invoices.js';
 import { today } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
-import { invoiceTotals, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../platform/money.js';
+import { toMajor, toMinor } from '../../platform/money.js';
 import { paginationOf } from '../../platform/pagination.js';
 import type { Ctx } from '../../platform/context.js';
 import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
 import type { InvoiceItemRow, InvoicesTable } from '../../platform/db/types.js';
-import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
+import { ApiError, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
-import { findCustomer } from '../customers/queries.js';
-import { findProducts } from '../products/queries.js';
+import {
+  checkDates,
+  priceLines,
+  requireCustomer,
+  storedLines,
+  totalsOf,
+  type StoredLine,
+  type Totals,
+} from '../documents/lines.js';
+import { nextSequenceValue } from '../documents/queries.js';
 import { factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
 const DEFAULT_CURRENCY = 'USD';
 const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
 
-interface PricedLine {
-  product_id: string | null;
-  description: string;
-  quantity: number;
-  unit_price_minor: number;
-  tax_rate: number;
-  amounts: LineAmounts;
-}
-
-interface Totals {
-  subtotal_minor: number;
-  tax_minor: number;
-  total_minor: number;
-}
-
-/** Fills lines from their products, converts prices to minor units and rounds each line half-up. */
-async function priceLines(
-  trx: Trx,
-  ctx: Ctx,
-  items: InvoiceItemInput[],
-  currency: string,
-): Promise<PricedLine[]> {
-  const productIds = [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))];
-  const products = new Map((await findProducts(trx, ctx.businessId, productIds)).map((p) => [p.id, p]));
-  return items.map((item, index) => {
-    const field = (name: string) => `items.${index}.${name}`;
-    const product = item.product_id ? products.get(item.product_id) : undefined;
-    if (item.product_id && !product) throw invalid(field('product_id'), 'Unknown product');
-    const description = item.description ?? product?.name;
-    if (!description) throw invalid(field('description'), 'Required unless product_id is given');
-    let unitPriceMinor: number;
-    if (item.unit_price !== undefined) {
-      unitPriceMinor = toMinor(item.unit_price, currency, field('unit_price'));
-    } else if (product) {
-      if (product.currency !== currency) {
-        throw invalid(
-          field('unit_price'),
-          `Required: the product is priced in ${product.currency}, the invoice in ${currency}`,
-        );
-      }
-      unitPriceMinor = Number(product.price_minor);
-    } else {
-      throw invalid(field('unit_price'), 'Required unless product_id is given');
-    }
-    const taxRate = item.tax_rate ?? 0;
-    return {
-      product_id: product?.id ?? null,
-      description,
-      quantity: item.quantity,
-      unit_price_minor: unitPriceMinor,
-      tax_rate: taxRate,
-      amounts: lineAmounts(item.quantity, unitPriceMinor, taxRate, `items.${index}`, currency),
-    };
-  });
-}
-
-/** The invoice's totals; one beyond what an amount may be is refused (422 naming `items`). */
-function totalsOf(lines: PricedLine[], currency: string): Totals {
-  const totals = invoiceTotals(
-    lines.map((l) => l.amounts),
-    'items',
-    currency,
-  );
-  return { subtotal_minor: totals.subtotalMinor, tax_minor: totals.taxMinor, total_minor: totals.totalMinor };
-}
-
 async function writeLines(
   trx: Trx,
   businessId: string,
   invoiceId: string,
-  lines: PricedLine[],
+  lines: StoredLine[],
 ): Promise<void> {
   await queries.replaceItems(
     trx,
@@ -106,23 +48,9 @@ async function writeLines(
       id: newId('item'),
       invoice_id: invoiceId,
       position,
-      product_id: line.product_id,
-      description: line.description,
-      quantity: String(line.quantity),
-      unit_price_minor: line.unit_price_minor,
-      tax_rate: String(line.tax_rate),
-      total_minor: line.amounts.totalMinor,
-      tax_minor: line.amounts.taxMinor,
+      ...line,
     })),
   );
-}
-
-async function requireCustomer(db: Executor, businessId: string, customerId: string): Promise<void> {
-  if (!(await findCustomer(db, businessId, customerId))) throw invalid('customer_id', 'Unknown customer');
-}
-
-function checkDates(issueDate: string | null | undefined, dueDate: string): void {
-  if (issueDate && dueDate < issueDate) throw invalid('due_date', 'Must not be before issue_date');
 }
 
 /** The invoice as its detail endpoint serialises it. */
@@ -168,34 +96,62 @@ export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise
   return inTransaction(ctx.db, async (trx) => {
     await requireCustomer(trx, ctx.businessId, input.customer_id);
     const lines = await priceLines(trx, ctx, input.items, currency);
-    // Taken last, so the counter's row lock is held for as short a time as possible.
-    const number = formatNumber(await queries.nextSequenceValue(trx, ctx.businessId, 'invoice'));
-    const id = newId('inv');
-    const now = ctx.clock.now();
-    await queries.insertInvoice(trx, {
-      business_id: ctx.businessId,
-      id,
-      number,
+    return createDraft(trx, ctx, {
       customer_id: input.customer_id,
-      status: 'draft',
       currency,
       issue_date: input.issue_date ?? null,
       due_date: input.due_date,
       notes: input.notes ?? null,
-      ...totalsOf(lines, currency),
-      amount_paid_minor: 0,
-      created_at: now,
-      updated_at: now,
-      issued_at: null,
-      paid_at: null,
-      voided_at: null,
-      deleted_at: null,
+      totals: totalsOf(lines, currency),
+      lines: storedLines(lines),
     });
-    await writeLines(trx, ctx.businessId, id, lines);
-    const invoice = await loadInvoice(trx, ctx, id);
-    await emit(trx, ctx, 'invoice.created', invoice);
-    return invoice;
   });
+}
+
+/**
+ * A draft invoice of lines already priced (a new invoice's, or an accepted quote's, carried over
+ * exactly), numbered and announced (`invoice.created`) in the caller's transaction.
+ */
+export async function createDraft(
+  trx: Trx,
+  ctx: Ctx,
+  draft: {
+    customer_id: string;
+    currency: string;
+    issue_date: string | null;
+    due_date: string;
+    notes: string | null;
+    totals: Totals;
+    lines: StoredLine[];
+  },
+): Promise<Invoice> {
+  // Taken last, so the counter's row lock is held for as short a time as possible.
+  const number = formatNumber(await nextSequenceValue(trx, ctx.businessId, 'invoice'));
+  const id = newId('inv');
+  const now = ctx.clock.now();
+  await queries.insertInvoice(trx, {
+    business_id: ctx.businessId,
+    id,
+    number,
+    customer_id: draft.customer_id,
+    status: 'draft',
+    currency: draft.currency,
+    issue_date: draft.issue_date,
+    due_date: draft.due_date,
+    notes: draft.notes,
+    ...draft.totals,
+    amount_paid_minor: 0,
+    created_at: now,
+    updated_at: now,
+    issued_at: null,
+    paid_at: null,
+    voided_at: null,
+    deleted_at: null,
+  });
+  await writeLines(trx, ctx.businessId, id, draft.lines);
+  const invoice = await loadInvoice(trx, ctx, id);
+  await emit(trx, ctx, 'invoice.created', invoice);
+  return invoice;
 }
 
 export async function listInvoices(
@@ -255,7 +211,7 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
         input.items ??
         (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
       const lines = await priceLines(trx, ctx, items, currency);
-      await writeLines(trx, ctx.businessId, id, lines);
+      await writeLines(trx, ctx.businessId, id, storedLines(lines));
       totals = totalsOf(lines, currency);
     }
     await setInvoice(trx, ctx, id, {

@@ -497,6 +497,42 @@ export interface FinanceVatThresholdsTable {
   updated_at: Timestamp;
 }
 
+export interface QuotesTable {
+  business_id: string;
+  id: string;
+  number: string;
+  customer_id: string;
+  status: 'draft' | 'sent' | 'accepted' | 'declined' | 'converted';
+  currency: string;
+  valid_until: DateOnly;
+  notes: string | null;
+  subtotal_minor: Money;
+  tax_minor: Money;
+  total_minor: Money;
+  invoice_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: NullableTimestamp;
+  accepted_at: NullableTimestamp;
+  declined_at: NullableTimestamp;
+  converted_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface QuoteItemsTable {
+  business_id: string;
+  id: string;
+  quote_id: string;
+  position: number;
+  product_id: string | null;
+  description: string;
+  quantity: Decimal;
+  unit_price_minor: Money;
+  tax_rate: Decimal;
+  total_minor: Money;
+  tax_minor: Money;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -536,6 +572,8 @@ export interface Database {
   finance_bill_items: FinanceBillItemsTable;
   finance_bill_payments: FinanceBillPaymentsTable;
   finance_vat_thresholds: FinanceVatThresholdsTable;
+  quotes: QuotesTable;
+  quote_items: QuoteItemsTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -1,0 +1,106 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { ListQuotesQuery } from '../../../contract/general/quotes.js';
+import type { Executor, Trx } from '../../platform/db/database.js';
+import type { QuoteItemsTable, QuotesTable } from '../../platform/db/types.js';
+import { offsetOf, parseSort } from '../../platform/pagination.js';
+
+const quoteColumns = (db: Executor, businessId: string) =>
+  db
+    .selectFrom('quotes as q')
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.business_id', '=', 'q.business_id').onRef('c.id', '=', 'q.customer_id'),
+    )
+    .where('q.business_id', '=', businessId)
+    .where('q.deleted_at', 'is', null)
+    .selectAll('q')
+    .select('c.name as customer_name');
+
+export async function findQuote(db: Executor, businessId: string, id: string) {
+  return quoteColumns(db, businessId).where('q.id', '=', id).executeTakeFirst();
+}
+
+export type QuoteWithCustomer = NonNullable<Awaited<ReturnType<typeof findQuote>>>;
+
+/** Locks the quote row for a state change. */
+export async function lockQuote(trx: Trx, businessId: string, id: string) {
+  return trx
+    .selectFrom('quotes')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function itemsOf(db: Executor, businessId: string, quoteIds: string[]) {
+  if (quoteIds.length === 0) return [];
+  return db
+    .selectFrom('quote_items')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('quote_id', 'in', quoteIds)
+    .orderBy('quote_id')
+    .orderBy('position')
+    .execute();
+}
+
+const SORT_COLUMNS = {
+  valid_until: 'q.valid_until',
+  created_at: 'q.created_at',
+  total: 'q.total_minor',
+  number: 'q.number',
+} as const;
+
+/** `expired` and `sent` are told apart by valid_until against `today`, as the API reports them. */
+export async function listQuotes(db: Executor, businessId: string, query: ListQuotesQuery, today: string) {
+  let base = quoteColumns(db, businessId);
+  if (query.customer_id) base = base.where('q.customer_id', '=', query.customer_id);
+  if (query.status === 'expired')
+    base = base.where('q.status', '=', 'sent').where('q.valid_until', '<', today);
+  else if (query.status === 'sent')
+    base = base.where('q.status', '=', 'sent').where('q.valid_until', '>=', today);
+  else if (query.status) base = base.where('q.status', '=', query.status);
+  const sort = parseSort(query.sort, { field: 'created_at', direction: 'desc' });
+  const [rows, count] = await Promise.all([
+    base
+      .orderBy(SORT_COLUMNS[sort.field], sort.direction)
+      .orderBy('q.id', sort.direction)
+      .limit(query.limit)
+      .offset(offsetOf(query))
+      .execute(),
+    base
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function insertQuote(trx: Trx, values: Insertable<QuotesTable>): Promise<void> {
+  await trx.insertInto('quotes').values(values).execute();
+}
+
+export async function updateQuote(trx: Trx, businessId: string, id: string, patch: Updateable<QuotesTable>) {
+  await trx
+    .updateTable('quotes')
+    .set(patch)
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Replaces the quote's lines with `items` (in their order). */
+export async function replaceItems(
+  trx: Trx,
+  businessId: string,
+  quoteId: string,
+  items: Insertable<QuoteItemsTable>[],
+): Promise<void> {
+  await trx
+    .deleteFrom('quote_items')
+    .where('business_id', '=', businessId)
+    .where('quote_id', '=', quoteId)
+    .execute();
+  if (items.length > 0) await trx.insertInto('quote_items').values(items).execute();
+}

@@ -1,0 +1,252 @@
+import type { Pagination } from '../../../contract/common/pagination.js';
+import type { Invoice } from '../../../contract/general/invoices.js';
+import type {
+  CreateQuoteBody,
+  ListQuotesQuery,
+  Quote,
+  UpdateQuoteBody,
+} from '../../../contract/general/quotes.js';
+import { today } from '../../platform/clock.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
+import type { QuotesTable } from '../../platform/db/types.js';
+import { invalidState, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { toMajor } from '../../platform/money.js';
+import { emit } from '../../platform/outbox.js';
+import { paginationOf } from '../../platform/pagination.js';
+import type { Updateable } from 'kysely';
+import { priceLines, requireCustomer, storedLines, totalsOf, type StoredLine } from '../documents/lines.js';
+import { nextSequenceValue } from '../documents/queries.js';
+import { createDraft } from '../invoices/service.js';
+import { reportedStatus, toQuote } from './mappers.js';
+import * as queries from './queries.js';
+
+const DEFAULT_CURRENCY = 'USD';
+/** Days a converted quote's invoice is due after the conversion. */
+const INVOICE_TERM_DAYS = 30;
+const formatNumber = (n: number) => `QUO-${String(n).padStart(6, '0')}`;
+
+async function writeLines(trx: Trx, businessId: string, quoteId: string, lines: StoredLine[]): Promise<void> {
+  await queries.replaceItems(
+    trx,
+    businessId,
+    quoteId,
+    lines.map((line, position) => ({
+      business_id: businessId,
+      id: newId('item'),
+      quote_id: quoteId,
+      position,
+      ...line,
+    })),
+  );
+}
+
+/** The quote as its detail endpoint serialises it. */
+async function loadQuote(db: Executor, ctx: Ctx, id: string): Promise<Quote> {
+  const row = await queries.findQuote(db, ctx.businessId, id);
+  if (!row) throw notFound('Quote');
+  return toQuote(row, await queries.itemsOf(db, ctx.businessId, [id]), today(ctx.clock));
+}
+
+async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
+  const row = await queries.lockQuote(trx, ctx.businessId, id);
+  if (!row) throw notFound('Quote');
+  return row;
+}
+
+type Locked = NonNullable<Awaited<ReturnType<typeof queries.lockQuote>>>;
+
+/**
+ * Locks the quote, lets `change` check its state (as reported: `expired` included) and write, then
+ * emits `quote.updated` with the result, all in one transaction.
+ */
+async function transition(
+  ctx: Ctx,
+  id: string,
+  change: (trx: Trx, current: Locked, status: Quote['status']) => Promise<Updateable<QuotesTable>>,
+): Promise<Quote> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    const patch = await change(trx, current, reportedStatus(current, today(ctx.clock)));
+    await queries.updateQuote(trx, ctx.businessId, id, { ...patch, updated_at: ctx.clock.now() });
+    const quote = await loadQuote(trx, ctx, id);
+    await emit(trx, ctx, 'quote.updated', quote);
+    return quote;
+  });
+}
+
+export async function createQuote(ctx: Ctx, input: CreateQuoteBody): Promise<Quote> {
+  const currency = input.currency ?? DEFAULT_CURRENCY;
+  return inTransaction(ctx.db, async (trx) => {
+    await requireCustomer(trx, ctx.businessId, input.customer_id);
+    const lines = await priceLines(trx, ctx, input.items, currency);
+    // Taken last, so the counter's row lock is held for as short a time as possible.
+    const number = formatNumber(await nextSequenceValue(trx, ctx.businessId, 'quote'));
+    const id = newId('quo');
+    const now = ctx.clock.now();
+    await queries.insertQuote(trx, {
+      business_id: ctx.businessId,
+      id,
+      number,
+      customer_id: input.customer_id,
+      status: 'draft',
+      currency,
+      valid_until: input.valid_until,
+      notes: input.notes ?? null,
+      ...totalsOf(lines, currency),
+      invoice_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await writeLines(trx, ctx.businessId, id, storedLines(lines));
+    const quote = await loadQuote(trx, ctx, id);
+    await emit(trx, ctx, 'quote.created', quote);
+    return quote;
+  });
+}
+
+export async function listQuotes(
+  ctx: Ctx,
+  query: ListQuotesQuery,
+): Promise<{ data: Quote[]; pagination: Pagination }> {
+  const day = today(ctx.clock);
+  const { rows, total } = await queries.listQuotes(ctx.db, ctx.businessId, query, day);
+  const items = await queries.itemsOf(
+    ctx.db,
+    ctx.businessId,
+    rows.map((r) => r.id),
+  );
+  const data = rows.map((row) =>
+    toQuote(
+      row,
+      items.filter((i) => i.quote_id === row.id),
+      day,
+    ),
+  );
+  return { data, pagination: paginationOf(query, total) };
+}
+
+export const getQuote = (ctx: Ctx, id: string): Promise<Quote> => loadQuote(ctx.db, ctx, id);
+
+const onlyDrafts = (status: string, what: string) =>
+  invalidState(`Only draft quotes can be ${what}; this one is ${status}`);
+
+/** Partial update of a draft; an empty one changes nothing and returns the draft as it is. */
+export async function updateQuote(ctx: Ctx, id: string, input: UpdateQuoteBody): Promise<Quote> {
+  if (Object.values(input).every((value) => value === undefined)) {
+    const quote = await loadQuote(ctx.db, ctx, id);
+    if (quote.status !== 'draft') throw onlyDrafts(quote.status, 'updated');
+    return quote;
+  }
+  return transition(ctx, id, async (trx, current, status) => {
+    if (current.status !== 'draft') throw onlyDrafts(status, 'updated');
+    if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
+    const currency = input.currency ?? current.currency;
+    let totals = {};
+    if (input.items !== undefined || currency !== current.currency) {
+      const items =
+        input.items ??
+        (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => ({
+          ...(i.product_id ? { product_id: i.product_id } : {}),
+          description: i.description,
+          quantity: Number(i.quantity),
+          unit_price: toMajor(Number(i.unit_price_minor), current.currency),
+          tax_rate: Number(i.tax_rate),
+        }));
+      const lines = await priceLines(trx, ctx, items, currency);
+      await writeLines(trx, ctx.businessId, id, storedLines(lines));
+      totals = totalsOf(lines, currency);
+    }
+    return {
+      ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
+      ...(input.valid_until !== undefined && { valid_until: input.valid_until }),
+      ...(input.notes !== undefined && { notes: input.notes }),
+      ...totals,
+      currency,
+    };
+  });
+}
+
+/** Drafts only; the row is kept, marked deleted, so every number ever given stays accounted for. */
+export async function deleteQuote(ctx: Ctx, id: string): Promise<Quote> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    if (current.status !== 'draft') throw onlyDrafts(reportedStatus(current, today(ctx.clock)), 'deleted');
+    const quote = await loadQuote(trx, ctx, id);
+    const now = ctx.clock.now();
+    await queries.updateQuote(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await emit(trx, ctx, 'quote.deleted', quote);
+    return quote;
+  });
+}
+
+export const sendQuote = (ctx: Ctx, id: string) =>
+  transition(ctx, id, async (_trx, current, status) => {
+    if (current.status !== 'draft')
+      throw invalidState(`Only draft quotes can be sent; this one is ${status}`);
+    return { status: 'sent', sent_at: ctx.clock.now() };
+  });
+
+export const acceptQuote = (ctx: Ctx, id: string) =>
+  transition(ctx, id, async (_trx, _current, status) => {
+    if (status !== 'sent')
+      throw invalidState(`Only sent quotes within valid_until can be accepted; this one is ${status}`);
+    return { status: 'accepted', accepted_at: ctx.clock.now() };
+  });
+
+export const declineQuote = (ctx: Ctx, id: string) =>
+  transition(ctx, id, async (_trx, current, status) => {
+    if (current.status !== 'sent')
+      throw invalidState(`Only sent quotes can be declined; this one is ${status}`);
+    return { status: 'declined', declined_at: ctx.clock.now() };
+  });
+
+/**
+ * An accepted quote becomes a draft invoice with the same customer, lines (exactly as stored), totals,
+ * currency and notes; the quote is `converted` and names it. Both events in the same transaction.
+ */
+export async function convertQuote(ctx: Ctx, id: string): Promise<Invoice> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockOrFail(trx, ctx, id);
+    const status = reportedStatus(current, today(ctx.clock));
+    if (current.status !== 'accepted') {
+      throw invalidState(`Only accepted quotes can be converted; this one is ${status}`);
+    }
+    const items = await queries.itemsOf(trx, ctx.businessId, [id]);
+    const day = today(ctx.clock);
+    const due = new Date(Date.parse(`${day}T00:00:00Z`) + INVOICE_TERM_DAYS * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const invoice = await createDraft(trx, ctx, {
+      customer_id: current.customer_id,
+      currency: current.currency,
+      issue_date: null,
+      due_date: due,
+      notes: current.notes,
+      totals: {
+        subtotal_minor: current.subtotal_minor,
+        tax_minor: current.tax_minor,
+        total_minor: current.total_minor,
+      },
+      lines: items.map((item) => ({
+        product_id: item.product_id,
+        description: item.description,
+        quantity: item.quantity,
+        unit_price_minor: item.unit_price_minor,
+        tax_rate: item.tax_rate,
+        total_minor: item.total_minor,
+        tax_minor: item.tax_minor,
+      })),
+    });
+    const now = ctx.clock.now();
+    await queries.updateQuote(trx, ctx.businessId, id, {
+      status: 'converted',
+      invoice_id: invoice.id,
+      converted_at: now,
+      updated_at: now,
+    });
+    await emit(trx, ctx, 'quote.updated', await loadQuote(trx, ctx, id));
+    return invoice;
+  });
+}
