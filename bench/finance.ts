@@ -392,7 +392,7 @@ async function reportsPart(service: BenchService): Promise<void> {
             CASE WHEN i % 50 = 0 THEN 'void' WHEN i % 3 = 0 THEN 'paid' ELSE 'unpaid' END, 'USD',
             date '2024-01-01' + (i % 1096), date '2024-01-31' + (i % 1096), s, s / 5, s + s / 5,
             CASE WHEN i % 50 <> 0 AND i % 3 = 0 THEN s + s / 5 ELSE 0 END, now(), now(), now()
-     FROM generate_series(1, $2::int) AS i, LATERAL (SELECT 1000 + (i * 7919) % 9000 AS s) AS a`,
+     FROM generate_series(1, $2::int) AS i, LATERAL (SELECT 1000 + (i::bigint * 7919) % 9000 AS s) AS a`,
     [businessId, INVOICES, customers],
   );
   // Their ledger entries (issued: Dr 1200 / Cr 4000 / Cr 2200), and a bill's expense for every tenth.

@@ -15,12 +15,11 @@ export async function listJournal(
   if (query.start_date !== undefined && query.end_date !== undefined && query.end_date < query.start_date) {
     throw invalid('end_date', 'Must be on or after start_date');
   }
-  const [ids, total] = await Promise.all([
+  const [rows, total] = await Promise.all([
     queries.journalPage(ctx.db, ctx.businessId, query),
     queries.countJournal(ctx.db, ctx.businessId, query),
   ]);
-  const rows = await queries.entriesWithLines(ctx.db, ctx.businessId, ids);
-  return { entries: toEntries(rows, ids), total_count: total };
+  return { entries: toEntries(rows, [...new Set(rows.map((r) => r.id))]), total_count: total };
 }
 
 async function entryOf(ctx: Ctx, id: string): Promise<JournalEntry> {

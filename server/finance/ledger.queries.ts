@@ -47,38 +47,61 @@ export async function knownAccounts(db: Executor, businessId: string, codes: str
 type JournalFilter = Pick<ListJournalQuery, 'start_date' | 'end_date' | 'account'>;
 
 /**
- * The ids of one page of entries, newest date first then newest entry. With an account, the page is
- * read from the lines' (account, date, entry) index, one row per entry however many lines it has there.
+ * One page of entries, newest date first then newest entry, with all their lines, in one statement.
+ * With an account, the page is read from the lines' (account, date, entry) index, one row per entry
+ * however many lines it has there.
  */
 export async function journalPage(db: Executor, businessId: string, query: ListJournalQuery) {
-  if (query.account !== undefined) {
-    let q = db
-      .selectFrom('finance_journal_lines')
-      .where('business_id', '=', businessId)
-      .where('account_code', '=', query.account);
-    if (query.start_date !== undefined) q = q.where('date', '>=', query.start_date);
-    if (query.end_date !== undefined) q = q.where('date', '<=', query.end_date);
-    const rows = await q
-      .select(['entry_id as id', 'date'])
-      .groupBy(['date', 'entry_id'])
-      .orderBy('date', 'desc')
-      .orderBy('entry_id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-  let q = db.selectFrom('finance_journal_entries').where('business_id', '=', businessId);
-  if (query.start_date !== undefined) q = q.where('date', '>=', query.start_date);
-  if (query.end_date !== undefined) q = q.where('date', '<=', query.end_date);
-  const rows = await q
-    .select('id')
-    .orderBy('date', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit)
-    .offset(query.offset)
+  const page =
+    query.account !== undefined
+      ? db
+          .selectFrom('finance_journal_lines')
+          .where('business_id', '=', businessId)
+          .where('account_code', '=', query.account)
+          .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
+          .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
+          .select(['entry_id as id', 'date'])
+          .groupBy(['date', 'entry_id'])
+          .orderBy('date', 'desc')
+          .orderBy('entry_id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset)
+      : db
+          .selectFrom('finance_journal_entries')
+          .where('business_id', '=', businessId)
+          .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
+          .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
+          .select(['id', 'date'])
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset);
+  return db
+    .with('page', () => page)
+    .selectFrom('page')
+    .innerJoin('finance_journal_entries as e', (join) =>
+      join.on('e.business_id', '=', businessId).onRef('e.id', '=', 'page.id'),
+    )
+    .innerJoin('finance_journal_lines as l', (join) =>
+      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
+    )
+    .select([
+      'e.id',
+      'e.date',
+      'e.description',
+      'e.currency',
+      'e.source_type',
+      'e.source_id',
+      'e.created_at',
+      'l.line_no',
+      'l.account_code',
+      'l.debit',
+      'l.credit',
+    ])
+    .orderBy('e.date', 'desc')
+    .orderBy('e.id', 'desc')
+    .orderBy('l.line_no')
     .execute();
-  return rows.map((r) => r.id);
 }
 
 /** How many entries match, from the per-day counts the database keeps. */
