@@ -24,7 +24,15 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { unwrap, type Client } from '../client/index.js';
-import { benchService, itemAt, percentile, type BenchService } from './support.js';
+import {
+  benchService,
+  itemAt,
+  measureQueries,
+  median,
+  percentile,
+  type BenchService,
+  type Query,
+} from './support.js';
 
 const PART = process.env.BENCH_PART ?? 'all';
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -229,42 +237,7 @@ async function payments(kind: 'bill' | 'invoice', token: string): Promise<Throug
   };
 }
 
-type Query = { label: string; target: number; send: () => Promise<unknown> };
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
-
-/** Each query REQUESTS times per round, one at a time, after a warm-up; p50/p95 per query against its target. */
-async function measure(what: string, queries: Query[]): Promise<void> {
-  for (let i = 0; i < 5; i++) for (const q of queries) await q.send();
-  const perQuery = new Map<string, number[][]>(queries.map((q) => [q.label, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const q of queries) {
-      const times: number[] = [];
-      for (let i = 0; i < REQUESTS; i++) {
-        const t = performance.now();
-        await q.send();
-        times.push(performance.now() - t);
-      }
-      perQuery.get(q.label)?.push(times.sort((a, b) => a - b));
-    }
-  }
-  console.log(
-    `\n${what}, ${ROUNDS} rounds of ${REQUESTS} sequential requests per query (median over rounds, spread min-max):`,
-  );
-  for (const q of queries) {
-    const rounds = perQuery.get(q.label) ?? [];
-    const p95s = rounds.map((r) => percentile(r, 95));
-    const p95 = median(p95s);
-    console.log(
-      `  ${q.label.padEnd(44)} p50 ${ms(median(rounds.map((r) => percentile(r, 50))))} ms  p95 ${ms(p95)} ms ` +
-        `(${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  target ${q.target} ms: ${p95 <= q.target ? 'met' : 'NOT met'}`,
-    );
-  }
-}
+const measure = (what: string, queries: Query[]) => measureQueries(what, queries, ROUNDS, REQUESTS);
 
 /** The ledger part: journal pages and the trial balance at ENTRIES entries, then payment throughput. */
 async function ledgerPart(
@@ -500,11 +473,14 @@ async function reportsPart(service: BenchService): Promise<void> {
   ];
   await measure(`${INVOICES.toLocaleString('en')} invoices`, queries);
 
-  // Drafts to issue, then 10 clients issuing them as fast as they are answered.
+  // Drafts to issue, then rounds of: 10 clients issuing them as fast as they are answered, one
+  // client issuing alone, and the floor (10 clients reading one invoice, the cheapest authenticated
+  // request) side by side.
   const drafts: string[] = [];
+  const perRound = Math.floor(ISSUES / ROUNDS);
   started = performance.now();
   await inParallel(
-    Array.from({ length: ISSUES }, (_, i) => i),
+    Array.from({ length: perRound * ROUNDS + ROUNDS * 50 }, (_, i) => i),
     8,
     async (i) => {
       const draft = await unwrap(
@@ -519,29 +495,68 @@ async function reportsPart(service: BenchService): Promise<void> {
       drafts.push(draft.data.id);
     },
   );
-  const latencies: number[] = [];
+  await data.query('VACUUM ANALYZE invoices');
   let failed = 0;
+  const issue = async () => {
+    const id = drafts.pop();
+    if (id === undefined) throw new Error('no draft left to issue');
+    const res = await client.general.invoices.issueInvoice({ params: { id } });
+    if (res.status !== 200) failed++;
+  };
+  const readOne = itemAt(drafts, 0);
+  const read = async () => {
+    const res = await client.general.invoices.getInvoice({ params: { id: readOne } });
+    if (res.status !== 200) failed++;
+  };
+  const runs = { issue10: [] as Run[], issue1: [] as Run[], floor10: [] as Run[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.issue10.push(await clients(10, perRound, issue));
+    runs.issue1.push(await clients(1, 50, issue));
+    runs.floor10.push(await clients(10, perRound, read));
+  }
+  console.log(
+    `\nissuing invoices (posting, daily totals and VAT check), ${ROUNDS} rounds (median, spread min-max):`,
+  );
+  const report = (label: string, list: Run[], target?: number) => {
+    const p95 = median(list.map((r) => r.p95));
+    console.log(
+      `  ${label.padEnd(44)} ${median(list.map((r) => r.perSecond))
+        .toFixed(0)
+        .padStart(4)}/s  ` +
+        `p50 ${ms(median(list.map((r) => r.p50)))} ms  p95 ${ms(p95)} ms ` +
+        `(${ms(Math.min(...list.map((r) => r.p95)))}-${ms(Math.max(...list.map((r) => r.p95)))})` +
+        (target === undefined ? '' : `  target ${target} ms: ${p95 <= target ? 'met' : 'NOT met'}`),
+    );
+  };
+  report(`issue, 10 concurrent clients (${perRound}/round)`, runs.issue10, 15);
+  report('issue, one client (50/round)', runs.issue1);
+  report('floor: read one invoice, 10 concurrent clients', runs.floor10);
+  if (failed > 0) throw new Error(`${failed} requests failed`);
+}
+
+interface Run {
+  perSecond: number;
+  p50: number;
+  p95: number;
+}
+
+/** `total` calls of `send` by `width` clients, each sending its next as soon as one is answered. */
+async function clients(width: number, total: number, send: () => Promise<void>): Promise<Run> {
+  const latencies: number[] = [];
   let next = 0;
-  const issueStarted = performance.now();
+  const started = performance.now();
   await Promise.all(
-    Array.from({ length: 10 }, async () => {
-      while (next < drafts.length) {
-        const id = itemAt(drafts, next++);
+    Array.from({ length: width }, async () => {
+      while (next++ < total) {
         const t = performance.now();
-        const res = await client.general.invoices.issueInvoice({ params: { id } });
+        await send();
         latencies.push(performance.now() - t);
-        if (res.status !== 200) failed++;
       }
     }),
   );
-  const seconds = (performance.now() - issueStarted) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const p95 = percentile(latencies, 95);
-  console.log(
-    `\nissuing ${drafts.length.toLocaleString('en')} invoices, 10 concurrent clients: ${(drafts.length / seconds).toFixed(0)} ` +
-      `per second, p50 ${ms(percentile(latencies, 50))} ms, p95 ${ms(p95)} ms, p99 ${ms(percentile(latencies, 99))} ms, ` +
-      `failed ${failed}; target p95 15 ms: ${p95 <= 15 ? 'met' : 'NOT met'}`,
-  );
+  return { perSecond: total / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95) };
 }
 
 const service = await benchService(API_PORT);

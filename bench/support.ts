@@ -135,3 +135,51 @@ export async function benchService(port: number) {
 }
 
 export type BenchService = Awaited<ReturnType<typeof benchService>>;
+
+/** A request measured against its p95 target (ms). */
+export type Query = { label: string; target: number; send: () => Promise<unknown> };
+
+export const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+
+const ms = (n: number) => n.toFixed(2);
+
+/**
+ * Each query `requests` times per round, one at a time, after a warm-up of 5 each; prints p50 and
+ * p95 per query (median over `rounds`, with the spread of p95 over rounds) against its target.
+ */
+export async function measureQueries(
+  what: string,
+  queries: Query[],
+  rounds: number,
+  requests: number,
+): Promise<void> {
+  for (let i = 0; i < 5; i++) for (const q of queries) await q.send();
+  const perQuery = new Map<string, number[][]>(queries.map((q) => [q.label, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const q of queries) {
+      const times: number[] = [];
+      for (let i = 0; i < requests; i++) {
+        const t = performance.now();
+        await q.send();
+        times.push(performance.now() - t);
+      }
+      perQuery.get(q.label)?.push(times.sort((a, b) => a - b));
+    }
+  }
+  console.log(
+    `\n${what}, ${rounds} rounds of ${requests} sequential requests per query (median over rounds, spread min-max):`,
+  );
+  for (const q of queries) {
+    const perRound = perQuery.get(q.label) ?? [];
+    const p95s = perRound.map((r) => percentile(r, 95));
+    const p95 = median(p95s);
+    console.log(
+      `  ${q.label.padEnd(44)} p50 ${ms(median(perRound.map((r) => percentile(r, 50))))} ms  p95 ${ms(p95)} ms ` +
+        `(${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  target ${q.target} ms: ${p95 <= q.target ? 'met' : 'NOT met'}`,
+    );
+  }
+}

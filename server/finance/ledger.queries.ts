@@ -8,8 +8,12 @@ export async function insertEntry(
   entry: Insertable<FinanceJournalEntriesTable>,
   lines: Insertable<FinanceJournalLinesTable>[],
 ): Promise<void> {
-  await db.insertInto('finance_journal_entries').values(entry).execute();
-  await db.insertInto('finance_journal_lines').values(lines).execute();
+  // One statement: the entry in a data-modifying WITH, its lines in the outer insert.
+  await db
+    .with('entry', (w) => w.insertInto('finance_journal_entries').values(entry))
+    .insertInto('finance_journal_lines')
+    .values(lines)
+    .execute();
 }
 
 /** The lines of the entries a document posted (its own kind of source, not voids). */

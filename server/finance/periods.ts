@@ -96,8 +96,9 @@ export function periodOf(date: string, groupBy: GroupBy): Period {
 /** Every period of `groupBy` that meets the range, in order. */
 export function periodsBetween(start: string, end: string, groupBy: GroupBy): Period[] {
   const periods: Period[] = [];
-  for (let p = periodOf(start, groupBy); p.start <= end; p = periodOf(addDays(p.end, 1), groupBy)) {
+  for (let p = periodOf(start, groupBy); ; p = periodOf(addDays(p.end, 1), groupBy)) {
     periods.push(p);
+    // Stops on the period holding `end`: the day after it may lie beyond 9999-12-31.
+    if (p.end >= end) return periods;
   }
-  return periods;
 }

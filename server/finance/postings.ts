@@ -7,8 +7,8 @@ import { checkVatAlerts } from './vat.js';
  * The general group's invoices in finance, followed in the transaction that changes them. On the
  * ledger: issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash /
  * Cr 1200 on its payment date; a void of an issued invoice reverses its posting on the void's day.
- * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue also
- * checks the VAT threshold.
+ * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue and a void
+ * check the VAT threshold.
  */
 export const invoiceSubscriptions: Subscriptions = {
   invoiceIssued: async (ctx, { invoice }) => {
@@ -40,6 +40,8 @@ export const invoiceSubscriptions: Subscriptions = {
   invoiceVoided: async (ctx, { invoice, wasIssued, voidedOn }) => {
     if (!wasIssued) return;
     await countSale(ctx.db, ctx, invoice, -1);
+    // Revenue back under a level re-arms its alert now, so the next crossing is announced.
+    await checkVatAlerts(ctx.db, ctx);
     await reverse(
       ctx.db,
       ctx,

@@ -27,7 +27,10 @@ import { NO_VAT_BLOCK, vatBlock } from './vat.js';
 /** A report range: end on or after start, less than ten years after it (422 otherwise). */
 function requireRange(start: string, end: string, fields: { end: string }): void {
   if (end < start) throw invalid(fields.end, 'Must be on or after the start date');
-  if (end >= addMonths(start, 120)) throw invalid(fields.end, 'A report covers at most 10 years');
+  // Compared as dates, not strings: ten years after a date late in 9999 has five digits.
+  if (Date.parse(end) >= Date.parse(addMonths(start, 120))) {
+    throw invalid(fields.end, 'A report covers at most 10 years');
+  }
 }
 
 /** A sum of minor units as an exact JSON number (422 beyond 2^53). */

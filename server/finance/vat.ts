@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../platform/db/errors.js';
 import { conflict, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { queueMail } from '../platform/mail.js';
-import { divideHalfUp, toMajor } from '../platform/money.js';
+import { percentOf, toMajor } from '../platform/money.js';
 import {
   addDays,
   endOfQuarter,
@@ -21,7 +21,6 @@ import {
   startOfQuarter,
   startOfYear,
 } from './periods.js';
-import { salesBetween } from './sales.queries.js';
 import * as queries from './vat.queries.js';
 
 type Row = queries.ThresholdRow;
@@ -40,10 +39,6 @@ export function windowOf(periodType: Row['period_type'], on: string) {
   return { start: rollingYearStart(on), key: 'rolling', end: null };
 }
 
-/** `part` as a percentage of `whole`, two decimals, half up. */
-export const percentOf = (part: bigint, whole: bigint): number =>
-  Number(divideHalfUp(part * 10_000n, whole)) / 100;
-
 export interface ThresholdStatus {
   currentRevenue: bigint;
   percentageReached: number;
@@ -51,17 +46,37 @@ export interface ThresholdStatus {
   windowKey: string;
 }
 
+/** Every window ending `on`, for `queries.findThreshold`. */
+const windowStarts = (on: string): queries.WindowStarts => ({
+  rolling: rollingYearStart(on),
+  year: startOfYear(on),
+  quarter: startOfQuarter(on),
+  recent: addDays(on, -89),
+  on,
+});
+
+const SALES_OF: Record<Row['period_type'], keyof queries.WindowSales> = {
+  annual: 'sales_annual',
+  quarterly: 'sales_quarterly',
+  rolling_12_months: 'sales_rolling',
+};
+
+/** The configuration of the business with its revenue over the windows ending `on`. */
+const findThreshold = (db: Executor, businessId: string, on: string, forUpdate = false) =>
+  queries.findThreshold(db, businessId, windowStarts(on), forUpdate);
+
 /**
- * Revenue over the configuration's window ending `on`, its share of the threshold, and the day the
- * window would reach it at the average daily revenue of the 90 days ending `on`.
+ * Revenue over the configuration's window ending `on` (read with the row), its share of the
+ * threshold, and the day the window would reach it at the average daily revenue of the 90 days
+ * ending `on`.
  */
-export async function statusOf(db: Executor, row: Row, on: string): Promise<ThresholdStatus> {
+export function statusOf(row: Row, on: string): ThresholdStatus {
   const window = windowOf(row.period_type, on);
   const threshold = BigInt(row.threshold_amount);
-  const { revenue } = await salesBetween(db, row.business_id, row.currency, window.start, on);
+  const revenue = BigInt(row[SALES_OF[row.period_type]]);
   let projectedCrossingDate: string | null = null;
   if (!row.registered && revenue < threshold) {
-    const recent = (await salesBetween(db, row.business_id, row.currency, addDays(on, -89), on)).revenue;
+    const recent = BigInt(row.sales_recent);
     if (recent > 0n) {
       // ceil(remaining / (recent / 90)) days from `on`.
       const days = ((threshold - revenue) * 90n + recent - 1n) / recent;
@@ -101,9 +116,9 @@ function toThreshold(row: Row, status: ThresholdStatus): VatThreshold {
 
 /** The VAT block of the reports, over the window ending `on`. */
 export async function vatBlock(db: Executor, businessId: string, on: string): Promise<VatBlock | null> {
-  const row = await queries.findThreshold(db, businessId);
+  const row = await findThreshold(db, businessId, on);
   if (!row) return null;
-  const status = await statusOf(db, row, on);
+  const status = statusOf(row, on);
   return {
     configured: true,
     thresholdAmount: row.threshold_amount,
@@ -125,20 +140,27 @@ export const NO_VAT_BLOCK: VatBlock = {
   projectedCrossingDate: null,
 };
 
-async function answer(db: Executor, ctx: Ctx, row: Row): Promise<VatThreshold> {
-  return toThreshold(row, await statusOf(db, row, today(ctx.clock)));
+/** The configuration as the API answers it, with its status today. */
+async function answer(db: Executor, ctx: Ctx): Promise<VatThreshold | null> {
+  const on = today(ctx.clock);
+  const row = await findThreshold(db, ctx.businessId, on);
+  return row ? toThreshold(row, statusOf(row, on)) : null;
 }
 
-export async function getVatThreshold(ctx: Ctx): Promise<VatThreshold | null> {
-  const row = await queries.findThreshold(ctx.db, ctx.businessId);
-  return row ? answer(ctx.db, ctx, row) : null;
+/** `answer` for a configuration the caller has just written. */
+async function answerWritten(trx: Trx, ctx: Ctx): Promise<VatThreshold> {
+  const threshold = await answer(trx, ctx);
+  if (!threshold) throw new Error(`The VAT threshold of ${ctx.businessId} vanished in its own transaction`);
+  return threshold;
 }
+
+export const getVatThreshold = (ctx: Ctx): Promise<VatThreshold | null> => answer(ctx.db, ctx);
 
 export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody): Promise<VatThreshold> {
   try {
     return await inTransaction(ctx.db, async (trx) => {
       const now = ctx.clock.now();
-      const row = await queries.insertThreshold(trx, {
+      await queries.insertThreshold(trx, {
         business_id: ctx.businessId,
         public_id: newId('vat'),
         country: input.country,
@@ -153,7 +175,7 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
         updated_at: now,
       });
       await checkVatAlerts(trx, ctx);
-      return answer(trx, ctx, (await queries.findThreshold(trx, ctx.businessId)) ?? row);
+      return answerWritten(trx, ctx);
     });
   } catch (err) {
     if (isUniqueViolation(err, 'finance_vat_thresholds_pkey')) {
@@ -164,7 +186,7 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
 }
 
 async function ownThreshold(trx: Trx, ctx: Ctx, publicId: string): Promise<Row> {
-  const row = await queries.findThreshold(trx, ctx.businessId, true);
+  const row = await findThreshold(trx, ctx.businessId, today(ctx.clock), true);
   if (!row || row.public_id !== publicId) throw notFound('VAT threshold');
   return row;
 }
@@ -193,7 +215,7 @@ export async function updateVatThreshold(
       updated_at: ctx.clock.now(),
     });
     await checkVatAlerts(trx, ctx);
-    return answer(trx, ctx, await ownThreshold(trx, ctx, publicId));
+    return answerWritten(trx, ctx);
   });
 }
 
@@ -204,13 +226,13 @@ export async function markVatRegistered(
 ): Promise<VatThreshold> {
   return inTransaction(ctx.db, async (trx) => {
     await ownThreshold(trx, ctx, publicId);
-    const row = await queries.updateThreshold(trx, ctx.businessId, {
+    await queries.updateThreshold(trx, ctx.businessId, {
       registered: true,
       registration_date: input.registrationDate,
       registration_number: input.registrationNumber,
       updated_at: ctx.clock.now(),
     });
-    return answer(trx, ctx, row);
+    return answerWritten(trx, ctx);
   });
 }
 
@@ -218,15 +240,15 @@ export async function markVatRegistered(
  * Sends the alerts the configuration is due, in the caller's transaction: one when revenue over the
  * window reaches alertAtPercentage, one when it reaches 100%, each once per window (a rolling window
  * re-arms when revenue falls back below the level); none once registered. The common case, nothing
- * due, reads and locks nothing but the totals; a due alert is decided again under the row lock.
+ * due, is one statement that locks nothing; a due alert is decided again under the row lock.
  */
 export async function checkVatAlerts(trx: Trx, ctx: Ctx): Promise<number> {
   const on = today(ctx.clock);
-  const seen = await queries.findThreshold(trx, ctx.businessId);
-  if (!seen || seen.registered || !(await dueAlerts(trx, seen, on)).changed) return 0;
-  const row = await queries.findThreshold(trx, ctx.businessId, true);
+  const seen = await findThreshold(trx, ctx.businessId, on);
+  if (!seen || seen.registered || !dueAlerts(seen, on).changed) return 0;
+  const row = await findThreshold(trx, ctx.businessId, on, true);
   if (!row || row.registered) return 0;
-  const due = await dueAlerts(trx, row, on);
+  const due = dueAlerts(row, on);
   if (!due.changed) return 0;
   await queries.updateThreshold(trx, ctx.businessId, {
     alerted_level_window: due.levelWindow,
@@ -254,8 +276,8 @@ export async function checkVatAlerts(trx: Trx, ctx: Ctx): Promise<number> {
   return due.send.length;
 }
 
-async function dueAlerts(db: Executor, row: Row, on: string) {
-  const status = await statusOf(db, row, on);
+function dueAlerts(row: Row, on: string) {
+  const status = statusOf(row, on);
   const threshold = BigInt(row.threshold_amount);
   const levelReached = status.currentRevenue * 100n >= threshold * BigInt(row.alert_at_percentage);
   const fullReached = status.currentRevenue >= threshold;

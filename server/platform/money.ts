@@ -92,7 +92,12 @@ export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
   return negative ? -q : q;
 }
 
+/** `part` as a percentage of `whole`, two decimals, half up. */
+export const percentOf = (part: bigint, whole: bigint): number =>
+  Number(divideHalfUp(part * 10_000n, whole)) / 100;
+
 /** Decimals an invoice line's quantity and tax rate may have: the scales of their columns. */
+
 export const QUANTITY_PLACES = 4;
 export const TAX_RATE_PLACES = 3;
 

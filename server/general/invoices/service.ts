@@ -59,9 +59,22 @@ async function loadInvoice(db: Executor, ctx: Ctx, id: string): Promise<Invoice>
   if (!row) throw notFound('Invoice');
   const [items, payments] = await Promise.all([
     queries.itemsOf(db, ctx.businessId, [id]),
-    queries.paymentsOf(db, ctx.businessId, [id]),
+    paymentsOf(db, ctx, [row]),
   ]);
   return toInvoice(row, items, payments, today(ctx.clock));
+}
+
+/**
+ * The payments of the invoices; those with nothing paid have none (payments are positive and only
+ * ever add to amount_paid), so they cost no query.
+ */
+async function paymentsOf(
+  db: Executor,
+  ctx: Ctx,
+  rows: readonly { id: string; amount_paid_minor: number }[],
+) {
+  const paid = rows.filter((r) => Number(r.amount_paid_minor) > 0).map((r) => r.id);
+  return paid.length === 0 ? [] : queries.paymentsOf(db, ctx.businessId, paid);
 }
 
 async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
@@ -160,10 +173,13 @@ export async function listInvoices(
 ): Promise<{ data: Invoice[]; pagination: Pagination }> {
   const day = today(ctx.clock);
   const { rows, total } = await queries.listInvoices(ctx.db, ctx.businessId, query, day);
-  const ids = rows.map((r) => r.id);
   const [items, payments] = await Promise.all([
-    queries.itemsOf(ctx.db, ctx.businessId, ids),
-    queries.paymentsOf(ctx.db, ctx.businessId, ids),
+    queries.itemsOf(
+      ctx.db,
+      ctx.businessId,
+      rows.map((r) => r.id),
+    ),
+    paymentsOf(ctx.db, ctx, rows),
   ]);
   const data = rows.map((row) =>
     toInvoice(
