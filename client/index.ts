@@ -4,7 +4,16 @@ import { contract } from '../contract/index.js';
 
 export { contract };
 /** Each domain's types under its own name: `loyalty.Member`, `general.Invoice`, `hr.Employee`, `webhooks.Delivery`. */
-export type { auth, finance, general, hr, loyalty, publicLoyalty, webhooks } from '../contract/index.js';
+export type {
+  auth,
+  finance,
+  general,
+  hr,
+  loyalty,
+  marketing,
+  publicLoyalty,
+  webhooks,
+} from '../contract/index.js';
 /** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */
 export type * from '../contract/common/index.js';
 

@@ -4,6 +4,7 @@ import * as finance from './finance/index.js';
 import * as general from './general/index.js';
 import * as hr from './hr/index.js';
 import * as loyalty from './loyalty/index.js';
+import * as marketing from './marketing/index.js';
 import * as publicLoyalty from './public-loyalty/index.js';
 import * as webhooks from './webhooks/index.js';
 
@@ -21,6 +22,7 @@ export const contract: {
   general: Mounted<typeof general.generalContract>;
   hr: Mounted<typeof hr.hrContract>;
   finance: Mounted<typeof finance.financeContract>;
+  marketing: Mounted<typeof marketing.marketingContract>;
   webhooks: Mounted<typeof webhooks.webhooksContract>;
   loyalty: Mounted<typeof loyalty.loyaltyContract>;
   publicLoyalty: Mounted<typeof publicLoyalty.publicLoyaltyContract>;
@@ -30,6 +32,7 @@ export const contract: {
     general: general.generalContract,
     hr: hr.hrContract,
     finance: finance.financeContract,
+    marketing: marketing.marketingContract,
     webhooks: webhooks.webhooksContract,
     loyalty: loyalty.loyaltyContract,
     publicLoyalty: publicLoyalty.publicLoyaltyContract,
@@ -43,7 +46,7 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { auth, finance, general, hr, loyalty, publicLoyalty, webhooks };
+export { auth, finance, general, hr, loyalty, marketing, publicLoyalty, webhooks };
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

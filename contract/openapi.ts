@@ -38,6 +38,12 @@ const TAGS = [
       'balance, the sales schedule, the revenue calculator, profit and loss, and the VAT registration threshold.',
   },
   {
+    name: 'Marketing',
+    description:
+      "Sender domains with DKIM, segments of contacts (the business's customers) compiled from filter conditions, " +
+      'and email templates with merge tags.',
+  },
+  {
     name: 'Loyalty',
     description:
       'The loyalty program: tiers, members and their point ledger, rewards, redemptions and vouchers.',

@@ -62,6 +62,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use('/v1/public', publicCors(deps.config.CORS_ORIGINS));
   app.use(resolveCredentials(deps));
   app.use(rateLimit(deps));
+  for (const module of deps.modules) module.pages?.(app, deps);
   app.use(requireJsonBody);
   app.use(
     express.json({

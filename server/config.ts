@@ -88,6 +88,28 @@ export const ConfigSchema = z
       }),
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().max(254).default('Business Management Service <no-reply@localhost>'),
+    /** Campaign messages per second per business (0: unpaced). */
+    MAIL_RATE_PER_SECOND: z.coerce.number().min(0).max(100_000).default(1000),
+    /** SMTP connections of the campaign transport's pool. */
+    MAIL_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(5),
+    /** First retry delay after a temporary (4xx) SMTP refusal; doubled at each retry, 3 retries. */
+    MAIL_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    /** How often a worker looks for campaign recipients to send and scheduled campaigns that are due. */
+    MARKETING_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(500),
+    /** A mailbox that unsubscribes whoever writes to it, offered in List-Unsubscribe beside the link. */
+    MAIL_UNSUBSCRIBE_MAILTO: z.string().email().optional(),
+    /** The service's public address: tracking and unsubscribe links (default http://localhost:<PORT>). */
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    /** Sender domains that count as verified without DNS records (local runs): comma-separated. */
+    MAIL_TRUSTED_DOMAINS: z
+      .string()
+      .default('')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((d) => d.trim().toLowerCase().replace(/\.$/, ''))
+          .filter(Boolean),
+      ),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.ENCRYPTION_KEY) {

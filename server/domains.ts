@@ -3,6 +3,7 @@ import { financeModule } from './finance/index.js';
 import { generalModule } from './general/index.js';
 import { hrModule } from './hr/index.js';
 import { loyaltyModule } from './loyalty/index.js';
+import { marketingModule } from './marketing/index.js';
 import type { DomainModule } from './platform/module.js';
 import { publicLoyaltyModule } from './public-loyalty/index.js';
 import { webhooksModule } from './webhooks/index.js';
@@ -17,6 +18,7 @@ export const domains: readonly DomainModule[] = [
   generalModule,
   hrModule,
   financeModule,
+  marketingModule,
   webhooksModule,
   loyaltyModule,
 ];

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Clock } from './clock.js';
 import type { Executor } from './db/database.js';
+import type { DnsResolver } from './dns.js';
 import type { Hooks } from './hooks.js';
 import type { JobEngine } from './jobs.js';
 import type { Logger } from './logger.js';
@@ -21,10 +22,12 @@ export interface Ctx {
   hooks: Hooks;
   config: Readonly<Config>;
   secrets: SecretBox;
+  /** DNS lookups (sender-domain verification). */
+  dns: DnsResolver;
 }
 
 /** What the service is made of, from which each request's or job's context is cut. */
-export type CtxSource = Pick<Ctx, 'db' | 'clock' | 'log' | 'jobs' | 'hooks' | 'config' | 'secrets'>;
+export type CtxSource = Pick<Ctx, 'db' | 'clock' | 'log' | 'jobs' | 'hooks' | 'config' | 'secrets' | 'dns'>;
 
 /** The context of background work done for one business (jobs have no request). */
 export function jobCtx(deps: CtxSource, businessId: string, job: string): Ctx {
@@ -38,5 +41,6 @@ export function jobCtx(deps: CtxSource, businessId: string, job: string): Ctx {
     hooks: deps.hooks,
     config: deps.config,
     secrets: deps.secrets,
+    dns: deps.dns,
   };
 }

@@ -4,6 +4,7 @@ import type { Clock } from './clock.js';
 import type { SecretBox } from './secret-box.js';
 import type { Config } from '../config.js';
 import type { Ctx } from './context.js';
+import type { DnsResolver } from './dns.js';
 import type { DatabaseHandle, Db, Executor, Trx } from './db/database.js';
 import type { Hooks } from './hooks.js';
 import type { DomainModule } from './module.js';
@@ -30,6 +31,8 @@ export interface Deps {
   limiters: Limiters;
   /** Seals secrets stored at rest (webhook signing secrets). */
   secrets: SecretBox;
+  /** DNS lookups: the system resolver, or a test's stub. */
+  dns: DnsResolver;
   /** The domain modules' subscriptions to each other's changes. */
   hooks: Hooks;
   /** The platform's own module, then every domain module, in order (server/domains.ts). */
@@ -86,5 +89,6 @@ export function ctxOf(req: Express.Request, deps: Deps): Ctx {
     hooks: deps.hooks,
     config: deps.config,
     secrets: deps.secrets,
+    dns: deps.dns,
   };
 }

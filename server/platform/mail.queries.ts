@@ -1,7 +1,7 @@
 import type { Db, Trx } from './db/database.js';
 
 export async function insertMessage(
-  trx: Trx,
+  trx: Db | Trx,
   row: {
     business_id: string;
     id: string;
@@ -10,10 +10,11 @@ export async function insertMessage(
     body: string;
     created_at: Date;
   },
+  status: 'queued' | 'logged' = 'queued',
 ): Promise<void> {
   await trx
     .insertInto('mail_messages')
-    .values({ ...row, status: 'queued', sent_at: null, error: null })
+    .values({ ...row, status, sent_at: status === 'logged' ? row.created_at : null, error: null })
     .execute();
 }
 

@@ -43,6 +43,29 @@ export async function queueMail(
 }
 
 /**
+ * Records a message that is not sent (no SMTP server is configured) as `logged`: kept in the mail
+ * outbox, never silently dropped.
+ */
+export async function recordMail(
+  db: Db | Trx,
+  env: { businessId: string; clock: Clock },
+  mail: OutgoingMail,
+): Promise<void> {
+  await queries.insertMessage(
+    db,
+    {
+      business_id: env.businessId,
+      id: newId('mail'),
+      to_address: mail.to,
+      subject: mail.subject,
+      body: mail.text,
+      created_at: env.clock.now(),
+    },
+    'logged',
+  );
+}
+
+/**
  * The mail transport: nodemailer over `SMTP_URL`; without it the message stays recorded in
  * `mail_messages` (status `logged`) and is written to the log, never silently dropped.
  */

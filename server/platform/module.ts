@@ -44,6 +44,11 @@ export interface Periodic {
 export interface DomainModule {
   readonly name: string;
   mount?(app: Express, deps: Deps, options: EndpointOptions): void;
+  /**
+   * Public pages outside the contract (no credential, any body type, rate limited per IP), mounted
+   * before JSON body parsing: the links in emails.
+   */
+  pages?(app: Express, deps: Deps): void;
   readonly jobs?: readonly Job[];
   readonly periodic?: readonly Periodic[];
   readonly subscriptions?: Subscriptions;

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import { limiterFactory } from './rate-limit.js';
 import type { Config } from '../config.js';
 import { databaseOptions, openDatabase } from './db/database.js';
+import { systemDns, type DnsResolver } from './dns.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { Deps, Limiters } from './deps.js';
 import { loadSecretBox } from './secret-box.js';
@@ -16,6 +17,7 @@ import { createLogger, type Logger } from './logger.js';
 export interface RuntimeOptions {
   clock?: Clock;
   log?: Logger;
+  dns?: DnsResolver;
 }
 
 export interface Runtime {
@@ -62,6 +64,7 @@ export async function startRuntime(
       log,
       limiters: buildLimiters(config, { database }),
       secrets: loadSecretBox(config, log),
+      dns: options.dns ?? systemDns,
       hooks: new Hooks(modules.flatMap((m) => (m.subscriptions ? [m.subscriptions] : []))),
       modules,
     };

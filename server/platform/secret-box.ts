@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { keyBytes, type Config } from '../config.js';
@@ -8,8 +15,28 @@ const VERSION = 'v1';
 
 /** Seals short secrets at rest with AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>`, base64url parts. */
 export class SecretBox {
+  private readonly macKey: Buffer;
+
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
+    // A key of its own for signatures, derived so that sealing and signing never share one.
+    this.macKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'bms signed links', 32));
+  }
+
+  /** A short signature of `text` (HMAC-SHA256, 128 bits, base64url): links the service hands out. */
+  sign(text: string): string {
+    return createHmac('sha256', this.macKey)
+      .update(text, 'utf8')
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+  }
+
+  /** Whether `signature` is `sign(text)`, compared in constant time. */
+  verify(text: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(text));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   seal(plain: string): string {

@@ -23,6 +23,7 @@ import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
 import { waitFor } from '../support/wait.js';
 import { itemAt } from '../support/expect.js';
+import { MARKETING_ENV, TRUSTED_DOMAIN } from '../support/marketing.js';
 
 const UNLIMITED = '1000000000';
 
@@ -34,6 +35,7 @@ const server = useTestServer({
     SIGNIN_MAX_FAILURES: UNLIMITED,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_TIMEOUT_MS: '2000',
+    ...MARKETING_ENV,
   },
 });
 const startReceiver = useReceivers();
@@ -93,7 +95,10 @@ interface Seeded {
     | 'vendors'
     | 'bills'
     | 'vatThreshold'
-    | 'quotes',
+    | 'quotes'
+    | 'domains'
+    | 'segments'
+    | 'templates',
     string[]
   >;
   emails: string[];
@@ -108,7 +113,7 @@ interface Seeded {
  */
 async function seedBusiness(hookUrl: string): Promise<Seeded> {
   const shop = await registerShop(server());
-  const { auth, finance, general, hr, loyalty, webhooks } = shop.client;
+  const { auth, finance, general, hr, loyalty, marketing, webhooks } = shop.client;
   const fullKey = (await unwrap(auth.createApiKey({ body: { name: 'Backend', scope: 'full' } }))).data.key;
   const spareKeys: string[] = [];
   for (const name of ['Spare 1', 'Spare 2']) {
@@ -273,6 +278,47 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     )
   ).data;
 
+  // Marketing: a pending and a trusted domain, a filtered and a listed segment, a template.
+  const domains = [
+    (
+      await unwrap(
+        marketing.domains.createDomain({
+          body: { domain: `fz-${randomBytes(4).toString('hex')}.example.com` },
+        }),
+      )
+    ).domain.id,
+    (await unwrap(marketing.domains.createDomain({ body: { domain: TRUSTED_DOMAIN } }))).domain.id,
+  ];
+  const segments = [
+    (
+      await unwrap(
+        marketing.segments.createSegment({
+          body: {
+            name: 'VIP',
+            filters: {
+              match: 'all',
+              conditions: [{ field: 'attributes.segment', operator: 'eq', value: 'vip' }],
+            },
+          },
+        }),
+      )
+    ).segment_id,
+    (await unwrap(marketing.segments.createSegment({ body: { name: 'Listed', contact_ids: customers } })))
+      .segment_id,
+  ];
+  const template = (
+    await unwrap(
+      marketing.templates.createTemplate({
+        body: {
+          name: 'Welcome',
+          subject: 'Hello {{first_name}}',
+          html_body: '<p>Hello {{first_name}}</p>',
+          from_email: `news@${TRUSTED_DOMAIN}`,
+        },
+      }),
+    )
+  ).template_id;
+
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
   );
@@ -304,6 +350,9 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       bills: [draftBill, pendingBill, paidBill],
       vatThreshold: [vat.publicId],
       quotes,
+      domains,
+      segments,
+      templates: [template],
     },
     emails,
     password: shop.password,
@@ -327,6 +376,7 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
       account: ['1000', '1010', '2000', '4000', '5000'],
       customerId: ids.customers,
       customerIds: ids.customers,
+      contact_ids: ids.customers,
       product_id: ids.products,
       memberId: ids.members,
       rewardId: ids.rewards,

@@ -10,11 +10,14 @@ import { closeHttp, startRuntime, startWorker, type Runtime } from '../../server
 import { createLogger } from '../../server/platform/logger.js';
 import { TestClock } from './clock.js';
 import { createScratchDatabase, onPostgres } from './database.js';
+import { StubDns } from './dns.js';
 
 export interface TestServer {
   baseUrl: string;
   deps: Deps;
   clock: TestClock;
+  /** The DNS the service resolves through: publish records here. */
+  dns: StubDns;
   /** Responses that did not match openapi.json; checked after every test file. */
   violations: string[];
   close(): Promise<void>;
@@ -75,8 +78,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const clock = new TestClock();
+  const dns = new StubDns();
   const runtime: Runtime = await startRuntime(config, domains, {
     clock,
+    dns,
     log: createLogger(config.LOG_LEVEL),
   });
   if (options.worker ?? true) await startWorker(runtime.deps);
@@ -90,6 +95,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl: `http://127.0.0.1:${port}`,
     deps: runtime.deps,
     clock,
+    dns,
     violations,
     async close() {
       await closeHttp(server, 1000);

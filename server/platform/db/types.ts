@@ -533,6 +533,72 @@ export interface QuoteItemsTable {
   tax_minor: Money;
 }
 
+export interface MarketingDomainsTable {
+  business_id: string;
+  id: string;
+  domain: string;
+  status: 'pending' | 'verified';
+  verification_token: string;
+  dkim_selector: string;
+  dkim_public_key: string;
+  /** Sealed with the service's SecretBox. */
+  dkim_private_key: string;
+  verified_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MarketingSegmentsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  status: 'active' | 'archived';
+  /** The contract's SegmentFilters, or null when the segment is only its listed contacts. */
+  filters: ColumnType<unknown, string | null, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface MarketingSegmentContactsTable {
+  business_id: string;
+  segment_id: string;
+  customer_id: string;
+}
+
+export interface MarketingTemplatesTable {
+  business_id: string;
+  id: string;
+  name: string;
+  subject: string;
+  html_body: string;
+  text_body: string | null;
+  from_name: string | null;
+  from_email: string | null;
+  status: 'draft' | 'published' | 'archived';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface MarketingCampaignsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  template_id: string;
+  segment_id: string;
+  status: 'draft' | 'scheduled' | 'sending' | 'sent' | 'paused' | 'cancelled';
+  subject_override: string | null;
+  from_name_override: string | null;
+  from_email_override: string | null;
+  reply_to: string | null;
+  scheduled_at: NullableTimestamp;
+  sent_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -574,6 +640,11 @@ export interface Database {
   finance_vat_thresholds: FinanceVatThresholdsTable;
   quotes: QuotesTable;
   quote_items: QuoteItemsTable;
+  marketing_domains: MarketingDomainsTable;
+  marketing_segments: MarketingSegmentsTable;
+  marketing_segment_contacts: MarketingSegmentContactsTable;
+  marketing_templates: MarketingTemplatesTable;
+  marketing_campaigns: MarketingCampaignsTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -1,0 +1,103 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import { ctxOf, type Deps } from '../platform/deps.js';
+import * as domains from './domains.js';
+import * as segments from './segments.js';
+import * as templates from './templates.js';
+
+const s = initServer();
+const success = 'success' as const;
+
+export const marketingRoutes = (deps: Deps) => {
+  const ctx = (req: Express.Request) => ctxOf(req, deps);
+  return s.router(contract.marketing, {
+    domains: {
+      listDomains: async ({ req }) => ({
+        status: 200,
+        body: { result: success, domains: await domains.listDomains(ctx(req)) },
+      }),
+      createDomain: async ({ body, req }) => ({
+        status: 201,
+        body: { result: success, domain: await domains.createDomain(ctx(req), body) },
+      }),
+      getDomain: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, domain: await domains.getDomain(ctx(req), params.id) },
+      }),
+      verifyDomain: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, domain: await domains.verifyDomain(ctx(req), params.id) },
+      }),
+      deleteDomain: async ({ params, req }) => {
+        await domains.deleteDomain(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: 'Sender domain deleted' } };
+      },
+    },
+    segments: {
+      listSegments: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await segments.listSegments(ctx(req), query)) },
+      }),
+      createSegment: async ({ body, req }) => {
+        const segment = await segments.createSegment(ctx(req), body);
+        return {
+          status: 201,
+          body: { result: success, segment_id: segment.id, message: 'Segment created', segment },
+        };
+      },
+      getSegment: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, segment: await segments.getSegment(ctx(req), params.id) },
+      }),
+      listSegmentContacts: async ({ params, query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await segments.listSegmentContacts(ctx(req), params.id, query)) },
+      }),
+      updateSegment: async ({ params, body, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Segment updated',
+          segment: await segments.updateSegment(ctx(req), params.id, body),
+        },
+      }),
+      deleteSegment: async ({ params, req }) => {
+        await segments.deleteSegment(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: 'Segment deleted' } };
+      },
+    },
+    templates: {
+      listTemplates: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await templates.listTemplates(ctx(req), query)) },
+      }),
+      createTemplate: async ({ body, req }) => {
+        const template = await templates.createTemplate(ctx(req), body);
+        return {
+          status: 201,
+          body: { result: success, template_id: template.id, message: 'Template created', template },
+        };
+      },
+      getTemplate: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, template: await templates.getTemplate(ctx(req), params.id) },
+      }),
+      updateTemplate: async ({ params, body, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Template updated',
+          template: await templates.updateTemplate(ctx(req), params.id, body),
+        },
+      }),
+      deleteTemplate: async ({ params, req }) => {
+        await templates.deleteTemplate(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: 'Template deleted' } };
+      },
+      previewTemplate: async ({ params, body, req }) => ({
+        status: 200,
+        body: { result: success, preview: await templates.previewTemplate(ctx(req), params.id, body) },
+      }),
+    },
+  });
+};
