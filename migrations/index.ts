@@ -12,6 +12,7 @@ import * as financeLedger from './2026_11_23_0006_finance_ledger.js';
 import * as financeReports from './2026_11_23_0007_finance_reports.js';
 import * as generalQuotes from './2026_11_23_0008_general_quotes.js';
 import * as marketing from './2026_11_24_0001_marketing.js';
+import * as marketingSending from './2026_11_24_0002_marketing_sending.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0007_finance_reports': financeReports,
   '2026_11_23_0008_general_quotes': generalQuotes,
   '2026_11_24_0001_marketing': marketing,
+  '2026_11_24_0002_marketing_sending': marketingSending,
 };

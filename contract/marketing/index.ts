@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { campaignsContract } from './campaigns.js';
 import { domainsContract } from './domains.js';
 import { segmentsContract } from './segments.js';
 import { templatesContract } from './templates.js';
@@ -10,8 +11,10 @@ export const marketingContract = c.router({
   domains: domainsContract,
   segments: segmentsContract,
   templates: templatesContract,
+  campaigns: campaignsContract,
 });
 
+export * from './campaigns.js';
 export * from './domains.js';
 export * from './segments.js';
 export * from './templates.js';

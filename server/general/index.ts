@@ -9,5 +9,5 @@ export const generalModule: DomainModule = {
   mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
 };
 
-export { customerForEmail } from './customers/service.js';
+export { customerForEmail, unsubscribeCustomer } from './customers/service.js';
 export { salesItems, type SalesItem } from './invoices/sales.js';

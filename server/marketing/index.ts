@@ -1,13 +1,21 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
+import { mountPages } from './pages.js';
 import { marketingRoutes } from './routes.js';
+import { closeTransport, runSending } from './sending.js';
 
 export { compileTemplate, type MergeFields } from './render.js';
 
-/** Marketing: sender domains, segments of contacts and email templates. */
+/**
+ * Marketing: sender domains, segments of contacts, email templates and campaigns; the worker sends
+ * campaigns, and the pages behind their links track opens and clicks and unsubscribe.
+ */
 export const marketingModule: DomainModule = {
   name: 'marketing',
   mount: (app, deps, options) =>
     createExpressEndpoints(contract.marketing, marketingRoutes(deps), app, options),
+  pages: mountPages,
+  periodic: [{ name: 'campaign sending', everyMs: (config) => config.MARKETING_POLL_MS, run: runSending }],
+  stop: (deps) => closeTransport(deps.config),
 };

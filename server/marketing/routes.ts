@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { ctxOf, type Deps } from '../platform/deps.js';
+import * as campaigns from './campaigns.js';
 import * as domains from './domains.js';
 import * as segments from './segments.js';
 import * as templates from './templates.js';
@@ -98,6 +99,62 @@ export const marketingRoutes = (deps: Deps) => {
         status: 200,
         body: { result: success, preview: await templates.previewTemplate(ctx(req), params.id, body) },
       }),
+    },
+    campaigns: {
+      listCampaigns: async ({ query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await campaigns.listCampaigns(ctx(req), query)) },
+      }),
+      createCampaign: async ({ body, req }) => {
+        const campaign = await campaigns.createCampaign(ctx(req), body);
+        return {
+          status: 201,
+          body: { result: success, campaign_id: campaign.id, message: 'Campaign created', campaign },
+        };
+      },
+      getCampaign: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, campaign: await campaigns.getCampaign(ctx(req), params.id) },
+      }),
+      sendCampaign: async ({ params, req }) => {
+        const recipients = await campaigns.sendCampaign(ctx(req), params.id);
+        return {
+          status: 200,
+          body: { result: success, message: 'Campaign sending', recipients_count: recipients },
+        };
+      },
+      scheduleCampaign: async ({ params, body, req }) => ({
+        status: 200,
+        body: {
+          result: success,
+          message: 'Campaign scheduled',
+          scheduled_at: await campaigns.scheduleCampaign(ctx(req), params.id, body),
+        },
+      }),
+      pauseCampaign: async ({ params, req }) => {
+        await campaigns.pauseCampaign(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: 'Campaign paused' } };
+      },
+      resumeCampaign: async ({ params, req }) => {
+        const status = await campaigns.resumeCampaign(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: `Campaign ${status}`, status } };
+      },
+      cancelCampaign: async ({ params, req }) => {
+        await campaigns.cancelCampaign(ctx(req), params.id);
+        return { status: 200, body: { result: success, message: 'Campaign cancelled' } };
+      },
+      getCampaignAnalytics: async ({ params, req }) => ({
+        status: 200,
+        body: { result: success, analytics: await campaigns.campaignAnalytics(ctx(req), params.id) },
+      }),
+      listCampaignRecipients: async ({ params, query, req }) => ({
+        status: 200,
+        body: { result: success, ...(await campaigns.listRecipients(ctx(req), params.id, query)) },
+      }),
+      reportBounce: async ({ body, req }) => {
+        await campaigns.reportBounce(ctx(req), body);
+        return { status: 200, body: { result: success, message: 'Report recorded' } };
+      },
     },
   });
 };

@@ -49,6 +49,8 @@ export interface DomainModule {
    * before JSON body parsing: the links in emails.
    */
   pages?(app: Express, deps: Deps): void;
+  /** Releases what the module holds open (connection pools) when the service stops. */
+  stop?(deps: Deps): Promise<void> | void;
   readonly jobs?: readonly Job[];
   readonly periodic?: readonly Periodic[];
   readonly subscriptions?: Subscriptions;

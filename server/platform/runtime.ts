@@ -72,6 +72,7 @@ export async function startRuntime(
       deps,
       async close() {
         await jobs.stop(config.SHUTDOWN_TIMEOUT_MS);
+        for (const module of modules) await module.stop?.(deps);
         await database.close();
       },
     };

@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import { contract } from '../../client/index.js';
 import { registerBusiness } from '../support/business.js';
 import { createCustomer } from '../support/general.js';
+import { unwrap, type Client } from '../../client/index.js';
 import {
+  createCampaign,
   createDomain,
   createSegment,
   createTemplate,
@@ -14,11 +16,31 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ env: MARKETING_ENV, worker: false });
 
-const { domains, segments, templates } = contract.marketing;
+const { campaigns, domains, segments, templates } = contract.marketing;
+
+/** A campaign of the business, moved to `state` (no worker runs here: a sending one stays sending). */
+async function campaignIn(client: Client, state: 'draft' | 'scheduled' | 'paused' | 'sending') {
+  await createCustomer(client, {
+    name: 'Ada Lovelace',
+    email: `ada-${Math.random().toString(36).slice(2)}@example.test`,
+  });
+  const campaign = await createCampaign(client, {
+    template_id: (await createTemplate(client)).id,
+    segment_id: (await createSegment(client)).id,
+  });
+  const params = { id: campaign.id };
+  const ahead = { scheduled_at: new Date(Date.now() + 86_400_000).toISOString() };
+  if (state === 'sending') await unwrap(client.marketing.campaigns.sendCampaign({ params }));
+  if (state === 'scheduled' || state === 'paused') {
+    await unwrap(client.marketing.campaigns.scheduleCampaign({ params, body: ahead }));
+  }
+  if (state === 'paused') await unwrap(client.marketing.campaigns.pauseCampaign({ params }));
+  return campaign;
+}
 
 /** A list another business reads: answered, without this business's items. */
 const emptyList =
-  (key: 'domains' | 'segments' | 'templates') =>
+  (key: 'domains' | 'segments' | 'templates' | 'campaigns') =>
   (answer: Answer): void => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ result: 'success', [key]: [] });
@@ -89,5 +111,59 @@ describeRouteSecurity({
       params: { id: (await createTemplate(t.client)).id },
       body: { customer_id: (await createCustomer(t.client)).id },
     })),
+    route(
+      campaigns.listCampaigns,
+      async (t) => {
+        await campaignIn(t.client, 'draft');
+        return { query: {} };
+      },
+      { otherBusiness: emptyList('campaigns') },
+    ),
+    route(
+      campaigns.createCampaign,
+      async (t) => ({
+        body: {
+          name: 'Autumn offer',
+          template_id: (await createTemplate(t.client)).id,
+          segment_id: (await createSegment(t.client)).id,
+        },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'template_id' } },
+    ),
+    route(campaigns.getCampaign, async (t) => ({ params: { id: (await campaignIn(t.client, 'draft')).id } })),
+    route(campaigns.sendCampaign, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'draft')).id },
+    })),
+    route(campaigns.scheduleCampaign, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'draft')).id },
+      body: { scheduled_at: new Date(Date.now() + 86_400_000).toISOString() },
+    })),
+    route(campaigns.pauseCampaign, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'scheduled')).id },
+    })),
+    route(campaigns.resumeCampaign, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'paused')).id },
+    })),
+    route(campaigns.cancelCampaign, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'draft')).id },
+    })),
+    route(campaigns.getCampaignAnalytics, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'sending')).id },
+    })),
+    route(campaigns.listCampaignRecipients, async (t) => ({
+      params: { id: (await campaignIn(t.client, 'sending')).id },
+      query: {},
+    })),
+    route(
+      campaigns.reportBounce,
+      async (t) => ({
+        body: {
+          email: 'ada@example.test',
+          type: 'hard' as const,
+          campaign_id: (await campaignIn(t.client, 'sending')).id,
+        },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'campaign_id' } },
+    ),
   ],
 });

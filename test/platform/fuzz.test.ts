@@ -98,7 +98,8 @@ interface Seeded {
     | 'quotes'
     | 'domains'
     | 'segments'
-    | 'templates',
+    | 'templates'
+    | 'campaigns',
     string[]
   >;
   emails: string[];
@@ -318,6 +319,24 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       }),
     )
   ).template_id;
+  // A draft campaign, and one that has started sending (to the listed segment).
+  const campaigns = [
+    (
+      await unwrap(
+        marketing.campaigns.createCampaign({
+          body: { name: 'Draft', template_id: template, segment_id: segments[0]! },
+        }),
+      )
+    ).campaign_id,
+    (
+      await unwrap(
+        marketing.campaigns.createCampaign({
+          body: { name: 'Sent', template_id: template, segment_id: segments[1]! },
+        }),
+      )
+    ).campaign_id,
+  ];
+  await unwrap(marketing.campaigns.sendCampaign({ params: { id: campaigns[1]! } }));
 
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
@@ -353,6 +372,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       domains,
       segments,
       templates: [template],
+      campaigns,
     },
     emails,
     password: shop.password,
@@ -377,6 +397,9 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
       customerId: ids.customers,
       customerIds: ids.customers,
       contact_ids: ids.customers,
+      template_id: ids.templates,
+      segment_id: ids.segments,
+      campaign_id: ids.campaigns,
       product_id: ids.products,
       memberId: ids.members,
       rewardId: ids.rewards,

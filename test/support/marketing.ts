@@ -76,3 +76,48 @@ export async function createTemplate(
   };
   return (await unwrap(client.marketing.templates.createTemplate({ body }))).template;
 }
+
+/** A draft campaign of the template to the segment. */
+export async function createCampaign(
+  client: Client,
+  body: Partial<marketing.CreateCampaignBody> &
+    Pick<marketing.CreateCampaignBody, 'template_id' | 'segment_id'>,
+): Promise<marketing.Campaign> {
+  return (
+    await unwrap(client.marketing.campaigns.createCampaign({ body: { name: 'Autumn offer', ...body } }))
+  ).campaign;
+}
+
+export const getCampaign = async (client: Client, id: string) =>
+  (await unwrap(client.marketing.campaigns.getCampaign({ params: { id } }))).campaign;
+
+/** Waits until the campaign reaches `status` (the worker sends in the background). */
+export async function campaignReaches(
+  client: Client,
+  id: string,
+  status: marketing.Campaign['status'],
+  timeoutMs = 15_000,
+): Promise<marketing.Campaign> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const campaign = await getCampaign(client, id);
+    if (campaign.status === status) return campaign;
+    if (Date.now() > deadline) throw new Error(`campaign ${id} is ${campaign.status}, not ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Every recipient of a campaign (all pages). */
+export async function campaignRecipients(client: Client, id: string): Promise<marketing.Recipient[]> {
+  const all: marketing.Recipient[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = await unwrap(
+      client.marketing.campaigns.listCampaignRecipients({ params: { id }, query: { limit: 200, offset } }),
+    );
+    all.push(...page.recipients);
+    if (page.recipients.length < 200) return all;
+  }
+}
+
+export const analyticsOf = async (client: Client, id: string) =>
+  (await unwrap(client.marketing.campaigns.getCampaignAnalytics({ params: { id } }))).analytics;

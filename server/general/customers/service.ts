@@ -135,6 +135,17 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
   );
 }
 
+/**
+ * Unsubscribes a contact (the link in a marketing email): `customer.updated` as any update; false
+ * when there is no such customer. Idempotent.
+ */
+export async function unsubscribeCustomer(ctx: Ctx, id: string): Promise<boolean> {
+  const current = await queries.findCustomer(ctx.db, ctx.businessId, id);
+  if (!current) return false;
+  if (!current.unsubscribed) await updateCustomer(ctx, id, { unsubscribed: true });
+  return true;
+}
+
 export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await queries.findCustomer(trx, ctx.businessId, id, true);

@@ -597,6 +597,59 @@ export interface MarketingCampaignsTable {
   sent_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  recipients_count: Generated<number>;
+  started_at: NullableTimestamp;
+  paused_reason: string | null;
+}
+
+export type RecipientStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'bounced' | 'skipped';
+
+export interface MarketingRecipientsTable {
+  business_id: string;
+  campaign_id: string;
+  customer_id: string;
+  email: string;
+  /** The contact's merge fields when sending started. */
+  fields: ColumnType<unknown, string, string>;
+  status: RecipientStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  claimed_at: NullableTimestamp;
+  sent_at: NullableTimestamp;
+  opened_at: NullableTimestamp;
+  clicked_at: NullableTimestamp;
+  unsubscribed_at: NullableTimestamp;
+  complained_at: NullableTimestamp;
+  error: string | null;
+  updated_at: Timestamp;
+}
+
+export interface MarketingSendAttemptsTable {
+  business_id: string;
+  campaign_id: string;
+  id: Generated<number>;
+  ok: boolean;
+  at: Timestamp;
+}
+
+export interface MarketingSuppressionsTable {
+  business_id: string;
+  email: string;
+  reason: 'hard_bounce' | 'complaint';
+  campaign_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface MarketingTrackingEventsTable {
+  business_id: string;
+  campaign_id: string;
+  customer_id: string;
+  id: Generated<number>;
+  kind: 'open' | 'click';
+  counted: boolean;
+  url: string | null;
+  user_agent: string | null;
+  at: Timestamp;
 }
 
 export interface Database {
@@ -645,6 +698,10 @@ export interface Database {
   marketing_segment_contacts: MarketingSegmentContactsTable;
   marketing_templates: MarketingTemplatesTable;
   marketing_campaigns: MarketingCampaignsTable;
+  marketing_recipients: MarketingRecipientsTable;
+  marketing_send_attempts: MarketingSendAttemptsTable;
+  marketing_suppressions: MarketingSuppressionsTable;
+  marketing_tracking_events: MarketingTrackingEventsTable;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

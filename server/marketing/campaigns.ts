@@ -1,0 +1,269 @@
+import type {
+  Analytics,
+  BounceBody,
+  Campaign,
+  CampaignStatus,
+  CreateCampaignBody,
+  ListCampaignsQuery,
+  ListRecipientsQuery,
+  Recipient,
+  ScheduleBody,
+  SegmentFilters,
+} from '../../contract/marketing/index.js';
+import type { Ctx } from '../platform/context.js';
+import { inTransaction, type Trx } from '../platform/db/database.js';
+import { invalid, invalidState, notFound } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { percentOf } from '../platform/money.js';
+import * as queries from './campaigns.queries.js';
+import { isVerifiedSender } from './domains.js';
+import { findSegment } from './segments.queries.js';
+import { findTemplate } from './templates.queries.js';
+
+type Row = queries.CampaignRow;
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function toCampaign(row: Row): Campaign {
+  return {
+    id: row.id,
+    name: row.name,
+    template_id: row.template_id,
+    segment_id: row.segment_id,
+    status: row.status,
+    subject_override: row.subject_override,
+    from_name_override: row.from_name_override,
+    from_email_override: row.from_email_override,
+    reply_to: row.reply_to,
+    scheduled_at: iso(row.scheduled_at),
+    sent_at: iso(row.sent_at),
+    recipients_count: row.recipients_count,
+    paused_reason: row.paused_reason,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+async function campaignOrFail(db: Ctx['db'], ctx: Ctx, id: string, forUpdate = false): Promise<Row> {
+  const row = await queries.findCampaign(db, ctx.businessId, id, forUpdate);
+  if (!row) throw notFound('Campaign');
+  return row;
+}
+
+export async function listCampaigns(ctx: Ctx, query: ListCampaignsQuery) {
+  const { rows, total } = await queries.listCampaigns(ctx.db, ctx.businessId, query);
+  return { campaigns: rows.map(toCampaign), total_count: total };
+}
+
+export async function getCampaign(ctx: Ctx, id: string): Promise<Campaign> {
+  return toCampaign(await campaignOrFail(ctx.db, ctx, id));
+}
+
+export async function createCampaign(ctx: Ctx, input: CreateCampaignBody): Promise<Campaign> {
+  return inTransaction(ctx.db, async (trx) => {
+    const template = await findTemplate(trx, ctx.businessId, input.template_id);
+    if (!template) throw invalid('template_id', 'No template with this id');
+    const segment = await findSegment(trx, ctx.businessId, input.segment_id);
+    if (!segment) throw invalid('segment_id', 'No segment with this id');
+    if (segment.status !== 'active') throw invalid('segment_id', 'The segment is archived');
+    if (input.from_email_override && !(await isVerifiedSender(ctx, trx, input.from_email_override))) {
+      throw invalid('from_email_override', 'Not at a verified sender domain of this business');
+    }
+    const now = ctx.clock.now();
+    const id = newId('cmp');
+    await queries.insertCampaign(trx, {
+      business_id: ctx.businessId,
+      id,
+      name: input.name,
+      template_id: input.template_id,
+      segment_id: input.segment_id,
+      status: 'draft',
+      subject_override: input.subject_override ?? null,
+      from_name_override: input.from_name_override ?? null,
+      from_email_override: input.from_email_override ?? null,
+      reply_to: input.reply_to ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    return toCampaign(await campaignOrFail(trx, ctx, id));
+  });
+}
+
+/**
+ * Starts sending, in the caller's transaction: the segment resolved into recipients now. A
+ * campaign with none is sent at once.
+ */
+export async function startSending(trx: Trx, ctx: Ctx, row: Row): Promise<Row> {
+  const now = ctx.clock.now();
+  const segment = await findSegment(trx, ctx.businessId, row.segment_id);
+  const count = segment
+    ? await queries.resolveRecipients(
+        trx,
+        row.id,
+        {
+          businessId: ctx.businessId,
+          id: segment.id,
+          filters: (segment.filters as SegmentFilters | null) ?? null,
+          listed: Number(segment.listed_contacts ?? 0),
+        },
+        now,
+      )
+    : 0;
+  return queries.updateCampaign(trx, ctx.businessId, row.id, {
+    status: count === 0 ? 'sent' : 'sending',
+    recipients_count: count,
+    started_at: now,
+    ...(count === 0 && { sent_at: now }),
+    paused_reason: null,
+    updated_at: now,
+  });
+}
+
+const refuse = (action: string, status: CampaignStatus) =>
+  invalidState(`A ${status} campaign cannot be ${action}`);
+
+export async function sendCampaign(ctx: Ctx, id: string): Promise<number> {
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await campaignOrFail(trx, ctx, id, true);
+    if (row.status !== 'draft' && row.status !== 'scheduled') throw refuse('sent', row.status);
+    return (await startSending(trx, ctx, row)).recipients_count;
+  });
+}
+
+export async function scheduleCampaign(ctx: Ctx, id: string, input: ScheduleBody): Promise<string> {
+  const at = new Date(input.scheduled_at);
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await campaignOrFail(trx, ctx, id, true);
+    if (row.status !== 'draft') throw refuse('scheduled', row.status);
+    if (at.getTime() <= ctx.clock.now().getTime()) throw invalid('scheduled_at', 'Must be in the future');
+    const updated = await queries.updateCampaign(trx, ctx.businessId, id, {
+      status: 'scheduled',
+      scheduled_at: at,
+      updated_at: ctx.clock.now(),
+    });
+    return (updated.scheduled_at ?? at).toISOString();
+  });
+}
+
+export async function pauseCampaign(ctx: Ctx, id: string, reason: string | null = null): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const row = await campaignOrFail(trx, ctx, id, true);
+    if (row.status !== 'sending' && row.status !== 'scheduled') throw refuse('paused', row.status);
+    await queries.updateCampaign(trx, ctx.businessId, id, {
+      status: 'paused',
+      paused_reason: reason,
+      updated_at: ctx.clock.now(),
+    });
+  });
+}
+
+/** Back to scheduled while scheduled_at is ahead and sending never began; otherwise sending. */
+export async function resumeCampaign(ctx: Ctx, id: string): Promise<CampaignStatus> {
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await campaignOrFail(trx, ctx, id, true);
+    if (row.status !== 'paused') throw refuse('resumed', row.status);
+    const now = ctx.clock.now();
+    if (!row.started_at && row.scheduled_at && row.scheduled_at > now) {
+      await queries.updateCampaign(trx, ctx.businessId, id, {
+        status: 'scheduled',
+        paused_reason: null,
+        updated_at: now,
+      });
+      return 'scheduled';
+    }
+    if (!row.started_at) return (await startSending(trx, ctx, row)).status;
+    await queries.updateCampaign(trx, ctx.businessId, id, {
+      status: 'sending',
+      paused_reason: null,
+      updated_at: now,
+    });
+    return 'sending';
+  });
+}
+
+export async function cancelCampaign(ctx: Ctx, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const row = await campaignOrFail(trx, ctx, id, true);
+    if (!['draft', 'scheduled', 'paused'].includes(row.status)) throw refuse('cancelled', row.status);
+    const now = ctx.clock.now();
+    await queries.updateCampaign(trx, ctx.businessId, id, { status: 'cancelled', updated_at: now });
+    await queries.skipQueued(trx, ctx.businessId, id, now);
+  });
+}
+
+const rate = (part: number, whole: number) => (whole === 0 ? 0 : percentOf(BigInt(part), BigInt(whole)));
+
+export async function campaignAnalytics(ctx: Ctx, id: string): Promise<Analytics> {
+  const row = await campaignOrFail(ctx.db, ctx, id);
+  if (!row.started_at)
+    throw invalidState(`Analytics exist once sending has begun; this campaign is ${row.status}`);
+  const c = await queries.recipientCounts(ctx.db, ctx.businessId, id);
+  const n = (v: unknown) => Number(v ?? 0);
+  const [recipients, delivered] = [n(c.recipients), n(c.delivered)];
+  return {
+    campaign_id: id,
+    recipients,
+    delivered,
+    opened: n(c.opened),
+    clicked: n(c.clicked),
+    bounced: n(c.bounced),
+    unsubscribed: n(c.unsubscribed),
+    spam_reports: n(c.spam_reports),
+    open_rate: rate(n(c.opened), delivered),
+    click_rate: rate(n(c.clicked), delivered),
+    bounce_rate: rate(n(c.bounced), recipients),
+    unsubscribe_rate: rate(n(c.unsubscribed), delivered),
+    last_updated_at: (c.last_updated_at ? new Date(c.last_updated_at) : row.updated_at).toISOString(),
+  };
+}
+
+export async function listRecipients(
+  ctx: Ctx,
+  id: string,
+  query: ListRecipientsQuery,
+): Promise<{ recipients: Recipient[]; total_count: number }> {
+  await campaignOrFail(ctx.db, ctx, id);
+  const { rows, total } = await queries.listRecipients(ctx.db, ctx.businessId, id, query);
+  return {
+    recipients: rows.map((r) => ({
+      email: r.email,
+      status: r.status,
+      sent_at: iso(r.sent_at),
+      opened_at: iso(r.opened_at),
+      clicked_at: iso(r.clicked_at),
+      error: r.error,
+    })),
+    total_count: total,
+  };
+}
+
+/** A provider's bounce or complaint: counted on the campaign's recipient, and suppressing when hard. */
+export async function reportBounce(ctx: Ctx, input: BounceBody): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const now = ctx.clock.now();
+    if (input.campaign_id) {
+      if (!(await queries.findCampaign(trx, ctx.businessId, input.campaign_id))) {
+        throw invalid('campaign_id', 'No campaign with this id');
+      }
+      await queries.markReported(
+        trx,
+        ctx.businessId,
+        input.campaign_id,
+        input.email,
+        input.type,
+        input.reason ?? null,
+        now,
+      );
+    }
+    if (input.type !== 'soft') {
+      await queries.suppress(
+        trx,
+        ctx.businessId,
+        input.email,
+        input.type === 'hard' ? 'hard_bounce' : 'complaint',
+        input.campaign_id ?? null,
+        now,
+      );
+    }
+  });
+}

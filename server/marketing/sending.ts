@@ -1,0 +1,344 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config.js';
+import { jobCtx, type Ctx } from '../platform/context.js';
+import { inTransaction } from '../platform/db/database.js';
+import type { Deps } from '../platform/deps.js';
+import { queueMail, recordMail } from '../platform/mail.js';
+import * as queries from './campaigns.queries.js';
+import { startSending } from './campaigns.js';
+import * as domains from './domains.queries.js';
+import type { MergeFields } from './render.js';
+import { compileTemplate } from './render.js';
+import { findTemplate } from './templates.queries.js';
+import { linksOf, trackLinks } from './tracking.js';
+
+/** Recipients one claim takes; at most these are in flight (and may be sent twice) if a worker dies. */
+export const CLAIM_BATCH = 20;
+/** Attempts of one recipient: the first and three retries. */
+const MAX_ATTEMPTS = 4;
+/** The automatic pause: more than this share failing among the last 100 attempts (of at least 20). */
+const PAUSE_SHARE = 0.2;
+const PAUSE_MIN_ATTEMPTS = 20;
+const JOB = 'marketing sending';
+
+type Campaign = queries.CampaignRow;
+
+// ---------------------------------------------------------------------------------------------
+// Transport and pacing
+
+export interface OutgoingMessage {
+  from: { name: string | null; address: string };
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  messageId: string;
+  headers: Record<string, string>;
+  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+}
+
+/** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
+export type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
+
+const DKIM_HEADERS =
+  'from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:' +
+  'list-unsubscribe:list-unsubscribe-post';
+
+const transports = new WeakMap<Readonly<Config>, Transporter>();
+
+/** One pooled SMTP transport per configuration (SMTP_URL); none without it. */
+function transportOf(config: Readonly<Config>): Transporter | undefined {
+  if (!config.SMTP_URL) return undefined;
+  let transport = transports.get(config);
+  if (!transport) {
+    transport = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      pool: true,
+      maxConnections: config.MAIL_POOL_SIZE,
+      maxMessages: Infinity,
+      // A message whose connection dropped is this service's to retry (with its backoff and its
+      // attempt count), never silently sent again by the pool.
+      maxRequeues: 0,
+    });
+    transports.set(config, transport);
+  }
+  return transport;
+}
+
+/** Closes the pooled transport of a configuration (at shutdown). */
+export function closeTransport(config: Readonly<Config>): void {
+  transports.get(config)?.close();
+  transports.delete(config);
+}
+
+async function deliver(deps: Deps, businessId: string, message: OutgoingMessage): Promise<SendOutcome> {
+  const transport = transportOf(deps.config);
+  if (!transport) {
+    // No SMTP server configured: the message is recorded (mail outbox) and logged, never dropped.
+    await recordMail(
+      deps.db,
+      { businessId, clock: deps.clock },
+      {
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      },
+    );
+    deps.log.info({ to: message.to, subject: message.subject }, 'campaign mail recorded (no SMTP_URL set)');
+    return { ok: true };
+  }
+  try {
+    await transport.sendMail({
+      from: { name: message.from.name ?? '', address: message.from.address },
+      to: message.to,
+      ...(message.replyTo && { replyTo: message.replyTo }),
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      messageId: message.messageId,
+      headers: message.headers,
+      ...(message.dkim && { dkim: { ...message.dkim, headerFieldNames: DKIM_HEADERS } }),
+    });
+    return { ok: true };
+  } catch (err) {
+    const code = (err as { responseCode?: number }).responseCode;
+    const error = String((err as Error).message ?? err).slice(0, 500);
+    return { ok: false, permanent: code !== undefined && code >= 500 && code < 600, error };
+  }
+}
+
+/** Per business, the time the next message may start (MAIL_RATE_PER_SECOND; 0: unpaced). */
+const nextSlot = new Map<string, number>();
+
+async function pace(businessId: string, perSecond: number): Promise<void> {
+  if (perSecond <= 0) return;
+  const now = performance.now();
+  const slot = Math.max(now, nextSlot.get(businessId) ?? now);
+  nextSlot.set(businessId, slot + 1000 / perSecond);
+  if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+const baseUrlOf = (config: Readonly<Config>) =>
+  (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+
+const addressOf = (mailbox: string) => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
+
+/** What every message of a campaign shares: the compiled template, the sender and its DKIM key. */
+async function preparedCampaign(ctx: Ctx, campaign: Campaign) {
+  // A template cannot be deleted while a campaign of it is sending.
+  const template = await findTemplate(ctx.db, ctx.businessId, campaign.template_id);
+  if (!template) throw new Error(`Template ${campaign.template_id} of campaign ${campaign.id} is gone`);
+  const render = compileTemplate({
+    subject: campaign.subject_override ?? template.subject,
+    html_body: template.html_body,
+    text_body: template.text_body,
+  });
+  const fromAddress = campaign.from_email_override ?? template.from_email ?? addressOf(ctx.config.MAIL_FROM);
+  const fromName = campaign.from_name_override ?? template.from_name;
+  const domainName = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
+  const domain = await domains.findVerifiedDomain(ctx.db, ctx.businessId, domainName);
+  const dkim = domain
+    ? { domainName, keySelector: domain.dkim_selector, privateKey: ctx.secrets.open(domain.dkim_private_key) }
+    : null;
+  return { render, from: { name: fromName, address: fromAddress }, domainName, dkim };
+}
+
+type Prepared = Awaited<ReturnType<typeof preparedCampaign>>;
+
+function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient: queries.RecipientRow) {
+  const rendered = prepared.render(recipient.fields as MergeFields);
+  const links = linksOf(ctx.secrets, baseUrlOf(ctx.config), {
+    businessId: ctx.businessId,
+    campaignId: campaign.id,
+    customerId: recipient.customer_id,
+  });
+  const footer =
+    `<p style="font-size:12px;color:#666">You receive this email as a contact of the sender. ` +
+    `<a href="${links.unsubscribe}">Unsubscribe</a></p>`;
+  const pixel = `<img src="${links.open}" width="1" height="1" alt="" style="display:block;border:0">`;
+  const tracked = trackLinks(rendered.html, links.click);
+  const html = /<\/body>/i.test(tracked)
+    ? tracked.replace(/<\/body>/i, `${footer}${pixel}</body>`)
+    : `${tracked}${footer}${pixel}`;
+  const mailto = ctx.config.MAIL_UNSUBSCRIBE_MAILTO;
+  return {
+    from: prepared.from,
+    to: recipient.email,
+    replyTo: campaign.reply_to,
+    subject: rendered.subject,
+    html,
+    text: `${rendered.text}\n\n--\nUnsubscribe: ${links.unsubscribe}\n`,
+    messageId: `<${campaign.id}.${recipient.customer_id}@${prepared.domainName}>`,
+    headers: {
+      'List-Unsubscribe': `<${links.unsubscribe}>${mailto ? `, <mailto:${mailto}?subject=unsubscribe>` : ''}`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+    dkim: prepared.dkim,
+  } satisfies OutgoingMessage;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker
+
+/** Sends what one claim took; each recipient is settled right after the SMTP server's answer. */
+async function sendClaimed(
+  deps: Deps,
+  ctx: Ctx,
+  campaign: Campaign,
+  prepared: Prepared,
+  claimed: queries.RecipientRow[],
+): Promise<void> {
+  const key = (customerId: string) => ({ businessId: ctx.businessId, campaignId: campaign.id, customerId });
+  const sending = stillSending(deps, ctx.businessId, campaign.id);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(deps.config.MAIL_POOL_SIZE, claimed.length) }, async () => {
+    while (next < claimed.length) {
+      await pace(ctx.businessId, deps.config.MAIL_RATE_PER_SECOND);
+      // A pause (or cancel) takes effect before the next message, not after the claim.
+      if (!(await sending())) break;
+      const recipient = claimed[next++];
+      if (!recipient) break;
+      let outcome: SendOutcome;
+      try {
+        outcome = await deliver(deps, ctx.businessId, messageFor(ctx, campaign, prepared, recipient));
+      } catch (err) {
+        outcome = { ok: false, permanent: false, error: String((err as Error).message ?? err).slice(0, 500) };
+      }
+      const at = ctx.clock.now();
+      if (outcome.ok) {
+        await queries.settleRecipient(deps.db, key(recipient.customer_id), { status: 'sent', at });
+      } else if (outcome.permanent) {
+        await inTransaction(deps.db, async (trx) => {
+          await queries.settleRecipient(trx, key(recipient.customer_id), {
+            status: 'bounced',
+            at,
+            error: outcome.error,
+          });
+          await queries.suppress(trx, ctx.businessId, recipient.email, 'hard_bounce', campaign.id, at);
+        });
+      } else if (recipient.attempts < MAX_ATTEMPTS) {
+        const delay = deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1);
+        await queries.settleRecipient(deps.db, key(recipient.customer_id), {
+          status: 'queued',
+          at,
+          error: outcome.error,
+          nextAttemptAt: new Date(at.getTime() + delay),
+        });
+      } else {
+        await queries.settleRecipient(deps.db, key(recipient.customer_id), {
+          status: 'failed',
+          at,
+          error: outcome.error,
+        });
+      }
+      await queries.recordAttempt(deps.db, ctx.businessId, campaign.id, outcome.ok, at);
+    }
+  });
+  await Promise.all(lanes);
+  const unsent = claimed.slice(next).map((r) => r.customer_id);
+  if (unsent.length > 0) await queries.releaseClaims(deps.db, ctx.businessId, campaign.id, unsent);
+}
+
+/** Whether the campaign is still sending, read at most every 100 ms. */
+function stillSending(deps: Deps, businessId: string, campaignId: string): () => Promise<boolean> {
+  let checked = performance.now();
+  let answer: Promise<boolean> = Promise.resolve(true);
+  return () => {
+    if (performance.now() - checked >= 100) {
+      checked = performance.now();
+      answer = queries.campaignStatus(deps.db, businessId, campaignId).then((status) => status === 'sending');
+    }
+    return answer;
+  };
+}
+
+/** Pauses a campaign failing too often, and tells its business. */
+async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<boolean> {
+  const { attempts, failed } = await queries.recentFailures(deps.db, ctx.businessId, campaign.id, 100);
+  if (attempts < PAUSE_MIN_ATTEMPTS || failed <= attempts * PAUSE_SHARE) return false;
+  const reason = `${failed} of the last ${attempts} attempts failed`;
+  return inTransaction(deps.db, async (trx) => {
+    const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
+    if (current?.status !== 'sending') return false;
+    const now = ctx.clock.now();
+    await queries.updateCampaign(trx, ctx.businessId, campaign.id, {
+      status: 'paused',
+      paused_reason: reason,
+      updated_at: now,
+    });
+    const to = await queries.businessEmail(trx, ctx.businessId);
+    if (to) {
+      await queueMail(trx, ctx, {
+        to,
+        subject: `Campaign "${campaign.name}" paused`,
+        text:
+          `Sending the campaign "${campaign.name}" (${campaign.id}) was paused: ${reason}. ` +
+          'Check its recipients for the errors, then resume it.\n',
+      });
+    }
+    return true;
+  });
+}
+
+/** Sends a campaign's due recipients, a claim at a time, until none is due or it stops sending. */
+async function sendCampaign(deps: Deps, businessId: string, campaignId: string): Promise<number> {
+  const ctx = jobCtx(deps, businessId, JOB);
+  const campaign = await queries.findCampaign(deps.db, businessId, campaignId);
+  if (campaign?.status !== 'sending') return 0;
+  const prepared = await preparedCampaign(ctx, campaign);
+  let sent = 0;
+  for (;;) {
+    const claimed = await queries.claimRecipients(
+      deps.db,
+      businessId,
+      campaignId,
+      ctx.clock.now(),
+      CLAIM_BATCH,
+    );
+    if (claimed.length === 0) break;
+    await sendClaimed(deps, ctx, campaign, prepared, claimed);
+    sent += claimed.length;
+    if (await pauseIfFailing(deps, ctx, campaign)) break;
+  }
+  await queries.markSent(deps.db, businessId, campaignId, ctx.clock.now());
+  return sent;
+}
+
+/** Scheduled campaigns whose time has come start sending. */
+async function startDue(deps: Deps): Promise<void> {
+  for (const due of await queries.dueCampaigns(deps.db, deps.clock.now(), 100)) {
+    const ctx = jobCtx(deps, due.business_id, JOB);
+    await inTransaction(deps.db, async (trx) => {
+      const campaign = await queries.findCampaign(trx, due.business_id, due.id, true);
+      if (campaign?.status !== 'scheduled') return;
+      await startSending(trx, { ...ctx, db: trx }, campaign);
+    });
+  }
+}
+
+/**
+ * One pass of the sending worker: scheduled campaigns that are due start, claims a dead worker left
+ * are released, then every sending campaign's due recipients are sent; finished campaigns are sent.
+ * Returns how many recipients it attempted.
+ */
+export async function runSending(deps: Deps): Promise<number> {
+  await startDue(deps);
+  const now = deps.clock.now();
+  await queries.releaseStaleClaims(deps.db, new Date(now.getTime() - deps.config.MAIL_CLAIM_LEASE_MS), now);
+  let attempted = 0;
+  for (const c of await queries.campaignsToSend(deps.db, now, 50)) {
+    try {
+      attempted += await sendCampaign(deps, c.business_id, c.id);
+    } catch (err) {
+      deps.log.error({ err, campaignId: c.id }, 'campaign sending failed');
+    }
+  }
+  for (const done of await queries.finishedCampaigns(deps.db)) {
+    await queries.markSent(deps.db, done.business_id, done.id, deps.clock.now());
+  }
+  return attempted;
+}

@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createClient, unwrap, type Client } from '../../client/index.js';
+import { openDatabase } from '../../server/platform/db/database.js';
+import { CLAIM_BATCH, runSending } from '../../server/marketing/sending.js';
+import { registerBusiness, uniqueEmail } from '../support/business.js';
+import { onPostgres } from '../support/database.js';
+import {
+  campaignReaches,
+  campaignRecipients,
+  createCampaign,
+  createSegment,
+  createTemplate,
+  getCampaign,
+  MARKETING_ENV,
+} from '../support/marketing.js';
+import { useServiceDatabase, useTestServer } from '../support/setup.js';
+import { useSmtpSink } from '../support/smtp.js';
+import { waitFor } from '../support/wait.js';
+
+// Exactly-once sending where it is hard: two workers on one campaign, and a worker process killed
+// mid-campaign. On PostgreSQL the workers really race; on PGlite the engine serialises them, and
+// the same properties must still hold.
+
+const { env, sink } = useSmtpSink({ ...MARKETING_ENV, MAIL_RATE_PER_SECOND: '0' });
+const server = useTestServer({ env, worker: false });
+const databaseEnv = useServiceDatabase('campaign-crash');
+
+/** `n` contacts through the API, a few at a time. */
+async function contacts(client: Client, n: number, tag: string): Promise<string[]> {
+  const emails = Array.from({ length: n }, (_, i) => `${tag}-${i}-${uniqueEmail('c')}`);
+  for (let i = 0; i < n; i += 10) {
+    await Promise.all(
+      emails
+        .slice(i, i + 10)
+        .map((email, k) =>
+          unwrap(client.general.customers.createCustomer({ body: { name: `Contact${i + k} Smith`, email } })),
+        ),
+    );
+  }
+  return emails;
+}
+
+async function campaignTo(client: Client) {
+  const template = await createTemplate(client);
+  const segment = await createSegment(client);
+  return createCampaign(client, { template_id: template.id, segment_id: segment.id });
+}
+
+describe(`two workers on one campaign (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('never send one recipient twice, and together send everyone', async () => {
+    const biz = await registerBusiness(server());
+    const emails = await contacts(biz.client, 150, 'pair');
+    const campaign = await campaignTo(biz.client);
+    await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: campaign.id } }));
+    sink().delayMs = 5;
+    // Two workers, each polling as the periodic task does, until the campaign is sent.
+    const worker = async () => {
+      const deadline = Date.now() + 60_000;
+      let attempted = 0;
+      while (Date.now() < deadline) {
+        const n = await runSending(server().deps);
+        attempted += n;
+        if (n > 0) continue;
+        if ((await getCampaign(biz.client, campaign.id)).status === 'sent') return attempted;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error('the campaign did not finish');
+    };
+    const [a, b] = await Promise.all([worker(), worker()]);
+    expect(a + b).toBe(150);
+    for (const email of emails) expect(sink().to(email), email).toHaveLength(1);
+    const recipients = await campaignRecipients(biz.client, campaign.id);
+    expect(recipients).toHaveLength(150);
+    expect(recipients.every((r) => r.status === 'sent')).toBe(true);
+  });
+});
+
+describe(`a service process killed mid-campaign (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
+  const ROOT = new URL('../../', import.meta.url).pathname;
+  const PORT = 4400 + Math.floor(Math.random() * 200);
+  const BASE = `http://127.0.0.1:${PORT}`;
+
+  function startService(): { child: ChildProcess; exited: Promise<unknown> } {
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...databaseEnv(),
+        ...MARKETING_ENV,
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
+        SMTP_URL: sink().url,
+        MARKETING_POLL_MS: '50',
+        MAIL_RATE_PER_SECOND: '150',
+        MAIL_CLAIM_LEASE_MS: '1000',
+      },
+      stdio: 'ignore',
+    });
+    return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
+  }
+
+  async function ready(): Promise<void> {
+    await waitFor(
+      'the service',
+      async () => {
+        try {
+          return (await fetch(`${BASE}/readyz`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      90_000,
+    );
+  }
+
+  it('sends every recipient once, except at most the ones in flight at the kill, counted', async () => {
+    sink().reset();
+    let service = startService();
+    try {
+      await ready();
+      const anonymous = createClient({ baseUrl: BASE, maxRetries: 0 });
+      const owner = uniqueEmail();
+      const { data } = await unwrap(
+        anonymous.auth.register({
+          body: { businessName: 'Crash Shop', email: owner, password: 'correct horse battery staple' },
+        }),
+      );
+      const client = createClient({ baseUrl: BASE, accessToken: data.accessToken, maxRetries: 0 });
+      const emails = await contacts(client, 300, 'crash');
+      const campaign = await campaignTo(client);
+      await unwrap(client.marketing.campaigns.sendCampaign({ params: { id: campaign.id } }));
+
+      // At 150 messages a second, a third of the way through (mid-claim: claims take 20):
+      await waitFor('a third sent', () => sink().messages.length >= 110, 30_000);
+      service.child.kill('SIGKILL');
+      await service.exited;
+      const deliveredAtKill = sink().messages.length;
+
+      // What the dead worker held: recipients claimed and not settled. Only these may be sent twice.
+      const database = await openDatabase({
+        databaseUrl: databaseEnv().DATABASE_URL,
+        dataDir: databaseEnv().DATA_DIR ?? 'memory://',
+        poolSize: 1,
+        statementTimeoutMs: 10_000,
+      });
+      let inFlight: string[];
+      try {
+        inFlight = (
+          await database.db
+            .selectFrom('marketing_recipients')
+            .select('email')
+            .where('campaign_id', '=', campaign.id)
+            .where('status', '=', 'sending')
+            .execute()
+        ).map((r) => r.email);
+      } finally {
+        await database.close();
+      }
+      expect(inFlight.length).toBeLessThanOrEqual(CLAIM_BATCH);
+      expect(deliveredAtKill).toBeLessThan(300);
+
+      service = startService();
+      await ready();
+      await campaignReaches(client, campaign.id, 'sent', 60_000);
+
+      const duplicated = emails.filter((email) => sink().to(email).length > 1);
+      for (const email of emails) expect(sink().to(email).length, email).toBeGreaterThanOrEqual(1);
+      for (const email of duplicated) expect(inFlight, email).toContain(email);
+      expect(duplicated.length).toBeLessThanOrEqual(inFlight.length);
+      expect(sink().messages.filter((m) => emails.includes(m.to))).toHaveLength(300 + duplicated.length);
+      const recipients = await campaignRecipients(client, campaign.id);
+      expect(recipients.filter((r) => r.status === 'sent')).toHaveLength(300);
+    } finally {
+      service.child.kill('SIGKILL');
+      await service.exited;
+    }
+  }, 180_000);
+});
