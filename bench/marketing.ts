@@ -6,20 +6,33 @@
  * contact_count) and its contacts page, first and further in (target p95 50 ms each). Rendering:
  * one template (CSS inlined, merge tags, escaping) for 10,000 contacts in-process (target 1 s).
  *
+ * Sending: a campaign to 10,000 recipients (DKIM-signed, tracked, one SMTP message each) through
+ * the service's worker to an SMTP sink in this process, from send to `sent`: unpaced
+ * (MAIL_RATE_PER_SECOND=0) and at the default 1,000 a second, target 15 s; then at 200 a second,
+ * which must take 50 s +- 10% (pacing works). The service's peak RSS is read from /proc.
+ *
  *   npm run build && npx tsx bench/marketing.ts   (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
  *
  * BENCH_CONTACTS (default 200000), BENCH_ROUNDS (default 5), BENCH_REQUESTS (per round and query,
- * default 60), BENCH_RENDERS (default 10000); BENCH_KEEP_DB=1 keeps the scratch database.
+ * default 60), BENCH_RENDERS (default 10000), BENCH_RECIPIENTS (default 10000), BENCH_SEND_ROUNDS
+ * (default 3), BENCH_PARTS (default segments,render,sending); BENCH_KEEP_DB=1 keeps the scratch
+ * database.
  */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { unwrap } from '../client/index.js';
 import { compileTemplate, type MergeFields } from '../server/marketing/index.js';
-import { benchService, measureQueries, median } from './support.js';
+import { benchService, measureQueries, median, type BenchService } from './support.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 10_000);
+const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
+const SEND_ROUNDS = Number(process.env.BENCH_SEND_ROUNDS ?? 3);
+const PARTS = (process.env.BENCH_PARTS ?? 'segments,render,sending').split(',');
 const API_PORT = 3834;
+const SENDER_DOMAIN = 'bench-mail.example.test';
 
 async function segmentsPart(service: Awaited<ReturnType<typeof benchService>>): Promise<void> {
   const { businessId, client } = await service.register('Bench marketing');
@@ -126,10 +139,152 @@ function renderPart(): void {
   );
 }
 
-const service = await benchService(API_PORT);
-try {
-  await segmentsPart(service);
-} finally {
-  await service.close();
+/** An SMTP server that accepts everything and counts messages (bodies read and dropped). */
+async function startSink() {
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        received++;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
-renderPart();
+
+/** RECIPIENTS contacts, a DKIM-signing sender domain, a template with links and a segment of everyone. */
+async function sendingSetup(service: BenchService) {
+  const { businessId, client } = await service.register('Bench campaigns');
+  await service.data.query(
+    `INSERT INTO customers (business_id, id, name, email, first_name, last_name, attributes, unsubscribed,
+                            created_at, updated_at)
+     SELECT $1, 'cus_SEND' || lpad(i::text, 22, '0'), 'First' || i || ' Last' || i, 'r' || i || '@example.test',
+            'First' || i, 'Last' || i, jsonb_build_object('plan', 'pro'), false, now(), now()
+     FROM generate_series(1, $2::int) AS i`,
+    [businessId, RECIPIENTS],
+  );
+  await service.data.query('VACUUM ANALYZE customers');
+  if (!process.env.BENCH_NO_DKIM) await unwrap(client.marketing.domains.createDomain({ body: { domain: SENDER_DOMAIN } }));
+  const template = (
+    await unwrap(
+      client.marketing.templates.createTemplate({
+        body: {
+          name: 'Offer',
+          subject: 'An offer for {{first_name}}',
+          html_body:
+            '<style>p{color:#333}</style><h1>Hello {{first_name}}</h1><p>Our autumn offer, {{name}}.</p>' +
+            '<p><a href="https://shop.example/offer">See it</a> or <a href="https://shop.example/">visit us</a>.</p>',
+          from_name: 'Bench Shop',
+          from_email: `news@${SENDER_DOMAIN}`,
+        },
+      }),
+    )
+  ).template;
+  const segment = (
+    await unwrap(
+      client.marketing.segments.createSegment({
+        body: { name: 'Everyone', filters: { match: 'all', conditions: [] } },
+      }),
+    )
+  ).segment;
+  return { client, template, segment };
+}
+
+/** One campaign to every contact: seconds from the send request until the campaign is `sent`. */
+async function sendOnce(
+  setup: Awaited<ReturnType<typeof sendingSetup>>,
+  sink: Awaited<ReturnType<typeof startSink>>,
+): Promise<number> {
+  const { campaigns } = setup.client.marketing;
+  const campaign = (
+    await unwrap(
+      campaigns.createCampaign({
+        body: { name: 'Bench', template_id: setup.template.id, segment_id: setup.segment.id },
+      }),
+    )
+  ).campaign;
+  const before = sink.received();
+  const started = performance.now();
+  const { recipients_count } = await unwrap(campaigns.sendCampaign({ params: { id: campaign.id } }));
+  if (recipients_count !== RECIPIENTS) throw new Error(`${recipients_count} recipients, not ${RECIPIENTS}`);
+  for (;;) {
+    const { status } = (await unwrap(campaigns.getCampaign({ params: { id: campaign.id } }))).campaign;
+    if (status === 'sent') break;
+    if (status !== 'sending') throw new Error(`the campaign is ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const delivered = sink.received() - before;
+  const analytics = (await unwrap(campaigns.getCampaignAnalytics({ params: { id: campaign.id } }))).analytics;
+  if (delivered !== RECIPIENTS || analytics.delivered !== RECIPIENTS) {
+    throw new Error(
+      `the sink got ${delivered} messages, analytics ${analytics.delivered}, for ${RECIPIENTS}`,
+    );
+  }
+  return seconds;
+}
+
+/** Campaign sending at the given MAIL_RATE_PER_SECOND, `rounds` times, in a service of its own. */
+async function sendingPart(
+  rate: number,
+  rounds: number,
+  check: (median: number) => { target: string; met: boolean },
+): Promise<void> {
+  const sink = await startSink();
+  const service = await benchService(API_PORT, {
+    WORKER_ENABLED: 'true',
+    SMTP_URL: sink.url,
+    MAIL_TRUSTED_DOMAINS: SENDER_DOMAIN,
+    MAIL_RATE_PER_SECOND: String(rate),
+    MARKETING_POLL_MS: '100',
+    PUBLIC_BASE_URL: 'https://bench.example',
+  });
+  try {
+    const setup = await sendingSetup(service);
+    const times: number[] = [];
+    for (let round = 0; round < rounds; round++) times.push(await sendOnce(setup, sink));
+    const med = median(times);
+    const { target, met } = check(med);
+    console.log(
+      `\ncampaign to ${RECIPIENTS.toLocaleString('en')} recipients at MAIL_RATE_PER_SECOND=${rate} ` +
+        `(${rate === 0 ? 'unpaced' : `${rate}/s`}), ${rounds} round(s): median ${med.toFixed(1)} s ` +
+        `(${Math.min(...times).toFixed(1)}-${Math.max(...times).toFixed(1)}), ` +
+        `${(RECIPIENTS / med).toFixed(0)} messages/s, service peak RSS ${service.peakRssMiB().toFixed(0)} MiB; ` +
+        `target ${target}: ${met ? 'met' : 'NOT met'}`,
+    );
+  } finally {
+    await service.close();
+    await sink.close();
+  }
+}
+
+if (PARTS.includes('segments')) {
+  const service = await benchService(API_PORT);
+  try {
+    await segmentsPart(service);
+  } finally {
+    await service.close();
+  }
+}
+if (PARTS.includes('render')) renderPart();
+if (PARTS.includes('sending')) {
+  const within15 = (m: number) => ({ target: '<= 15 s', met: m <= 15 });
+  await sendingPart(0, SEND_ROUNDS, within15);
+  if (!process.env.BENCH_ONLY_UNPACED) await sendingPart(1000, SEND_ROUNDS, within15);
+  const expected = RECIPIENTS / 200;
+  if (!process.env.BENCH_ONLY_UNPACED) await sendingPart(200, 1, (m) => ({
+    target: `${expected.toFixed(0)} s +- 10%`,
+    met: Math.abs(m - expected) <= expected * 0.1,
+  }));
+}

@@ -1,6 +1,7 @@
 /** Plumbing the benchmarks share: the service as a child process and a scratch PostgreSQL database. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
 
@@ -80,7 +81,7 @@ export async function scratchDatabase(): Promise<{
  * The service as a child process on a scratch database, with a SQL connection for bulk loads and a
  * way to register businesses; `close()` stops it and drops the database (unless BENCH_KEEP_DB).
  */
-export async function benchService(port: number) {
+export async function benchService(port: number, env: Record<string, string> = {}) {
   const baseUrl = `http://127.0.0.1:${port}`;
   // Another process on the port would answer in place of the service (and its database).
   const portTaken = await fetch(`${baseUrl}/healthz`).then(
@@ -95,6 +96,7 @@ export async function benchService(port: number) {
     RATE_LIMITS: 'free:100,standard:100000000,enterprise:100000000',
     ANONYMOUS_RATE_LIMIT: '1000000',
     WORKER_ENABLED: 'false',
+    ...env,
   });
   const data = new pg.Client({ connectionString: database.url });
   const close = async () => {
@@ -116,6 +118,12 @@ export async function benchService(port: number) {
     baseUrl,
     data,
     close,
+    /** The service's peak resident set size so far, in MiB (Linux: VmHWM). */
+    peakRssMiB(): number {
+      const status = readFileSync(`/proc/${api.pid}/status`, 'utf8');
+      const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
+      return kib / 1024;
+    },
     /** A new business through the API, and a client signed in as it. */
     async register(name = 'Bench') {
       const { businessId, accessToken } = (

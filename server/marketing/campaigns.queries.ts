@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ListCampaignsQuery, ListRecipientsQuery } from '../../contract/marketing/index.js';
 import type { Executor } from '../platform/db/database.js';
-import type { MarketingCampaignsTable, RecipientStatus } from '../platform/db/types.js';
+import type { MarketingCampaignsTable } from '../platform/db/types.js';
 import { inSegment, type SegmentDefinition } from './filters.queries.js';
 
 /** Whether a scheduled, sending or paused campaign uses the segment (or template). */
@@ -203,40 +203,58 @@ export async function releaseClaims(
     .execute();
 }
 
-/** The outcome of one claimed recipient (only while it is still this claim's). */
-export async function settleRecipient(
-  db: Executor,
-  key: { businessId: string; campaignId: string; customerId: string },
-  outcome: { status: RecipientStatus; at: Date; error?: string | null; nextAttemptAt?: Date },
-): Promise<void> {
-  await db
-    .updateTable('marketing_recipients')
-    .set({
-      status: outcome.status,
-      updated_at: outcome.at,
-      claimed_at: null,
-      error: outcome.error ?? null,
-      ...(outcome.status === 'sent' && { sent_at: outcome.at }),
-      ...(outcome.nextAttemptAt && { next_attempt_at: outcome.nextAttemptAt }),
-    })
-    .where('business_id', '=', key.businessId)
-    .where('campaign_id', '=', key.campaignId)
-    .where('customer_id', '=', key.customerId)
-    .where('status', '=', 'sending')
-    .execute();
+/** What became of one claimed recipient after the SMTP server's answer. */
+export interface Settlement {
+  customerId: string;
+  email: string;
+  status: 'sent' | 'queued' | 'failed' | 'bounced';
+  error: string | null;
+  /** When queued again: the retry's time. */
+  nextAttemptAt: Date | null;
+  at: Date;
 }
 
-export async function recordAttempt(
+/**
+ * Records the outcomes of claimed recipients in one statement: each recipient's state (only while
+ * it is still claimed), one send attempt each, and the suppression of bounced addresses.
+ */
+export async function settleRecipients(
   db: Executor,
   businessId: string,
   campaignId: string,
-  ok: boolean,
-  at: Date,
+  outcomes: readonly Settlement[],
 ): Promise<void> {
-  await db
-    .insertInto('marketing_send_attempts')
-    .values({ business_id: businessId, campaign_id: campaignId, ok, at })
-    .execute();
+  if (outcomes.length === 0) return;
+  const rows = sql.join(
+    outcomes.map(
+      (o) =>
+        sql`(${o.customerId}::text, ${o.email.toLowerCase()}::text, ${o.status}::text, ${o.error}::text,
+             ${o.nextAttemptAt}::timestamptz, ${o.at}::timestamptz)`,
+    ),
+  );
+  await sql`
+    WITH o (customer_id, email, status, error, next_attempt_at, at) AS (VALUES ${rows}),
+    settled AS (
+      UPDATE marketing_recipients r
+      SET status = o.status, error = o.error, claimed_at = NULL, updated_at = o.at,
+          sent_at = CASE WHEN o.status = 'sent' THEN o.at ELSE r.sent_at END,
+          next_attempt_at = COALESCE(o.next_attempt_at, r.next_attempt_at)
+      FROM o
+      WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
+        AND r.customer_id = ANY(${outcomes.map((o) => o.customerId)}::text[])
+        AND r.customer_id = o.customer_id AND r.status = 'sending'
+      RETURNING r.customer_id
+    ),
+    suppressed AS (
+      INSERT INTO marketing_suppressions (business_id, email, reason, campaign_id, created_at)
+      SELECT DISTINCT ON (o.email) ${businessId}, o.email, 'hard_bounce', ${campaignId}, o.at
+      FROM o WHERE o.status = 'bounced'
+      ON CONFLICT (business_id, email) DO NOTHING
+      RETURNING email
+    )
+    INSERT INTO marketing_send_attempts (business_id, campaign_id, ok, at)
+    SELECT ${businessId}, ${campaignId}, o.status = 'sent', o.at FROM o
+  `.execute(db);
 }
 
 /** Failed attempts and attempts among the last `n` of the campaign. */

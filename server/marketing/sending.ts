@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { jobCtx, type Ctx } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';
@@ -6,6 +10,7 @@ import type { Deps } from '../platform/deps.js';
 import { queueMail, recordMail } from '../platform/mail.js';
 import * as queries from './campaigns.queries.js';
 import { startSending } from './campaigns.js';
+import { composeMessage, type OutgoingMessage } from './compose.js';
 import * as domains from './domains.queries.js';
 import type { MergeFields } from './render.js';
 import { compileTemplate } from './render.js';
@@ -13,7 +18,9 @@ import { findTemplate } from './templates.queries.js';
 import { linksOf, trackLinks } from './tracking.js';
 
 /** Recipients one claim takes; at most these are in flight (and may be sent twice) if a worker dies. */
-export const CLAIM_BATCH = 20;
+export const CLAIM_BATCH = 200;
+/** Messages under way per pooled SMTP connection: one on the wire while the next is prepared. */
+const LANES_PER_CONNECTION = 2;
 /** Attempts of one recipient: the first and three retries. */
 const MAX_ATTEMPTS = 4;
 /** The automatic pause: more than this share failing among the last 100 attempts (of at least 20). */
@@ -26,24 +33,8 @@ type Campaign = queries.CampaignRow;
 // ---------------------------------------------------------------------------------------------
 // Transport and pacing
 
-export interface OutgoingMessage {
-  from: { name: string | null; address: string };
-  to: string;
-  replyTo: string | null;
-  subject: string;
-  html: string;
-  text: string;
-  messageId: string;
-  headers: Record<string, string>;
-  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
-}
-
 /** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
 export type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
-
-const DKIM_HEADERS =
-  'from:sender:reply-to:subject:date:message-id:to:cc:mime-version:content-type:content-transfer-encoding:' +
-  'list-unsubscribe:list-unsubscribe-post';
 
 const transports = new WeakMap<Readonly<Config>, Transporter>();
 
@@ -66,10 +57,41 @@ function transportOf(config: Readonly<Config>): Transporter | undefined {
   return transport;
 }
 
-/** Closes the pooled transport of a configuration (at shutdown). */
-export function closeTransport(config: Readonly<Config>): void {
+type Composer = (message: OutgoingMessage) => Promise<Uint8Array>;
+
+/** The compiled thread-pool task (absent when the service runs from its TypeScript sources). */
+const COMPOSE_WORKER = fileURLToPath(new URL('./compose.worker.js', import.meta.url));
+const pools = new WeakMap<Readonly<Config>, Piscina>();
+
+/**
+ * Composing and DKIM-signing a message is CPU work (an RSA signature each): done on a pool of
+ * worker threads, so the event loop keeps the SMTP connections and the database busy meanwhile.
+ * Run from sources (tests), it is done in-line.
+ */
+function composerOf(config: Readonly<Config>): Composer {
+  if (!existsSync(COMPOSE_WORKER)) return composeMessage;
+  let pool = pools.get(config);
+  if (!pool) {
+    const threads = Math.max(1, availableParallelism());
+    // Threads stay up between campaigns' batches: starting one loads the composer again.
+    pool = new Piscina({
+      filename: COMPOSE_WORKER,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+    });
+    pools.set(config, pool);
+  }
+  const running = pool;
+  return (message) => running.run(message) as Promise<Uint8Array>;
+}
+
+/** Closes the pooled transport and the composing threads of a configuration (at shutdown). */
+export async function closeTransport(config: Readonly<Config>): Promise<void> {
   transports.get(config)?.close();
   transports.delete(config);
+  await pools.get(config)?.destroy();
+  pools.delete(config);
 }
 
 async function deliver(deps: Deps, businessId: string, message: OutgoingMessage): Promise<SendOutcome> {
@@ -89,21 +111,17 @@ async function deliver(deps: Deps, businessId: string, message: OutgoingMessage)
     return { ok: true };
   }
   try {
+    const raw = await composerOf(deps.config)(message);
     await transport.sendMail({
-      from: { name: message.from.name ?? '', address: message.from.address },
-      to: message.to,
-      ...(message.replyTo && { replyTo: message.replyTo }),
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-      messageId: message.messageId,
-      headers: message.headers,
-      ...(message.dkim && { dkim: { ...message.dkim, headerFieldNames: DKIM_HEADERS } }),
+      envelope: { from: message.from.address, to: [message.to] },
+      raw: Buffer.from(raw),
     });
     return { ok: true };
   } catch (err) {
     const code = (err as { responseCode?: number }).responseCode;
-    const error = String((err as Error).message ?? err).slice(0, 500);
+    const error = String((err as Error).message ?? err)
+      .replace(/\u0000/g, '')
+      .slice(0, 500);
     return { ok: false, permanent: code !== undefined && code >= 500 && code < 600, error };
   }
 }
@@ -192,55 +210,92 @@ async function sendClaimed(
   prepared: Prepared,
   claimed: queries.RecipientRow[],
 ): Promise<void> {
-  const key = (customerId: string) => ({ businessId: ctx.businessId, campaignId: campaign.id, customerId });
+  const settler = new Settler(deps, ctx.businessId, campaign.id);
   const sending = stillSending(deps, ctx.businessId, campaign.id);
   let next = 0;
-  const lanes = Array.from({ length: Math.min(deps.config.MAIL_POOL_SIZE, claimed.length) }, async () => {
-    while (next < claimed.length) {
-      await pace(ctx.businessId, deps.config.MAIL_RATE_PER_SECOND);
-      // A pause (or cancel) takes effect before the next message, not after the claim.
-      if (!(await sending())) break;
-      const recipient = claimed[next++];
-      if (!recipient) break;
-      let outcome: SendOutcome;
-      try {
-        outcome = await deliver(deps, ctx.businessId, messageFor(ctx, campaign, prepared, recipient));
-      } catch (err) {
-        outcome = { ok: false, permanent: false, error: String((err as Error).message ?? err).slice(0, 500) };
-      }
-      const at = ctx.clock.now();
-      if (outcome.ok) {
-        await queries.settleRecipient(deps.db, key(recipient.customer_id), { status: 'sent', at });
-      } else if (outcome.permanent) {
-        await inTransaction(deps.db, async (trx) => {
-          await queries.settleRecipient(trx, key(recipient.customer_id), {
-            status: 'bounced',
-            at,
-            error: outcome.error,
-          });
-          await queries.suppress(trx, ctx.businessId, recipient.email, 'hard_bounce', campaign.id, at);
-        });
-      } else if (recipient.attempts < MAX_ATTEMPTS) {
-        const delay = deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1);
-        await queries.settleRecipient(deps.db, key(recipient.customer_id), {
-          status: 'queued',
+  const lanes = Array.from(
+    { length: Math.min(LANES_PER_CONNECTION * deps.config.MAIL_POOL_SIZE, claimed.length) },
+    async () => {
+      while (next < claimed.length) {
+        await pace(ctx.businessId, deps.config.MAIL_RATE_PER_SECOND);
+        // A pause (or cancel) takes effect before the next message, not after the claim.
+        if (!(await sending())) break;
+        const recipient = claimed[next++];
+        if (!recipient) break;
+        let outcome: SendOutcome;
+        try {
+          outcome = await deliver(deps, ctx.businessId, messageFor(ctx, campaign, prepared, recipient));
+        } catch (err) {
+          outcome = {
+            ok: false,
+            permanent: false,
+            error: String((err as Error).message ?? err).slice(0, 500),
+          };
+        }
+        const at = ctx.clock.now();
+        const retry = !outcome.ok && !outcome.permanent && recipient.attempts < MAX_ATTEMPTS;
+        // The lane waits for its outcome to be committed: at any moment, at most one accepted and
+        // unrecorded message per lane, which a crash could send again.
+        await settler.add({
+          customerId: recipient.customer_id,
+          email: recipient.email,
+          status: outcome.ok ? 'sent' : outcome.permanent ? 'bounced' : retry ? 'queued' : 'failed',
+          error: outcome.ok ? null : outcome.error,
+          nextAttemptAt: retry
+            ? new Date(at.getTime() + deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1))
+            : null,
           at,
-          error: outcome.error,
-          nextAttemptAt: new Date(at.getTime() + delay),
-        });
-      } else {
-        await queries.settleRecipient(deps.db, key(recipient.customer_id), {
-          status: 'failed',
-          at,
-          error: outcome.error,
         });
       }
-      await queries.recordAttempt(deps.db, ctx.businessId, campaign.id, outcome.ok, at);
-    }
-  });
+    },
+  );
   await Promise.all(lanes);
   const unsent = claimed.slice(next).map((r) => r.customer_id);
   if (unsent.length > 0) await queries.releaseClaims(deps.db, ctx.businessId, campaign.id, unsent);
+}
+
+/**
+ * Group commit of outcomes: what the lanes report while a write is under way goes in the next
+ * one, so a campaign costs a statement per handful of messages, and each lane still waits for
+ * its own outcome to be committed.
+ */
+class Settler {
+  private pending: { settlement: queries.Settlement; done: () => void; failed: (err: unknown) => void }[] =
+    [];
+  private writing = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly businessId: string,
+    private readonly campaignId: string,
+  ) {}
+
+  add(settlement: queries.Settlement): Promise<void> {
+    return new Promise((done, failed) => {
+      this.pending.push({ settlement, done, failed });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await queries.settleRecipients(
+          this.deps.db,
+          this.businessId,
+          this.campaignId,
+          batch.map((p) => p.settlement),
+        );
+        for (const p of batch) p.done();
+      } catch (err) {
+        for (const p of batch) p.failed(err);
+      }
+    }
+    this.writing = false;
+  }
 }
 
 /** Whether the campaign is still sending, read at most every 100 ms. */
