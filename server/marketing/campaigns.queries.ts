@@ -203,6 +203,38 @@ export async function releaseClaims(
     .execute();
 }
 
+/**
+ * Claimed recipients who can no longer be written to (the contact unsubscribed or was deleted, or
+ * the address was suppressed, since sending started) become `skipped`; returns their ids.
+ */
+export async function skipUnreachable(
+  db: Executor,
+  businessId: string,
+  campaignId: string,
+  customerIds: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  if (customerIds.length === 0) return [];
+  const { rows } = await sql<{ customer_id: string }>`
+    UPDATE marketing_recipients r
+    SET status = 'skipped', claimed_at = NULL, updated_at = ${now}
+    WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
+      AND r.customer_id = ANY(${customerIds}::text[]) AND r.status = 'sending'
+      AND (
+        NOT EXISTS (
+          SELECT 1 FROM customers c
+          WHERE c.business_id = r.business_id AND c.id = r.customer_id AND NOT c.unsubscribed
+        )
+        OR EXISTS (
+          SELECT 1 FROM marketing_suppressions s
+          WHERE s.business_id = r.business_id AND s.email = lower(r.email)
+        )
+      )
+    RETURNING r.customer_id
+  `.execute(db);
+  return rows.map((r) => r.customer_id);
+}
+
 /** What became of one claimed recipient after the SMTP server's answer. */
 export interface Settlement {
   customerId: string;

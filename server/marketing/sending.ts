@@ -26,6 +26,7 @@ const MAX_ATTEMPTS = 4;
 /** The automatic pause: more than this share failing among the last 100 attempts (of at least 20). */
 const PAUSE_SHARE = 0.2;
 const PAUSE_MIN_ATTEMPTS = 20;
+const PAUSE_CHECK_EVERY = 20;
 const JOB = 'marketing sending';
 
 type Campaign = queries.CampaignRow;
@@ -129,10 +130,13 @@ async function deliver(deps: Deps, businessId: string, message: OutgoingMessage)
 /** Per business, the time the next message may start (MAIL_RATE_PER_SECOND; 0: unpaced). */
 const nextSlot = new Map<string, number>();
 
+/** Slots a worker may catch up on after a pause in its sending (a slow claim, say), in ms. */
+const CATCH_UP_MS = 250;
+
 async function pace(businessId: string, perSecond: number): Promise<void> {
   if (perSecond <= 0) return;
   const now = performance.now();
-  const slot = Math.max(now, nextSlot.get(businessId) ?? now);
+  const slot = Math.max(now - CATCH_UP_MS, nextSlot.get(businessId) ?? now);
   nextSlot.set(businessId, slot + 1000 / perSecond);
   if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
 }
@@ -201,58 +205,6 @@ function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient:
 
 // ---------------------------------------------------------------------------------------------
 // The worker
-
-/** Sends what one claim took; each recipient is settled right after the SMTP server's answer. */
-async function sendClaimed(
-  deps: Deps,
-  ctx: Ctx,
-  campaign: Campaign,
-  prepared: Prepared,
-  claimed: queries.RecipientRow[],
-): Promise<void> {
-  const settler = new Settler(deps, ctx.businessId, campaign.id);
-  const sending = stillSending(deps, ctx.businessId, campaign.id);
-  let next = 0;
-  const lanes = Array.from(
-    { length: Math.min(LANES_PER_CONNECTION * deps.config.MAIL_POOL_SIZE, claimed.length) },
-    async () => {
-      while (next < claimed.length) {
-        await pace(ctx.businessId, deps.config.MAIL_RATE_PER_SECOND);
-        // A pause (or cancel) takes effect before the next message, not after the claim.
-        if (!(await sending())) break;
-        const recipient = claimed[next++];
-        if (!recipient) break;
-        let outcome: SendOutcome;
-        try {
-          outcome = await deliver(deps, ctx.businessId, messageFor(ctx, campaign, prepared, recipient));
-        } catch (err) {
-          outcome = {
-            ok: false,
-            permanent: false,
-            error: String((err as Error).message ?? err).slice(0, 500),
-          };
-        }
-        const at = ctx.clock.now();
-        const retry = !outcome.ok && !outcome.permanent && recipient.attempts < MAX_ATTEMPTS;
-        // The lane waits for its outcome to be committed: at any moment, at most one accepted and
-        // unrecorded message per lane, which a crash could send again.
-        await settler.add({
-          customerId: recipient.customer_id,
-          email: recipient.email,
-          status: outcome.ok ? 'sent' : outcome.permanent ? 'bounced' : retry ? 'queued' : 'failed',
-          error: outcome.ok ? null : outcome.error,
-          nextAttemptAt: retry
-            ? new Date(at.getTime() + deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1))
-            : null,
-          at,
-        });
-      }
-    },
-  );
-  await Promise.all(lanes);
-  const unsent = claimed.slice(next).map((r) => r.customer_id);
-  if (unsent.length > 0) await queries.releaseClaims(deps.db, ctx.businessId, campaign.id, unsent);
-}
 
 /**
  * Group commit of outcomes: what the lanes report while a write is under way goes in the next
@@ -339,28 +291,143 @@ async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise
   });
 }
 
-/** Sends a campaign's due recipients, a claim at a time, until none is due or it stops sending. */
+/**
+ * The recipients a worker holds for one campaign: claimed in batches, the next claim made while the
+ * lanes still send the last one's, so the SMTP connections never wait for the database.
+ */
+class ClaimQueue {
+  private readonly queue: queries.RecipientRow[] = [];
+  private refilling: Promise<void> | null = null;
+  private exhausted = false;
+  /** Set when the campaign paused itself (too many failures) or a claim failed. */
+  stopped = false;
+  error: unknown = null;
+  claimed = 0;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly ctx: Ctx,
+    private readonly campaign: Campaign,
+    private readonly lowWater: number,
+  ) {}
+
+  /** The next recipient to send, or undefined when there is none (or sending stopped). */
+  async next(): Promise<queries.RecipientRow | undefined> {
+    for (;;) {
+      if (this.stopped) return undefined;
+      if (this.queue.length <= this.lowWater && !this.exhausted && !this.refilling) {
+        this.refilling = this.refill().finally(() => (this.refilling = null));
+      }
+      const recipient = this.queue.shift();
+      if (recipient) return recipient;
+      if (!this.refilling) return undefined;
+      await this.refilling;
+    }
+  }
+
+  /** What was claimed and never attempted (sending stopped): back to the queue. */
+  async release(): Promise<void> {
+    await this.refilling;
+    const unsent = this.queue.splice(0).map((r) => r.customer_id);
+    if (unsent.length > 0)
+      await queries.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, unsent);
+  }
+
+  private async refill(): Promise<void> {
+    const { deps, ctx, campaign } = this;
+    try {
+      const claimed = await queries.claimRecipients(
+        deps.db,
+        ctx.businessId,
+        campaign.id,
+        ctx.clock.now(),
+        CLAIM_BATCH,
+      );
+      if (claimed.length === 0) {
+        this.exhausted = true;
+        return;
+      }
+      this.claimed += claimed.length;
+      // Who unsubscribed, was suppressed or was deleted since sending started is skipped.
+      const skipped = new Set(
+        await queries.skipUnreachable(
+          deps.db,
+          ctx.businessId,
+          campaign.id,
+          claimed.map((r) => r.customer_id),
+          ctx.clock.now(),
+        ),
+      );
+      this.queue.push(...claimed.filter((r) => !skipped.has(r.customer_id)));
+    } catch (err) {
+      this.error = err;
+      this.stopped = true;
+    }
+  }
+}
+
+/**
+ * Sends a campaign's due recipients until none is due or it stops sending: lanes (two per pooled
+ * SMTP connection) take recipients from the claim queue; each outcome is recorded right after the
+ * SMTP server's answer. Returns how many recipients were claimed.
+ */
 async function sendCampaign(deps: Deps, businessId: string, campaignId: string): Promise<number> {
   const ctx = jobCtx(deps, businessId, JOB);
   const campaign = await queries.findCampaign(deps.db, businessId, campaignId);
   if (campaign?.status !== 'sending') return 0;
   const prepared = await preparedCampaign(ctx, campaign);
-  let sent = 0;
-  for (;;) {
-    const claimed = await queries.claimRecipients(
-      deps.db,
-      businessId,
-      campaignId,
-      ctx.clock.now(),
-      CLAIM_BATCH,
-    );
-    if (claimed.length === 0) break;
-    await sendClaimed(deps, ctx, campaign, prepared, claimed);
-    sent += claimed.length;
-    if (await pauseIfFailing(deps, ctx, campaign)) break;
-  }
+  const laneCount = LANES_PER_CONNECTION * deps.config.MAIL_POOL_SIZE;
+  const claims = new ClaimQueue(deps, ctx, campaign, 2 * laneCount);
+  const settler = new Settler(deps, businessId, campaignId);
+  const sending = stillSending(deps, businessId, campaignId);
+  let sinceCheck = 0;
+  let checking = false;
+  const lanes = Array.from({ length: laneCount }, async () => {
+    for (;;) {
+      await pace(businessId, deps.config.MAIL_RATE_PER_SECOND);
+      // A pause (or cancel) takes effect before the next message, not after the claim.
+      if (!(await sending())) return;
+      const recipient = await claims.next();
+      if (!recipient) return;
+      let outcome: SendOutcome;
+      try {
+        outcome = await deliver(deps, businessId, messageFor(ctx, campaign, prepared, recipient));
+      } catch (err) {
+        outcome = { ok: false, permanent: false, error: String((err as Error).message ?? err).slice(0, 500) };
+      }
+      const at = ctx.clock.now();
+      const retry = !outcome.ok && !outcome.permanent && recipient.attempts < MAX_ATTEMPTS;
+      // The lane waits for its outcome to be committed: at any moment, at most one accepted and
+      // unrecorded message per lane, which a crash could send again.
+      await settler.add({
+        customerId: recipient.customer_id,
+        email: recipient.email,
+        status: outcome.ok ? 'sent' : outcome.permanent ? 'bounced' : retry ? 'queued' : 'failed',
+        error: outcome.ok ? null : outcome.error,
+        nextAttemptAt: retry
+          ? new Date(at.getTime() + deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1))
+          : null,
+        at,
+      });
+      // The automatic pause is decided every PAUSE_CHECK_EVERY outcomes, by one lane at a time.
+      if (++sinceCheck >= PAUSE_CHECK_EVERY && !checking) {
+        sinceCheck = 0;
+        checking = true;
+        try {
+          if (await pauseIfFailing(deps, ctx, campaign)) claims.stopped = true;
+        } finally {
+          checking = false;
+        }
+      }
+    }
+  });
+  const settled = await Promise.allSettled(lanes);
+  await claims.release();
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  if (claims.error) throw claims.error;
   await queries.markSent(deps.db, businessId, campaignId, ctx.clock.now());
-  return sent;
+  return claims.claimed;
 }
 
 /** Scheduled campaigns whose time has come start sending. */

@@ -378,6 +378,49 @@ describe('sending', () => {
     expect((await send(biz.client, next.id)).recipients_count).toBe(2);
   });
 
+  it('skips a recipient who unsubscribed or was suppressed after sending started', async () => {
+    const { biz, campaign, people } = await draft(3, {}, 'skip');
+    const [leaving, bounced, staying] = people as [
+      (typeof people)[0],
+      (typeof people)[0],
+      (typeof people)[0],
+    ];
+    // The first two are refused for now, so they are still queued when their status changes.
+    sink().answer = (email, attempt) =>
+      attempt === 1 && email !== staying.email ? { code: 451, message: '4.7.1 Later' } : null;
+    await send(biz.client, campaign.id);
+    await waitFor(
+      'first attempts',
+      () => sink().attempts.get(bounced.email!) === 1 && sink().to(staying.email!).length === 1,
+    );
+    await waitFor(
+      'retries queued',
+      async () =>
+        (await campaignRecipients(biz.client, campaign.id)).filter((r) => r.status === 'queued').length === 2,
+    );
+    await unwrap(
+      biz.client.general.customers.updateCustomer({
+        params: { id: leaving.id },
+        body: { unsubscribed: true },
+      }),
+    );
+    await unwrap(
+      biz.client.marketing.campaigns.reportBounce({ body: { email: bounced.email!, type: 'complaint' } }),
+    );
+    server().clock.advance(RETRY_BASE_MS);
+    await campaignReaches(biz.client, campaign.id, 'sent');
+    expect(sink().to(leaving.email!)).toEqual([]);
+    expect(sink().to(bounced.email!)).toEqual([]);
+    const statuses = Object.fromEntries(
+      (await campaignRecipients(biz.client, campaign.id)).map((r) => [r.email, r.status]),
+    );
+    expect(statuses).toEqual({
+      [leaving.email!]: 'skipped',
+      [bounced.email!]: 'skipped',
+      [staying.email!]: 'sent',
+    });
+  });
+
   it('marks a recipient failed after the first attempt and three retries, all refused for now', async () => {
     const { biz, campaign, people } = await draft(1, {}, 'fail');
     const email = people[0]!.email!;
