@@ -257,15 +257,16 @@ export async function settleRecipients(
   outcomes: readonly Settlement[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
-  const rows = sql.join(
-    outcomes.map(
-      (o) =>
-        sql`(${o.customerId}::text, ${o.email.toLowerCase()}::text, ${o.status}::text, ${o.error}::text,
-             ${o.nextAttemptAt}::timestamptz, ${o.at}::timestamptz)`,
-    ),
-  );
+  // Arrays, not a VALUES list: the statement's text is the same for any batch (planned once).
+  const column = <T>(pick: (o: Settlement) => T) => outcomes.map(pick);
   await sql`
-    WITH o (customer_id, email, status, error, next_attempt_at, at) AS (VALUES ${rows}),
+    WITH o AS (
+      SELECT * FROM unnest(
+        ${column((o) => o.customerId)}::text[], ${column((o) => o.email.toLowerCase())}::text[],
+        ${column((o) => o.status)}::text[], ${column((o) => o.error)}::text[],
+        ${column((o) => o.nextAttemptAt)}::timestamptz[], ${column((o) => o.at)}::timestamptz[]
+      ) AS o (customer_id, email, status, error, next_attempt_at, at)
+    ),
     settled AS (
       UPDATE marketing_recipients r
       SET status = o.status, error = o.error, claimed_at = NULL, updated_at = o.at,
@@ -273,7 +274,7 @@ export async function settleRecipients(
           next_attempt_at = COALESCE(o.next_attempt_at, r.next_attempt_at)
       FROM o
       WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
-        AND r.customer_id = ANY(${outcomes.map((o) => o.customerId)}::text[])
+        AND r.customer_id = ANY(${column((o) => o.customerId)}::text[])
         AND r.customer_id = o.customer_id AND r.status = 'sending'
       RETURNING r.customer_id
     ),

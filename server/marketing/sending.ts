@@ -62,6 +62,7 @@ type Composer = (message: OutgoingMessage) => Promise<Uint8Array>;
 
 /** The compiled thread-pool task (absent when the service runs from its TypeScript sources). */
 const COMPOSE_WORKER = fileURLToPath(new URL('./compose.worker.js', import.meta.url));
+const compiled = existsSync(COMPOSE_WORKER);
 const pools = new WeakMap<Readonly<Config>, Piscina>();
 
 /**
@@ -70,7 +71,7 @@ const pools = new WeakMap<Readonly<Config>, Piscina>();
  * Run from sources (tests), it is done in-line.
  */
 function composerOf(config: Readonly<Config>): Composer {
-  if (!existsSync(COMPOSE_WORKER)) return composeMessage;
+  if (!compiled) return composeMessage;
   let pool = pools.get(config);
   if (!pool) {
     const threads = Math.max(1, availableParallelism());
