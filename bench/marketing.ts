@@ -156,6 +156,7 @@ async function startSink() {
       });
     },
   });
+  server.on('error', (err: Error) => console.error(`sink: ${err.message}`));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

@@ -25,6 +25,8 @@ export class SmtpSink {
   readonly attempts = new Map<string, number>();
   /** Decides each RCPT TO; `attempt` counts from 1 per address. */
   answer: (address: string, attempt: number) => RcptAnswer = () => null;
+  /** Errors of client connections (a reset by a client that died, say), kept rather than thrown. */
+  readonly connectionErrors: Error[] = [];
   /** Delay before each message's DATA is acknowledged (messages in flight). */
   delayMs = 0;
   private server: SMTPServer | undefined;
@@ -72,6 +74,8 @@ export class SmtpSink {
         });
       },
     });
+    // A client that dies mid-session (a killed worker) resets its connection: not the sink's failure.
+    this.server.on('error', (err: Error) => this.connectionErrors.push(err));
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const { port } = this.server.server.address() as AddressInfo;
     this.url = `smtp://127.0.0.1:${port}`;
