@@ -17,7 +17,11 @@ import { compileTemplate } from './render.js';
 import { findTemplate } from './templates.queries.js';
 import { linksOf, trackLinks } from './tracking.js';
 
-/** Recipients one claim takes; at most these are in flight (and may be sent twice) if a worker dies. */
+/**
+ * Recipients one claim takes. Those a dying worker claimed and never attempted go back to the queue
+ * when their lease runs out; only the ones whose message was accepted and not yet recorded (one per
+ * lane at most) can be sent twice.
+ */
 export const CLAIM_BATCH = 200;
 /** Messages under way per pooled SMTP connection: one on the wire while the next is prepared. */
 const LANES_PER_CONNECTION = 2;
