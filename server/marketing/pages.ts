@@ -66,8 +66,9 @@ async function track(
   });
 }
 
+/** An async page handler whose failures reach the error handler. */
 const handle =
-  (deps: Deps, run: (req: Request, res: Response) => Promise<void>) =>
+  (run: (req: Request, res: Response) => Promise<void>) =>
   (req: Request, res: Response, next: express.NextFunction) => {
     run(req, res).catch(next);
   };
@@ -75,7 +76,7 @@ const handle =
 export function mountPages(app: Express, deps: Deps): void {
   app.get(
     '/t/o/:token',
-    handle(deps, async (req, res) => {
+    handle(async (req, res) => {
       const found = await recipientOf(deps, req, res);
       if (!found) return;
       await track(deps, req, found.key, found.row.sent_at!, 'open', null);
@@ -85,7 +86,7 @@ export function mountPages(app: Express, deps: Deps): void {
 
   app.get(
     '/t/c/:token',
-    handle(deps, async (req, res) => {
+    handle(async (req, res) => {
       const url = typeof req.query.u === 'string' ? req.query.u : '';
       const signature = typeof req.query.s === 'string' ? req.query.s : '';
       const token = String(req.params.token ?? '');
@@ -105,7 +106,7 @@ export function mountPages(app: Express, deps: Deps): void {
   // link never unsubscribe anyone. List-Unsubscribe points at the POST (RFC 8058 one-click).
   app.get(
     '/u/:token',
-    handle(deps, async (req, res) => {
+    handle(async (req, res) => {
       const found = await recipientOf(deps, req, res);
       if (!found) return;
       const action = `/u/${encodeURIComponent(String(req.params.token))}`;
@@ -121,7 +122,7 @@ export function mountPages(app: Express, deps: Deps): void {
 
   app.post(
     '/u/:token',
-    handle(deps, async (req, res) => {
+    handle(async (req, res) => {
       const found = await recipientOf(deps, req, res);
       if (!found) return;
       const { key } = found;

@@ -39,7 +39,7 @@ type Campaign = queries.CampaignRow;
 // Transport and pacing
 
 /** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
-export type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
+type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
 
 const transports = new WeakMap<Readonly<Config>, Transporter>();
 

@@ -53,11 +53,6 @@ export function linksOf(secrets: SecretBox, baseUrl: string, key: RecipientKey):
 
 const HREF = /(<a\b[^>]*?\shref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi;
 
-/** Every http(s) link of an HTML body (entities in the URL decoded as a mail client would). */
-export function linksIn(html: string): string[] {
-  return [...html.matchAll(HREF)].map((m) => decodeEntities(m[3] ?? ''));
-}
-
 /** The HTML with each http(s) link sent through its tracked click URL. */
 export function trackLinks(html: string, click: (url: string) => string): string {
   return html.replace(HREF, (_all, head: string, quote: string, url: string) => {

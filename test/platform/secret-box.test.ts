@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,5 +204,29 @@ describe('ENCRYPTION_KEY in the configuration', () => {
     expect(configErrorOf({ NODE_ENV: 'production', ENCRYPTION_KEY: key }).message).toMatch(
       /\bENCRYPTION_KEY\b/,
     );
+  });
+});
+
+describe('signatures of the links the service hands out', () => {
+  const box = new SecretBox(randomBytes(32));
+
+  it('verifies its own signature of a text, and only of that text', () => {
+    const signature = box.sign('recipient:abc');
+    expect(signature).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(box.verify('recipient:abc', signature)).toBe(true);
+    expect(box.verify('recipient:abd', signature)).toBe(false);
+    expect(box.verify('recipient:abc', flip(signature))).toBe(false);
+    expect(box.verify('recipient:abc', signature.slice(1))).toBe(false);
+    expect(box.verify('recipient:abc', '')).toBe(false);
+  });
+
+  it("refuses another key's signature, and signs with a key other than the sealing key", () => {
+    const key = randomBytes(32);
+    const other = new SecretBox(randomBytes(32));
+    expect(other.verify('recipient:abc', box.sign('recipient:abc'))).toBe(false);
+    // The signature is not an HMAC under the sealing key itself.
+    const plain = createHmac('sha256', key).update('x').digest().subarray(0, 16).toString('base64url');
+    expect(new SecretBox(key).sign('x')).not.toBe(plain);
+    expect(new SecretBox(key).sign('x')).toBe(new SecretBox(key).sign('x'));
   });
 });
