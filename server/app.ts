@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import cors from 'cors';
 import helmet from 'helmet';
@@ -14,7 +15,7 @@ import {
 import { migrationsCurrent } from './platform/db/migrate.js';
 import type { Deps } from './platform/deps.js';
 import { docsRouter } from './platform/docs.js';
-import { errorHandler } from './platform/errors.js';
+import { errorHandler, notUtf8 } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
 
 /** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */
@@ -69,6 +70,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       limit: '1mb',
       type: ['application/json', 'application/*+json'],
       verify: (req, _res, buf) => {
+        // The parser would decode broken bytes as U+FFFD and store them so (DESIGN section 5).
+        if (!isUtf8(buf)) throw notUtf8();
         req.rawBody = buf;
       },
     }),

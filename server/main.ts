@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { domains } from './domains.js';
 import { DataDirLockedError } from './platform/db/data-dir-lock.js';
+import { createHttpServer } from './platform/http.js';
 import { closeHttp, startRuntime, startWorker } from './platform/runtime.js';
 
 /** A start-up failure whose message says it all: printed without a stack trace. */
@@ -25,7 +26,7 @@ function configOrExit(): Readonly<Config> {
  * database is opened or migrated). Until the service is ready, requests are answered 503.
  */
 async function bind(config: Readonly<Config>): Promise<Server> {
-  const server = createServer((_req, res) => {
+  const server = createHttpServer((_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ status: 'starting' }));
   });

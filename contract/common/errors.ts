@@ -12,11 +12,13 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   VALIDATION_ERROR: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
   INSUFFICIENT_POINTS: 422,
   LIMIT_EXCEEDED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
 } as const;
 
@@ -85,14 +87,16 @@ const STATUS_TEXT: Record<number, string> = {
   404: "No such resource for this business (another business's ids answer 404 too).",
   409: 'The request conflicts with the current state of the resource.',
   413: 'The JSON body is larger than 1 MiB.',
+  414: 'The URL is too long: the request line and headers may take 16 KiB together.',
   422: 'The request failed validation; `details` names each field.',
   429: 'Rate limit exceeded; retry after `Retry-After` seconds.',
+  431: 'The headers are too large: the request line and headers may take 16 KiB together.',
   500: 'Unexpected server error; the response carries the request id to quote.',
 };
 
 export const errorStatusText = (status: number): string => STATUS_TEXT[status] ?? 'Error';
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 422 | 429 | 431 | 500;
 
 const responsesOf = <E extends z.ZodTypeAny, S extends ErrorStatus>(schema: E, statuses: readonly S[]) =>
   Object.fromEntries(statuses.map((s) => [s, schema])) as Record<S, E>;
@@ -103,9 +107,9 @@ export function errorResponses<S extends ErrorStatus>(envelope: Envelope, status
 }
 
 /** Statuses any authenticated route can produce before its handler runs. */
-export const AUTHED = [400, 401, 403, 413, 422, 429, 500] as const;
+export const AUTHED = [400, 401, 403, 413, 414, 422, 429, 431, 500] as const;
 /** Statuses any public (unauthenticated) route can produce. */
-export const PUBLIC = [400, 413, 422, 429, 500] as const;
+export const PUBLIC = [400, 413, 414, 422, 429, 431, 500] as const;
 
 type Authed = (typeof AUTHED)[number];
 

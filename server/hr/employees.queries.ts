@@ -39,14 +39,25 @@ export async function findEmployee(db: Executor, businessId: string, id: string)
  * Locks the employee (not deleted) for the caller's transaction: `update` for a change of the
  * employee, `share` while another row comes to depend on it (a leave, a department head).
  */
-export async function lockEmployee(db: Executor, businessId: string, id: string, mode: 'update' | 'share') {
+/**
+ * Locks an employee row: `update` to change or delete it; `leaves` while changing their leaves (one
+ * writer of an employee's leaves at a time, and the employee stays as read until commit);
+ * `share` while another row comes to depend on it.
+ */
+export async function lockEmployee(
+  db: Executor,
+  businessId: string,
+  id: string,
+  mode: 'update' | 'leaves' | 'share',
+) {
   const q = db
     .selectFrom('hr_employees')
     .select(['id', 'status'])
     .where('business_id', '=', businessId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null);
-  return (mode === 'update' ? q.forUpdate() : q.forShare()).executeTakeFirst();
+  const locked = mode === 'update' ? q.forUpdate() : mode === 'leaves' ? q.forNoKeyUpdate() : q.forShare();
+  return locked.executeTakeFirst();
 }
 
 export async function listEmployees(db: Executor, businessId: string, page: EmployeePage) {

@@ -35,6 +35,17 @@ async function leaveOrFail(trx: Trx, ctx: Ctx, id: string, forUpdate = false) {
   return row;
 }
 
+/**
+ * The leave, locked for a change, after its employee: every write of an employee's leaves locks
+ * the employee first, so concurrent writes queue in one order instead of deadlocking on each
+ * other's uncommitted rows in the overlap constraint (DESIGN section 5).
+ */
+async function lockLeave(trx: Trx, ctx: Ctx, id: string) {
+  const seen = await leaveOrFail(trx, ctx, id);
+  if (!(await lockEmployee(trx, ctx.businessId, seen.employee_id, 'leaves'))) throw notFound('Leave');
+  return leaveOrFail(trx, ctx, id, true);
+}
+
 function requireDates(input: CreateLeaveBody): void {
   const span = dayNumber(input.end_date) - dayNumber(input.start_date);
   if (span < 0) throw invalid('end_date', 'Must be on or after start_date');
@@ -63,8 +74,9 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
   return refuseDuplicates(
     () =>
       inTransaction(ctx.db, async (trx) => {
-        // A share lock: the employee cannot be deleted or made inactive until this commits.
-        const employee = await lockEmployee(trx, ctx.businessId, input.employee_id, 'share');
+        // The employee cannot be deleted or made inactive until this commits, and other writes of
+        // their leaves wait their turn (lockLeave).
+        const employee = await lockEmployee(trx, ctx.businessId, input.employee_id, 'leaves');
         if (!employee) throw invalid('employee_id', 'No employee with this id');
         if (employee.status === 'inactive') {
           throw invalid('employee_id', 'The employee is inactive; leave cannot be requested');
@@ -96,7 +108,7 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
 /** Approves, rejects or cancels the request, as MOVES allows. */
 export async function updateLeave(ctx: Ctx, id: string, input: UpdateLeaveBody): Promise<Leave> {
   return inTransaction(ctx.db, async (trx) => {
-    const current = await leaveOrFail(trx, ctx, id, true);
+    const current = await lockLeave(trx, ctx, id);
     if (!MOVES[current.status].includes(input.status)) {
       throw invalidState(`A ${current.status} leave cannot become ${input.status}`);
     }
@@ -114,7 +126,7 @@ export async function updateLeave(ctx: Ctx, id: string, input: UpdateLeaveBody):
 /** Soft delete of a request that is not approved (cancel an approved one first). */
 export async function deleteLeave(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
-    const row = await leaveOrFail(trx, ctx, id, true);
+    const row = await lockLeave(trx, ctx, id);
     if (row.status === 'approved') {
       throw invalidState('An approved leave cannot be deleted; cancel it first');
     }

@@ -1,6 +1,7 @@
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
+import { isConcurrencyFailure } from './db/errors.js';
 import {
   ERROR_STATUS,
   envelopeForPath,
@@ -39,6 +40,10 @@ export const invalid = (field: string, message: string) =>
 export const invalidState = (message: string) => new ApiError('INVALID_STATE', message);
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
 
+/** What the JSON body parser throws for a body that is not UTF-8 (a 400, typed for toApiError). */
+export const notUtf8 = () =>
+  Object.assign(new Error('body is not UTF-8'), { status: 400, type: 'encoding.not_utf8' });
+
 function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
   return error.issues.flatMap((issue) => {
     const base = [...(prefix ? [prefix] : []), ...issue.path].join('.');
@@ -64,6 +69,9 @@ export function toApiError(err: unknown): ApiError {
   const type = (err as { type?: string } | null)?.type;
   if (type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB');
   if (type === 'entity.parse.failed') return new ApiError('BAD_REQUEST', 'Malformed JSON in request body');
+  if (type === 'encoding.not_utf8') {
+    return new ApiError('BAD_REQUEST', 'The request body is not valid UTF-8; send JSON encoded as UTF-8');
+  }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return new ApiError('BAD_REQUEST', 'Unsupported body encoding');
   }
@@ -75,6 +83,16 @@ export function toApiError(err: unknown): ApiError {
     if (err instanceof URIError)
       return new ApiError('BAD_REQUEST', 'Malformed percent-escape in the request path');
     return new ApiError('BAD_REQUEST', 'The request body could not be read as sent');
+  }
+  if (isConcurrencyFailure(err)) {
+    // Still failing after inTransaction's new attempts, or in a transaction only its owner could
+    // start again: the client can (Retry-After also keeps the answer out of the idempotency store).
+    return new ApiError(
+      'CONFLICT',
+      'The request met a concurrent change to the same records; retry it',
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
   if ((err as { code?: string } | null)?.code === '57014') {
     return new ApiError('INTERNAL_ERROR', 'The request took too long and was cancelled');

@@ -146,7 +146,9 @@ function settleOnResponse(
   const { trx } = request;
   res.json = (body: unknown) => {
     const code = (body as { error?: { code?: ErrorCode } } | null)?.error?.code;
-    const kept = res.statusCode < 500 && !(code && NOT_KEPT.has(code));
+    // An answer that asks for a retry later (a concurrency conflict) is not the request's outcome.
+    const kept =
+      res.statusCode < 500 && !(code && NOT_KEPT.has(code)) && res.getHeader('Retry-After') === undefined;
     const text = JSON.stringify(body);
     const settle = async () => {
       if (!kept) return trx.rollback().execute();

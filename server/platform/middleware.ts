@@ -8,6 +8,27 @@ import { consume, type RateLimitOutcome } from './rate-limit.js';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/**
+ * Public routes whose path carries a capability token (DESIGN section 5): the open pixel and click
+ * links, unsubscribe, hosted documents and invitations. Anyone holding the path can act on it.
+ */
+const CAPABILITY_ROUTES: readonly [RegExp, string][] = [
+  [/^\/t\/o\/[^/]*/, '/t/o/:token'],
+  [/^\/t\/c\/[^/]*/, '/t/c/:token'],
+  [/^\/u\/[^/]*/, '/u/:token'],
+  [/^\/i\/[^/]*/, '/i/:token'],
+  [/^\/q\/[^/]*/, '/q/:token'],
+  [/^\/invitations\/[^/]*/, '/invitations/:token'],
+];
+
+/** The path as the request log shows it: a capability route by its template, never its token. */
+export function loggedPath(path: string): string {
+  for (const [route, template] of CAPABILITY_ROUTES) {
+    if (route.test(path)) return path.replace(route, template);
+  }
+  return path;
+}
+
 /** Echoes a sane `X-Request-Id` or makes one, and gives the request a logger that carries it. */
 export function requestContext(deps: Deps): RequestHandler {
   return (req, res, next) => {
@@ -29,7 +50,7 @@ export function requestContext(deps: Deps): RequestHandler {
       req.log[level](
         {
           method: req.method,
-          path: req.path,
+          path: loggedPath(req.path),
           status: res.statusCode,
           ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
           businessId: req.auth?.businessId,

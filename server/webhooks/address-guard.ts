@@ -1,6 +1,6 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { DnsTimeoutError, type DnsResolver } from '../platform/dns.js';
 
 type Cidr = [ipaddr.IPv6, number];
 const cidr = (text: string): Cidr => ipaddr.IPv6.parseCIDR(text);
@@ -80,10 +80,15 @@ export type UrlCheck = { ok: true } | { ok: false; reason: string };
 
 /**
  * Checks a webhook URL at registration: HTTPS (unless private targets are allowed), and a host that
- * is not, and does not resolve to, a private address. A host that does not resolve yet is accepted:
- * the same guard runs again on the address actually dialled at delivery.
+ * is not, and does not resolve to, a private address. A host that does not resolve (or whose DNS
+ * does not answer within the bound) is refused: nothing could be delivered to it. The same guard
+ * runs again on the address actually dialled at delivery.
  */
-export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promise<UrlCheck> {
+export async function checkWebhookUrl(
+  raw: string,
+  allowPrivate: boolean,
+  dns: Pick<DnsResolver, 'lookup'>,
+): Promise<UrlCheck> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -106,13 +111,25 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   if (host === 'localhost' || host.endsWith('.localhost')) {
     return { ok: false, reason: 'The URL points at a private or reserved address' };
   }
-  let addresses: { address: string }[];
+  let addresses: string[];
   try {
-    addresses = await lookup(host, { all: true, verbatim: true });
-  } catch {
-    return { ok: true };
+    addresses = await dns.lookup(host);
+  } catch (err) {
+    if (err instanceof DnsTimeoutError) {
+      return {
+        ok: false,
+        reason: `The URL's host could not be resolved: ${err.message}; check the name and retry`,
+      };
+    }
+    addresses = [];
   }
-  return addresses.every((a) => isPublicAddress(a.address))
+  if (addresses.length === 0) {
+    return {
+      ok: false,
+      reason: "The URL's host could not be resolved: check the name, or publish its DNS record first",
+    };
+  }
+  return addresses.every((a) => isPublicAddress(a))
     ? { ok: true }
     : { ok: false, reason: "The URL's host resolves to a private or reserved address" };
 }

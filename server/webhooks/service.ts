@@ -21,7 +21,7 @@ import * as queries from './webhooks.queries.js';
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 async function requireSafeUrl(ctx: Ctx, url: string): Promise<void> {
-  const check = await checkWebhookUrl(url, ctx.config.WEBHOOK_ALLOW_PRIVATE);
+  const check = await checkWebhookUrl(url, ctx.config.WEBHOOK_ALLOW_PRIVATE, ctx.dns);
   if (!check.ok) throw invalid('url', check.reason);
 }
 

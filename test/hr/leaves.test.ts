@@ -400,6 +400,87 @@ describe(`ten concurrent overlapping requests for one employee (${
   });
 });
 
+/** Two leaves share a day. */
+const overlapping = (
+  x: { start_date: string; end_date: string },
+  y: { start_date: string; end_date: string },
+) => x.start_date <= y.end_date && y.start_date <= x.end_date;
+
+/** The pending and approved leaves stored for the employee: no two may share a day. */
+async function expectNoOverlapStored(employeeId: string) {
+  const rows = (await leaveRows(server(), a.businessId)).filter(
+    (r) =>
+      r.employee_id === employeeId && (r.status === 'pending' || r.status === 'approved') && !r.deleted_at,
+  );
+  for (const [i, x] of rows.entries()) {
+    for (const y of rows.slice(i + 1)) expect(overlapping(x, y), `${x.id} and ${y.id} overlap`).toBe(false);
+  }
+  return rows;
+}
+
+describe(`racing writes of one employee's leaves never answer 500 (${
+  onPostgres ? 'PostgreSQL, truly concurrent' : 'PGlite, which serialises them'
+})`, () => {
+  // Each range shares its last day with the next one's first: every request conflicts with its two
+  // neighbours only, the pattern in which the overlap constraint's checks used to deadlock.
+  const chain = (employeeId: string, first: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      employee_id: employeeId,
+      type: 'annual' as const,
+      start_date: plusDays(first, 2 * i),
+      end_date: plusDays(first, 2 * i + 2),
+    }));
+
+  it.each([1, 2, 3, 4, 5])(
+    'round %i: ten chained ranges at once answer 201 or 409 CONFLICT, and what is stored never overlaps',
+    async () => {
+      const employee = await newEmployee();
+      const bodies = chain(employee.id, '2027-06-01', 10);
+      const answers = await Promise.all(bodies.map((body) => create(a, body)));
+      const rows = await expectNoOverlapStored(employee.id);
+      expect(rows).toHaveLength(answers.filter((res) => res.status === 201).length);
+      for (const [i, res] of answers.entries()) {
+        if (res.status === 201) continue;
+        expectResultError(res, 409, 'CONFLICT');
+        // Refused for its rule only: a stored leave shares a day with it.
+        expect(rows.some((row) => overlapping(row, bodies[i]!))).toBe(true);
+      }
+    },
+  );
+
+  it.each(['cancelled', 'rejected', 'deleted'] as const)(
+    'a leave %s while nine requests overlapping it race: no 500, nothing overlapping stored (4 rounds)',
+    async (how) => {
+      for (let round = 0; round < 4; round++) {
+        const employee = await newEmployee();
+        const block = {
+          employee_id: employee.id,
+          type: 'annual' as const,
+          start_date: '2027-09-06',
+          end_date: '2027-09-17',
+        };
+        const held = (await unwrap(create(a, block))).leave;
+        const contenders = Array.from({ length: 9 }, (_, i) => ({
+          ...block,
+          start_date: plusDays('2027-09-06', i),
+          end_date: plusDays('2027-09-06', i + 1 + (i % 3)),
+        }));
+        const freeing =
+          how === 'deleted' ? remove(a, held.id) : move(a, held.id, { status: how, reason: 'Plans changed' });
+        const [freed, ...answers] = await Promise.all([
+          freeing,
+          ...contenders.map((body) => create(a, body)),
+        ]);
+        expect(freed.status, JSON.stringify(freed.body)).toBe(200);
+        const rows = await expectNoOverlapStored(employee.id);
+        expect(rows).toHaveLength(answers.filter((res) => res.status === 201).length);
+        // Each was refused by the leave being freed (if it came first) or by a stored contender.
+        for (const res of answers) if (res.status !== 201) expectResultError(res, 409, 'CONFLICT');
+      }
+    },
+  );
+});
+
 describe('GET /v1/hr/leaves/:id', () => {
   it('answers {result, leave}', async () => {
     const leave = await createLeave(a.client, (await newEmployee()).id);

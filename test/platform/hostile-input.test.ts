@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { json, raw, registerShop, type TestShop } from '../support/business.js';
@@ -115,6 +116,131 @@ describe('bodies that cannot be decoded', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.data.name).toBe('Zipped');
+  });
+});
+
+describe('bodies that are not UTF-8', () => {
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+
+  it.each([
+    ['a byte that starts no character (FF)', bytes('{"name":"a', [0xff], 'b"}')],
+    ['a CESU-encoded surrogate (ED A0 80)', bytes('{"name":"a', [0xed, 0xa0, 0x80], 'b"}')],
+    ['a CESU-encoded surrogate pair', bytes('{"name":"a', [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80], '"}')],
+    ['an overlong NUL (C0 80)', bytes('{"name":"a', [0xc0, 0x80], '"}')],
+    ['a sequence cut short (E2 82)', bytes('{"name":"a', [0xe2, 0x82], '"}')],
+    ['Latin-1 text', bytes('{"name":"caf', [0xe9], '"}')],
+    [
+      'UTF-16 text with its byte-order mark',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"name":"Ada"}', 'utf16le')]),
+    ],
+  ])('refuses %s with 400 BAD_REQUEST, storing nothing', async (_name, body) => {
+    const before = await customerRows(server(), shop.businessId);
+    const res = await asOwner('POST', '/v1/customers', {
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expectError(res, 400, 'BAD_REQUEST');
+    expect(res.body.error.message).toMatch(/not valid UTF-8/);
+    expect(await customerRows(server(), shop.businessId)).toEqual(before);
+  });
+
+  it('refuses it in the result envelope on a result-envelope group too', async () => {
+    const res = await asOwner('POST', '/v1/hr/departments', {
+      headers: { 'content-type': 'application/json' },
+      body: bytes('{"name":"R', [0xff], 'D"}'),
+    });
+    expectResultError(res, 400, 'BAD_REQUEST');
+  });
+
+  it('refuses it inside a gzip-encoded body too', async () => {
+    const res = await asOwner('POST', '/v1/customers', {
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(bytes('{"name":"a', [0xff], '"}')),
+    });
+    expectError(res, 400, 'BAD_REQUEST');
+  });
+
+  it('accepts every plane of valid UTF-8 as sent: 2-, 3- and 4-byte characters', async () => {
+    const res = await asOwner('POST', '/v1/customers', json({ name: 'Zoë 中文 𝄞' }));
+    expect(res.status).toBe(201);
+    expect(res.body.data.name).toBe('Zoë 中文 𝄞');
+  });
+});
+
+describe('URLs and headers over the limit', () => {
+  /** A request sent byte for byte, read until the server closes (fetch would refuse some of these). */
+  function rawHttp(head: string): Promise<{ status: number; headers: string; body: any; error?: string }> {
+    return new Promise((resolve) => {
+      const { port } = new URL(server().baseUrl);
+      const socket = connect(Number(port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      const done = (error?: string) => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [headers = '', body = ''] = text.split('\r\n\r\n');
+        let parsed: unknown = body;
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          // not JSON
+        }
+        resolve({
+          status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0),
+          headers,
+          body: parsed,
+          error,
+        });
+      };
+      socket.on('end', () => done());
+      socket.on('error', (err) => done(err.message));
+      socket.write(head);
+    });
+  }
+
+  it.each([20_000, 100_000, 1_000_000])(
+    'answers a %i-character query with 414 URI_TOO_LONG in the envelope of its path',
+    async (n) => {
+      const res = await asOwner('GET', `/v1/customers?q=${'a'.repeat(n)}`);
+      expectError(res, 414, 'URI_TOO_LONG');
+      expect(res.body.error.message).toMatch(/16 KiB/);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      const hr = await asOwner('GET', `/v1/hr/employees?q=${'a'.repeat(n)}`);
+      expectResultError(hr, 414, 'URI_TOO_LONG');
+    },
+  );
+
+  it('answers headers over the limit with 431 HEADERS_TOO_LARGE in the envelope', async () => {
+    const res = await asOwner('GET', '/v1/customers', { headers: { 'x-padding': 'p'.repeat(20_000) } });
+    expectError(res, 431, 'HEADERS_TOO_LARGE');
+    const many = await asOwner('GET', '/v1/hr/employees', {
+      headers: Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`x-h${i}`, 'v'.repeat(50)])),
+    });
+    expectResultError(many, 431, 'HEADERS_TOO_LARGE');
+  });
+
+  it('answers a long URL sent slowly, then a body, without resetting the connection', async () => {
+    const res = await rawHttp(
+      `POST /v1/customers?q=${'a'.repeat(200_000)} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`,
+    );
+    expect(res.error).toBeUndefined();
+    expect(res.status).toBe(414);
+    expect(res.body).toEqual({
+      error: { code: 'URI_TOO_LONG', status: 414, message: expect.stringMatching(/longer than 16 KiB/) },
+    });
+  });
+
+  it('answers bytes that are not HTTP with 400 BAD_REQUEST in the envelope', async () => {
+    const res = await rawHttp('GET /v1/customers HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: { code: 'BAD_REQUEST', status: 400, message: 'The request is not valid HTTP/1.1' },
+    });
+  });
+
+  it('serves a URL just under the limit', async () => {
+    const res = await asOwner('GET', `/v1/customers?q=${'a'.repeat(12_000)}`);
+    expect(res.status).toBe(200);
   });
 });
 

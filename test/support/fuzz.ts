@@ -709,6 +709,25 @@ function bodyMutationArb(schema: JsonSchema, ctx: FuzzContext): fc.Arbitrary<[st
   return fc.oneof(...families);
 }
 
+/** Byte sequences that are not UTF-8 (DESIGN section 5: such a body is 400, never stored altered). */
+const NOT_UTF8: [string, number[]][] = [
+  ['FF', [0xff]],
+  ['continuation-alone', [0x80]],
+  ['cesu-surrogate', [0xed, 0xa0, 0x80]],
+  ['cesu-pair', [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80]],
+  ['overlong-nul', [0xc0, 0x80]],
+  ['overlong-slash', [0xe0, 0x80, 0xaf]],
+  ['cut-short', [0xe2, 0x82]],
+  ['above-U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+  ['latin1-e-acute', [0xe9]],
+];
+
+/** `text` (an object's JSON) with a string member whose value holds `bytes` as they are. */
+function withRawString(text: string, bytes: Buffer): Buffer {
+  const rest = text.startsWith('{') && text !== '{}' ? `,${text.slice(1)}` : '}';
+  return Buffer.concat([Buffer.from('{"note":"a'), bytes, Buffer.from(`b"${rest}`)]);
+}
+
 /** Bodies that are not the JSON the schema asks for; `text` is a valid body of the operation. */
 const RAW_BODIES: [string, (text: string) => string | Buffer][] = [
   ['truncated', (t) => t.slice(0, Math.max(1, Math.floor(t.length / 2)))],
@@ -743,6 +762,10 @@ const RAW_BODIES: [string, (text: string) => string | Buffer][] = [
   ['null', () => 'null'],
   ['true', () => 'true'],
   ['utf16le-bytes', (t) => Buffer.from(t, 'utf16le')],
+  ...NOT_UTF8.map(([name, bytes]): [string, (t: string) => Buffer] => [
+    `not-utf8:${name}`,
+    (t) => withRawString(t, Buffer.from(bytes)),
+  ]),
   ['latin1-bytes', () => Buffer.from('{"name":"caf\u00e9"}', 'latin1')],
   ['over-1MiB', () => `{"a":"${'x'.repeat(1_100_000)}"}`],
 ];
@@ -851,7 +874,11 @@ const BAD_PATH_VALUES: string[] = [
   '%C3%A9',
   ';',
   '*',
+  'p'.repeat(20_000),
 ];
+
+/** Values that make the request line longer than the server takes: 414 URI_TOO_LONG, enveloped. */
+const LONG_URL = 16 * 1024;
 
 const BAD_QUERY_VALUES: string[] = [
   '%00',
@@ -863,6 +890,8 @@ const BAD_QUERY_VALUES: string[] = [
   '%E0%A4',
   '%F0%9F%98%80',
   'x'.repeat(8000),
+  'x'.repeat(20_000),
+  'x'.repeat(100_000),
   '1e308',
   '-1e308',
   '99999999999999999999999',
@@ -960,6 +989,8 @@ function credentialVariants(auth: OperationAuth, ctx: FuzzContext): [string, Rec
 
 interface Draft {
   kind: string;
+  /** The one status this input must get, where the input decides it (non-UTF-8 body, long URL). */
+  expectStatus?: number;
   /** Raw (already percent-encoded) path parameter values. */
   path: Record<string, string>;
   /** Raw `name=value` pieces. */
@@ -972,6 +1003,8 @@ export interface FuzzRequest {
   op: Operation;
   /** What was done to the request, e.g. `body:string items.0.description=NUL`; groups the report. */
   kind: string;
+  /** The one status this input must get, when the input alone decides it. */
+  expectStatus?: number;
   method: string;
   /** The request target exactly as it goes on the wire. */
   target: string;
@@ -1149,6 +1182,7 @@ export function requestArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<FuzzRe
       arbitrary: fc.tuple(valid, fc.constantFrom(...RAW_BODIES)).map(([draft, [name, make]]) => ({
         ...draft,
         kind: `raw-body:${name}`,
+        ...(name.startsWith('not-utf8:') && { expectStatus: 400 }),
         body: { raw: make(textOf(draft)) },
       })),
     });
@@ -1192,9 +1226,12 @@ function toRequest(op: Operation, draft: Draft): FuzzRequest {
     if (contentType !== null) headers['content-type'] = contentType ?? 'application/json';
     if (encoding !== undefined) headers['content-encoding'] = encoding;
   }
+  // Whatever else was drawn, a request line over the limit is refused before anything reads it.
+  const expectStatus = target.length > LONG_URL ? 414 : draft.expectStatus;
   return {
     op,
     kind: draft.kind,
+    ...(expectStatus !== undefined && { expectStatus }),
     method: op.method,
     target,
     headers,
@@ -1309,6 +1346,7 @@ export function send(
 export type Verdict =
   | { kind: 'ok' }
   | { kind: 'server-error' }
+  | { kind: 'status'; problem: string }
   | { kind: 'envelope'; problem: string }
   | { kind: 'transport'; problem: string };
 
@@ -1362,6 +1400,9 @@ export function envelopeProblem(target: string, res: FuzzResponse): string | und
 export function verdictOf(req: FuzzRequest, res: FuzzResponse): Verdict {
   if (res.status === 0) return { kind: 'transport', problem: res.error ?? 'no response' };
   if (res.status >= 500) return { kind: 'server-error' };
+  if (req.expectStatus !== undefined && res.status !== req.expectStatus) {
+    return { kind: 'status', problem: `must answer ${req.expectStatus}, answered ${res.status}` };
+  }
   if (res.status >= 400) {
     const problem = envelopeProblem(req.target, res);
     if (problem) return { kind: 'envelope', problem };
@@ -1551,6 +1592,10 @@ export function reportOf(outcomes: Outcome[]): FuzzReport {
     outcomes.filter((o) => o.verdict.kind === 'envelope'),
     (o) => `${o.res.status} ${normalise((o.verdict as { problem: string }).problem)} (${operationOf(o)})`,
   );
+  const statuses = groupBy(
+    outcomes.filter((o) => o.verdict.kind === 'status'),
+    (o) => `${normalise((o.verdict as { problem: string }).problem)} (${operationOf(o)})`,
+  );
   const transport = groupBy(
     outcomes.filter((o) => o.verdict.kind === 'transport'),
     (o) => `${normalise((o.verdict as { problem: string }).problem)}`,
@@ -1565,6 +1610,10 @@ export function reportOf(outcomes: Outcome[]): FuzzReport {
     lines.push(`4xx answers outside the error envelope (${envelopes.length} kinds):`);
     for (const group of envelopes) lines.push(...describeGroup(group, 2));
   }
+  if (statuses.length) {
+    lines.push(`answers other than the one the input must get (${statuses.length} kinds):`);
+    for (const group of statuses) lines.push(...describeGroup(group, 2));
+  }
   if (transport.length) {
     lines.push(`requests without an answer (${transport.length} kinds):`);
     for (const group of transport) lines.push(...describeGroup(group, 2));
@@ -1572,6 +1621,7 @@ export function reportOf(outcomes: Outcome[]): FuzzReport {
   const failures = [
     ...serverErrors.map((g) => `5xx ×${g.outcomes.length}: ${g.key}`),
     ...envelopes.map((g) => `envelope ×${g.outcomes.length}: ${g.key}`),
+    ...statuses.map((g) => `status ×${g.outcomes.length}: ${g.key}`),
     ...transport.map((g) => `no answer ×${g.outcomes.length}: ${g.key}`),
   ];
   return { histogram, failures, text: lines.join('\n') };

@@ -1,13 +1,14 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
 import { createApp, OPENAPI_PATH } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { domains } from '../../server/domains.js';
+import { createHttpServer } from '../../server/platform/http.js';
 import type { Deps } from '../../server/platform/deps.js';
 import { closeHttp, startRuntime, startWorker, type Runtime } from '../../server/platform/runtime.js';
-import { createLogger } from '../../server/platform/logger.js';
+import { createLogger, type Logger } from '../../server/platform/logger.js';
 import { TestClock } from './clock.js';
 import { createScratchDatabase, onPostgres } from './database.js';
 import { StubDns } from './dns.js';
@@ -30,6 +31,8 @@ export interface TestServerOptions {
   worker?: boolean;
   /** Use an existing database instead of a fresh one (PostgreSQL URL). */
   databaseUrl?: string;
+  /** The service's logger (default: one at LOG_LEVEL, silent unless TEST_LOG_LEVEL says). */
+  log?: Logger;
 }
 
 /** Limits high enough that a test file never meets them unless it means to. */
@@ -82,11 +85,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const runtime: Runtime = await startRuntime(config, domains, {
     clock,
     dns,
-    log: createLogger(config.LOG_LEVEL),
+    log: options.log ?? createLogger(config.LOG_LEVEL),
   });
   if (options.worker ?? true) await startWorker(runtime.deps);
   const violations: string[] = [];
-  const server: Server = createServer(
+  const server: Server = createHttpServer(
     createApp(runtime.deps, { beforeRoutes: responseValidator(violations) }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

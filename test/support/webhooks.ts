@@ -1,10 +1,14 @@
+import { QUIET_HOST } from './dns.js';
 import type { TestServer } from './server.js';
 import { unwrap, type Client, type webhooks } from '../../client/index.js';
 
 /** Factories of the webhooks group, through the typed client. */
 
-/** A URL that is never dialled: it resolves nowhere, and no test sends an event to it on purpose. */
-export const quietUrl = (tag = 'hook') => `https://receiver.example.test/${tag}`;
+/**
+ * A URL that is never dialled on purpose: the test server's DNS resolves its host to a public
+ * address (so the address guard accepts it), the system's resolves it nowhere.
+ */
+export const quietUrl = (tag = 'hook') => `https://${QUIET_HOST}/${tag}`;
 
 /**
  * A webhook: `quietUrl()` for `invoice.paid` unless told. Returns the creation's answer: its `id`

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkWebhookUrl, isPublicAddress } from '../../server/webhooks/address-guard.js';
 import { postWebhook } from '../../server/webhooks/sender.js';
+import { StubDns } from '../support/dns.js';
 
 /**
  * No test here may resolve a name or dial an address: both DNS entry points the guard and the sender
@@ -20,6 +21,7 @@ vi.mock('node:dns/promises', () => ({
 }));
 vi.mock('node:dns', () => ({
   lookup: dns.callbackLookup,
+  promises: { lookup: dns.promisesLookup, resolveTxt: dns.promisesLookup },
   default: { lookup: dns.callbackLookup },
 }));
 
@@ -167,6 +169,13 @@ describe('isPublicAddress', () => {
   });
 });
 
+/** A resolver for checks that must not ask DNS: asking fails the test. */
+const noDns = {
+  lookup: async (host: string): Promise<string[]> => {
+    throw new Error(`DNS asked for ${host}`);
+  },
+};
+
 describe('checkWebhookUrl', () => {
   const refusedPrivate = { ok: false, reason: expect.stringMatching(/private or reserved/) };
 
@@ -191,7 +200,7 @@ describe('checkWebhookUrl', () => {
     ['cloud metadata', 'https://169.254.169.254/latest/meta-data'],
     ['private', 'https://10.0.0.5/x'],
   ])('refuses a %s notation of a private address (%s)', async (_name, url) => {
-    expect(await checkWebhookUrl(url, false)).toEqual(refusedPrivate);
+    expect(await checkWebhookUrl(url, false, noDns)).toEqual(refusedPrivate);
   });
 
   it.each([
@@ -200,11 +209,11 @@ describe('checkWebhookUrl', () => {
     'https://api.localhost/x',
     'https://a.b.localhost/',
   ])('refuses %s without asking DNS', async (url) => {
-    expect(await checkWebhookUrl(url, false)).toEqual(refusedPrivate);
+    expect(await checkWebhookUrl(url, false, noDns)).toEqual(refusedPrivate);
   });
 
   it('refuses http:// when private targets are not allowed', async () => {
-    expect(await checkWebhookUrl('http://8.8.8.8/x', false)).toEqual({
+    expect(await checkWebhookUrl('http://8.8.8.8/x', false, noDns)).toEqual({
       ok: false,
       reason: expect.stringMatching(/HTTPS/),
     });
@@ -213,26 +222,29 @@ describe('checkWebhookUrl', () => {
   it.each(['ftp://8.8.8.8/x', 'file:///etc/passwd', 'javascript:alert(1)'])(
     'refuses the non-HTTP scheme %s even when private targets are allowed',
     async (url) => {
-      expect(await checkWebhookUrl(url, true)).toEqual({ ok: false, reason: expect.stringMatching(/HTTPS/) });
+      expect(await checkWebhookUrl(url, true, noDns)).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/HTTPS/),
+      });
     },
   );
 
   it.each(['not a url', '', 'https://', '//8.8.8.8/x'])('refuses the unparsable %j', async (url) => {
-    expect(await checkWebhookUrl(url, false)).toEqual({ ok: false, reason: 'Not a valid URL' });
+    expect(await checkWebhookUrl(url, false, noDns)).toEqual({ ok: false, reason: 'Not a valid URL' });
   });
 
   it.each(['https://user:pass@8.8.8.8/x', 'https://user@8.8.8.8/x', 'https://:pass@8.8.8.8/x'])(
     'refuses credentials in the URL (%s)',
     async (url) => {
       const credentials = { ok: false, reason: expect.stringMatching(/Credentials/) };
-      expect(await checkWebhookUrl(url, false)).toEqual(credentials);
-      expect(await checkWebhookUrl(url.replace('https:', 'http:'), true)).toEqual(credentials);
+      expect(await checkWebhookUrl(url, false, noDns)).toEqual(credentials);
+      expect(await checkWebhookUrl(url.replace('https:', 'http:'), true, noDns)).toEqual(credentials);
     },
   );
 
   it('accepts http:// to a private address when private targets are allowed', async () => {
-    expect(await checkWebhookUrl('http://127.0.0.1:9/x', true)).toEqual({ ok: true });
-    expect(await checkWebhookUrl('https://localhost/x', true)).toEqual({ ok: true });
+    expect(await checkWebhookUrl('http://127.0.0.1:9/x', true, noDns)).toEqual({ ok: true });
+    expect(await checkWebhookUrl('https://localhost/x', true, noDns)).toEqual({ ok: true });
   });
 
   it.each([
@@ -241,13 +253,13 @@ describe('checkWebhookUrl', () => {
     'https://[2606:4700:4700::1111]:0/x',
     'https://example.com:000/x',
   ])('refuses port 0 (%s) without asking DNS', async (url) => {
-    expect(await checkWebhookUrl(url, false)).toEqual({ ok: false, reason: 'Port 0 is not allowed' });
+    expect(await checkWebhookUrl(url, false, noDns)).toEqual({ ok: false, reason: 'Port 0 is not allowed' });
   });
 
   it('refuses port 0 even when private targets are allowed', async () => {
     const refused = { ok: false, reason: 'Port 0 is not allowed' };
-    expect(await checkWebhookUrl('http://127.0.0.1:0/x', true)).toEqual(refused);
-    expect(await checkWebhookUrl('https://localhost:0/x', true)).toEqual(refused);
+    expect(await checkWebhookUrl('http://127.0.0.1:0/x', true, noDns)).toEqual(refused);
+    expect(await checkWebhookUrl('https://localhost:0/x', true, noDns)).toEqual(refused);
   });
 
   it.each([
@@ -259,7 +271,47 @@ describe('checkWebhookUrl', () => {
     'https://[2002:808:808::1]/x',
     'https://[2001:0:4136:e378:8000:63bf:f7f7:f7f7]/x',
   ])('accepts the public IP literal %s', async (url) => {
-    expect(await checkWebhookUrl(url, false)).toEqual({ ok: true });
+    expect(await checkWebhookUrl(url, false, noDns)).toEqual({ ok: true });
+  });
+});
+
+describe('checkWebhookUrl on a host name', () => {
+  const dns = new StubDns();
+  dns.publishAddresses('hooks.example.com', '8.8.8.8', '2606:4700:4700::1111');
+  dns.publishAddresses('mixed.example.com', '8.8.8.8', '10.0.0.5');
+  dns.publishAddresses('metadata.example.com', '169.254.169.254');
+  dns.silence('slow.example.com');
+
+  it('accepts a name whose every address is public', async () => {
+    expect(await checkWebhookUrl('https://hooks.example.com/x', false, dns)).toEqual({ ok: true });
+  });
+
+  it.each(['mixed.example.com', 'metadata.example.com'])(
+    'refuses %s, which resolves to a private or reserved address',
+    async (host) => {
+      expect(await checkWebhookUrl(`https://${host}/x`, false, dns)).toEqual({
+        ok: false,
+        reason: "The URL's host resolves to a private or reserved address",
+      });
+    },
+  );
+
+  it('refuses a name that does not resolve, saying so', async () => {
+    expect(await checkWebhookUrl('https://nowhere.example.com/x', false, dns)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^The URL's host could not be resolved/),
+    });
+  });
+
+  it('refuses a name whose DNS does not answer within the bound, naming the bound', async () => {
+    expect(await checkWebhookUrl('https://slow.example.com/x', false, dns)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/could not be resolved: No DNS answer for slow\.example\.com within 3 s/),
+    });
+  });
+
+  it('asks no DNS when private targets are allowed', async () => {
+    expect(await checkWebhookUrl('https://nowhere.example.com/x', true, noDns)).toEqual({ ok: true });
   });
 });
 

@@ -987,6 +987,36 @@ describe('with the address guard on (WEBHOOK_ALLOW_PRIVATE unset)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
 
+  it('accepts a host name that resolves to public addresses only', async () => {
+    guarded().dns.publishAddresses('hooks.acme.example', '8.8.8.8');
+    const res = await create('https://hooks.acme.example/hook');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+  });
+
+  it('refuses a host name that does not resolve (422 naming url, saying so), creating nothing', async () => {
+    const before = await unwrap(biz.client.webhooks.listWebhooks());
+    const res = await create('https://typo.acme.example/hook');
+    expectInvalid(res, 'url');
+    expect(JSON.stringify(res.body)).toMatch(/could not be resolved/);
+    expect(await unwrap(biz.client.webhooks.listWebhooks())).toEqual(before);
+  });
+
+  it('refuses a host name whose DNS does not answer in time (422 naming url and the bound)', async () => {
+    guarded().dns.silence('slow.acme.example');
+    const res = await create('https://slow.acme.example/hook');
+    expectInvalid(res, 'url');
+    expect(JSON.stringify(res.body)).toMatch(
+      /could not be resolved: No DNS answer for slow\.acme\.example within 3 s/,
+    );
+  });
+
+  it('refuses a host name that resolves to a private address (422 naming url)', async () => {
+    guarded().dns.publishAddresses('intranet.acme.example', '8.8.8.8', '192.168.1.10');
+    const res = await create('https://intranet.acme.example/hook');
+    expectInvalid(res, 'url');
+    expect(JSON.stringify(res.body)).toMatch(/resolves to a private or reserved address/);
+  });
+
   it('refuses the same URLs on update and leaves the webhook as it was', async () => {
     const created = await create('https://1.1.1.1/hook');
     expect(created.status).toBe(201);

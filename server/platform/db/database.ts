@@ -6,6 +6,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { isConcurrencyFailure } from './errors.js';
 import { registerPool } from './prepared.js';
 import type { Database } from './types.js';
 
@@ -131,25 +132,44 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
 
 let savepoints = 0;
 
+/** Attempts of a transaction the database ended by a deadlock or a serialisation failure. */
+const TRANSACTION_ATTEMPTS = 4;
+
 /**
  * Runs `fn` in a transaction, or inside the one it is given, so services can call each other.
  * Inside a request-wide transaction (an idempotent request, server/platform/idempotency.ts) `fn` runs in a
  * savepoint: a failure undoes only `fn`'s work and leaves the outer transaction usable, exactly as
  * a transaction of its own would have.
+ *
+ * A transaction (or savepoint) of its own that PostgreSQL ends with a deadlock or a serialisation
+ * failure is run again, a few times after a short random wait (DESIGN section 5): `fn` does only
+ * database work, and the rollback undid all of it, so a new run starts from nothing. Inside a plain
+ * transaction it was given, the failure goes to the owner of that transaction, which alone can
+ * start it again.
  */
 export async function inTransaction<T>(db: Executor, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if (db instanceof ControlledTransaction) {
-    const name = `sp_${++savepoints}`;
-    const inner = await (db as ControlledTransaction<Database>).savepoint(name).execute();
+  if (!(db instanceof ControlledTransaction) && db.isTransaction) return fn(db as Trx);
+  for (let attempt = 1; ; attempt++) {
     try {
-      const result = await fn(inner);
-      await inner.releaseSavepoint(name).execute();
-      return result;
+      return await (db instanceof ControlledTransaction
+        ? inSavepoint(db as ControlledTransaction<Database>, fn)
+        : db.transaction().execute(fn));
     } catch (err) {
-      await inner.rollbackToSavepoint(name).execute();
-      throw err;
+      if (attempt >= TRANSACTION_ATTEMPTS || !isConcurrencyFailure(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
-  if (db.isTransaction) return fn(db as Trx);
-  return db.transaction().execute(fn);
+}
+
+async function inSavepoint<T>(db: ControlledTransaction<Database>, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  const name = `sp_${++savepoints}`;
+  const inner = await db.savepoint(name).execute();
+  try {
+    const result = await fn(inner);
+    await inner.releaseSavepoint(name).execute();
+    return result;
+  } catch (err) {
+    await inner.rollbackToSavepoint(name).execute();
+    throw err;
+  }
 }

@@ -12,6 +12,15 @@ export function isExclusionViolation(err: unknown, constraint?: string): boolean
   return e?.code === '23P01' && (!constraint || e.constraint === constraint);
 }
 
+/**
+ * A deadlock (40P01) or serialisation failure (40001): PostgreSQL ended the transaction because of
+ * another one running at the same moment; run again, it may well succeed.
+ */
+export function isConcurrencyFailure(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 /** PostgreSQL check violation, optionally on a named constraint. */
 export function isCheckViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;
