@@ -12,9 +12,12 @@ import { ApiError } from './platform/errors.js';
 
 const USAGE = `Usage:
   npm run cli -- business create --name NAME --email EMAIL [--plan PLAN] [--password PASSWORD] [--json]
+  npm run cli -- --help
 
 Creates a business with its owner user (whether or not sign-up is enabled) and prints the business
-id, an access token and a full-scope API key. Without --password a random one is generated and printed.`;
+id, an access token and a full-scope API key. Without --password a random one is generated and printed.
+With --json, the result is one JSON object on stdout, and so is a refusal: {"error": {"code", "message"}}
+(exit code 1).`;
 
 const CreateArgs = z.object({
   name: z.string().trim().min(1).max(200),
@@ -84,18 +87,37 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
+const HELP = new Set(['--help', '-h', 'help']);
+
 async function main(argv: string[]): Promise<void> {
+  if (argv.some((arg) => HELP.has(arg))) {
+    console.log(USAGE);
+    return;
+  }
   const [group, command, ...rest] = argv;
   if (group === 'business' && command === 'create') return createBusinessCommand(rest);
   throw new UsageError(USAGE);
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirLockedError)
-    console.error(err.message);
-  else if (err instanceof ApiError) console.error(`Refused: ${err.message}`);
-  else if (err instanceof Error && err.name === 'TypeError' && 'code' in err)
-    console.error(`${err.message}\n\n${USAGE}`);
-  else console.error(err);
+/** A refusal as the caller reads it: the code and message, and what is known of the cause. */
+function refusalOf(err: unknown): { code: string; message: string } | undefined {
+  if (err instanceof UsageError) return { code: 'USAGE', message: err.message };
+  if (err instanceof ConfigError) return { code: 'CONFIG', message: err.message };
+  if (err instanceof DataDirLockedError) return { code: 'DATA_DIR_LOCKED', message: err.message };
+  if (err instanceof ApiError) return { code: err.code, message: err.message };
+  // parseArgs refuses an unknown or incomplete option with a TypeError that carries a code.
+  if (err instanceof Error && err.name === 'TypeError' && 'code' in err) {
+    return { code: 'USAGE', message: `${err.message}\n\n${USAGE}` };
+  }
+  return undefined;
+}
+
+const argv = process.argv.slice(2);
+main(argv).catch((err: unknown) => {
+  const refusal = refusalOf(err);
+  if (argv.includes('--json')) {
+    console.log(JSON.stringify({ error: refusal ?? { code: 'INTERNAL_ERROR', message: String(err) } }));
+  } else if (!refusal) console.error(err);
+  else console.error(err instanceof ApiError ? `Refused: ${refusal.message}` : refusal.message);
   process.exit(1);
 });

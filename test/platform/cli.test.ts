@@ -106,6 +106,34 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
     });
   });
 
+  it('prints its usage on --help, -h and help, exiting 0', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['business', 'create', '--help']]) {
+      const { stdout, stderr } = await cli(args);
+      expect(stdout).toContain('npm run cli -- business create --name NAME --email EMAIL');
+      expect(stderr).toBe('');
+    }
+  });
+
+  it('refuses under --json with one JSON object on stdout naming the code, exiting 1', async () => {
+    await createBusiness('Json Taken Ltd', 'json-taken@cli.test');
+    const refusals: [string[], string, RegExp][] = [
+      [['--name', 'Again', '--email', 'json-taken@cli.test'], 'CONFLICT', /already exists/],
+      [['--name', 'No Email'], 'USAGE', /--email/],
+      [['--name', 'P', '--email', 'p2@cli.test', '--plan', 'gold'], 'USAGE', /Unknown plan "gold"/],
+      [['--name', 'P', '--email', 'p3@cli.test', '--colour', 'red'], 'USAGE', /--colour/],
+    ];
+    for (const [args, code, message] of refusals) {
+      const failed = await cli(['business', 'create', ...args, '--json']).then(
+        () => undefined,
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+      expect(failed?.code, args.join(' ')).toBe(1);
+      expect(JSON.parse(failed?.stdout ?? '')).toEqual({
+        error: { code, message: expect.stringMatching(message) },
+      });
+    }
+  });
+
   describe('the credentials it printed', () => {
     let created: Created;
     let server: TestServer;
