@@ -1,5 +1,6 @@
 import type { Stats } from '../../contract/loyalty/index.js';
 import type { Ctx } from '../platform/context.js';
+import { percentOf } from '../platform/money.js';
 import { activeProgram, tiersOf } from './queries.js';
 import * as queries from './stats.queries.js';
 
@@ -31,8 +32,8 @@ export async function getStats(ctx: Ctx): Promise<Stats> {
     activeMembers: members.active,
     totalPointsIssued: issued,
     totalPointsRedeemed: redeemed,
-    // Percent with two decimals, computed on integers so it rounds half up exactly.
-    redemptionRate: issued > 0 ? Math.round((redeemed * 10_000) / issued) / 100 : 0,
+    // Percent with two decimals, rounded half up on integers (a float quotient can land on .5).
+    redemptionRate: issued > 0 ? percentOf(BigInt(redeemed), BigInt(issued)) : 0,
     tierDistribution,
   };
 }

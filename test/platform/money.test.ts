@@ -6,6 +6,7 @@ import {
   lineAmounts,
   MAX_MINOR,
   maxMajorText,
+  percentOf,
   TAX_DENOMINATOR,
   toMajor,
   toMinor,
@@ -136,6 +137,31 @@ describe('divideHalfUp', () => {
     expect(divideHalfUp(25n, -10n)).toBe(-3n);
     expect(divideHalfUp(-14n, 10n)).toBe(-1n);
   });
+});
+
+describe('percentOf', () => {
+  it.each([
+    [400n, 1650n, 24.24],
+    [1n, 3n, 33.33],
+    [2n, 3n, 66.67],
+    [1n, 8n, 12.5],
+    [1n, 800n, 0.13],
+    [0n, 5n, 0],
+    [5n, 5n, 100],
+  ])('gives %i of %i as %d percent', (part, whole, percent) => {
+    expect(percentOf(part, whole)).toBe(percent);
+  });
+
+  it.each([
+    [5_669_757_953_339n, 6_441_076_913_762n, 88.02],
+    [7_601_592_118_936n, 8_955_165_363_652n, 84.88],
+  ])(
+    'rounds %i of %i exactly (%d), where a float quotient lands on the half and rounds up',
+    (part, whole, percent) => {
+      expect(percentOf(part, whole)).toBe(percent);
+      expect(Math.round((Number(part) * 10_000) / Number(whole)) / 100).not.toBe(percent);
+    },
+  );
 });
 
 describe('lineAmounts', () => {
