@@ -94,8 +94,11 @@ export const ConfigSchema = z
     MAIL_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(5),
     /** First retry delay after a temporary (4xx) SMTP refusal; doubled at each retry, 3 retries. */
     MAIL_RETRY_BASE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
-    /** A claimed campaign recipient not settled within this long belongs to a worker that died: queued again. */
-    MAIL_CLAIM_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    /**
+     * The lease of a claimed campaign recipient: a sending worker renews the claims it holds every
+     * third of it, so one not renewed within this long belongs to a worker that died: queued again.
+     */
+    MAIL_CLAIM_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(10_000),
     /** How often a worker looks for campaign recipients to send and scheduled campaigns that are due. */
     MARKETING_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(500),
     /** A mailbox that unsubscribes whoever writes to it, offered in List-Unsubscribe beside the link. */

@@ -204,6 +204,29 @@ export async function releaseClaims(
 }
 
 /**
+ * The claims a live worker still holds stay its own: their lease starts again at `now` (only while
+ * they are still claimed; `updated_at` is the recipient's, not the lease's, and is left alone).
+ */
+export async function renewClaims(
+  db: Executor,
+  businessId: string,
+  campaignId: string,
+  customerIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (customerIds.length === 0) return;
+  // An array, not an IN list: one statement text whatever the number of claims held.
+  await db
+    .updateTable('marketing_recipients')
+    .set({ claimed_at: now })
+    .where('business_id', '=', businessId)
+    .where('campaign_id', '=', campaignId)
+    .where(sql<boolean>`customer_id = ANY(${customerIds}::text[])`)
+    .where('status', '=', 'sending')
+    .execute();
+}
+
+/**
  * Claimed recipients who can no longer be written to (the contact unsubscribed or was deleted, or
  * the address was suppressed, since sending started) become `skipped`; returns their ids.
  */
@@ -378,7 +401,10 @@ export async function markSent(db: Executor, businessId: string, id: string, now
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Recipients whose claim is older than `before`: a worker died holding them; queued again. */
+/**
+ * Recipients whose claim is older than `before`: a live worker renews what it holds, so these
+ * belong to a worker that died; queued again.
+ */
 export async function releaseStaleClaims(db: Executor, before: Date, now: Date): Promise<number> {
   const result = await db
     .updateTable('marketing_recipients')

@@ -12,13 +12,13 @@ import type {
 } from '../../contract/marketing/index.js';
 import type { Ctx } from '../platform/context.js';
 import { inTransaction, type Trx } from '../platform/db/database.js';
-import { invalid, invalidState, notFound } from '../platform/errors.js';
+import { ApiError, invalid, invalidState, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { percentOf } from '../platform/money.js';
 import * as queries from './campaigns.queries.js';
 import { isVerifiedSender } from './domains.js';
-import { findSegment } from './segments.queries.js';
-import { findTemplate } from './templates.queries.js';
+import { findSegment, type SegmentRow } from './segments.queries.js';
+import { findTemplate, type TemplateRow } from './templates.queries.js';
 
 type Row = queries.CampaignRow;
 
@@ -61,9 +61,9 @@ export async function getCampaign(ctx: Ctx, id: string): Promise<Campaign> {
 
 export async function createCampaign(ctx: Ctx, input: CreateCampaignBody): Promise<Campaign> {
   return inTransaction(ctx.db, async (trx) => {
-    const template = await findTemplate(trx, ctx.businessId, input.template_id);
+    const template = await findTemplate(trx, ctx.businessId, input.template_id, 'share');
     if (!template) throw invalid('template_id', 'No template with this id');
-    const segment = await findSegment(trx, ctx.businessId, input.segment_id);
+    const segment = await findSegment(trx, ctx.businessId, input.segment_id, 'share');
     if (!segment) throw invalid('segment_id', 'No segment with this id');
     if (segment.status !== 'active') throw invalid('segment_id', 'The segment is archived');
     if (input.from_email_override && !(await isVerifiedSender(ctx, trx, input.from_email_override))) {
@@ -89,26 +89,81 @@ export async function createCampaign(ctx: Ctx, input: CreateCampaignBody): Promi
   });
 }
 
+/** A campaign's template and segment, each undefined when it was deleted. */
+export interface CampaignParts {
+  template: TemplateRow | undefined;
+  segment: SegmentRow | undefined;
+}
+
+export type MissingPart = 'template' | 'segment';
+
 /**
- * Starts sending, in the caller's transaction: the segment resolved into recipients now. A
- * campaign with none is sent at once.
+ * The campaign's template and segment, locked FOR SHARE until the transaction ends. A delete locks
+ * the row FOR UPDATE and only then looks for active campaigns, so a delete and a campaign starting
+ * to send are ordered by that lock: either the delete waits and then sees this campaign active (409),
+ * or it commits first and the row is read here as gone (the re-check of `deleted_at` under the lock).
  */
-export async function startSending(trx: Trx, ctx: Ctx, row: Row): Promise<Row> {
+export async function lockParts(trx: Trx, businessId: string, row: Row): Promise<CampaignParts> {
+  return {
+    template: await findTemplate(trx, businessId, row.template_id, 'share'),
+    segment: await findSegment(trx, businessId, row.segment_id, 'share'),
+  };
+}
+
+/** What the campaign lacks to send; the segment matters only until its recipients are resolved. */
+export function missingParts(parts: CampaignParts, needSegment = true): MissingPart[] {
+  return [
+    ...(parts.template ? [] : ['template' as const]),
+    ...(parts.segment || !needSegment ? [] : ['segment' as const]),
+  ];
+}
+
+/** "template was deleted", "segment was deleted" or "template and segment were deleted". */
+const deleted = (missing: readonly MissingPart[]) =>
+  `${missing.join(' and ')} ${missing.length > 1 ? 'were' : 'was'} deleted`;
+
+/** What has become of a campaign missing its template or segment, and what its owner can do. */
+export function orphanNotice(missing: readonly MissingPart[]): { reason: string; advice: string } {
+  return {
+    reason: `its ${deleted(missing)}`,
+    advice: `Cancel it and create a campaign with another ${missing.join(' and ')}.`,
+  };
+}
+
+/** 422 naming `template_id` and/or `segment_id`: a campaign cannot send without them. */
+function refusal(missing: readonly MissingPart[]): ApiError {
+  return new ApiError(
+    'VALIDATION_ERROR',
+    `This campaign's ${deleted(missing)}: create a campaign with another ${missing.join(' and ')} ` +
+      '(this one can be cancelled)',
+    missing.map((part) => ({ field: `${part}_id`, message: `The ${part} was deleted` })),
+  );
+}
+
+/** The campaign's template and segment, locked (see lockParts); 422 when either was deleted. */
+async function requireParts(trx: Trx, ctx: Ctx, row: Row) {
+  const { template, segment } = await lockParts(trx, ctx.businessId, row);
+  if (!template || !segment) throw refusal(missingParts({ template, segment }));
+  return { template, segment };
+}
+
+/**
+ * Starts sending, in the caller's transaction: the segment (locked by lockParts) resolved into
+ * recipients now. A campaign with none is sent at once.
+ */
+export async function startSending(trx: Trx, ctx: Ctx, row: Row, segment: SegmentRow): Promise<Row> {
   const now = ctx.clock.now();
-  const segment = await findSegment(trx, ctx.businessId, row.segment_id);
-  const count = segment
-    ? await queries.resolveRecipients(
-        trx,
-        row.id,
-        {
-          businessId: ctx.businessId,
-          id: segment.id,
-          filters: (segment.filters as SegmentFilters | null) ?? null,
-          listed: Number(segment.listed_contacts ?? 0),
-        },
-        now,
-      )
-    : 0;
+  const count = await queries.resolveRecipients(
+    trx,
+    row.id,
+    {
+      businessId: ctx.businessId,
+      id: segment.id,
+      filters: (segment.filters as SegmentFilters | null) ?? null,
+      listed: Number(segment.listed_contacts ?? 0),
+    },
+    now,
+  );
   return queries.updateCampaign(trx, ctx.businessId, row.id, {
     status: count === 0 ? 'sent' : 'sending',
     recipients_count: count,
@@ -126,7 +181,8 @@ export async function sendCampaign(ctx: Ctx, id: string): Promise<number> {
   return inTransaction(ctx.db, async (trx) => {
     const row = await campaignOrFail(trx, ctx, id, true);
     if (row.status !== 'draft' && row.status !== 'scheduled') throw refuse('sent', row.status);
-    return (await startSending(trx, ctx, row)).recipients_count;
+    const { segment } = await requireParts(trx, ctx, row);
+    return (await startSending(trx, ctx, row, segment)).recipients_count;
   });
 }
 
@@ -136,6 +192,7 @@ export async function scheduleCampaign(ctx: Ctx, id: string, input: ScheduleBody
     const row = await campaignOrFail(trx, ctx, id, true);
     if (row.status !== 'draft') throw refuse('scheduled', row.status);
     if (at.getTime() <= ctx.clock.now().getTime()) throw invalid('scheduled_at', 'Must be in the future');
+    await requireParts(trx, ctx, row);
     const updated = await queries.updateCampaign(trx, ctx.businessId, id, {
       status: 'scheduled',
       scheduled_at: at,
@@ -163,7 +220,20 @@ export async function resumeCampaign(ctx: Ctx, id: string): Promise<CampaignStat
     const row = await campaignOrFail(trx, ctx, id, true);
     if (row.status !== 'paused') throw refuse('resumed', row.status);
     const now = ctx.clock.now();
-    if (!row.started_at && row.scheduled_at && row.scheduled_at > now) {
+    // Never back to sending (or scheduled) with nothing it can send. Once started, its recipients
+    // are resolved and only the template matters.
+    if (row.started_at) {
+      const missing = missingParts(await lockParts(trx, ctx.businessId, row), false);
+      if (missing.length > 0) throw refusal(missing);
+      await queries.updateCampaign(trx, ctx.businessId, id, {
+        status: 'sending',
+        paused_reason: null,
+        updated_at: now,
+      });
+      return 'sending';
+    }
+    const { segment } = await requireParts(trx, ctx, row);
+    if (row.scheduled_at && row.scheduled_at > now) {
       await queries.updateCampaign(trx, ctx.businessId, id, {
         status: 'scheduled',
         paused_reason: null,
@@ -171,13 +241,7 @@ export async function resumeCampaign(ctx: Ctx, id: string): Promise<CampaignStat
       });
       return 'scheduled';
     }
-    if (!row.started_at) return (await startSending(trx, ctx, row)).status;
-    await queries.updateCampaign(trx, ctx.businessId, id, {
-      status: 'sending',
-      paused_reason: null,
-      updated_at: now,
-    });
-    return 'sending';
+    return (await startSending(trx, ctx, row, segment)).status;
   });
 }
 

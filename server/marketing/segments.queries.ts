@@ -29,9 +29,13 @@ function segments(db: Executor, businessId: string) {
 
 export type SegmentRow = NonNullable<Awaited<ReturnType<typeof findSegment>>>;
 
-export async function findSegment(db: Executor, businessId: string, id: string, forUpdate = false) {
+/**
+ * A segment not deleted; `lock` takes its row lock until the transaction ends: `update` to change
+ * or delete it, `share` to keep it from being deleted meanwhile (a campaign starting to send).
+ */
+export async function findSegment(db: Executor, businessId: string, id: string, lock?: 'update' | 'share') {
   const q = segments(db, businessId).where('s.id', '=', id);
-  return (forUpdate ? q.forUpdate('s') : q).executeTakeFirst();
+  return (lock === 'update' ? q.forUpdate('s') : lock === 'share' ? q.forShare('s') : q).executeTakeFirst();
 }
 
 export async function listSegments(db: Executor, businessId: string, query: ListSegmentsQuery) {

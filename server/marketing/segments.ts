@@ -31,7 +31,7 @@ async function withCount(db: Executor, row: queries.SegmentRow): Promise<Segment
 }
 
 async function segmentOrFail(db: Executor, ctx: Ctx, id: string, forUpdate = false) {
-  const row = await queries.findSegment(db, ctx.businessId, id, forUpdate);
+  const row = await queries.findSegment(db, ctx.businessId, id, forUpdate ? 'update' : undefined);
   if (!row) throw notFound('Segment');
   return row;
 }
@@ -107,6 +107,8 @@ export async function updateSegment(ctx: Ctx, id: string, input: UpdateSegmentBo
 /** Soft delete (campaigns keep naming it); the contacts stay. */
 export async function deleteSegment(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
+    // The row lock first, then the look for active campaigns: a campaign starting to send holds
+    // the row FOR SHARE (campaigns.lockParts), so one waits for the other and sees what it did.
     await segmentOrFail(trx, ctx, id, true);
     if (await usedByActiveCampaign(trx, ctx.businessId, { segmentId: id })) {
       throw new ApiError(

@@ -5,16 +5,16 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
 import { jobCtx, type Ctx } from '../platform/context.js';
-import { inTransaction } from '../platform/db/database.js';
+import { inTransaction, type Trx } from '../platform/db/database.js';
 import type { Deps } from '../platform/deps.js';
 import { queueMail, recordMail } from '../platform/mail.js';
 import * as queries from './campaigns.queries.js';
-import { startSending } from './campaigns.js';
+import { lockParts, missingParts, orphanNotice, startSending, type MissingPart } from './campaigns.js';
 import { composeMessage, type OutgoingMessage } from './compose.js';
 import * as domains from './domains.queries.js';
 import type { MergeFields } from './render.js';
 import { compileTemplate } from './render.js';
-import { findTemplate } from './templates.queries.js';
+import { findTemplate, type TemplateRow } from './templates.queries.js';
 import { linksOf, trackLinks } from './tracking.js';
 
 /**
@@ -155,10 +155,7 @@ const baseUrlOf = (config: Readonly<Config>) =>
 const addressOf = (mailbox: string) => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
 
 /** What every message of a campaign shares: the compiled template, the sender and its DKIM key. */
-async function preparedCampaign(ctx: Ctx, campaign: Campaign) {
-  // A template cannot be deleted while a campaign of it is sending.
-  const template = await findTemplate(ctx.db, ctx.businessId, campaign.template_id);
-  if (!template) throw new Error(`Template ${campaign.template_id} of campaign ${campaign.id} is gone`);
+async function preparedCampaign(ctx: Ctx, campaign: Campaign, template: TemplateRow) {
   const render = compileTemplate({
     subject: campaign.subject_override ?? template.subject,
     html_body: template.html_body,
@@ -268,32 +265,66 @@ function stillSending(deps: Deps, businessId: string, campaignId: string): () =>
   };
 }
 
+/**
+ * The service pauses a campaign (locked by the caller) and tells its business why and what to do:
+ * `reason` becomes the campaign's paused_reason.
+ */
+async function pauseWithNotice(
+  trx: Trx,
+  ctx: Ctx,
+  campaign: Campaign,
+  reason: string,
+  advice: string,
+): Promise<void> {
+  await queries.updateCampaign(trx, ctx.businessId, campaign.id, {
+    status: 'paused',
+    paused_reason: reason,
+    updated_at: ctx.clock.now(),
+  });
+  const to = await queries.businessEmail(trx, ctx.businessId);
+  if (to) {
+    await queueMail(trx, ctx, {
+      to,
+      subject: `Campaign "${campaign.name}" paused`,
+      text: `Sending the campaign "${campaign.name}" (${campaign.id}) was paused: ${reason}. ${advice}\n`,
+    });
+  }
+}
+
 /** Pauses a campaign failing too often, and tells its business. */
 async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<boolean> {
   const { attempts, failed } = await queries.recentFailures(deps.db, ctx.businessId, campaign.id, 100);
   if (attempts < PAUSE_MIN_ATTEMPTS || failed <= attempts * PAUSE_SHARE) return false;
-  const reason = `${failed} of the last ${attempts} attempts failed`;
   return inTransaction(deps.db, async (trx) => {
     const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
     if (current?.status !== 'sending') return false;
-    const now = ctx.clock.now();
-    await queries.updateCampaign(trx, ctx.businessId, campaign.id, {
-      status: 'paused',
-      paused_reason: reason,
-      updated_at: now,
-    });
-    const to = await queries.businessEmail(trx, ctx.businessId);
-    if (to) {
-      await queueMail(trx, ctx, {
-        to,
-        subject: `Campaign "${campaign.name}" paused`,
-        text:
-          `Sending the campaign "${campaign.name}" (${campaign.id}) was paused: ${reason}. ` +
-          'Check its recipients for the errors, then resume it.\n',
-      });
-    }
+    await pauseWithNotice(
+      trx,
+      ctx,
+      campaign,
+      `${failed} of the last ${attempts} attempts failed`,
+      'Check its recipients for the errors, then resume it.',
+    );
     return true;
   });
+}
+
+/**
+ * Pauses a campaign whose template or segment is gone (locked by the caller, in the state the
+ * caller found it in): it has nothing it can send, and it stays cancellable. Resuming it is refused
+ * while they are gone, so a worker meets it once.
+ */
+async function pauseOrphan(trx: Trx, ctx: Ctx, campaign: Campaign, missing: readonly MissingPart[]) {
+  const { reason, advice } = orphanNotice(missing);
+  await pauseWithNotice(trx, ctx, campaign, reason, advice);
+}
+
+/** The one warning an orphaned campaign is worth (not an error: nothing failed, nothing is retried). */
+function warnOrphan(deps: Deps, campaign: Campaign, missing: readonly MissingPart[]): void {
+  deps.log.warn(
+    { campaignId: campaign.id, businessId: campaign.business_id, missing },
+    `campaign paused: ${orphanNotice(missing).reason}`,
+  );
 }
 
 /**
@@ -302,6 +333,8 @@ async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise
  */
 class ClaimQueue {
   private readonly queue: queries.RecipientRow[] = [];
+  /** Recipients claimed and neither settled nor released: the claims this sender renews. */
+  private readonly held = new Set<string>();
   private refilling: Promise<void> | null = null;
   private exhausted = false;
   /** Set when the campaign paused itself (too many failures) or a claim failed. */
@@ -334,8 +367,20 @@ class ClaimQueue {
   async release(): Promise<void> {
     await this.refilling;
     const unsent = this.queue.splice(0).map((r) => r.customer_id);
+    for (const id of unsent) this.held.delete(id);
     if (unsent.length > 0)
       await queries.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, unsent);
+  }
+
+  /** The recipient's outcome is recorded: its claim is no longer this sender's to renew. */
+  settled(customerId: string): void {
+    this.held.delete(customerId);
+  }
+
+  /** Every claim still held starts its lease again at `now`. */
+  async renew(now: Date): Promise<void> {
+    if (this.held.size === 0) return;
+    await queries.renewClaims(this.deps.db, this.ctx.businessId, this.campaign.id, [...this.held], now);
   }
 
   private async refill(): Promise<void> {
@@ -353,6 +398,7 @@ class ClaimQueue {
         return;
       }
       this.claimed += claimed.length;
+      for (const r of claimed) this.held.add(r.customer_id);
       // Who unsubscribed, was suppressed or was deleted since sending started is skipped.
       const skipped = new Set(
         await queries.skipUnreachable(
@@ -363,12 +409,44 @@ class ClaimQueue {
           ctx.clock.now(),
         ),
       );
+      for (const id of skipped) this.held.delete(id);
       this.queue.push(...claimed.filter((r) => !skipped.has(r.customer_id)));
     } catch (err) {
       this.error = err;
       this.stopped = true;
     }
   }
+}
+
+/**
+ * Keeps a live sender's claims from looking abandoned: every third of the lease (on the service's
+ * clock, looked at every second at most) the claims it holds start their lease again, so only a dead
+ * worker's claims go stale, and the lease can be short (a crashed worker's recipients are sent again
+ * soon after it died). Returns the stop, which waits for a renewal under way.
+ */
+function renewWhileHeld(deps: Deps, claims: ClaimQueue, campaignId: string): () => Promise<void> {
+  const every = deps.config.MAIL_CLAIM_LEASE_MS / 3;
+  let renewedAt = deps.clock.now().getTime();
+  let renewing: Promise<void> | null = null;
+  const timer = setInterval(
+    () => {
+      const now = deps.clock.now();
+      // A clock set back (tests, a corrected host clock) renews too rather than waiting it out.
+      if (renewing || Math.abs(now.getTime() - renewedAt) < every) return;
+      renewedAt = now.getTime();
+      renewing = claims
+        .renew(now)
+        .catch((err: unknown) => deps.log.warn({ err, campaignId }, 'renewing campaign claims failed'))
+        .finally(() => (renewing = null));
+    },
+    Math.min(1000, every),
+  );
+  // Never what keeps a stopping process alive: the sender's end stops it anyway.
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await renewing;
+  };
 }
 
 /**
@@ -380,9 +458,47 @@ async function sendCampaign(deps: Deps, businessId: string, campaignId: string):
   const ctx = jobCtx(deps, businessId, JOB);
   const campaign = await queries.findCampaign(deps.db, businessId, campaignId);
   if (campaign?.status !== 'sending') return 0;
-  const prepared = await preparedCampaign(ctx, campaign);
+  const template = await findTemplate(deps.db, businessId, campaign.template_id);
+  if (!template) {
+    await pauseWithoutTemplate(deps, ctx, campaign);
+    return 0;
+  }
+  const prepared = await preparedCampaign(ctx, campaign, template);
   const laneCount = LANES_PER_CONNECTION * deps.config.MAIL_POOL_SIZE;
   const claims = new ClaimQueue(deps, ctx, campaign, 2 * laneCount);
+  const stopRenewing = renewWhileHeld(deps, claims, campaignId);
+  try {
+    return await sendClaimed(deps, ctx, campaign, prepared, claims, laneCount);
+  } finally {
+    await stopRenewing();
+  }
+}
+
+/**
+ * A sending campaign whose template is gone (a row older than the rule that refuses it): paused
+ * once, with one warning, rather than failing on every pass.
+ */
+async function pauseWithoutTemplate(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<void> {
+  const paused = await inTransaction(deps.db, async (trx) => {
+    const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
+    if (current?.status !== 'sending') return false;
+    await pauseOrphan(trx, ctx, current, ['template']);
+    return true;
+  });
+  if (paused) warnOrphan(deps, campaign, ['template']);
+}
+
+/** The lanes of sendCampaign, over its claim queue; returns how many recipients were claimed. */
+async function sendClaimed(
+  deps: Deps,
+  ctx: Ctx,
+  campaign: Campaign,
+  prepared: Prepared,
+  claims: ClaimQueue,
+  laneCount: number,
+): Promise<number> {
+  const { businessId } = ctx;
+  const campaignId = campaign.id;
   const settler = new Settler(deps, businessId, campaignId);
   const sending = stillSending(deps, businessId, campaignId);
   let sinceCheck = 0;
@@ -414,6 +530,7 @@ async function sendCampaign(deps: Deps, businessId: string, campaignId: string):
           : null,
         at,
       });
+      claims.settled(recipient.customer_id);
       // The automatic pause is decided every PAUSE_CHECK_EVERY outcomes, by one lane at a time.
       if (++sinceCheck >= PAUSE_CHECK_EVERY && !checking) {
         sinceCheck = 0;
@@ -435,15 +552,30 @@ async function sendCampaign(deps: Deps, businessId: string, campaignId: string):
   return claims.claimed;
 }
 
-/** Scheduled campaigns whose time has come start sending. */
+/**
+ * Scheduled campaigns whose time has come start sending; one whose template or segment is gone is
+ * paused instead (with one warning), and one that fails is logged without holding up the others.
+ */
 async function startDue(deps: Deps): Promise<void> {
   for (const due of await queries.dueCampaigns(deps.db, deps.clock.now(), 100)) {
     const ctx = jobCtx(deps, due.business_id, JOB);
-    await inTransaction(deps.db, async (trx) => {
-      const campaign = await queries.findCampaign(trx, due.business_id, due.id, true);
-      if (campaign?.status !== 'scheduled') return;
-      await startSending(trx, { ...ctx, db: trx }, campaign);
-    });
+    try {
+      const orphan = await inTransaction(deps.db, async (trx) => {
+        const campaign = await queries.findCampaign(trx, due.business_id, due.id, true);
+        if (campaign?.status !== 'scheduled') return null;
+        const parts = await lockParts(trx, due.business_id, campaign);
+        if (!parts.template || !parts.segment) {
+          const missing = missingParts(parts);
+          await pauseOrphan(trx, { ...ctx, db: trx }, campaign, missing);
+          return { campaign, missing };
+        }
+        await startSending(trx, { ...ctx, db: trx }, campaign, parts.segment);
+        return null;
+      });
+      if (orphan) warnOrphan(deps, orphan.campaign, orphan.missing);
+    } catch (err) {
+      deps.log.error({ err, campaignId: due.id }, 'starting a scheduled campaign failed');
+    }
   }
 }
 

@@ -11,9 +11,13 @@ function templates(db: Executor, businessId: string) {
     .where('deleted_at', 'is', null);
 }
 
-export async function findTemplate(db: Executor, businessId: string, id: string, forUpdate = false) {
+/**
+ * A template not deleted; `lock` takes its row lock until the transaction ends: `update` to change
+ * or delete it, `share` to keep it from being deleted meanwhile (a campaign starting to send).
+ */
+export async function findTemplate(db: Executor, businessId: string, id: string, lock?: 'update' | 'share') {
   const q = templates(db, businessId).where('id', '=', id);
-  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+  return (lock === 'update' ? q.forUpdate() : lock === 'share' ? q.forShare() : q).executeTakeFirst();
 }
 
 export type TemplateRow = NonNullable<Awaited<ReturnType<typeof findTemplate>>>;

@@ -19,7 +19,7 @@ import { checkTemplate, compileTemplate, SAMPLE_FIELDS, textOf, type MergeFields
 import * as queries from './templates.queries.js';
 
 async function templateOrFail(db: Executor, ctx: Ctx, id: string, forUpdate = false) {
-  const row = await queries.findTemplate(db, ctx.businessId, id, forUpdate);
+  const row = await queries.findTemplate(db, ctx.businessId, id, forUpdate ? 'update' : undefined);
   if (!row) throw notFound('Template');
   return row;
 }
@@ -93,6 +93,8 @@ export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplate
 /** Soft delete (sent campaigns keep naming it); refused while an active campaign uses it. */
 export async function deleteTemplate(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx.db, async (trx) => {
+    // The row lock first, then the look for active campaigns: a campaign starting to send holds
+    // the row FOR SHARE (campaigns.lockParts), so one waits for the other and sees what it did.
     await templateOrFail(trx, ctx, id, true);
     if (await usedByActiveCampaign(trx, ctx.businessId, { templateId: id })) {
       throw new ApiError(

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import { openDatabase } from '../../server/platform/db/database.js';
+import { claimRecipients } from '../../server/marketing/campaigns.queries.js';
 import { CLAIM_BATCH, runSending } from '../../server/marketing/sending.js';
 import { registerBusiness, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
@@ -25,6 +26,11 @@ import { waitFor } from '../support/wait.js';
 const { env, sink } = useSmtpSink({ ...MARKETING_ENV, MAIL_RATE_PER_SECOND: '0' });
 const server = useTestServer({ env, worker: false });
 const databaseEnv = useServiceDatabase('campaign-crash');
+
+afterEach(() => {
+  sink().reset();
+  server().clock.reset();
+});
 
 /** `n` contacts through the API, a few at a time. */
 async function contacts(client: Client, n: number, tag: string): Promise<string[]> {
@@ -76,6 +82,75 @@ describe(`two workers on one campaign (${onPostgres ? 'PostgreSQL' : 'PGlite'})`
   });
 });
 
+/** The campaign's recipients that are claimed (`sending`), with their lease's start. */
+const claimsOf = (campaignId: string) =>
+  server()
+    .deps.db.selectFrom('marketing_recipients')
+    .select(['email', 'claimed_at'])
+    .where('campaign_id', '=', campaignId)
+    .where('status', '=', 'sending')
+    .execute();
+
+describe('claim leases (on the service clock)', () => {
+  it('keeps the claims of a live, slow sender past the lease: renewed while held, never swept', async () => {
+    const lease = server().deps.config.MAIL_CLAIM_LEASE_MS;
+    const biz = await registerBusiness(server());
+    const emails = await contacts(biz.client, 4, 'renew');
+    const campaign = await campaignTo(biz.client);
+    await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: campaign.id } }));
+    // The SMTP server takes its time: the sender holds its claims meanwhile.
+    sink().delayMs = 6000;
+    const sender = runSending(server().deps);
+    const claimed = await waitFor('the claims', async () => {
+      const rows = await claimsOf(campaign.id);
+      return rows.length === 4 && rows;
+    });
+    const claimedAt = Math.max(...claimed.map((r) => r.claimed_at!.getTime()));
+
+    // Past the lease on the clock: the sender renews what it holds (within a second of real time).
+    server().clock.advance(lease + 1000);
+    await waitFor('the renewal', async () => {
+      const rows = await claimsOf(campaign.id);
+      return rows.length === 4 && rows.every((r) => r.claimed_at!.getTime() > claimedAt + lease);
+    });
+    // Another worker's pass sweeps: nothing of the live sender's is taken from it.
+    expect(await runSending(server().deps)).toBe(0);
+    expect(await claimsOf(campaign.id)).toHaveLength(4);
+
+    expect(await sender).toBe(4);
+    expect((await getCampaign(biz.client, campaign.id)).status).toBe('sent');
+    for (const email of emails) expect(sink().to(email), email).toHaveLength(1);
+  });
+
+  it('releases the claims of a worker that stopped renewing them within 15 s, and sends them', async () => {
+    const biz = await registerBusiness(server());
+    const emails = await contacts(biz.client, 3, 'stale');
+    const campaign = await campaignTo(biz.client);
+    await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: campaign.id } }));
+    // A worker claims them and dies: nobody renews the claims.
+    const dead = await claimRecipients(
+      server().deps.db,
+      biz.businessId,
+      campaign.id,
+      server().clock.now(),
+      10,
+    );
+    expect(dead).toHaveLength(3);
+
+    // Still within the lease: a pass leaves them claimed and sends nothing.
+    server().clock.advance(5000);
+    expect(await runSending(server().deps)).toBe(0);
+    expect(await claimsOf(campaign.id)).toHaveLength(3);
+
+    // 15 s after the claim, the lease has run out: released and sent by the same pass.
+    server().clock.advance(10_000);
+    expect(await runSending(server().deps)).toBe(3);
+    expect(await claimsOf(campaign.id)).toEqual([]);
+    expect((await getCampaign(biz.client, campaign.id)).status).toBe('sent');
+    for (const email of emails) expect(sink().to(email), email).toHaveLength(1);
+  });
+});
+
 describe(`a service process killed mid-campaign (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   const ROOT = new URL('../../', import.meta.url).pathname;
   const PORT = 4400 + Math.floor(Math.random() * 200);
@@ -95,7 +170,6 @@ describe(`a service process killed mid-campaign (${onPostgres ? 'PostgreSQL' : '
         SMTP_URL: sink().url,
         MARKETING_POLL_MS: '50',
         MAIL_RATE_PER_SECOND: '150',
-        MAIL_CLAIM_LEASE_MS: '1000',
       },
       stdio: 'ignore',
     });
@@ -162,9 +236,13 @@ describe(`a service process killed mid-campaign (${onPostgres ? 'PostgreSQL' : '
       expect(inFlight.length).toBeLessThanOrEqual(CLAIM_BATCH);
       expect(deliveredAtKill).toBeLessThan(300);
 
+      // With the default lease (the dead worker renewed its claims while it lived), the new worker
+      // has them back and the campaign finished within 15 s of starting.
+      const restartedAt = Date.now();
       service = startService();
       await ready();
       await campaignReaches(client, campaign.id, 'sent', 60_000);
+      expect(Date.now() - restartedAt).toBeLessThan(15_000);
 
       const duplicated = emails.filter((email) => sink().to(email).length > 1);
       for (const email of emails) expect(sink().to(email).length, email).toBeGreaterThanOrEqual(1);
