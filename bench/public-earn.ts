@@ -1,5 +1,5 @@
 /**
- * POST /v1/public/loyalty/earn under load, side by side with ../shared/bench/baseline-earn.mjs (raw
+ * POST /v1/public/loyalty/earn under load, side by side with bench/baseline-earn.mjs (raw
  * node:http + pg doing the least work a correct earn needs) on the same PostgreSQL, in alternating
  * runs. Prints both servers' req/s, p50 and p99, the ratio service / baseline (target 0.75) and the
  * service's memory under load.
@@ -144,7 +144,7 @@ const env = {
   WORKER_ENABLED: 'false',
 };
 const service = spawnService(env);
-const baseline = spawn(process.execPath, ['../shared/bench/baseline-earn.mjs'], {
+const baseline = spawn(process.execPath, ['bench/baseline-earn.mjs'], {
   env: { ...process.env, DATABASE_URL: database.url, PORT: String(BASELINE_PORT) },
   stdio: ['ignore', 'ignore', 'inherit'],
 });

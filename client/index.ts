@@ -1,8 +1,22 @@
-import { initClient, tsRestFetchApi, type ApiFetcherArgs } from '@ts-rest/core';
+import { initClient, tsRestFetchApi, type ApiFetcherArgs, type InitClientReturn } from '@ts-rest/core';
 import type { ErrorObject } from '../contract/common/errors.js';
-import { contract } from '../contract/index.js';
+import { contract, type Contract } from '../contract/index.js';
 
 export { contract };
+export { toMajor, toMinor } from './money.js';
+/** What a webhook receives, typed by event; `verifyWebhook` (from `@bms/client/webhooks`) returns it. */
+export {
+  WebhookEnvelopeSchema,
+  WebhookMessageSchema,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOK_MESSAGE_SCHEMAS,
+} from '../contract/webhooks/events.js';
+export type {
+  WebhookEnvelope,
+  WebhookEventData,
+  WebhookMessage,
+  WebhookMessageOf,
+} from '../contract/webhooks/events.js';
 /** Each domain's types under its own name: `loyalty.Member`, `general.Invoice`, `hr.Employee`, `webhooks.Delivery`. */
 export type {
   auth,
@@ -12,6 +26,7 @@ export type {
   loyalty,
   marketing,
   publicLoyalty,
+  sandbox,
   webhooks,
 } from '../contract/index.js';
 /** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */
@@ -73,13 +88,27 @@ function isRetryable(response: { status: number; body: unknown }): boolean {
   return response.status === 409 && code === 'IDEMPOTENCY_IN_PROGRESS';
 }
 
+/** What `createClient` passes to ts-rest: it decides the request and response types of every method. */
+interface SdkClientArgs {
+  baseUrl: string;
+  baseHeaders: Record<string, string>;
+  throwOnUnknownStatus: boolean;
+  api: (args: ApiFetcherArgs) => ReturnType<typeof tsRestFetchApi>;
+}
+
+/**
+ * The client's type, named (rather than inferred from `createClient`) so that the declaration file
+ * refers to the contract instead of spelling out every method's types.
+ */
+export type Client = InitClientReturn<Contract, SdkClientArgs>;
+
 /**
  * The typed client: one method per route of the contract, e.g.
  * `client.general.invoices.createInvoice({ body, headers: { 'idempotency-key': key } })`.
  * Every call resolves to `{ status, body, headers }`; `unwrap()` turns it into the body or a thrown
  * `BmsApiError`.
  */
-export function createClient(options: ClientOptions) {
+export function createClient(options: ClientOptions): Client {
   const baseHeaders: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.accessToken) baseHeaders.authorization = `Bearer ${options.accessToken}`;
   if (options.apiKey) {
@@ -90,7 +119,7 @@ export function createClient(options: ClientOptions) {
   const maxRetries = options.maxRetries ?? 3;
   const maxDelay = options.maxRetryDelayMs ?? 60_000;
 
-  return initClient(contract, {
+  const args: SdkClientArgs = {
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     baseHeaders,
     throwOnUnknownStatus: false,
@@ -111,10 +140,9 @@ export function createClient(options: ClientOptions) {
         await sleep(retryDelayMs(response.headers, attempt, maxDelay));
       }
     },
-  });
+  };
+  return initClient(contract, args);
 }
-
-export type Client = ReturnType<typeof createClient>;
 
 /** A non-2xx answer, carrying the service's error object and the whole envelope. */
 export class BmsApiError extends Error {

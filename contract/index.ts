@@ -6,6 +6,7 @@ import * as hr from './hr/index.js';
 import * as loyalty from './loyalty/index.js';
 import * as marketing from './marketing/index.js';
 import * as publicLoyalty from './public-loyalty/index.js';
+import * as sandbox from './sandbox/index.js';
 import * as webhooks from './webhooks/index.js';
 
 // Annotated, like the contract below, so that the declaration files name types instead of spelling them out
@@ -26,6 +27,7 @@ export const contract: {
   webhooks: Mounted<typeof webhooks.webhooksContract>;
   loyalty: Mounted<typeof loyalty.loyaltyContract>;
   publicLoyalty: Mounted<typeof publicLoyalty.publicLoyaltyContract>;
+  sandbox: Mounted<typeof sandbox.sandboxContract>;
 } = c.router(
   {
     auth: auth.authContract,
@@ -36,6 +38,7 @@ export const contract: {
     webhooks: webhooks.webhooksContract,
     loyalty: loyalty.loyaltyContract,
     publicLoyalty: publicLoyalty.publicLoyaltyContract,
+    sandbox: sandbox.sandboxContract,
   },
   V1,
 );
@@ -46,7 +49,7 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { auth, finance, general, hr, loyalty, marketing, publicLoyalty, webhooks };
+export { auth, finance, general, hr, loyalty, marketing, publicLoyalty, sandbox, webhooks };
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

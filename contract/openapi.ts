@@ -1,9 +1,12 @@
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { generateSchema } from '@anatine/zod-openapi';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { OpenAPIObject } from 'openapi3-ts/oas30';
+import type { OpenAPIObject, SchemaObject } from 'openapi3-ts/oas30';
 import { errorStatusText } from './common/errors.js';
+import { EVENT_NAMES } from './common/events.js';
 import type { RouteMetadata } from './common/metadata.js';
 import { contract } from './index.js';
+import { WEBHOOK_MESSAGE_SCHEMAS } from './webhooks/events.js';
 
 const SUCCESS_TEXT: Record<string, string> = {
   '200': 'Success.',
@@ -55,11 +58,102 @@ const TAGS = [
       'catalogue and voucher checks. Browsers may call it from the origins in `CORS_ORIGINS`.',
   },
   {
+    name: 'Sandbox',
+    description:
+      'What an integrator tests against: mail the service captured instead of sending it (all mail, where ' +
+      '`SMTP_URL` is not set).',
+  },
+  {
     name: 'Webhooks',
     description:
       'Signed HTTP POSTs to your endpoints when resources change, retried for about 3 days. See docs/webhooks.md.',
   },
 ];
+
+type HeaderObject = {
+  description: string;
+  schema: { type: 'string' | 'integer'; enum?: string[] };
+  example?: string | number;
+};
+
+/**
+ * The headers the service sends (DESIGN section 3: the document tells the whole truth), as named
+ * components that every response refers to. Transport headers (Content-Type, Content-Length, Date,
+ * Connection, Keep-Alive, Vary and the CORS headers of the public loyalty interface) are HTTP's own.
+ */
+export const RESPONSE_HEADERS: Record<string, HeaderObject> = {
+  'X-Request-Id': {
+    description:
+      "Identifies the request in the service's logs: the `X-Request-Id` the client sent (1-128 characters of " +
+      '`A-Z a-z 0-9 . _ : -`), otherwise a new UUID. Quote it when reporting a problem.',
+    schema: { type: 'string' },
+    example: '0b6f1f6e-3c1e-4f5e-9b43-2d9f3c7a1e52',
+  },
+  'X-RateLimit-Limit': {
+    description:
+      "Requests allowed per minute: the business's plan, or the per-IP limit without a credential.",
+    schema: { type: 'integer' },
+    example: 1000,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer' },
+    example: 997,
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the current window resets.',
+    schema: { type: 'integer' },
+    example: 42,
+  },
+  'Retry-After': {
+    description:
+      'Seconds to wait before retrying: on 429 until the rate-limit window resets; on 409 while a request with ' +
+      'the same Idempotency-Key is still running, or after a conflict with a concurrent change.',
+    schema: { type: 'integer' },
+    example: 1,
+  },
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (replayed, ' +
+      'not run again); absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The credential the operation takes: `Bearer` (an access token or a full API key in `Authorization`), or ' +
+      '`ApiKey header="X-Api-Key"` on the public loyalty interface.',
+    schema: { type: 'string' },
+    example: 'Bearer',
+  },
+};
+
+/** Listed on every response. */
+const EVERY_RESPONSE = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/**
+ * Sent on every response too, the same whatever the operation: documented once (in the document's
+ * description and as components) rather than on each of the responses.
+ */
+export const SECURITY_HEADERS = [
+  'Cache-Control',
+  'X-Content-Type-Options',
+  'X-Frame-Options',
+  'Referrer-Policy',
+  'Strict-Transport-Security',
+];
+
+/** The headers a response of `status` carries, for an operation that takes an Idempotency-Key or not. */
+export function headersOf(status: string, idempotent: boolean): string[] {
+  return [
+    ...EVERY_RESPONSE,
+    ...(status === '401' ? ['WWW-Authenticate'] : []),
+    ...(status === '409' || status === '429' ? ['Retry-After'] : []),
+    ...(idempotent && Number(status) < 500 ? ['Idempotent-Replayed'] : []),
+  ];
+}
+
+const headerRefs = (names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 /** The operation type of ts-rest's own openapi3-ts copy. */
 type OperationObject = Parameters<
@@ -122,6 +216,84 @@ export function routesOf(router: AppRouter = contract): AppRoute[] {
   return allRoutes(router);
 }
 
+/**
+ * The headers of every webhook delivery (DESIGN section 6), as the receiver reads them. A test
+ * compares them with what the service really sends.
+ */
+export const DELIVERY_HEADERS: Record<string, { description: string; example: string }> = {
+  'X-Webhook-Signature': {
+    description: 'Hex HMAC-SHA256 of the raw body, keyed with the whole secret (`whsec_...`) as UTF-8 bytes.',
+    example: '5f2b0c1e9d8a7f6e5d4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a291807f6e',
+  },
+  'X-Webhook-Event': { description: 'The event name, as in the body.', example: 'invoice.paid' },
+  'X-Webhook-Delivery-Id': {
+    description: 'The delivery id, the same on every retry: deduplicate on it.',
+    example: '0b0f7d5e-6b0f-4a4e-9d59-2b1b8f6f2a71',
+  },
+  'X-Webhook-Timestamp': { description: 'Unix seconds of this attempt.', example: '1795340400' },
+  'webhook-id': {
+    description: 'Standard Webhooks: the delivery id.',
+    example: '0b0f7d5e-6b0f-4a4e-9d59-2b1b8f6f2a71',
+  },
+  'webhook-timestamp': {
+    description: 'Standard Webhooks: unix seconds of this attempt.',
+    example: '1795340400',
+  },
+  'webhook-signature': {
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the base64-decoded bytes ' +
+      'after `whsec_`; for 24 h after a secret rotation, a second signature with the old secret follows, ' +
+      'separated by a space.',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+  'User-Agent': { description: 'The sender.', example: 'BMS-Webhooks/1.0' },
+};
+
+/**
+ * The webhook deliveries, one per event of the catalogue, as the `x-webhooks` extension (OpenAPI
+ * 3.0 has no `webhooks`; Redocly renders the extension): the body is the event's named schema.
+ */
+function webhookDocs(): { webhooks: Record<string, unknown>; schemas: Record<string, SchemaObject> } {
+  const webhooks: Record<string, unknown> = {};
+  const schemas: Record<string, SchemaObject> = {};
+  for (const event of EVENT_NAMES) {
+    const schema = generateSchema(WEBHOOK_MESSAGE_SCHEMAS[event], false, '3.0') as SchemaObject;
+    const name = String(schema.title);
+    schemas[name] = schema;
+    webhooks[event] = {
+      post: {
+        summary: event,
+        description:
+          `Sent to every active webhook subscribed to \`${event}\`. Answer 2xx within 15 s to acknowledge; ` +
+          'anything else (a redirect too) is retried for about 3 days; 410 Gone disables the webhook. ' +
+          "Verify a signature (either scheme) and the timestamp before trusting the body (the SDK's " +
+          '`verifyWebhook` does both).',
+        operationId: `webhook_${event.replace(/[.]/g, '_')}`,
+        tags: ['Webhooks'],
+        // The receiver authenticates the sender by the signatures, not by a credential.
+        security: [],
+        parameters: Object.entries(DELIVERY_HEADERS).map(([header, { description, example }]) => ({
+          name: header,
+          in: 'header',
+          required: true,
+          description,
+          schema: { type: 'string' },
+          example,
+        })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+        },
+        responses: {
+          '200': { description: 'Any 2xx acknowledges the delivery.' },
+          '410': { description: 'Gone: the service disables the webhook.' },
+        },
+      },
+    };
+  }
+  return { webhooks, schemas };
+}
+
 export function buildOpenApiDocument(): OpenAPIObject {
   const doc = generateOpenApi(
     contract,
@@ -135,11 +307,20 @@ export function buildOpenApiDocument(): OpenAPIObject {
           'loyalty and webhooks.\n\nAuthenticate with `Authorization: Bearer <access token or full API key>`; ' +
           'the public loyalty interface takes `X-Api-Key`. Every response carries `X-Request-Id` and the ' +
           '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window ' +
-          'resets) headers; a 429 adds `Retry-After` (seconds).',
+          'resets) headers; a 429 adds `Retry-After` (seconds). Each response below lists its headers; every ' +
+          'response also carries `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, ' +
+          '`X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` and `Strict-Transport-Security`.\n\n' +
+          '**Money.** The general group (`/v1/invoices`, `/v1/customers`, `/v1/products`, `/v1/quotes`, ' +
+          '`/v1/employees`, `/v1/reports`) and the public loyalty earn take and give **major units** (a decimal: ' +
+          '12.50 is 12.50 USD); every other group takes and gives integer **minor units** (1250 is 12.50 USD, ' +
+          '1250 JPY is 1,250 JPY). Each money field says which.\n\n' +
+          '**Limits.** JSON bodies up to 1 MiB (413), UTF-8 only (400); the request line and headers up to ' +
+          '16 KiB together (414 for a URL over it, 431 otherwise).',
       },
       servers: [{ url: '/', description: 'This server' }],
       tags: TAGS,
       components: {
+        headers: RESPONSE_HEADERS,
         securitySchemes: {
           bearerAuth: {
             type: 'http',
@@ -164,11 +345,15 @@ export function buildOpenApiDocument(): OpenAPIObject {
       setOperationId: true,
       operationMapper: (operation: OperationObject, route: AppRoute): OperationObject => {
         const metadata = route.metadata as RouteMetadata;
+        const idempotent = (operation.parameters ?? []).some(
+          (p) => 'name' in p && p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
+        );
         for (const [status, response] of Object.entries(operation.responses ?? {})) {
-          const r = response as { description?: string };
+          const r = response as { description?: string; headers?: Record<string, unknown> };
           if (r.description === status) {
             r.description = SUCCESS_TEXT[status] ?? errorStatusText(Number(status));
           }
+          r.headers = headerRefs(headersOf(status, idempotent));
         }
         if (operation.requestBody && 'description' in operation.requestBody) {
           operation.requestBody.description = 'JSON body (at most 1 MiB).';
@@ -178,6 +363,12 @@ export function buildOpenApiDocument(): OpenAPIObject {
       },
     },
   );
+  const { webhooks, schemas } = webhookDocs();
+  doc.components = {
+    ...doc.components,
+    schemas: { ...(doc.components?.schemas ?? {}), ...schemas },
+  } as typeof doc.components;
+  (doc as OpenAPIObject & { 'x-webhooks'?: unknown })['x-webhooks'] = webhooks;
   fixSchemas(doc);
   return doc;
 }

@@ -1,12 +1,13 @@
 // The README's SDK example as a script: creates a customer, invoices them, issues and pays the invoice.
-// Type-checked in CI against the package's published `exports`; run it against a live server with
+// It imports the SDK package `@bms/client` (client/, linked into node_modules by npm install), so CI
+// type-checks it against the package's `exports`. Run it against a live server with
 //
 //   BMS_BASE_URL=http://localhost:3000 BMS_API_KEY=bms_sk_... npx tsx examples/sdk-usage.ts
 //
 // Without BMS_API_KEY it registers a new business (unique email) and uses its access token, so it
 // can run any number of times against the same server. Exits 1 when a call fails.
 import { randomUUID } from 'node:crypto';
-import { BmsApiError, createClient, unwrap, type Client } from 'business-management-service/client';
+import { BmsApiError, createClient, unwrap, type Client } from '@bms/client';
 
 const baseUrl = process.env.BMS_BASE_URL ?? 'http://localhost:3000';
 

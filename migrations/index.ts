@@ -13,6 +13,8 @@ import * as financeReports from './2026_11_23_0007_finance_reports.js';
 import * as generalQuotes from './2026_11_23_0008_general_quotes.js';
 import * as marketing from './2026_11_24_0001_marketing.js';
 import * as marketingSending from './2026_11_24_0002_marketing_sending.js';
+import * as authBusinessSettings from './2026_11_25_0001_auth_business_settings.js';
+import * as platformCapturedMail from './2026_11_25_0002_platform_captured_mail.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0008_general_quotes': generalQuotes,
   '2026_11_24_0001_marketing': marketing,
   '2026_11_24_0002_marketing_sending': marketingSending,
+  '2026_11_25_0001_auth_business_settings': authBusinessSettings,
+  '2026_11_25_0002_platform_captured_mail': platformCapturedMail,
 };

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
+import type { RequestValidationError } from '@ts-rest/express';
 import cors from 'cors';
 import helmet from 'helmet';
 import express, { type Express, type RequestHandler } from 'express';
@@ -15,7 +16,7 @@ import {
 import { migrationsCurrent } from './platform/db/migrate.js';
 import type { Deps } from './platform/deps.js';
 import { docsRouter } from './platform/docs.js';
-import { errorHandler, notUtf8 } from './platform/errors.js';
+import { errorHandler, notUtf8, refusalOfRequest } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
 
 /** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */
@@ -82,7 +83,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const endpointOptions: EndpointOptions = {
     logInitialization: false,
     globalMiddleware: [requireAuth, idempotency(deps)],
-    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+    requestValidationErrorHandler: (err: RequestValidationError, req, _res, next) =>
+      next(refusalOfRequest(err, req.query)),
   };
   // Express tries routes in the order they were added: the modules' order (server/domains.ts).
   for (const module of deps.modules) module.mount?.(app, deps, endpointOptions);

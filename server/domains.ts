@@ -6,6 +6,7 @@ import { loyaltyModule } from './loyalty/index.js';
 import { marketingModule } from './marketing/index.js';
 import type { DomainModule } from './platform/module.js';
 import { publicLoyaltyModule } from './public-loyalty/index.js';
+import { sandboxModule } from './sandbox/index.js';
 import { webhooksModule } from './webhooks/index.js';
 
 /**
@@ -21,4 +22,5 @@ export const domains: readonly DomainModule[] = [
   marketingModule,
   webhooksModule,
   loyaltyModule,
+  sandboxModule,
 ];

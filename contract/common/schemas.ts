@@ -26,6 +26,12 @@ export const DateSchema = extendApi(
   { format: 'date', example: '2026-12-31' },
 );
 
+/**
+ * A date field with its own description. (`DateSchema.describe(...)` would make a new schema
+ * without the OpenAPI `format: date` that `extendApi` put on DateSchema.)
+ */
+export const dateField = (description: string) => extendApi(DateSchema, { description });
+
 /** ISO 8601 UTC with milliseconds, e.g. `2026-11-21T09:30:00.000Z`. */
 export const TimestampSchema = extendApi(z.string(), {
   format: 'date-time',
@@ -41,13 +47,6 @@ export const CurrencySchema = extendApi(
 );
 
 export const EmailSchema = extendApi(z.string().max(254).email(), { example: 'ada@example.com' });
-
-/** A money amount in major units (e.g. 19.99 USD). Its decimals must fit the currency. */
-export const MajorAmountSchema = extendApi(z.number().min(0).max(1_000_000_000_000), {
-  description:
-    'Amount in major units of the currency, e.g. 19.99; at most as many decimals as the currency has.',
-  example: 19.99,
-});
 
 /** The longest `Idempotency-Key` accepted (DESIGN.md section 7). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

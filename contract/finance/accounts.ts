@@ -3,6 +3,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { resultEnvelope } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
+import { minorAmount } from '../common/money.js';
 import { CurrencySchema, DateSchema, IdempotencyHeadersSchema } from '../common/schemas.js';
 import { AccountCodeSchema, financeRoute } from './shared.js';
 
@@ -35,7 +36,9 @@ export const CreateAccountBodySchema = extendApi(
 export type CreateAccountBody = z.infer<typeof CreateAccountBodySchema>;
 
 export const TrialBalanceQuerySchema = z.object({
-  as_of: DateSchema.optional().describe('Entries dated on or before this day; default today (UTC).'),
+  as_of: DateSchema.optional().describe(
+    "Entries dated on or before this day; default: today in the business's time zone.",
+  ),
   currency: CurrencySchema.optional().describe("Default: the business's base currency."),
 });
 export type TrialBalanceQuery = z.infer<typeof TrialBalanceQuerySchema>;
@@ -44,14 +47,12 @@ export const TrialBalanceAccountSchema = z.object({
   code: z.string(),
   name: z.string(),
   type: z.enum(ACCOUNT_TYPES),
-  debit: z.number().int().describe('Sum of the debits, minor units.'),
-  credit: z.number().int().describe('Sum of the credits, minor units.'),
-  balance: z
-    .number()
-    .int()
-    .describe(
-      'On the normal side of the account: debit - credit for assets and expenses, credit - debit otherwise.',
-    ),
+  debit: minorAmount('Sum of the debits', 120000),
+  credit: minorAmount('Sum of the credits', 0),
+  balance: minorAmount(
+    'On the normal side of the account: debit - credit for assets and expenses, credit - debit otherwise',
+    120000,
+  ),
 });
 
 export const TrialBalanceSchema = extendApi(
@@ -59,8 +60,8 @@ export const TrialBalanceSchema = extendApi(
     as_of: DateSchema,
     currency: z.string(),
     accounts: z.array(TrialBalanceAccountSchema),
-    total_debit: z.number().int(),
-    total_credit: z.number().int().describe('Always equal to total_debit.'),
+    total_debit: minorAmount('Sum of every debit', 120000),
+    total_credit: minorAmount('Sum of every credit; always equal to total_debit', 120000),
   }),
   { title: 'TrialBalance' },
 );

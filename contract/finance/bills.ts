@@ -6,12 +6,14 @@ import { resultErrors } from '../common/errors.js';
 import {
   CurrencySchema,
   DateSchema,
+  dateField,
   IdempotencyHeadersSchema,
   IdParamsSchema,
   idOf,
   TimestampSchema,
 } from '../common/schemas.js';
-import { FinancePageQuerySchema, financeRoute, MinorAmountSchema } from './shared.js';
+import { minorAmount, minorAmountInput } from '../common/money.js';
+import { FinancePageQuerySchema, financeRoute } from './shared.js';
 
 const c = initContract();
 
@@ -25,15 +27,15 @@ export const BILL_PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'mobile_m
 export const BillItemSchema = z.object({
   description: z.string(),
   quantity: z.number(),
-  unit_price: z.number().int().describe('Minor units.'),
-  amount: z.number().int().describe('quantity x unit_price, rounded half up, minor units.'),
+  unit_price: minorAmount('Unit price', 2999),
+  amount: minorAmount('quantity x unit_price, rounded half up', 11996),
 });
 
 export const BillPaymentSchema = extendApi(
   z.object({
     id: idOf('bpay'),
     bill_id: z.string(),
-    amount: z.number().int(),
+    amount: minorAmount('The payment', 11996),
     currency: z.string(),
     payment_method: z.enum(BILL_PAYMENT_METHODS),
     payment_date: DateSchema,
@@ -47,9 +49,9 @@ const billFields = {
   id: idOf('bill'),
   vendor_id: z.string(),
   vendor_name: z.string(),
-  amount: z.number().int().describe('Rounded sum of the items, minor units.'),
-  amount_paid: z.number().int(),
-  amount_due: z.number().int(),
+  amount: minorAmount('Rounded sum of the items', 11996),
+  amount_paid: minorAmount('Sum of the payments', 0),
+  amount_due: minorAmount('amount less amount_paid', 11996),
   currency: z.string(),
   status: z.enum(BILL_STATUSES),
   issue_date: DateSchema,
@@ -72,7 +74,7 @@ const ItemInputSchema = z
   .object({
     description: z.string().trim().min(1).max(500),
     quantity: z.number().gt(0).max(1_000_000_000).describe('Up to 4 decimals.'),
-    unit_price: MinorAmountSchema.describe('Minor units of the bill currency.'),
+    unit_price: minorAmountInput({ description: 'Unit price in the bill currency', example: 2999 }),
   })
   .strict();
 
@@ -81,9 +83,11 @@ export const CreateBillBodySchema = extendApi(
     .object({
       vendor_id: z.string().max(64).describe('A vendor of the business; 422 otherwise.'),
       items: z.array(ItemInputSchema).min(1).max(200),
-      currency: CurrencySchema,
-      due_date: DateSchema.describe('On or after issue_date (422 otherwise).'),
-      issue_date: DateSchema.optional().describe('Default today (UTC); the ledger posting is dated on it.'),
+      currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+      due_date: dateField('On or after issue_date (422 otherwise).'),
+      issue_date: DateSchema.optional().describe(
+        "Default: today in the business's time zone; the ledger posting is dated on it.",
+      ),
       status: z
         .literal('draft')
         .optional()
@@ -112,7 +116,7 @@ export type UpdateBillBody = z.infer<typeof UpdateBillBodySchema>;
 export const PayBillBodySchema = extendApi(
   z
     .object({
-      amount: MinorAmountSchema.min(1).describe('Minor units; at most amount_due (422 otherwise).'),
+      amount: minorAmountInput({ description: 'At most amount_due (422 otherwise)', min: 1, example: 11996 }),
       payment_method: z.enum(BILL_PAYMENT_METHODS),
       payment_date: DateSchema,
     })
@@ -231,7 +235,7 @@ export const billsContract = c.router({
         message: z.string(),
         bill_status: z.enum(BILL_STATUSES),
         payment_id: z.string(),
-        amount_due: z.number().int(),
+        amount_due: minorAmount('What is still due after this payment', 0),
       }),
       ...resultErrors(404, 409),
     },

@@ -8,8 +8,19 @@ import { vendorsContract } from './vendors.js';
 
 const c = initContract();
 
-/** The finance domain: one router per resource. */
-export const financeContract = c.router({
+/**
+ * The finance domain: one router per resource.
+ * Typed by the resources' routers, so that declaration files name them rather than spell every
+ * route out again.
+ */
+export const financeContract: {
+  vendors: typeof vendorsContract;
+  bills: typeof billsContract;
+  accounts: typeof accountsContract;
+  journal: typeof journalContract;
+  reports: typeof reportsContract;
+  vat: typeof vatContract;
+} = c.router({
   vendors: vendorsContract,
   bills: billsContract,
   accounts: accountsContract,

@@ -10,7 +10,8 @@ import {
   idOf,
   TimestampSchema,
 } from '../common/schemas.js';
-import { AccountCodeSchema, FinancePageQuerySchema, financeRoute, MinorAmountSchema } from './shared.js';
+import { minorAmount, minorAmountInput } from '../common/money.js';
+import { AccountCodeSchema, FinancePageQuerySchema, financeRoute } from './shared.js';
 
 const c = initContract();
 
@@ -19,7 +20,7 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export const JournalLineSchema = z.object({
   account: z.string().describe('Account code.'),
-  amount: z.number().int().describe('Minor units of the entry currency.'),
+  amount: minorAmount('Amount in the entry currency', 120000),
 });
 
 export const JournalEntrySchema = extendApi(
@@ -54,7 +55,12 @@ export const JournalEntrySchema = extendApi(
 );
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
 
-const LineInputSchema = z.object({ account: AccountCodeSchema, amount: MinorAmountSchema.min(1) }).strict();
+const LineInputSchema = z
+  .object({
+    account: AccountCodeSchema,
+    amount: minorAmountInput({ description: 'Amount in the entry currency', min: 1, example: 120000 }),
+  })
+  .strict();
 
 export const CreateJournalEntryBodySchema = extendApi(
   z

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { dataEnvelope, resultEnvelope } from '../common/envelopes.js';
 import { generalErrors, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { CurrencySchema, DateSchema } from '../common/schemas.js';
+import { majorAmount, minorAmount } from '../common/money.js';
+import { CurrencySchema, DateSchema, dateField } from '../common/schemas.js';
 import { financeRoute } from './shared.js';
 
 const c = initContract();
@@ -14,8 +15,8 @@ export const GROUP_BY = ['month', 'quarter', 'year'] as const;
 /** The VAT block of the reports; `configured: false` and zeros when there is no configuration. */
 export const VatBlockSchema = z.object({
   configured: z.boolean(),
-  thresholdAmount: z.number().int(),
-  currentRevenue: z.number().int(),
+  thresholdAmount: minorAmount('The registration threshold', 9000000),
+  currentRevenue: minorAmount('Net revenue of the window', 6120000),
   percentageReached: z.number(),
   registered: z.boolean(),
   registrationNumber: z.string().nullable(),
@@ -31,7 +32,7 @@ export const SalesScheduleSchema = extendApi(
         invoiceNumber: z.string(),
         clientName: z.string(),
         issueDate: DateSchema,
-        amount: z.number().int().describe('Net (pre-tax) total, minor units.'),
+        amount: minorAmount('Net (pre-tax) total', 45000),
         currency: z.string(),
         status: z.string().describe('unpaid, paid or overdue.'),
       }),
@@ -40,13 +41,13 @@ export const SalesScheduleSchema = extendApi(
       z.object({
         period: z.string().describe('YYYY-MM, YYYY-Qn or YYYY.'),
         label: z.string().describe('"January 2026", "Q1 2026" or "2026".'),
-        revenue: z.number().int(),
+        revenue: minorAmount('Net revenue of the period', 1250000),
         invoiceCount: z.number().int(),
-        cumulative: z.number().int(),
+        cumulative: minorAmount('Net revenue from the first period to this one', 3400000),
       }),
     ),
     summary: z.object({
-      totalRevenue: z.number().int(),
+      totalRevenue: minorAmount('Net revenue of the whole range', 3400000),
       totalInvoices: z.number().int(),
       currency: z.string(),
     }),
@@ -58,7 +59,7 @@ export type SalesSchedule = z.infer<typeof SalesScheduleSchema>;
 
 export const SalesScheduleQuerySchema = z.object({
   startDate: DateSchema,
-  endDate: DateSchema.describe('On or after startDate, at most 10 years later (422 otherwise).'),
+  endDate: dateField('On or after startDate, at most 10 years later (422 otherwise).'),
   groupBy: z.enum(GROUP_BY).default('month'),
   currency: CurrencySchema.optional().describe("Default: the business's base currency."),
   limit: z.coerce
@@ -74,10 +75,10 @@ export type SalesScheduleQuery = z.infer<typeof SalesScheduleQuerySchema>;
 
 export const RevenueMetricsSchema = extendApi(
   z.object({
-    ytdRevenue: z.number().int(),
-    rolling12MonthRevenue: z.number().int(),
-    monthlyAverage: z.number().int(),
-    projectedAnnual: z.number().int(),
+    ytdRevenue: minorAmount("Net revenue from 1 January of asOfDate's year", 5400000),
+    rolling12MonthRevenue: minorAmount('Net revenue of the 12 months ending asOfDate', 6120000),
+    monthlyAverage: minorAmount('rolling12MonthRevenue / 12, rounded half up', 510000),
+    projectedAnnual: minorAmount('ytdRevenue scaled to the whole year by days elapsed', 6050000),
     currency: z.string(),
     asOfDate: DateSchema,
     vatThreshold: VatBlockSchema.optional().describe('Present when a threshold is configured.'),
@@ -87,21 +88,31 @@ export const RevenueMetricsSchema = extendApi(
 export type RevenueMetrics = z.infer<typeof RevenueMetricsSchema>;
 
 export const RevenueCalculatorQuerySchema = z.object({
-  asOfDate: DateSchema.optional().describe('Default today (UTC).'),
+  asOfDate: DateSchema.optional().describe("Default: today in the business's time zone."),
   currency: CurrencySchema.optional().describe("Default: the business's base currency."),
 });
 export type RevenueCalculatorQuery = z.infer<typeof RevenueCalculatorQuerySchema>;
 
-const PnlAccountSchema = z.object({ code: z.string(), name: z.string(), amount: z.number() });
+const PnlAccountSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  amount: majorAmount('Net movement of the account over the range', 4500),
+});
 
 export const ProfitLossSchema = extendApi(
   z.object({
     start_date: DateSchema,
     end_date: DateSchema,
     currency: z.string(),
-    revenue: z.object({ total: z.number(), accounts: z.array(PnlAccountSchema) }),
-    expenses: z.object({ total: z.number(), accounts: z.array(PnlAccountSchema) }),
-    net_profit: z.number(),
+    revenue: z.object({
+      total: majorAmount('Revenue of the range', 4500),
+      accounts: z.array(PnlAccountSchema),
+    }),
+    expenses: z.object({
+      total: majorAmount('Expenses of the range', 1200),
+      accounts: z.array(PnlAccountSchema),
+    }),
+    net_profit: majorAmount('revenue.total less expenses.total', 3300),
   }),
   { title: 'ProfitLoss' },
 );
@@ -109,7 +120,7 @@ export type ProfitLoss = z.infer<typeof ProfitLossSchema>;
 
 export const ProfitLossQuerySchema = z.object({
   start_date: DateSchema,
-  end_date: DateSchema.describe('On or after start_date, at most 10 years later (422 otherwise).'),
+  end_date: dateField('On or after start_date, at most 10 years later (422 otherwise).'),
   currency: CurrencySchema.optional().describe("Default: the business's base currency."),
 });
 export type ProfitLossQuery = z.infer<typeof ProfitLossQuerySchema>;

@@ -10,11 +10,7 @@ export const financeRoute = meta('token', 'Finance');
 /** `limit` (default 50, max 200) and `offset` of the finance lists. */
 export const FinancePageQuerySchema = offsetPageQuery(10_000_000);
 
-/** The largest amount in minor units the service stores (DESIGN.md section 5). */
-export const MAX_AMOUNT_MINOR = 999_999_999_999_999;
-
-/** An amount in minor units of its currency (8500.00 USD is 850000). */
-export const MinorAmountSchema = z.number().int().min(0).max(MAX_AMOUNT_MINOR);
+export { MAX_AMOUNT_MINOR } from '../common/money.js';
 
 /** An account code of the business's chart (`1000`, `5000`, `6100-rent`). */
 export const AccountCodeSchema = z

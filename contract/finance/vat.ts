@@ -10,7 +10,8 @@ import {
   IdempotencyHeadersSchema,
   TimestampSchema,
 } from '../common/schemas.js';
-import { financeRoute, MAX_AMOUNT_MINOR } from './shared.js';
+import { minorAmount, minorAmountInput } from '../common/money.js';
+import { financeRoute } from './shared.js';
 
 const c = initContract();
 
@@ -21,7 +22,7 @@ export const VatThresholdSchema = extendApi(
   z.object({
     publicId: z.string(),
     country: z.string(),
-    thresholdAmount: z.number().int().describe('Minor units of `currency`.'),
+    thresholdAmount: minorAmount('The registration threshold in `currency`', 9000000),
     currency: z.string(),
     periodType: z.enum(PERIOD_TYPES),
     alertAtPercentage: z.number().int(),
@@ -29,10 +30,7 @@ export const VatThresholdSchema = extendApi(
     registered: z.boolean(),
     registrationDate: DateSchema.nullable(),
     registrationNumber: z.string().nullable(),
-    currentRevenue: z
-      .number()
-      .int()
-      .describe('Net invoiced revenue in `currency` over the window ending today (minor units).'),
+    currentRevenue: minorAmount('Net invoiced revenue in `currency` over the window ending today', 6120000),
     percentageReached: z.number().describe('currentRevenue / thresholdAmount x 100, two decimals.'),
     projectedCrossingDate: DateSchema.nullable().describe(
       'When the window would reach the threshold at the average daily revenue of the last 90 days; null ' +
@@ -69,24 +67,36 @@ const fields = {
     .string()
     .length(2)
     .regex(/^[A-Z]{2}$/, 'Expected a two-letter ISO 3166 country code'),
-  thresholdAmount: z.number().int().min(1).max(MAX_AMOUNT_MINOR),
+  thresholdAmount: minorAmountInput({
+    description: 'The registration threshold in `currency` (90,000.00 GBP is 9000000)',
+    min: 1,
+    example: 9000000,
+  }),
   currency: CurrencySchema,
   periodType: z.enum(PERIOD_TYPES),
   alertAtPercentage: z.number().int().min(1).max(100),
   alertEmail: EmailSchema,
 };
 
-export const CreateVatThresholdBodySchema = extendApi(z.object(fields).strict(), {
-  title: 'CreateVatThresholdBody',
-  example: {
-    country: 'GB',
-    thresholdAmount: 9000000,
-    currency: 'GBP',
-    periodType: 'rolling_12_months',
-    alertAtPercentage: 80,
-    alertEmail: 'accounts@example.com',
+export const CreateVatThresholdBodySchema = extendApi(
+  z
+    .object({
+      ...fields,
+      currency: fields.currency.optional().describe("Default: the business's base currency."),
+    })
+    .strict(),
+  {
+    title: 'CreateVatThresholdBody',
+    example: {
+      country: 'GB',
+      thresholdAmount: 9000000,
+      currency: 'GBP',
+      periodType: 'rolling_12_months',
+      alertAtPercentage: 80,
+      alertEmail: 'accounts@example.com',
+    },
   },
-});
+);
 export type CreateVatThresholdBody = z.infer<typeof CreateVatThresholdBodySchema>;
 
 export const UpdateVatThresholdBodySchema = extendApi(z.object(fields).partial().strict(), {

@@ -6,8 +6,17 @@ import { quotesContract } from './quotes.js';
 
 const c = initContract();
 
-/** The general group: one router per resource. */
-export const generalContract = c.router({
+/**
+ * The general group: one router per resource.
+ * Typed by the resources' routers, so that declaration files name them rather than spell every
+ * route out again.
+ */
+export const generalContract: {
+  customers: typeof customersContract;
+  products: typeof productsContract;
+  invoices: typeof invoicesContract;
+  quotes: typeof quotesContract;
+} = c.router({
   customers: customersContract,
   products: productsContract,
   invoices: invoicesContract,

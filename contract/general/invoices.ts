@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
 import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
+import { majorAmount, majorAmountInput } from '../common/money.js';
 import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
   DateSchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
-  MajorAmountSchema,
   TimestampSchema,
   idOf,
 } from '../common/schemas.js';
@@ -32,10 +32,10 @@ export const InvoiceItemSchema = extendApi(
     product_id: z.string().nullable(),
     description: z.string(),
     quantity: z.number(),
-    unit_price: z.number().describe('Major units.'),
+    unit_price: majorAmount('Unit price', 150),
     tax_rate: z.number().describe('Percent, e.g. 20 for 20%.'),
-    total: z.number().describe('quantity x unit_price, rounded half-up to the currency, before tax.'),
-    tax: z.number().describe('total x tax_rate / 100, rounded half-up.'),
+    total: majorAmount('quantity x unit_price, rounded half-up to the currency, before tax', 450),
+    tax: majorAmount('total x tax_rate / 100, rounded half-up', 90),
   }),
   { title: 'InvoiceItem' },
 );
@@ -44,7 +44,7 @@ export const PaymentSchema = extendApi(
   z.object({
     id: idOf('pay'),
     invoice_id: z.string(),
-    amount: z.number(),
+    amount: majorAmount('The payment', 540),
     currency: z.string(),
     payment_method: z.enum(PAYMENT_METHODS),
     payment_date: DateSchema,
@@ -67,11 +67,11 @@ export const InvoiceSchema = extendApi(
     due_date: DateSchema,
     notes: z.string().nullable(),
     items: z.array(InvoiceItemSchema),
-    subtotal: z.number(),
-    tax: z.number().describe('Sum of the item taxes, rounded half-up once.'),
-    total: z.number(),
-    amount_paid: z.number(),
-    amount_due: z.number(),
+    subtotal: majorAmount('Sum of the line totals, before tax', 450),
+    tax: majorAmount('Sum of the item taxes, rounded half-up once', 90),
+    total: majorAmount('subtotal + tax', 540),
+    amount_paid: majorAmount('Sum of the payments', 0),
+    amount_due: majorAmount('total less amount_paid', 540),
     payments: z.array(PaymentSchema),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -155,13 +155,13 @@ export const InvoiceItemInputSchema = extendApi(
           'Greater than 0, at most 1,000,000, with at most 4 decimals exactly as written (1.00001 or ' +
             '1.0000000000000002: 422 naming the field; nothing is rounded).',
         ),
-      unit_price: extendApi(MajorAmountSchema.optional(), {
+      unit_price: majorAmountInput({
         description:
-          "Major units, with at most the currency's decimals. Fills from the product when omitted. Every amount " +
-          'is at most 999,999,999,999,999 minor units (9,999,999,999,999.99 USD, 999,999,999,999,999 JPY): a ' +
-          'larger unit_price is 422 naming it, a larger line total (quantity x unit_price) 422 naming the line ' +
-          '(`items.N`).',
-      }),
+          'Fills from the product when omitted. Every amount is at most 999,999,999,999,999 minor units ' +
+          '(9,999,999,999,999.99 USD, 999,999,999,999,999 JPY): a larger unit_price is 422 naming it, a larger ' +
+          'line total (quantity x unit_price) 422 naming the line (`items.N`)',
+        example: 150,
+      }).optional(),
       tax_rate: z
         .number()
         .min(0)
@@ -188,7 +188,7 @@ export const CreateInvoiceBodySchema = extendApi(
       items: z.array(InvoiceItemInputSchema).min(1).max(200),
       due_date: DateSchema,
       issue_date: DateSchema.optional().describe('Defaults to the day the invoice is issued.'),
-      currency: CurrencySchema.optional().describe('Defaults to USD.'),
+      currency: CurrencySchema.optional().describe("Defaults to the business's base currency."),
       notes: z.string().max(2000).nullable().optional(),
     })
     .strict(),
@@ -214,11 +214,9 @@ export type UpdateInvoiceBody = z.infer<typeof UpdateInvoiceBodySchema>;
 export const CreatePaymentBodySchema = extendApi(
   z
     .object({
-      amount: MajorAmountSchema.describe(
-        "Major units, greater than 0, with at most the currency's decimals and at most `amount_due`.",
-      ).refine((a) => a > 0, { message: 'Must be greater than 0' }),
+      amount: majorAmountInput({ description: 'At most `amount_due`', aboveMin: true, example: 540 }),
       payment_method: z.enum(PAYMENT_METHODS),
-      payment_date: DateSchema.optional().describe('Defaults to today (UTC).'),
+      payment_date: DateSchema.optional().describe("Defaults to today in the business's time zone."),
       reference: z.string().max(100).optional(),
     })
     .strict(),
@@ -302,7 +300,7 @@ export const invoicesContract = c.router({
     path: '/invoices/:id/issue',
     headers: IdempotencyHeadersSchema,
     summary: 'Issue an invoice',
-    description: 'Moves a draft to `unpaid`; `issue_date` defaults to today (UTC).',
+    description: "Moves a draft to `unpaid`; `issue_date` defaults to today in the business's time zone.",
     pathParams: IdParamsSchema,
     body: c.noBody(),
     responses: { 200: invoiceResponse, ...generalErrors(404, 409) },

@@ -4,12 +4,12 @@ import { z } from 'zod';
 import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
 import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
+import { majorAmount, majorAmountInput } from '../common/money.js';
 import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
-  MajorAmountSchema,
   TimestampSchema,
   idOf,
 } from '../common/schemas.js';
@@ -21,7 +21,7 @@ export const ProductSchema = extendApi(
     id: idOf('prod'),
     name: z.string(),
     sku: z.string(),
-    price: z.number().describe('Unit price in major units of `currency`.'),
+    price: majorAmount('Unit price in `currency`', 24.5),
     currency: z.string(),
     stock: z.number().int(),
     description: z.string().nullable(),
@@ -57,14 +57,13 @@ export const CreateProductBodySchema = extendApi(
     .object({
       name: z.string().trim().min(1).max(200),
       sku: SkuSchema.describe('Stock keeping unit, unique per business.'),
-      price: extendApi(
-        MajorAmountSchema.describe(
-          "Unit price in major units of `currency`, with at most the currency's decimals and at most " +
-            '999,999,999,999,999 minor units (9,999,999,999,999.99 USD); otherwise 422 naming `price`.',
-        ),
-        { example: 24.5 },
-      ),
-      currency: CurrencySchema.optional().describe('Defaults to USD.'),
+      price: majorAmountInput({
+        description:
+          'Unit price in `currency`, at most 999,999,999,999,999 minor units (9,999,999,999,999.99 USD); ' +
+          'otherwise 422 naming `price`',
+        example: 24.5,
+      }),
+      currency: CurrencySchema.optional().describe("Defaults to the business's base currency."),
       stock: z.number().int().min(0).max(1_000_000_000).optional().describe('Units in stock; default 0.'),
       description: z.string().max(2000).nullable().optional(),
     })

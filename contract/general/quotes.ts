@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
 import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
+import { majorAmount } from '../common/money.js';
 import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
   DateSchema,
+  dateField,
   IdParamsSchema,
   IdempotencyHeadersSchema,
   TimestampSchema,
@@ -35,9 +37,9 @@ export const QuoteSchema = extendApi(
     valid_until: DateSchema,
     notes: z.string().nullable(),
     items: z.array(InvoiceItemSchema),
-    subtotal: z.number(),
-    tax: z.number(),
-    total: z.number(),
+    subtotal: majorAmount('Sum of the line totals, before tax', 450),
+    tax: majorAmount('Sum of the item taxes, rounded half-up once', 90),
+    total: majorAmount('subtotal + tax', 540),
     invoice_id: z.string().nullable().describe('The invoice it was converted into.'),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -55,8 +57,8 @@ export const CreateQuoteBodySchema = extendApi(
     .object({
       customer_id: z.string().max(64),
       items: z.array(InvoiceItemInputSchema).min(1).max(200),
-      valid_until: DateSchema.describe('Last day the quote may be accepted.'),
-      currency: CurrencySchema.optional().describe('Defaults to USD.'),
+      valid_until: dateField('Last day the quote may be accepted.'),
+      currency: CurrencySchema.optional().describe("Defaults to the business's base currency."),
       notes: z.string().max(2000).nullable().optional(),
     })
     .strict(),

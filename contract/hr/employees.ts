@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { pageEnvelope, resultEnvelope } from '../common/envelopes.js';
 import { generalErrors, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
+import { majorAmount, minorAmount, minorAmountInput } from '../common/money.js';
 import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
@@ -60,13 +61,10 @@ const employeeExample = {
 export const EmployeeSchema = extendApi(
   z.object({
     ...employeeFields,
-    salary: z
-      .number()
-      .int()
-      .nullable()
-      .describe(
-        'Monthly salary in minor units of `currency` (8500.00 USD is 850000); null when not recorded.',
-      ),
+    salary: minorAmount(
+      'Monthly salary in `currency` (8500.00 USD is 850000); null when not recorded',
+      850000,
+    ).nullable(),
   }),
   { title: 'Employee', example: employeeExample },
 );
@@ -76,21 +74,17 @@ export type Employee = z.infer<typeof EmployeeSchema>;
 export const GeneralEmployeeSchema = extendApi(
   z.object({
     ...employeeFields,
-    salary: z
-      .number()
-      .nullable()
-      .describe('Monthly salary in major units of `currency`; null when not recorded.'),
+    salary: majorAmount('Monthly salary in `currency`; null when not recorded', 8500).nullable(),
   }),
   { title: 'GeneralEmployee', example: { ...employeeExample, salary: 8500 } },
 );
 export type GeneralEmployee = z.infer<typeof GeneralEmployeeSchema>;
 
-const SalarySchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(MAX_SALARY_MINOR)
-  .describe('Monthly salary in minor units of `currency`.');
+const SalarySchema = minorAmountInput({
+  description: 'Monthly salary in `currency` (8500.00 USD is 850000)',
+  max: MAX_SALARY_MINOR,
+  example: 850000,
+});
 
 const editableFields = {
   first_name: NameSchema,
@@ -101,7 +95,7 @@ const editableFields = {
   position: z.string().trim().min(1).max(200),
   hire_date: DateSchema,
   salary: SalarySchema.nullable(),
-  currency: CurrencySchema.describe('Currency of the salary; default USD.'),
+  currency: CurrencySchema.describe("Currency of the salary; default: the business's base currency."),
   status: z.enum(EMPLOYEE_STATUSES),
 };
 

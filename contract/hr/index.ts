@@ -5,8 +5,16 @@ import { leavesContract } from './leaves.js';
 
 const c = initContract();
 
-/** The HR domain: one router per resource. */
-export const hrContract = c.router({
+/**
+ * The HR domain: one router per resource.
+ * Typed by the resources' routers, so that declaration files name them rather than spell every
+ * route out again.
+ */
+export const hrContract: {
+  departments: typeof departmentsContract;
+  employees: typeof employeesContract;
+  leaves: typeof leavesContract;
+} = c.router({
   departments: departmentsContract,
   employees: employeesContract,
   leaves: leavesContract,

@@ -5,6 +5,7 @@ import { resultEnvelope } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import {
   DateSchema,
+  dateField,
   IdempotencyHeadersSchema,
   IdParamsSchema,
   idOf,
@@ -28,7 +29,7 @@ export const LeaveSchema = extendApi(
     employee_name: z.string().describe('First and last name of the employee.'),
     type: z.enum(LEAVE_TYPES),
     start_date: DateSchema,
-    end_date: DateSchema.describe('Last day of the leave (inclusive).'),
+    end_date: dateField('Last day of the leave (inclusive).'),
     days: z.number().int().describe('Working days (Monday to Friday) from start_date to end_date inclusive.'),
     status: z.enum(LEAVE_STATUSES),
     reason: z.string().nullable().describe("The employee's reason for the request."),
@@ -67,7 +68,7 @@ export const CreateLeaveBodySchema = extendApi(
         .describe('An employee of the business who is not inactive; 422 otherwise.'),
       type: z.enum(LEAVE_TYPES),
       start_date: DateSchema,
-      end_date: DateSchema.describe(
+      end_date: dateField(
         `On or after start_date, at most ${MAX_LEAVE_SPAN_DAYS} days after it (422 otherwise).`,
       ),
       reason: ReasonSchema.optional(),

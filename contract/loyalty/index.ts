@@ -10,8 +10,21 @@ import { transactionsContract } from './transactions.js';
 
 const c = initContract();
 
-/** The loyalty domain: one router per resource. */
-export const loyaltyContract = c.router({
+/**
+ * The loyalty domain: one router per resource.
+ * Typed by the resources' routers, so that declaration files name them rather than spell every
+ * route out again.
+ */
+export const loyaltyContract: {
+  program: typeof programContract;
+  tiers: typeof tiersContract;
+  members: typeof membersContract;
+  transactions: typeof transactionsContract;
+  rewards: typeof rewardsContract;
+  redemptions: typeof redemptionsContract;
+  stats: typeof statsContract;
+  reminders: typeof remindersContract;
+} = c.router({
   program: programContract,
   tiers: tiersContract,
   members: membersContract,

@@ -6,8 +6,17 @@ import { templatesContract } from './templates.js';
 
 const c = initContract();
 
-/** The marketing domain: one router per resource. */
-export const marketingContract = c.router({
+/**
+ * The marketing domain: one router per resource.
+ * Typed by the resources' routers, so that declaration files name them rather than spell every
+ * route out again.
+ */
+export const marketingContract: {
+  domains: typeof domainsContract;
+  segments: typeof segmentsContract;
+  templates: typeof templatesContract;
+  campaigns: typeof campaignsContract;
+} = c.router({
   domains: domainsContract,
   segments: segmentsContract,
   templates: templatesContract,

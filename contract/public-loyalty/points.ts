@@ -3,6 +3,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { resultData } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
+import { majorAmountInput } from '../common/money.js';
 import { IdempotencyHeadersSchema } from '../common/schemas.js';
 import { MemberEmailSchema, publicLoyaltyRoute } from './shared.js';
 
@@ -28,14 +29,16 @@ export const EarnPointsBodySchema = extendApi(
   z
     .object({
       email: MemberEmailSchema,
-      amount: z
-        .number()
-        .positive()
-        .max(1_000_000_000)
-        .describe(
-          'Purchase amount in the program currency (major units, e.g. 12.50), with any number of decimals: ' +
-            'points are floored from the amount exactly as sent, never from a rounded one.',
-        ),
+      amount: majorAmountInput({
+        description:
+          'Purchase amount in the program currency, with any number of decimals: points are floored from ' +
+          'the amount exactly as sent, never from a rounded one',
+        min: 0,
+        aboveMin: true,
+        anyDecimals: true,
+        max: 1_000_000_000,
+        example: 12.5,
+      }),
       reference: z
         .string()
         .trim()

@@ -8,4 +8,5 @@ const c = initContract();
 export const webhooksContract = c.router({ ...endpointsContract, ...deliveriesContract });
 
 export * from './deliveries.js';
+export * from './events.js';
 export * from './webhooks.js';

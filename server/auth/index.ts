@@ -7,7 +7,7 @@ export { requireAuth, resolveCredentials } from './middleware.js';
 export { createApiKey, createBusiness, type AuthSource } from './service.js';
 export type { AuthInfo } from '../platform/deps.js';
 
-/** Sign-up, sign-in, access tokens and API keys. */
+/** Sign-up, sign-in, access tokens, API keys and the business's own settings. */
 export const authModule: DomainModule = {
   name: 'auth',
   mount: (app, deps, options) => createExpressEndpoints(contract.auth, authRoutes(deps), app, options),

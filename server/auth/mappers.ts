@@ -1,5 +1,6 @@
-import type { ApiKey } from '../../contract/auth/index.js';
+import type { ApiKey, Business } from '../../contract/auth/index.js';
 import type { ApiKeyRow } from '../platform/db/types.js';
+import type { BusinessRow } from './queries.js';
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
@@ -8,4 +9,16 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   prefix: row.prefix,
   createdAt: row.created_at.toISOString(),
   lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
+});
+
+export const toBusiness = (row: BusinessRow): Business => ({
+  id: row.id,
+  name: row.name,
+  base_currency: row.base_currency,
+  timezone: row.timezone,
+  country: row.country,
+  address: row.address,
+  tax_number: row.tax_number,
+  plan: row.plan,
+  created_at: row.created_at.toISOString(),
 });

@@ -59,7 +59,8 @@ export function requireAuth(req: Request, _res: Response, next: NextFunction): v
       forbidden(
         auth === 'user'
           ? 'This operation needs an access token from sign-in, not an API key'
-          : 'API keys are accepted here only as Authorization: Bearer with a full-scope key',
+          : 'API keys are accepted here only as Authorization: Bearer, with the scope full (an X-Api-Key header ' +
+              'reaches only /v1/public/loyalty)',
       ),
     );
   }
@@ -68,7 +69,12 @@ export function requireAuth(req: Request, _res: Response, next: NextFunction): v
     return next(forbidden('This operation needs an access token from sign-in, not an API key'));
   }
   if (bearer.kind === 'apiKey' && bearer.scope !== 'full') {
-    return next(forbidden('This API key is limited to the public loyalty interface'));
+    return next(
+      forbidden(
+        `This API key has the scope ${bearer.scope}, which reaches only /v1/public/loyalty (as X-Api-Key); ` +
+          'this operation needs an access token or a key with the scope full',
+      ),
+    );
   }
   req.auth = bearer;
   next();

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import type { AccessTokensTable, ApiKeysTable, BusinessesTable, UsersTable } from '../platform/db/types.js';
 
@@ -82,3 +82,31 @@ export async function revokeKey(db: Executor, businessId: string, id: string, no
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+const BUSINESS_COLUMNS = [
+  'id',
+  'name',
+  'base_currency',
+  'timezone',
+  'country',
+  'address',
+  'tax_number',
+  'plan',
+  'created_at',
+] as const;
+
+export async function findBusiness(db: Executor, businessId: string) {
+  return db.selectFrom('businesses').select(BUSINESS_COLUMNS).where('id', '=', businessId).executeTakeFirst();
+}
+
+/** Writes the settings given; the business as it is afterwards (undefined when it is gone). */
+export async function updateBusiness(db: Executor, businessId: string, changes: Updateable<BusinessesTable>) {
+  return db
+    .updateTable('businesses')
+    .set(changes)
+    .where('id', '=', businessId)
+    .returning(BUSINESS_COLUMNS)
+    .executeTakeFirst();
+}
+
+export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;

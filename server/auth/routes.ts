@@ -78,5 +78,15 @@ export const authRoutes = (deps: Deps) => {
       forgetCredential(deps, params.id);
       return { status: 200, body: { result: 'success', message: 'API key revoked' } };
     },
+
+    getBusiness: async ({ req }) => ({
+      status: 200,
+      body: { result: 'success', data: await auth.getBusiness(ctxOf(req, deps)) },
+    }),
+
+    updateBusiness: async ({ body, req }) => ({
+      status: 200,
+      body: { result: 'success', data: await auth.updateBusiness(ctxOf(req, deps), body) },
+    }),
   });
 };

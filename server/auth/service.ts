@@ -1,18 +1,22 @@
 import type {
   ApiKey,
   AuthSession,
+  Business,
   CreateApiKeyBody,
   CreatedApiKey,
   RegisterBody,
   SignInBody,
+  UpdateBusinessBody,
 } from '../../contract/auth/index.js';
+import { timeZoneName } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
 import { newId } from '../platform/ids.js';
 import { inTransaction, type Executor } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { ApiError, conflict, notFound } from '../platform/errors.js';
-import { toApiKey } from './mappers.js';
+import { forgetSettings } from '../platform/settings.js';
+import { toApiKey, toBusiness } from './mappers.js';
 import * as queries from './queries.js';
 import {
   DUMMY_PASSWORD_HASH,
@@ -191,4 +195,35 @@ export async function listApiKeys(ctx: Ctx): Promise<ApiKey[]> {
 
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<void> {
   if (!(await queries.revokeKey(ctx.db, ctx.businessId, id, ctx.clock.now()))) throw notFound('API key');
+}
+
+async function businessOrFail(ctx: Ctx) {
+  const row = await queries.findBusiness(ctx.db, ctx.businessId);
+  if (!row) throw notFound('Business');
+  return row;
+}
+
+/** The settings of the caller's business. */
+export async function getBusiness(ctx: Ctx): Promise<Business> {
+  return toBusiness(await businessOrFail(ctx));
+}
+
+/**
+ * Partial update of the settings; an empty one changes nothing. The settings the other domains read
+ * (base currency, time zone) are forgotten by this process's cache at once.
+ */
+export async function updateBusiness(ctx: Ctx, input: UpdateBusinessBody): Promise<Business> {
+  const changes = {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.base_currency !== undefined && { base_currency: input.base_currency }),
+    ...(input.timezone !== undefined && { timezone: timeZoneName(input.timezone) }),
+    ...(input.country !== undefined && { country: input.country }),
+    ...(input.address !== undefined && { address: input.address ? JSON.stringify(input.address) : null }),
+    ...(input.tax_number !== undefined && { tax_number: input.tax_number }),
+  };
+  if (Object.keys(changes).length === 0) return getBusiness(ctx);
+  const row = await queries.updateBusiness(ctx.db, ctx.businessId, changes);
+  forgetSettings(ctx.businessId);
+  if (!row) throw notFound('Business');
+  return toBusiness(row);
 }

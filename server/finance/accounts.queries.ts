@@ -18,13 +18,3 @@ export async function insertAccount(db: Executor, values: Insertable<FinanceAcco
     .returning(['code', 'name', 'type', 'system'])
     .executeTakeFirstOrThrow();
 }
-
-/** The currency the business reports in when a request names none. */
-export async function baseCurrency(db: Executor, businessId: string): Promise<string> {
-  const row = await db
-    .selectFrom('businesses')
-    .select('base_currency')
-    .where('id', '=', businessId)
-    .executeTakeFirst();
-  return row?.base_currency ?? 'USD';
-}

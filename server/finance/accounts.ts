@@ -4,11 +4,12 @@ import type {
   TrialBalance,
   TrialBalanceQuery,
 } from '../../contract/finance/index.js';
-import { today } from '../platform/clock.js';
+import { today } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { conflict } from '../platform/errors.js';
 import { exactSum } from '../platform/money.js';
+import { baseCurrency } from '../platform/settings.js';
 import * as queries from './accounts.queries.js';
 import { trialBalance } from './ledger.queries.js';
 import { toAccount } from './mappers.js';
@@ -37,8 +38,8 @@ export async function createAccount(ctx: Ctx, input: CreateAccountBody): Promise
 
 /** Every account's debits and credits in one currency up to a day; the totals always agree. */
 export async function getTrialBalance(ctx: Ctx, query: TrialBalanceQuery): Promise<TrialBalance> {
-  const currency = query.currency ?? (await queries.baseCurrency(ctx.db, ctx.businessId));
-  const asOf = query.as_of ?? today(ctx.clock);
+  const currency = query.currency ?? (await baseCurrency(ctx));
+  const asOf = query.as_of ?? (await today(ctx));
   const rows = await trialBalance(ctx.db, ctx.businessId, currency, asOf);
   let totalDebit = 0n;
   let totalCredit = 0n;

@@ -8,13 +8,14 @@ import type {
   PayBillBody,
   UpdateBillBody,
 } from '../../contract/finance/index.js';
-import { today } from '../platform/clock.js';
+import { today } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import { inTransaction, type Trx } from '../platform/db/database.js';
 import { invalid, invalidState, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { divideHalfUp, lineAmounts, MAX_MINOR, QUANTITY_PLACES, toScaledInteger } from '../platform/money.js';
 import { emit } from '../platform/outbox.js';
+import { baseCurrency } from '../platform/settings.js';
 import * as queries from './bills.queries.js';
 import { ACCOUNTS, cashAccountOf, post, reverse } from './ledger.js';
 
@@ -83,12 +84,13 @@ const toPayment = (row: PaymentRow): BillPayment => ({
 async function detail(db: Trx | Ctx['db'], ctx: Ctx, id: string): Promise<Bill> {
   const row = await queries.findBill(db, ctx.businessId, id);
   if (!row) throw notFound('Bill');
-  const [items, payments] = await Promise.all([
+  const [items, payments, on] = await Promise.all([
     queries.billItems(db, ctx.businessId, id),
     queries.billPayments(db, ctx.businessId, id),
+    today(ctx, db),
   ]);
   return {
-    ...toSummary(row, today(ctx.clock)),
+    ...toSummary(row, on),
     items: items.map((item) => ({
       description: item.description,
       quantity: Number(item.quantity),
@@ -129,7 +131,7 @@ export async function listBills(
   ctx: Ctx,
   query: ListBillsQuery,
 ): Promise<{ bills: BillSummary[]; total_count: number }> {
-  const on = today(ctx.clock);
+  const on = await today(ctx);
   const { rows, total } = await queries.listBills(ctx.db, ctx.businessId, query, on);
   return { bills: rows.map((row) => toSummary(row, on)), total_count: total };
 }
@@ -137,9 +139,10 @@ export async function listBills(
 export const getBill = (ctx: Ctx, id: string): Promise<Bill> => detail(ctx.db, ctx, id);
 
 export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill> {
-  const issueDate = input.issue_date ?? today(ctx.clock);
+  const issueDate = input.issue_date ?? (await today(ctx));
   requireDueAfterIssue(issueDate, input.due_date);
-  const { rows, amount } = amountsOf(input.items, input.currency);
+  const currency = input.currency ?? (await baseCurrency(ctx));
+  const { rows, amount } = amountsOf(input.items, currency);
   return inTransaction(ctx.db, async (trx) => {
     if (!(await queries.vendorExists(trx, ctx.businessId, input.vendor_id))) {
       throw invalid('vendor_id', 'No vendor with this id');
@@ -154,7 +157,7 @@ export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill>
         id,
         vendor_id: input.vendor_id,
         status,
-        currency: input.currency,
+        currency,
         amount,
         issue_date: issueDate,
         due_date: input.due_date,
@@ -176,7 +179,7 @@ export async function updateBill(ctx: Ctx, id: string, input: UpdateBillBody): P
   return inTransaction(ctx.db, async (trx) => {
     const current = await billOrFail(trx, ctx, id);
     if (current.status !== 'draft')
-      throw invalidState(`A ${statusOf(current, today(ctx.clock))} bill cannot be changed`);
+      throw invalidState(`A ${statusOf(current, await today(ctx, trx))} bill cannot be changed`);
     if (
       input.vendor_id !== undefined &&
       !(await queries.vendorExists(trx, ctx.businessId, input.vendor_id))
@@ -218,7 +221,7 @@ export async function deleteBill(ctx: Ctx, id: string): Promise<void> {
     const current = await billOrFail(trx, ctx, id);
     if (current.status !== 'draft') {
       throw invalidState(
-        `Only drafts can be deleted; void a ${statusOf(current, today(ctx.clock))} bill instead`,
+        `Only drafts can be deleted; void a ${statusOf(current, await today(ctx, trx))} bill instead`,
       );
     }
     const now = ctx.clock.now();
@@ -231,7 +234,7 @@ export async function approveBill(ctx: Ctx, id: string): Promise<Bill> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await billOrFail(trx, ctx, id);
     if (current.status !== 'draft')
-      throw invalidState(`A ${statusOf(current, today(ctx.clock))} bill cannot be approved`);
+      throw invalidState(`A ${statusOf(current, await today(ctx, trx))} bill cannot be approved`);
     const now = ctx.clock.now();
     await queries.updateBill(trx, ctx.businessId, id, {
       status: 'pending',
@@ -247,7 +250,7 @@ export async function approveBill(ctx: Ctx, id: string): Promise<Bill> {
 export async function voidBill(ctx: Ctx, id: string): Promise<Bill> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await billOrFail(trx, ctx, id);
-    const on = today(ctx.clock);
+    const on = await today(ctx, trx);
     if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be voided`);
     if (current.amount_paid > 0) throw invalidState('A bill with payments cannot be voided');
     const now = ctx.clock.now();
@@ -269,11 +272,14 @@ export async function payBill(
 ): Promise<{ bill_status: BillStatus; payment_id: string; amount_due: number }> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await billOrFail(trx, ctx, id);
-    const on = today(ctx.clock);
+    const on = await today(ctx, trx);
     if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be paid`);
     const due = current.amount - current.amount_paid;
     if (input.amount > due) {
-      throw invalid('amount', `The payment exceeds the amount due (${due})`);
+      throw invalid(
+        'amount',
+        `The payment exceeds the amount due (${due} in minor units of ${current.currency})`,
+      );
     }
     const now = ctx.clock.now();
     const payment = await queries.insertPayment(trx, {

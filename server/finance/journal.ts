@@ -3,7 +3,7 @@ import type { Ctx } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';
 import { invalid } from '../platform/errors.js';
 import { MAX_MINOR, toMajor } from '../platform/money.js';
-import { baseCurrency } from './accounts.queries.js';
+import { baseCurrency } from '../platform/settings.js';
 import { post } from './ledger.js';
 import * as queries from './ledger.queries.js';
 import { toEntries } from './mappers.js';
@@ -36,7 +36,7 @@ export async function createManualEntry(ctx: Ctx, input: CreateJournalEntryBody)
     throw invalid('debits', `An entry moves at most ${MAX_MINOR} minor units per side`);
   }
   const difference = sum(input.debits) - sum(input.credits);
-  const currency = input.currency ?? (await baseCurrency(ctx.db, ctx.businessId));
+  const currency = input.currency ?? (await baseCurrency(ctx));
   if (difference !== 0n) {
     const side = difference > 0n ? 'debits exceed credits' : 'credits exceed debits';
     const by = difference > 0n ? difference : -difference;

@@ -1,4 +1,10 @@
-/** Calendar arithmetic of the reports, on `YYYY-MM-DD` strings in UTC. */
+/**
+ * Calendar arithmetic of the reports on `YYYY-MM-DD` dates (computed on UTC midnights, so no zone's
+ * daylight saving moves them). Which date is today is the business's: `today(ctx)` in platform/calendar.ts.
+ */
+import { addDays } from '../platform/calendar.js';
+
+export { addDays };
 
 const DAY_MS = 86_400_000;
 
@@ -12,11 +18,6 @@ const format = (y: number, m: number, d: number) =>
 export const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 export const isLeapYear = (y: number) => daysInMonth(y, 2) === 29;
 export const daysInYear = (y: number) => (isLeapYear(y) ? 366 : 365);
-
-/** The date `n` days after (before, when negative) `date`. */
-export function addDays(date: string, n: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-}
 
 /** Days from `from` to `to` (0 for the same day). */
 export const daysBetween = (from: string, to: string) =>

@@ -6,12 +6,12 @@ import type {
   SalesSchedule,
   SalesScheduleQuery,
 } from '../../contract/finance/index.js';
-import { today } from '../platform/clock.js';
+import { today } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import { invalid } from '../platform/errors.js';
 import { divideHalfUp, exactSum, toMajor } from '../platform/money.js';
+import { baseCurrency } from '../platform/settings.js';
 import { salesItems } from '../general/index.js';
-import { baseCurrency } from './accounts.queries.js';
 import { accountTotalsBetween } from './ledger.queries.js';
 import {
   addMonths,
@@ -38,7 +38,8 @@ const int = (value: bigint) => exactSum(value, 'currency');
 
 export async function salesSchedule(ctx: Ctx, query: SalesScheduleQuery): Promise<SalesSchedule> {
   requireRange(query.startDate, query.endDate, { end: 'endDate' });
-  const currency = query.currency ?? (await baseCurrency(ctx.db, ctx.businessId));
+  const currency = query.currency ?? (await baseCurrency(ctx));
+  const on = await today(ctx);
   const [sums, items, vat] = await Promise.all([
     salesByPeriod(ctx.db, ctx.businessId, currency, query.startDate, query.endDate, query.groupBy),
     salesItems(ctx, {
@@ -48,7 +49,7 @@ export async function salesSchedule(ctx: Ctx, query: SalesScheduleQuery): Promis
       limit: query.limit,
       offset: query.offset,
     }),
-    vatBlock(ctx.db, ctx.businessId, today(ctx.clock)),
+    vatBlock(ctx.db, ctx.businessId, on),
   ]);
   const byStart = new Map(sums.map((s) => [s.start, s]));
   let cumulative = 0n;
@@ -79,8 +80,8 @@ export async function salesSchedule(ctx: Ctx, query: SalesScheduleQuery): Promis
  * average, and the year projected from the days elapsed (asOfDate included), rounded half up.
  */
 export async function revenueCalculator(ctx: Ctx, query: RevenueCalculatorQuery): Promise<RevenueMetrics> {
-  const asOf = query.asOfDate ?? today(ctx.clock);
-  const currency = query.currency ?? (await baseCurrency(ctx.db, ctx.businessId));
+  const asOf = query.asOfDate ?? (await today(ctx));
+  const currency = query.currency ?? (await baseCurrency(ctx));
   const [ytd, rolling, vat] = await Promise.all([
     salesBetween(ctx.db, ctx.businessId, currency, startOfYear(asOf), asOf),
     salesBetween(ctx.db, ctx.businessId, currency, rollingYearStart(asOf), asOf),
@@ -101,7 +102,7 @@ export async function revenueCalculator(ctx: Ctx, query: RevenueCalculatorQuery)
 /** Revenue and expense accounts of the ledger over the range, in major units. */
 export async function profitLoss(ctx: Ctx, query: ProfitLossQuery): Promise<ProfitLoss> {
   requireRange(query.start_date, query.end_date, { end: 'end_date' });
-  const currency = query.currency ?? (await baseCurrency(ctx.db, ctx.businessId));
+  const currency = query.currency ?? (await baseCurrency(ctx));
   const rows = await accountTotalsBetween(
     ctx.db,
     ctx.businessId,

@@ -5,7 +5,7 @@ import type {
   VatBlock,
   VatThreshold,
 } from '../../contract/finance/index.js';
-import { today } from '../platform/clock.js';
+import { today } from '../platform/calendar.js';
 import { jobCtx, type Ctx, type CtxSource } from '../platform/context.js';
 import { inTransaction, type Executor, type Trx } from '../platform/db/database.js';
 import { isUniqueViolation } from '../platform/db/errors.js';
@@ -13,6 +13,7 @@ import { conflict, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { queueMail } from '../platform/mail.js';
 import { percentOf, toMajor } from '../platform/money.js';
+import { baseCurrency } from '../platform/settings.js';
 import {
   addDays,
   endOfQuarter,
@@ -142,7 +143,7 @@ export const NO_VAT_BLOCK: VatBlock = {
 
 /** The configuration as the API answers it, with its status today. */
 async function answer(db: Executor, ctx: Ctx): Promise<VatThreshold | null> {
-  const on = today(ctx.clock);
+  const on = await today(ctx, db);
   const row = await findThreshold(db, ctx.businessId, on);
   return row ? toThreshold(row, statusOf(row, on)) : null;
 }
@@ -157,6 +158,7 @@ async function answerWritten(trx: Trx, ctx: Ctx): Promise<VatThreshold> {
 export const getVatThreshold = (ctx: Ctx): Promise<VatThreshold | null> => answer(ctx.db, ctx);
 
 export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody): Promise<VatThreshold> {
+  const currency = input.currency ?? (await baseCurrency(ctx));
   try {
     return await inTransaction(ctx.db, async (trx) => {
       const now = ctx.clock.now();
@@ -165,7 +167,7 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
         public_id: newId('vat'),
         country: input.country,
         threshold_amount: input.thresholdAmount,
-        currency: input.currency,
+        currency,
         period_type: input.periodType,
         alert_at_percentage: input.alertAtPercentage,
         alert_email: input.alertEmail,
@@ -186,7 +188,7 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
 }
 
 async function ownThreshold(trx: Trx, ctx: Ctx, publicId: string): Promise<Row> {
-  const row = await findThreshold(trx, ctx.businessId, today(ctx.clock), true);
+  const row = await findThreshold(trx, ctx.businessId, await today(ctx, trx), true);
   if (!row || row.public_id !== publicId) throw notFound('VAT threshold');
   return row;
 }
@@ -243,7 +245,7 @@ export async function markVatRegistered(
  * due, is one statement that locks nothing; a due alert is decided again under the row lock.
  */
 export async function checkVatAlerts(trx: Trx, ctx: Ctx): Promise<number> {
-  const on = today(ctx.clock);
+  const on = await today(ctx, trx);
   const seen = await findThreshold(trx, ctx.businessId, on);
   if (!seen || seen.registered || !dueAlerts(seen, on).changed) return 0;
   const row = await findThreshold(trx, ctx.businessId, on, true);

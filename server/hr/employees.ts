@@ -14,6 +14,7 @@ import { conflict, invalid, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { emit } from '../platform/outbox.js';
 import { offsetOf, paginationOf, parseSort } from '../platform/pagination.js';
+import { baseCurrency } from '../platform/settings.js';
 import { clearHead, lockDepartment } from './departments.queries.js';
 import * as queries from './employees.queries.js';
 import { toEmployee, toGeneralEmployee } from './mappers.js';
@@ -66,6 +67,7 @@ export async function getEmployee(ctx: Ctx, id: string): Promise<Employee> {
 }
 
 export async function createEmployee(ctx: Ctx, input: CreateEmployeeBody): Promise<Employee> {
+  const currency = input.currency ?? (await baseCurrency(ctx));
   return refuseDuplicates(
     () =>
       inTransaction(ctx.db, async (trx) => {
@@ -84,7 +86,7 @@ export async function createEmployee(ctx: Ctx, input: CreateEmployeeBody): Promi
           status: input.status ?? 'active',
           hire_date: input.hire_date,
           salary: input.salary ?? null,
-          currency: input.currency ?? 'USD',
+          currency,
           created_at: now,
           updated_at: now,
         });

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import type { DaysByZone } from '../platform/calendar.js';
 import type { Executor } from '../platform/db/database.js';
 import type { LoyaltyRemindersTable } from '../platform/db/types.js';
 
@@ -66,11 +67,13 @@ export type ScheduleKey = { business_id: string; reminder_id: string; member_id:
 
 /**
  * Schedule rows that are due and not yet notified for their due date, of an active reminder and an
- * active member with an email, in businesses whose active program sends notifications.
+ * active member with an email, in businesses whose active program sends notifications. Due means on
+ * or before today in the business's time zone: `days` gives today for each zone businesses are in.
  */
-function dueSchedules(db: Executor, day: string) {
+function dueSchedules(db: Executor, days: DaysByZone) {
   return db
     .selectFrom('loyalty_member_reminders as s')
+    .innerJoin('businesses as b', 'b.id', 's.business_id')
     .innerJoin('loyalty_reminders as r', (j) =>
       j.onRef('r.business_id', '=', 's.business_id').onRef('r.id', '=', 's.reminder_id'),
     )
@@ -83,7 +86,11 @@ function dueSchedules(db: Executor, day: string) {
     .innerJoin('loyalty_programs as p', (j) =>
       j.onRef('p.business_id', '=', 's.business_id').on('p.is_active', '=', true),
     )
-    .where('s.due_date', '<=', day)
+    .where((eb) =>
+      eb.or(
+        days.map(({ day, zones }) => eb.and([eb('b.timezone', 'in', zones), eb('s.due_date', '<=', day)])),
+      ),
+    )
     .where((eb) => eb('s.notified_for', 'is distinct from', eb.ref('s.due_date')))
     .where('r.is_active', '=', true)
     .where('r.deleted_at', 'is', null)
@@ -93,14 +100,14 @@ function dueSchedules(db: Executor, day: string) {
     .where('p.auto_notify', '=', true);
 }
 
-/** The keys of up to `limit` schedules due on `day`, in key order after `after`, across businesses. */
+/** The keys of up to `limit` schedules due by `days`, in key order after `after`, across businesses. */
 export async function dueScheduleKeys(
   db: Executor,
-  day: string,
+  days: DaysByZone,
   limit: number,
   after?: ScheduleKey,
 ): Promise<ScheduleKey[]> {
-  let query = dueSchedules(db, day).select(['s.business_id', 's.reminder_id', 's.member_id']);
+  let query = dueSchedules(db, days).select(['s.business_id', 's.reminder_id', 's.member_id']);
   if (after) {
     query = query.where((eb) =>
       eb(
@@ -119,11 +126,11 @@ export async function dueScheduleKeys(
 }
 
 /**
- * The schedule of `key` if it is still due on `day`, its row locked; undefined when it is not, or
+ * The schedule of `key` if it is still due by `days`, its row locked; undefined when it is not, or
  * when another transaction holds it (SKIP LOCKED).
  */
-export async function lockDueSchedule(db: Executor, day: string, key: ScheduleKey) {
-  return dueSchedules(db, day)
+export async function lockDueSchedule(db: Executor, days: DaysByZone, key: ScheduleKey) {
+  return dueSchedules(db, days)
     .select(['s.due_date', 'c.email'])
     .where('s.business_id', '=', key.business_id)
     .where('s.reminder_id', '=', key.reminder_id)

@@ -4,7 +4,7 @@ import type {
   Transaction,
   UpdateReminderBody,
 } from '../../contract/loyalty/index.js';
-import { today } from '../platform/clock.js';
+import { addDays, today, todayOfEveryBusiness, type DaysByZone } from '../platform/calendar.js';
 import { newId } from '../platform/ids.js';
 import { jobCtx, type CtxSource, type Ctx } from '../platform/context.js';
 import { inTransaction } from '../platform/db/database.js';
@@ -20,12 +20,6 @@ import type { ScheduleKey } from './reminders.queries.js';
 
 const JOB = 'service reminders';
 const BATCH = 500;
-
-/** `YYYY-MM-DD` that many days after the date `YYYY-MM-DD`. */
-function addDays(date: string, days: number): string {
-  const [y = 0, m = 1, d = 1] = date.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
-}
 
 export async function listReminders(ctx: Ctx, isActive?: boolean): Promise<Reminder[]> {
   const rows = await queries.listReminders(ctx.db, ctx.businessId, isActive);
@@ -78,7 +72,7 @@ export async function deleteReminder(ctx: Ctx, id: string): Promise<void> {
 
 /**
  * Records a completed service: the bonus (if any) is earned and the member's next due date is
- * intervalDays after today, in one transaction.
+ * intervalDays after today (the business's), in one transaction.
  */
 export async function completeReminder(
   ctx: Ctx,
@@ -107,7 +101,7 @@ export async function completeReminder(
       transaction = toTransaction(posted.transaction);
     }
 
-    const nextDueDate = addDays(today(ctx.clock), reminder.interval_days);
+    const nextDueDate = addDays(await today(ctx, trx), reminder.interval_days);
     await queries.scheduleReminder(
       trx,
       { business_id: ctx.businessId, reminder_id: reminderId, member_id: memberId },
@@ -120,18 +114,20 @@ export async function completeReminder(
 
 /**
  * Emails every member whose service is due (once per due date) and announces it
- * (loyalty.reminder_sent). Each reminder is sent in its own transaction with its schedule row
- * locked, so concurrent workers never send one twice. Returns how many were sent.
+ * (loyalty.reminder_sent). A service is due on its date in its business's time zone. Each reminder
+ * is sent in its own transaction with its schedule row locked, so concurrent workers never send one
+ * twice. Returns how many were sent.
  */
 export async function sendDueReminders(deps: CtxSource): Promise<number> {
-  const day = today(deps.clock);
+  const days = await todayOfEveryBusiness(deps);
+  if (days.length === 0) return 0;
   let sent = 0;
   let after: ScheduleKey | undefined;
   for (;;) {
-    const batch = await queries.dueScheduleKeys(deps.db, day, BATCH, after);
+    const batch = await queries.dueScheduleKeys(deps.db, days, BATCH, after);
     for (const key of batch) {
       try {
-        if (await sendOne(deps, key, day)) sent++;
+        if (await sendOne(deps, key, days)) sent++;
       } catch (err) {
         // One reminder that cannot be sent must not hold up the others; the next run retries it.
         deps.log.error({ err, ...key }, 'service reminder failed');
@@ -144,10 +140,10 @@ export async function sendDueReminders(deps: CtxSource): Promise<number> {
   return sent;
 }
 
-async function sendOne(deps: CtxSource, key: ScheduleKey, day: string): Promise<boolean> {
+async function sendOne(deps: CtxSource, key: ScheduleKey, days: DaysByZone): Promise<boolean> {
   return inTransaction(deps.db, async (trx) => {
     // Re-checked under the row lock: another worker may have sent it, or things changed since.
-    const row = await queries.lockDueSchedule(trx, day, key);
+    const row = await queries.lockDueSchedule(trx, days, key);
     if (!row?.email) return false;
     const ctx = jobCtx({ ...deps, db: trx }, key.business_id, JOB);
     const reminder = await queries.findReminder(trx, key.business_id, key.reminder_id);

@@ -109,11 +109,14 @@ async function deliver(deps: Deps, businessId: string, message: OutgoingMessage)
       { businessId, clock: deps.clock },
       {
         to: message.to,
+        from: message.from.name ? `${message.from.name} <${message.from.address}>` : message.from.address,
         subject: message.subject,
         text: message.text,
+        html: message.html,
+        headers: { ...message.headers, ...(message.replyTo && { 'Reply-To': message.replyTo }) },
       },
     );
-    deps.log.info({ to: message.to, subject: message.subject }, 'campaign mail recorded (no SMTP_URL set)');
+    deps.log.info({ to: message.to, subject: message.subject }, 'campaign mail captured (no SMTP_URL set)');
     return { ok: true };
   }
   try {

@@ -54,6 +54,26 @@ function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
   });
 }
 
+/** `start_date`, `startDate` and `StartDate` are the same name spelt differently. */
+const spelling = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * A request refused by the contract's validation, with a hint on each missing query parameter the
+ * caller sent under another spelling (`start_date` where the route takes `startDate`).
+ */
+export function refusalOfRequest(err: RequestValidationError, query: Record<string, unknown>): ApiError {
+  const refusal = toApiError(err);
+  if (!err.query || !refusal.details) return refusal;
+  const sent = Object.keys(query);
+  const details = refusal.details.map((detail) => {
+    const other = sent.find((name) => name !== detail.field && spelling(name) === spelling(detail.field));
+    return other && !(detail.field in query)
+      ? { ...detail, message: `${detail.message}: the parameter is spelt "${detail.field}", not "${other}"` }
+      : detail;
+  });
+  return new ApiError(refusal.code, refusal.message, details, refusal.headers);
+}
+
 /** Maps anything thrown to the service's error object; unknown errors become a bare 500. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;

@@ -19,6 +19,9 @@ const DRAIN_MS = 5_000;
  */
 export function createHttpServer(listener?: RequestListener): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  // Longer than the idle timeout of the load balancers in front (60 s is common), so an idle
+  // keep-alive connection is closed by them, never by the service as a request is on its way.
+  server.keepAliveTimeout = 65_000;
   const answered = new WeakSet<Socket>();
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     // The parser reports every later chunk of a refused request again: answer once.

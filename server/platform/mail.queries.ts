@@ -1,15 +1,10 @@
-import type { Db, Trx } from './db/database.js';
+import type { Insertable } from 'kysely';
+import type { Db, Executor, Trx } from './db/database.js';
+import type { MailMessagesTable } from './db/types.js';
 
 export async function insertMessage(
   trx: Db | Trx,
-  row: {
-    business_id: string;
-    id: string;
-    to_address: string;
-    subject: string;
-    body: string;
-    created_at: Date;
-  },
+  row: Omit<Insertable<MailMessagesTable>, 'status' | 'sent_at' | 'error'> & { created_at: Date },
   status: 'queued' | 'logged' = 'queued',
 ): Promise<void> {
   await trx
@@ -41,4 +36,27 @@ export async function markMessage(
     .where('business_id', '=', businessId)
     .where('id', '=', id)
     .execute();
+}
+
+/** Captured (`logged`) messages of the business, newest first, with their count. */
+export async function listCaptured(
+  db: Executor,
+  businessId: string,
+  page: { limit: number; offset: number },
+) {
+  const base = db
+    .selectFrom('mail_messages')
+    .where('business_id', '=', businessId)
+    .where('status', '=', 'logged');
+  const [rows, count] = await Promise.all([
+    base
+      .select(['id', 'to_address', 'from_address', 'subject', 'body', 'html', 'headers', 'created_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }

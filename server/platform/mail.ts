@@ -11,7 +11,31 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The sender, when not the service's own `MAIL_FROM`. */
+  from?: string;
+  html?: string;
+  /** Headers beyond From, To and Subject (List-Unsubscribe, ...). */
+  headers?: Record<string, string>;
 }
+
+/** The columns a message is stored with. */
+const rowOf = (env: { businessId: string; clock: Clock }, id: string, mail: OutgoingMail) => ({
+  business_id: env.businessId,
+  id,
+  to_address: mail.to,
+  subject: mail.subject,
+  body: mail.text,
+  from_address: mail.from ?? null,
+  html: mail.html ?? null,
+  headers: JSON.stringify(mail.headers ?? {}),
+  created_at: env.clock.now(),
+});
+
+/** Where mail goes: handed to SMTP, or captured and listed at `GET /v1/sandbox/messages`. */
+export const mailDestination = (config: Readonly<Config>) =>
+  config.SMTP_URL
+    ? 'mail is sent through SMTP_URL'
+    : 'SMTP_URL is not set: mail is captured, not sent, and listed at GET /v1/sandbox/messages';
 
 export interface SendMailJob {
   businessId: string;
@@ -28,14 +52,7 @@ export async function queueMail(
   mail: OutgoingMail,
 ): Promise<void> {
   const id = newId('mail');
-  await queries.insertMessage(trx, {
-    business_id: env.businessId,
-    id,
-    to_address: mail.to,
-    subject: mail.subject,
-    body: mail.text,
-    created_at: env.clock.now(),
-  });
+  await queries.insertMessage(trx, rowOf(env, id, mail));
   await env.jobs.send(trx, QUEUES.sendMail, {
     businessId: env.businessId,
     messageId: id,
@@ -43,26 +60,37 @@ export async function queueMail(
 }
 
 /**
- * Records a message that is not sent (no SMTP server is configured) as `logged`: kept in the mail
- * outbox, never silently dropped.
+ * Captures a message that is not sent (no SMTP server is configured) as `logged`: kept whole in the
+ * mail outbox and listed at `GET /v1/sandbox/messages`, never silently dropped.
  */
 export async function recordMail(
   db: Db | Trx,
   env: { businessId: string; clock: Clock },
   mail: OutgoingMail,
 ): Promise<void> {
-  await queries.insertMessage(
-    db,
-    {
-      business_id: env.businessId,
-      id: newId('mail'),
-      to_address: mail.to,
-      subject: mail.subject,
-      body: mail.text,
-      created_at: env.clock.now(),
-    },
-    'logged',
-  );
+  await queries.insertMessage(db, rowOf(env, newId('mail'), mail), 'logged');
+}
+
+/** The business's captured mail, newest first. */
+export async function listCapturedMail(
+  db: Db | Trx,
+  businessId: string,
+  page: { limit: number; offset: number },
+) {
+  const { rows, total } = await queries.listCaptured(db, businessId, page);
+  return {
+    messages: rows.map((row) => ({
+      id: row.id,
+      to: row.to_address,
+      from: row.from_address,
+      subject: row.subject,
+      text: row.body,
+      html: row.html,
+      headers: row.headers,
+      created_at: row.created_at.toISOString(),
+    })),
+    total,
+  };
 }
 
 /**
@@ -81,7 +109,7 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
     if (!transport) {
       log.info(
         { mailId: message.id, to: message.to_address, subject: message.subject },
-        'mail recorded (no SMTP_URL set)',
+        'mail captured (no SMTP_URL set): GET /v1/sandbox/messages lists it',
       );
       await mark('logged');
       return;

@@ -70,7 +70,10 @@ export function toMinor(amount: number, currency: string, field: string): number
   const exp = currencyExponent(currency);
   const scaled = toScaledInteger(amount, exp);
   if (scaled === null) {
-    throw invalid(field, `${currency} amounts take at most ${exp} decimal${exp === 1 ? '' : 's'}`);
+    throw invalid(
+      field,
+      `Major units of ${currency} take at most ${exp} decimal${exp === 1 ? '' : 's'} (12.50 is 12.50 USD, 1250 is 1,250 JPY)`,
+    );
   }
   if (scaled > BigInt(MAX_MINOR) || scaled < -BigInt(MAX_MINOR))
     throw tooLarge(field, 'The amount', currency);

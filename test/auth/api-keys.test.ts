@@ -268,6 +268,14 @@ describe('API keys as credentials', () => {
     const res = await bearerClient(key.key).general.customers.listCustomers({ query: {} });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ error: { code: 'FORBIDDEN', status: 403 } });
+    // It says which scope the key has and which the operation needs.
+    expect(res.body).toMatchObject({
+      error: {
+        message:
+          'This API key has the scope public_loyalty, which reaches only /v1/public/loyalty (as X-Api-Key); ' +
+          'this operation needs an access token or a key with the scope full',
+      },
+    });
     const create = await bearerClient(key.key).general.customers.createCustomer({ body: { name: 'Nope' } });
     expect(create.status).toBe(403);
     expect((await unwrap(biz.client.general.customers.listCustomers({ query: {} }))).data).toEqual([]);
@@ -280,6 +288,7 @@ describe('API keys as credentials', () => {
       const res = await raw(server(), 'GET', '/v1/customers', { headers: { 'x-api-key': key.key } });
       expect(res.status, scope).toBe(403);
       expect(res.body, scope).toMatchObject({ error: { code: 'FORBIDDEN', status: 403 } });
+      expect(res.body.error.message, scope).toMatch(/only as Authorization: Bearer, with the scope full/);
     }
   });
 

@@ -18,5 +18,9 @@ describeRouteSecurity({
     route(auth.createApiKey, async () => ({ body: { name: 'Backend', scope: 'full' as const } })),
     route(auth.listApiKeys, async () => ({})),
     route(auth.revokeApiKey, async (t) => ({ params: { id: (await createApiKey(t.client, 'full')).id } })),
+    route(auth.getBusiness, async () => ({})),
+    route(auth.updateBusiness, async () => ({
+      body: { timezone: 'Pacific/Auckland', base_currency: 'NZD' },
+    })),
   ],
 });

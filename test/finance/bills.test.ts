@@ -19,6 +19,7 @@ import {
   type BillsQuery,
 } from '../support/finance.js';
 import { useTestServer } from '../support/setup.js';
+import { updateBusiness } from '../support/auth.js';
 
 // Tokens outlive the clock moves below.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' }, worker: false });
@@ -232,7 +233,7 @@ describe('POST /v1/finance/bills', () => {
       },
       'items',
     ],
-    ['no currency', { currency: undefined }, 'currency'],
+    ['a null currency', { currency: null }, 'currency'],
     ['an unknown currency', { currency: 'ABC' }, 'currency'],
     ['an impossible due_date', { due_date: '2026-02-30' }, 'due_date'],
     ['status "pending" (only "draft" may be asked)', { status: 'pending' }, 'status'],
@@ -246,6 +247,14 @@ describe('POST /v1/finance/bills', () => {
     expectResultError(res, 422, 'VALIDATION_ERROR', field);
     expect(await billRows(server(), biz.businessId)).toEqual([]);
     expect(await journal(biz.client)).toEqual([]);
+  });
+
+  it("takes the business's base currency when none is sent", async () => {
+    const biz = await newBusiness();
+    const withoutCurrency = { ...billBody({ vendor_id: biz.vendor.id }), currency: undefined };
+    expect((await unwrap(api(biz).createBill({ body: withoutCurrency }))).bill.currency).toBe('USD');
+    await updateBusiness(biz.client, { base_currency: 'EUR' });
+    expect((await unwrap(api(biz).createBill({ body: withoutCurrency }))).bill.currency).toBe('EUR');
   });
 
   it("refuses an unknown vendor_id and another business's vendor (422 naming vendor_id); nothing is recorded", async () => {

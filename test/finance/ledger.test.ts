@@ -32,6 +32,7 @@ import {
   voidInvoice,
 } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
+import { updateBusiness } from '../support/auth.js';
 
 // Tokens outlive the clock moves below.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' }, worker: false });
@@ -396,11 +397,7 @@ describe('the trial balance', () => {
 
   it("defaults to the business's base currency, as manual entries do", async () => {
     const t = await newTenant();
-    await server()
-      .deps.db.updateTable('businesses')
-      .set({ base_currency: 'EUR' })
-      .where('id', '=', t.businessId)
-      .execute();
+    await updateBusiness(t.client, { base_currency: 'EUR' });
     expect((await createEntry(t.client, { date: '2026-11-02' })).currency).toBe('EUR');
     await billOf(t.client, 300, { issue_date: '2026-11-02' });
     const tb = await expectTrialBalance(t.client, { '1010': { debit: 5000 }, '1000': { credit: 5000 } });

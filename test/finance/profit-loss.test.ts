@@ -20,6 +20,7 @@ import {
   voidInvoice,
 } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
+import { updateBusiness } from '../support/auth.js';
 
 // Tokens outlive the clock moves below.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' }, worker: false });
@@ -464,12 +465,7 @@ describe('profit and loss: currencies', () => {
     const t = await newTenant();
     await sale(t, '2026-04-01', 5_000, { tax_rate: 0 });
     await sale(t, '2026-04-02', 7_000, { currency: 'EUR', tax_rate: 0 });
-    // The base currency is a property of the business row (USD unless set).
-    await server()
-      .deps.db.updateTable('businesses')
-      .set({ base_currency: 'EUR' })
-      .where('id', '=', t.businessId)
-      .execute();
+    await updateBusiness(t.client, { base_currency: 'EUR' });
     const data = await profitLoss(t, YEAR);
     expect(data).toMatchObject({ currency: 'EUR', revenue: { total: 70 }, net_profit: 70 });
   });

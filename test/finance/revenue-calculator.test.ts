@@ -4,6 +4,7 @@ import { raw, registerTenant, type TestTenant } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
 import { createInvoice, invoiceLine, issuedInvoice, payInvoice, voidInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
+import { updateBusiness } from '../support/auth.js';
 
 // Tokens outlive the clock moves below.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' }, worker: false });
@@ -370,12 +371,7 @@ describe('revenue calculator: what counts', () => {
     const t = await newTenant();
     await sale(t, '2026-05-01', 500);
     await sale(t, '2026-05-02', 700, { currency: 'EUR' });
-    // The base currency is a property of the business row (USD unless set).
-    await server()
-      .deps.db.updateTable('businesses')
-      .set({ base_currency: 'EUR' })
-      .where('id', '=', t.businessId)
-      .execute();
+    await updateBusiness(t.client, { base_currency: 'EUR' });
     const data = await metrics(t, { asOfDate: '2026-06-30' });
     expect(data).toMatchObject({ currency: 'EUR', ytdRevenue: 700 });
   });

@@ -12,6 +12,7 @@ import {
   voidInvoice,
 } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
+import { updateBusiness } from '../support/auth.js';
 
 // Tokens outlive the clock moves below.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' }, worker: false });
@@ -609,12 +610,7 @@ describe('sales schedule: currency', () => {
     const t = await newTenant();
     await sale(t, '2026-03-01', 1_000);
     await sale(t, '2026-03-02', 2_500, { currency: 'EUR' });
-    // The base currency is a property of the business row (USD unless set).
-    await server()
-      .deps.db.updateTable('businesses')
-      .set({ base_currency: 'EUR' })
-      .where('id', '=', t.businessId)
-      .execute();
+    await updateBusiness(t.client, { base_currency: 'EUR' });
     const data = await scheduleOf(t, { startDate: '2026-03-01', endDate: '2026-03-31' });
     expect(data.summary).toEqual({ totalRevenue: 2_500, totalInvoices: 1, currency: 'EUR' });
     expect(data.items.map((i) => i.currency)).toEqual(['EUR']);

@@ -31,8 +31,8 @@ async function sdkUsage(env: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  // The example imports the SDK by package name, which resolves to the build.
-  if (!existsSync(join(repo, 'dist/client/index.js')))
+  // The example imports the SDK by package name (@bms/client), which resolves to its build.
+  if (!existsSync(join(repo, 'client/dist/client/index.js')))
     await run('npm', ['run', 'build'], { cwd: repo, timeout: 120_000 });
 });
 

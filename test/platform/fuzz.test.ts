@@ -409,6 +409,8 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
       password: [own.password],
       sku: own.skus,
       currency: ['USD', 'EUR', 'JPY', 'KWD'],
+      base_currency: ['USD', 'EUR', 'JPY', 'KWD'],
+      timezone: ['Pacific/Auckland', 'Pacific/Honolulu', 'UTC', 'Europe/London'],
       url: [hookUrl, `${hookUrl}/other`],
     },
   };
@@ -487,5 +489,5 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
       report.failures,
       `reproduce with FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS} (FUZZ_CONCURRENCY=1 for a fixed order)`,
     ).toEqual([]);
-  }, 240_000);
+  }, 480_000);
 });

@@ -244,6 +244,21 @@ describe('URLs and headers over the limit', () => {
   });
 });
 
+describe('a query parameter sent under another spelling', () => {
+  it('names the spelling the route takes, in both envelopes', async () => {
+    const schedule = await asOwner('GET', '/v1/get/salesSchedule?start_date=2026-01-01&endDate=2026-12-31');
+    expectResultError(schedule, 422, 'VALIDATION_ERROR', 'startDate');
+    expect(schedule.body.error.details).toEqual([
+      { field: 'startDate', message: 'Required: the parameter is spelt "startDate", not "start_date"' },
+    ]);
+    const pnl = await asOwner('GET', '/v1/reports/profit-loss?startDate=2026-01-01&end_date=2026-12-31');
+    expectError(pnl, 422, 'VALIDATION_ERROR', 'start_date');
+    expect(pnl.body.error.details).toEqual([
+      { field: 'start_date', message: 'Required: the parameter is spelt "start_date", not "startDate"' },
+    ]);
+  });
+});
+
 describe('security headers', () => {
   it('sends nosniff, no-referrer, DENY framing and no-store on API answers, authenticated or not', async () => {
     for (const res of [await asOwner('GET', '/v1/customers'), await raw(server(), 'GET', '/v1/customers')]) {

@@ -1,11 +1,19 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { AppRoute } from '@ts-rest/core';
-import type { OpenAPIObject, OperationObject, ResponseObject, SecuritySchemeObject } from 'openapi3-ts/oas30';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ResponseObject,
+  SchemaObject,
+  SecuritySchemeObject,
+} from 'openapi3-ts/oas30';
 import { describe, expect, it } from 'vitest';
 import type { RouteAuth, RouteMetadata } from '../../contract/common/metadata.js';
 import { renderOpenApiDocument, routesOf } from '../../contract/openapi.js';
 import { raw } from '../support/business.js';
+import { undocumentedHeaders } from '../support/documented-headers.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer();
@@ -142,6 +150,82 @@ describe('openapi.json', () => {
         }
       }
     }
+  });
+});
+
+describe('openapi.json tells the whole truth about headers and dates', () => {
+  const headerNames = (response: unknown) =>
+    Object.keys((response as ResponseObject).headers ?? {}).map((h) => h.toLowerCase());
+
+  it('lists X-Request-Id and the X-RateLimit headers on every response of every operation', () => {
+    for (const { label, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        expect(headerNames(response), `${label} ${status}`).toEqual(
+          expect.arrayContaining([
+            'x-request-id',
+            'x-ratelimit-limit',
+            'x-ratelimit-remaining',
+            'x-ratelimit-reset',
+          ]),
+        );
+      }
+    }
+  });
+
+  it('lists WWW-Authenticate on 401, Retry-After on 409 and 429, Idempotent-Replayed where a key is taken', () => {
+    for (const { label, op } of operations) {
+      const keyed = (op.parameters ?? []).some((p) => 'name' in p && p.name === 'idempotency-key');
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const names = headerNames(response);
+        expect(names.includes('www-authenticate'), `${label} ${status}`).toBe(status === '401');
+        expect(names.includes('retry-after'), `${label} ${status}`).toBe(
+          status === '409' || status === '429',
+        );
+        expect(names.includes('idempotent-replayed'), `${label} ${status}`).toBe(
+          keyed && Number(status) < 500,
+        );
+      }
+    }
+    for (const name of Object.keys(doc.components?.headers ?? {})) {
+      expect((doc.components!.headers![name] as { description?: string }).description, name).toBeTruthy();
+    }
+  });
+
+  it('gives every date field format: date (request bodies, queries and responses)', () => {
+    const dates: string[] = [];
+    const visit = (node: unknown, where: string) => {
+      if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${where}[${i}]`));
+      else if (node && typeof node === 'object') {
+        const obj = node as Record<string, unknown>;
+        for (const [name, schema] of Object.entries((obj.properties ?? {}) as Record<string, SchemaObject>)) {
+          if (/(^|_)date$|Date$|^valid_until$|^as_of$/.test(name) && schema.type === 'string') {
+            dates.push(`${where}.${name}${schema.format === 'date' ? '' : ' (no format: date)'}`);
+          }
+        }
+        if (obj.in === 'query' && typeof obj.name === 'string' && /(_date|Date|as_of)$/.test(obj.name)) {
+          const schema = obj.schema as SchemaObject;
+          dates.push(`${where}?${obj.name}${schema.format === 'date' ? '' : ' (no format: date)'}`);
+        }
+        for (const [key, value] of Object.entries(obj)) visit(value, `${where}.${key}`);
+      }
+    };
+    visit(doc, '#');
+    expect(dates.length).toBeGreaterThan(30);
+    expect(dates.filter((d) => d.endsWith('(no format: date)'))).toEqual([]);
+  });
+
+  it('flags a header the server sends that the document does not list (the check every test file runs)', () => {
+    const req = { method: 'GET', url: '/v1/customers?page=1' } as IncomingMessage;
+    const response = (statusCode: number, names: string[]) =>
+      ({ statusCode, getHeaderNames: () => names }) as unknown as ServerResponse;
+    expect(
+      undocumentedHeaders(req, response(200, ['x-request-id', 'x-ratelimit-limit', 'content-type'])),
+    ).toBe(undefined);
+    expect(undocumentedHeaders(req, response(200, ['x-request-id', 'x-debug-sql']))).toBe(
+      'GET /v1/customers 200: headers not in openapi.json: x-debug-sql',
+    );
+    expect(undocumentedHeaders(req, response(200, ['retry-after']))).toMatch(/retry-after/);
+    expect(undocumentedHeaders(req, response(429, ['retry-after']))).toBe(undefined);
   });
 });
 

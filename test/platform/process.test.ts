@@ -138,6 +138,13 @@ describe('the service process', { timeout: 120_000 }, () => {
     expect(await service.exited).toBe(0);
     const lines = service.logLines();
     expect(lines.some((l) => l.msg === 'worker started')).toBe(true);
+    // Where mail goes is said at start: captured (and where to read it), since no SMTP_URL is set.
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        smtp: false,
+        msg: 'SMTP_URL is not set: mail is captured, not sent, and listed at GET /v1/sandbox/messages',
+      }),
+    );
     expect(
       lines.some(
         (l) =>

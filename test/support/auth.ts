@@ -2,7 +2,7 @@ import { createClient, unwrap, type auth, type Client } from '../../client/index
 import type { TestBusiness } from './business.js';
 import type { TestServer } from './server.js';
 
-/** Factories of the auth group: API keys and sessions. */
+/** Factories of the auth group: API keys, sessions and the business settings. */
 
 /** An API key of the business (`public_loyalty` unless told), with its secret (shown only once). */
 export async function createApiKey(
@@ -18,4 +18,14 @@ export async function signIn(server: TestServer, business: Pick<TestBusiness, 'e
   const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
   const { email, password } = business;
   return (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data.accessToken;
+}
+
+/** The business's settings (`GET /v1/business`). */
+export async function getBusiness(client: Client): Promise<auth.Business> {
+  return (await unwrap(client.auth.getBusiness())).data;
+}
+
+/** Changes the business's settings (`PATCH /v1/business`, e.g. its time zone) and returns them. */
+export async function updateBusiness(client: Client, body: auth.UpdateBusinessBody): Promise<auth.Business> {
+  return (await unwrap(client.auth.updateBusiness({ body }))).data;
 }

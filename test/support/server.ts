@@ -10,6 +10,7 @@ import type { Deps } from '../../server/platform/deps.js';
 import { closeHttp, startRuntime, startWorker, type Runtime } from '../../server/platform/runtime.js';
 import { createLogger, type Logger } from '../../server/platform/logger.js';
 import { TestClock } from './clock.js';
+import { undocumentedHeaders } from './documented-headers.js';
 import { createScratchDatabase, onPostgres } from './database.js';
 import { StubDns } from './dns.js';
 
@@ -89,9 +90,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   if (options.worker ?? true) await startWorker(runtime.deps);
   const violations: string[] = [];
-  const server: Server = createHttpServer(
-    createApp(runtime.deps, { beforeRoutes: responseValidator(violations) }),
-  );
+  const app = createApp(runtime.deps, { beforeRoutes: responseValidator(violations) });
+  const server: Server = createHttpServer((req, res) => {
+    // Every header a response carries is in openapi.json for its operation and status.
+    res.on('finish', () => {
+      const problem = undocumentedHeaders(req, res);
+      if (problem) violations.push(problem);
+    });
+    app(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context.js';
-import { today } from '../../platform/clock.js';
+import { today } from '../../platform/calendar.js';
 import * as queries from './sales.queries.js';
 
 /** An issued invoice as the finance reports list it: net amount in minor units. */
@@ -15,8 +15,7 @@ export interface SalesItem {
 
 /** Issued, non-void invoices of a currency issued in the range, by issue date then number, paged. */
 export async function salesItems(ctx: Ctx, query: queries.SalesItemsQuery): Promise<SalesItem[]> {
-  const on = today(ctx.clock);
-  const rows = await queries.salesItems(ctx.db, ctx.businessId, query);
+  const [on, rows] = await Promise.all([today(ctx), queries.salesItems(ctx.db, ctx.businessId, query)]);
   return rows.map((row) => ({
     invoiceId: row.id,
     invoiceNumber: row.number,

@@ -7,7 +7,7 @@ import type {
   ListInvoicesQuery,
   UpdateInvoiceBody,
 } from '../../../contract/general/invoices.js';
-import { today } from '../../platform/clock.js';
+import { today } from '../../platform/calendar.js';
 import { newId } from '../../platform/ids.js';
 import { toMajor, toMinor } from '../../platform/money.js';
 import { paginationOf } from '../../platform/pagination.js';
@@ -17,6 +17,7 @@ import type { Updateable } from 'kysely';
 import type { InvoiceItemRow, InvoicesTable } from '../../platform/db/types.js';
 import { ApiError, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
+import { baseCurrency } from '../../platform/settings.js';
 import {
   checkDates,
   priceLines,
@@ -30,7 +31,6 @@ import { nextSequenceValue } from '../documents/queries.js';
 import { factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
-const DEFAULT_CURRENCY = 'USD';
 const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
 
 async function writeLines(
@@ -57,11 +57,12 @@ async function writeLines(
 async function loadInvoice(db: Executor, ctx: Ctx, id: string): Promise<Invoice> {
   const row = await queries.findInvoice(db, ctx.businessId, id);
   if (!row) throw notFound('Invoice');
-  const [items, payments] = await Promise.all([
+  const [items, payments, day] = await Promise.all([
     queries.itemsOf(db, ctx.businessId, [id]),
     paymentsOf(db, ctx, [row]),
+    today(ctx, db),
   ]);
-  return toInvoice(row, items, payments, today(ctx.clock));
+  return toInvoice(row, items, payments, day);
 }
 
 /**
@@ -104,7 +105,7 @@ async function transition(
 }
 
 export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise<Invoice> {
-  const currency = input.currency ?? DEFAULT_CURRENCY;
+  const currency = input.currency ?? (await baseCurrency(ctx));
   checkDates(input.issue_date, input.due_date);
   return inTransaction(ctx.db, async (trx) => {
     await requireCustomer(trx, ctx.businessId, input.customer_id);
@@ -171,7 +172,7 @@ export async function listInvoices(
   ctx: Ctx,
   query: ListInvoicesQuery,
 ): Promise<{ data: Invoice[]; pagination: Pagination }> {
-  const day = today(ctx.clock);
+  const day = await today(ctx);
   const { rows, total } = await queries.listInvoices(ctx.db, ctx.businessId, query, day);
   const [items, payments] = await Promise.all([
     queries.itemsOf(
@@ -264,7 +265,7 @@ export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     const now = ctx.clock.now();
     const issued = await setInvoice(trx, ctx, id, {
       status: 'unpaid',
-      issue_date: current.issue_date ?? today(ctx.clock),
+      issue_date: current.issue_date ?? (await today(ctx, trx)),
       issued_at: now,
       updated_at: now,
     });
@@ -293,7 +294,7 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       amount_minor: amount,
       currency: current.currency,
       payment_method: input.payment_method,
-      payment_date: input.payment_date ?? today(ctx.clock),
+      payment_date: input.payment_date ?? (await today(ctx, trx)),
       reference: input.reference ?? null,
       created_at: now,
     });
@@ -332,7 +333,7 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     await ctx.hooks.announce(ctx, trx, 'invoiceVoided', {
       invoice: factsOf(voided),
       wasIssued: current.status === 'unpaid',
-      voidedOn: today(ctx.clock),
+      voidedOn: await today(ctx, trx),
     });
   });
 }

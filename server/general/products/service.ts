@@ -13,17 +13,17 @@ import { inTransaction } from '../../platform/db/database.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
+import { baseCurrency } from '../../platform/settings.js';
 import { toProduct } from './mappers.js';
 import * as queries from './queries.js';
 
-const DEFAULT_CURRENCY = 'USD';
 const skuTaken = () => conflict('A product with this SKU already exists');
 
 const uniqueSku = <T>(work: () => Promise<T>): Promise<T> =>
   refuseDuplicates(work, { products_sku_key: skuTaken });
 
 export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise<Product> {
-  const currency = input.currency ?? DEFAULT_CURRENCY;
+  const currency = input.currency ?? (await baseCurrency(ctx));
   const priceMinor = toMinor(input.price, currency, 'price');
   const now = ctx.clock.now();
   return uniqueSku(() =>

@@ -6,7 +6,7 @@ import type {
   Quote,
   UpdateQuoteBody,
 } from '../../../contract/general/quotes.js';
-import { today } from '../../platform/clock.js';
+import { addDays, today } from '../../platform/calendar.js';
 import type { Ctx } from '../../platform/context.js';
 import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
 import type { QuotesTable } from '../../platform/db/types.js';
@@ -15,6 +15,7 @@ import { newId } from '../../platform/ids.js';
 import { toMajor } from '../../platform/money.js';
 import { emit } from '../../platform/outbox.js';
 import { paginationOf } from '../../platform/pagination.js';
+import { baseCurrency } from '../../platform/settings.js';
 import type { Updateable } from 'kysely';
 import { priceLines, requireCustomer, storedLines, totalsOf, type StoredLine } from '../documents/lines.js';
 import { nextSequenceValue } from '../documents/queries.js';
@@ -22,7 +23,6 @@ import { createDraft } from '../invoices/service.js';
 import { reportedStatus, toQuote } from './mappers.js';
 import * as queries from './queries.js';
 
-const DEFAULT_CURRENCY = 'USD';
 /** Days a converted quote's invoice is due after the conversion. */
 const INVOICE_TERM_DAYS = 30;
 const formatNumber = (n: number) => `QUO-${String(n).padStart(6, '0')}`;
@@ -46,7 +46,8 @@ async function writeLines(trx: Trx, businessId: string, quoteId: string, lines: 
 async function loadQuote(db: Executor, ctx: Ctx, id: string): Promise<Quote> {
   const row = await queries.findQuote(db, ctx.businessId, id);
   if (!row) throw notFound('Quote');
-  return toQuote(row, await queries.itemsOf(db, ctx.businessId, [id]), today(ctx.clock));
+  const [items, day] = await Promise.all([queries.itemsOf(db, ctx.businessId, [id]), today(ctx, db)]);
+  return toQuote(row, items, day);
 }
 
 async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
@@ -68,7 +69,7 @@ async function transition(
 ): Promise<Quote> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    const patch = await change(trx, current, reportedStatus(current, today(ctx.clock)));
+    const patch = await change(trx, current, reportedStatus(current, await today(ctx, trx)));
     await queries.updateQuote(trx, ctx.businessId, id, { ...patch, updated_at: ctx.clock.now() });
     const quote = await loadQuote(trx, ctx, id);
     await emit(trx, ctx, 'quote.updated', quote);
@@ -77,7 +78,7 @@ async function transition(
 }
 
 export async function createQuote(ctx: Ctx, input: CreateQuoteBody): Promise<Quote> {
-  const currency = input.currency ?? DEFAULT_CURRENCY;
+  const currency = input.currency ?? (await baseCurrency(ctx));
   return inTransaction(ctx.db, async (trx) => {
     await requireCustomer(trx, ctx.businessId, input.customer_id);
     const lines = await priceLines(trx, ctx, input.items, currency);
@@ -110,7 +111,7 @@ export async function listQuotes(
   ctx: Ctx,
   query: ListQuotesQuery,
 ): Promise<{ data: Quote[]; pagination: Pagination }> {
-  const day = today(ctx.clock);
+  const day = await today(ctx);
   const { rows, total } = await queries.listQuotes(ctx.db, ctx.businessId, query, day);
   const items = await queries.itemsOf(
     ctx.db,
@@ -172,7 +173,8 @@ export async function updateQuote(ctx: Ctx, id: string, input: UpdateQuoteBody):
 export async function deleteQuote(ctx: Ctx, id: string): Promise<Quote> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft') throw onlyDrafts(reportedStatus(current, today(ctx.clock)), 'deleted');
+    if (current.status !== 'draft')
+      throw onlyDrafts(reportedStatus(current, await today(ctx, trx)), 'deleted');
     const quote = await loadQuote(trx, ctx, id);
     const now = ctx.clock.now();
     await queries.updateQuote(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
@@ -209,15 +211,13 @@ export const declineQuote = (ctx: Ctx, id: string) =>
 export async function convertQuote(ctx: Ctx, id: string): Promise<Invoice> {
   return inTransaction(ctx.db, async (trx) => {
     const current = await lockOrFail(trx, ctx, id);
-    const status = reportedStatus(current, today(ctx.clock));
+    const day = await today(ctx, trx);
+    const status = reportedStatus(current, day);
     if (current.status !== 'accepted') {
       throw invalidState(`Only accepted quotes can be converted; this one is ${status}`);
     }
     const items = await queries.itemsOf(trx, ctx.businessId, [id]);
-    const day = today(ctx.clock);
-    const due = new Date(Date.parse(`${day}T00:00:00Z`) + INVOICE_TERM_DAYS * 86_400_000)
-      .toISOString()
-      .slice(0, 10);
+    const due = addDays(day, INVOICE_TERM_DAYS);
     const invoice = await createDraft(trx, ctx, {
       customer_id: current.customer_id,
       currency: current.currency,

@@ -19,6 +19,12 @@ export interface BusinessesTable {
   email: string;
   plan: string;
   base_currency: Generated<string>;
+  /** IANA time zone deciding the business's "today" (UTC until set). */
+  timezone: Generated<string>;
+  /** ISO 3166-1 alpha-2. */
+  country: ColumnType<string | null, string | null | undefined, string | null>;
+  address: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  tax_number: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
 }
 
@@ -195,6 +201,9 @@ export interface MailMessagesTable {
   created_at: Timestamp;
   sent_at: NullableTimestamp;
   error: string | null;
+  from_address: string | null;
+  html: string | null;
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
 }
 
 export interface LoyaltyProgramsTable {

@@ -1,0 +1,124 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultData } from '../common/envelopes.js';
+import { resultErrors } from '../common/errors.js';
+import { meta } from '../common/metadata.js';
+import { CurrencySchema, TimestampSchema, idOf } from '../common/schemas.js';
+import { AddressSchema } from '../general/index.js';
+
+const c = initContract();
+
+/** An IANA time zone name that the runtime's time zone data knows (case-insensitive). */
+function isTimeZoneName(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const TimeZoneSchema = extendApi(
+  z.string().max(64).refine(isTimeZoneName, { message: 'Expected an IANA time zone, e.g. Europe/London' }),
+  {
+    description:
+      'IANA time zone (e.g. `Europe/London`, `Pacific/Auckland`, `UTC`). It decides the business\'s "today" ' +
+      'and where its days, months and years begin: default issue dates, overdue bills and invoices, quote ' +
+      'expiry, VAT windows, report defaults and service reminders.',
+    example: 'Europe/London',
+  },
+);
+
+export const CountryCodeSchema = extendApi(
+  z
+    .string()
+    .length(2)
+    .regex(/^[A-Z]{2}$/, 'Expected a two-letter ISO 3166-1 country code in upper case'),
+  { description: 'ISO 3166-1 alpha-2 country code, upper case.', example: 'GB' },
+);
+
+export const BusinessSchema = extendApi(
+  z.object({
+    id: idOf('biz'),
+    name: z.string(),
+    base_currency: z
+      .string()
+      .describe(
+        'ISO 4217. The currency of every document, product, salary and report that is not given one ' +
+          '(invoices, quotes, products, employees, bills, journal entries, VAT threshold, reports). USD until set.',
+      ),
+    timezone: z.string().describe('IANA time zone deciding the business\'s "today". UTC until set.'),
+    country: z.string().nullable().describe('ISO 3166-1 alpha-2 country code; null until set.'),
+    address: AddressSchema.nullable(),
+    tax_number: z.string().nullable().describe('VAT or tax registration number; null until set.'),
+    plan: z.string().describe('The rate-limit plan of the business. Read-only.'),
+    created_at: TimestampSchema,
+  }),
+  {
+    title: 'Business',
+    example: {
+      id: 'biz_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      name: 'Acme Ltd',
+      base_currency: 'GBP',
+      timezone: 'Europe/London',
+      country: 'GB',
+      address: { line1: '12 St James Square', city: 'London', postal_code: 'SW1Y 4LB', country: 'GB' },
+      tax_number: 'GB123456789',
+      plan: 'standard',
+      created_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+);
+export type Business = z.infer<typeof BusinessSchema>;
+
+export const UpdateBusinessBodySchema = extendApi(
+  z
+    .object({
+      name: z.string().trim().min(1).max(200).optional(),
+      base_currency: CurrencySchema.optional().describe(
+        'ISO 4217: the currency of whatever is later created without one. Documents already made keep theirs.',
+      ),
+      timezone: TimeZoneSchema.optional(),
+      country: CountryCodeSchema.nullable().optional(),
+      address: AddressSchema.nullable().optional(),
+      tax_number: z.string().trim().min(1).max(50).nullable().optional(),
+    })
+    .strict(),
+  {
+    title: 'UpdateBusinessBody',
+    example: { base_currency: 'NZD', timezone: 'Pacific/Auckland', country: 'NZ' },
+  },
+);
+export type UpdateBusinessBody = z.infer<typeof UpdateBusinessBodySchema>;
+
+const businessRoute = meta('token', 'Auth');
+
+/** The business's own settings. */
+export const businessContract = c.router({
+  getBusiness: {
+    method: 'GET',
+    path: '/business',
+    summary: 'Get the business settings',
+    description:
+      'The settings of the business the credential belongs to: name, base currency, time zone, country, ' +
+      'address, tax number and (read-only) plan.',
+    responses: { 200: resultData(BusinessSchema), ...resultErrors() },
+    metadata: businessRoute,
+  },
+  updateBusiness: {
+    method: 'PATCH',
+    path: '/business',
+    summary: 'Update the business settings',
+    description:
+      'Partial update: only the fields sent change; `null` clears `country`, `address` or `tax_number`. An ' +
+      'empty body changes nothing and answers the settings as they are. `plan` is read-only and, like any ' +
+      'unknown field, refused with 422. A new `base_currency` applies to documents created from then on ' +
+      '(existing ones keep theirs); a new `timezone` moves "today" at once for overdue states, VAT windows and ' +
+      'report defaults, and dates already stored are kept.',
+    body: UpdateBusinessBodySchema,
+    responses: { 200: resultData(BusinessSchema), ...resultErrors() },
+    metadata: businessRoute,
+  },
+});

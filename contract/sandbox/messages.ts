@@ -1,0 +1,63 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultEnvelope } from '../common/envelopes.js';
+import { resultErrors } from '../common/errors.js';
+import { meta } from '../common/metadata.js';
+import { offsetPageQuery } from '../common/pagination.js';
+import { TimestampSchema, idOf } from '../common/schemas.js';
+
+const c = initContract();
+
+export const CapturedMessageSchema = extendApi(
+  z.object({
+    id: idOf('mail'),
+    to: z.string(),
+    from: z.string().nullable().describe('The sender; null for service mail sent as `MAIL_FROM`.'),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string().nullable().describe('The HTML part; null for plain-text mail.'),
+    headers: z
+      .record(z.string())
+      .describe('Headers the message carries beyond From, To and Subject (List-Unsubscribe, ...).'),
+    created_at: TimestampSchema,
+  }),
+  {
+    title: 'CapturedMessage',
+    example: {
+      id: 'mail_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      to: 'ada@example.com',
+      from: 'Acme News <news@acme.example>',
+      subject: 'Hello Ada',
+      text: 'Hello Ada, our winter menu is out.',
+      html: '<p>Hello Ada, our winter menu is out.</p>',
+      headers: {
+        'List-Unsubscribe': '<https://bms.example/u/...>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      created_at: '2026-11-21T09:30:00.000Z',
+    },
+  },
+);
+export type CapturedMessage = z.infer<typeof CapturedMessageSchema>;
+
+export const ListMessagesQuerySchema = offsetPageQuery(10_000_000);
+export type ListMessagesQuery = z.infer<typeof ListMessagesQuerySchema>;
+
+export const messagesContract = c.router({
+  listMessages: {
+    method: 'GET',
+    path: '/sandbox/messages',
+    summary: 'List captured mail',
+    description:
+      'Mail the service captured instead of handing it to SMTP, newest first: campaigns, VAT alerts, reminders ' +
+      'and every other message of the business. Without `SMTP_URL` (a developer machine) all mail is captured ' +
+      'and listed here; with `SMTP_URL` set, live mail is sent and a live credential gets 403.',
+    query: ListMessagesQuerySchema,
+    responses: {
+      200: resultEnvelope({ messages: z.array(CapturedMessageSchema), total_count: z.number().int() }),
+      ...resultErrors(),
+    },
+    metadata: meta('token', 'Sandbox'),
+  },
+});

@@ -1,0 +1,68 @@
+import { LRUCache } from 'lru-cache';
+import type { Ctx } from './context.js';
+import type { Executor } from './db/database.js';
+import * as queries from './settings.queries.js';
+
+/** What every domain reads of a business's settings (`GET /v1/business` shows them all). */
+export interface BusinessSettings {
+  /** ISO 4217: the currency wherever a request names none. */
+  baseCurrency: string;
+  /** IANA time zone: where the business's days begin and end. */
+  timezone: string;
+}
+
+/** A business without settings of its own (or gone): what a new business starts with. */
+export const DEFAULT_SETTINGS: Readonly<BusinessSettings> = Object.freeze({
+  baseCurrency: 'USD',
+  timezone: 'UTC',
+});
+
+/** How long this process reuses a business's settings without reading them again. */
+export const SETTINGS_CACHE_MS = 10_000;
+
+/**
+ * Settings by business, read at most once per SETTINGS_CACHE_MS, so that defaulting a currency or
+ * taking "today" costs no query on the hot paths. A change made through `PATCH /v1/business` is
+ * forgotten here at once (`forgetSettings`); other processes see it within the cache time.
+ */
+const cache = new LRUCache<string, BusinessSettings>({ max: 10_000, ttl: SETTINGS_CACHE_MS });
+/**
+ * Raised by every `forgetSettings`: a read that began before a change must not put what it read
+ * into the cache after the change forgot it.
+ */
+let generation = 0;
+
+/**
+ * The business's settings. `db` is the executor to read on when the caller is inside a transaction
+ * (a read beside an open transaction would wait for it on the embedded database's one connection).
+ */
+export async function businessSettings(
+  ctx: Pick<Ctx, 'db' | 'businessId'>,
+  db: Executor = ctx.db,
+): Promise<BusinessSettings> {
+  const cached = cache.get(ctx.businessId);
+  if (cached) return cached;
+  const seen = generation;
+  const row = await queries.findSettings(db, ctx.businessId);
+  if (!row) return DEFAULT_SETTINGS;
+  const settings: BusinessSettings = Object.freeze({
+    baseCurrency: row.base_currency,
+    timezone: row.timezone,
+  });
+  if (seen === generation) cache.set(ctx.businessId, settings);
+  return settings;
+}
+
+/** The business's base currency: the default wherever a request may leave the currency out. */
+export async function baseCurrency(ctx: Pick<Ctx, 'db' | 'businessId'>, db?: Executor): Promise<string> {
+  return (await businessSettings(ctx, db)).baseCurrency;
+}
+
+/** Drops the business's settings from this process's cache, after they changed. */
+export function forgetSettings(businessId: string): void {
+  generation++;
+  cache.delete(businessId);
+}
+
+/** Every time zone some business is in. */
+export const timeZonesInUse = (db: Executor): Promise<string[]> => queries.timeZonesInUse(db);
