@@ -19,11 +19,16 @@ import { useTestServer } from '../support/setup.js';
 import { useSmtpSink, type SinkMessage } from '../support/smtp.js';
 import { waitFor } from '../support/wait.js';
 
-const RETRY_BASE_MS = 1000;
+// Retries come due when a test moves the clock by this much; real time alone takes 5 s to get
+// there, longer than a slow moment of a loaded machine between two steps of a test.
+const RETRY_BASE_MS = 5000;
 const { env, sink } = useSmtpSink({
   ...MARKETING_ENV,
   MARKETING_POLL_MS: '40',
   MAIL_RETRY_BASE_MS: String(RETRY_BASE_MS),
+  // The clock jumps ahead by several retry delays here: no claim may expire on the way (leases
+  // are tested in campaign-workers.test.ts).
+  MAIL_CLAIM_LEASE_MS: '600000',
   MAIL_RATE_PER_SECOND: '0',
   MAIL_UNSUBSCRIBE_MAILTO: 'unsubscribe@trusted.example.test',
 });
