@@ -81,7 +81,7 @@ type HeaderObject = {
  * components that every response refers to. Transport headers (Content-Type, Content-Length, Date,
  * Connection, Keep-Alive, Vary and the CORS headers of the public loyalty interface) are HTTP's own.
  */
-export const RESPONSE_HEADERS: Record<string, HeaderObject> = {
+const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': {
     description:
       "Identifies the request in the service's logs: the `X-Request-Id` the client sent (1-128 characters of " +
@@ -143,7 +143,7 @@ export const SECURITY_HEADERS = [
 ];
 
 /** The headers a response of `status` carries, for an operation that takes an Idempotency-Key or not. */
-export function headersOf(status: string, idempotent: boolean): string[] {
+function headersOf(status: string, idempotent: boolean): string[] {
   return [
     ...EVERY_RESPONSE,
     ...(status === '401' ? ['WWW-Authenticate'] : []),

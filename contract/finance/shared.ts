@@ -10,8 +10,6 @@ export const financeRoute = meta('token', 'Finance');
 /** `limit` (default 50, max 200) and `offset` of the finance lists. */
 export const FinancePageQuerySchema = offsetPageQuery(10_000_000);
 
-export { MAX_AMOUNT_MINOR } from '../common/money.js';
-
 /** An account code of the business's chart (`1000`, `5000`, `6100-rent`). */
 export const AccountCodeSchema = z
   .string()

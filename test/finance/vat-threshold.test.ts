@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap, type finance, type general } from '../../client/index.js';
-import { MAX_AMOUNT_MINOR } from '../../contract/finance/shared.js';
+import { MAX_AMOUNT_MINOR } from '../../contract/common/money.js';
 import { financeModule } from '../../server/finance/index.js';
 import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
 import { expectApiError, expectResultError } from '../support/expect.js';
