@@ -249,7 +249,7 @@ try {
     );
   }
 
-  // Counts of 1,000 or more matches are cached for 10 s (server/loyalty/member-counts.ts), so the run
+  // Counts of 1,000 or more matches are cached for 10 s (server/loyalty/members/counts.ts), so the run
   // above mostly reuses them. Here each term once more after they have expired: the uncached cost.
   await new Promise((resolve) => setTimeout(resolve, 10_500));
   const uncached: number[] = [];

@@ -1,8 +1,8 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
-import { checkAllVatThresholds } from './vat.js';
-import { invoiceSubscriptions } from './postings.js';
+import { checkAllVatThresholds } from './vat/service.js';
+import { invoiceSubscriptions } from './ledger/postings.js';
 import { financeRoutes } from './routes.js';
 
 const HOUR = 60 * 60 * 1000;

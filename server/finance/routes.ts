@@ -1,12 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { ctxOf, type Deps } from '../platform/deps.js';
-import * as accounts from './accounts.js';
-import * as bills from './bills.js';
-import * as journal from './journal.js';
-import * as reports from './reports.js';
-import * as vat from './vat.js';
-import * as vendors from './vendors.js';
+import * as accounts from './accounts/service.js';
+import * as bills from './bills/service.js';
+import * as journal from './journal/service.js';
+import * as reports from './reports/service.js';
+import * as vat from './vat/service.js';
+import * as vendors from './vendors/service.js';
 
 const s = initServer();
 const success = 'success' as const;

@@ -1,9 +1,9 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { ctxOf, type Deps } from '../platform/deps.js';
-import * as departments from './departments.js';
-import * as employees from './employees.js';
-import * as leaves from './leaves.js';
+import * as departments from './departments/service.js';
+import * as employees from './employees/service.js';
+import * as leaves from './leaves/service.js';
 
 const s = initServer();
 const success = 'success' as const;

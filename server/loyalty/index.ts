@@ -1,10 +1,10 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
-import { expirePoints } from './expiry.js';
-import { earnForInvoice } from './members.js';
-import { expireVouchers } from './redemptions.js';
-import { sendDueReminders } from './reminders.js';
+import { expirePoints } from './expiry/service.js';
+import { earnForInvoice } from './members/service.js';
+import { expireVouchers } from './redemptions/service.js';
+import { sendDueReminders } from './reminders/service.js';
 import { loyaltyRoutes } from './routes.js';
 
 const MINUTE = 60_000;
@@ -35,12 +35,12 @@ export {
   pointsLimitExceeded,
   promotion,
   tierChangedData,
-} from './earning.js';
-export { membersChanged } from './member-counts.js';
-export { enrollInTransaction, findMemberByEmail } from './members.js';
-export { findActiveProgram } from './program.js';
-export type { MemberViewRow } from './queries.js';
-export { findVoucher, redeemReward } from './redemptions.js';
+} from './ledger/earning.js';
+export { membersChanged } from './members/counts.js';
+export { enrollInTransaction, findMemberByEmail } from './members/service.js';
+export { findActiveProgram } from './program/service.js';
+export type { MemberViewRow } from './members/queries.js';
+export { findVoucher, redeemReward } from './redemptions/service.js';
 
 /** The member list's two queries, for bench/loyalty.ts, which explains their plans. */
-export { memberListQueries } from './members.queries.js';
+export { memberListQueries } from './members/queries.js';

@@ -1,13 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { ctxOf, type Deps } from '../platform/deps.js';
-import * as members from './members.js';
-import * as program from './program.js';
-import * as redemptions from './redemptions.js';
-import * as reminders from './reminders.js';
-import * as rewards from './rewards.js';
-import { getStats } from './stats.js';
-import * as tiers from './tiers.js';
+import * as members from './members/service.js';
+import * as program from './program/service.js';
+import * as redemptions from './redemptions/service.js';
+import * as reminders from './reminders/service.js';
+import * as rewards from './rewards/service.js';
+import { getStats } from './stats/service.js';
+import * as tiers from './tiers/service.js';
 
 const s = initServer();
 const done = (message: string) => ({ status: 200 as const, body: { result: 'success' as const, message } });

@@ -1,11 +1,11 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
-import { mountPages } from './pages.js';
+import { mountPages } from './tracking/pages.js';
 import { marketingRoutes } from './routes.js';
-import { closeTransport, runSending } from './sending.js';
+import { closeTransport, runSending } from './sending/service.js';
 
-export { compileTemplate, type MergeFields } from './render.js';
+export { compileTemplate, type MergeFields } from './templates/render.js';
 
 /**
  * Marketing: sender domains, segments of contacts, email templates and campaigns; the worker sends

@@ -1,10 +1,10 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { ctxOf, type Deps } from '../platform/deps.js';
-import * as campaigns from './campaigns.js';
-import * as domains from './domains.js';
-import * as segments from './segments.js';
-import * as templates from './templates.js';
+import * as campaigns from './campaigns/service.js';
+import * as domains from './domains/service.js';
+import * as segments from './segments/service.js';
+import * as templates from './templates/service.js';
 
 const s = initServer();
 const success = 'success' as const;

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { ctxOf, type Deps } from '../platform/deps.js';
-import * as messages from './messages.js';
+import * as messages from './service.js';
 
 const s = initServer();
 

@@ -2,7 +2,7 @@ import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { QUEUES } from '../platform/jobs.js';
 import type { DomainModule } from '../platform/module.js';
-import { deliver, fanOutIn, sweep, type DeliverJob } from './delivery.js';
+import { deliver, fanOutIn, sweep, type DeliverJob } from './deliveries/service.js';
 import { webhooksRoutes } from './routes.js';
 
 /** Webhooks: the routes, delivery of outbox events to subscribers, and the retry sweep. */

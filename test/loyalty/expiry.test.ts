@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { Transaction } from '../../contract/loyalty/index.js';
-import { expirePoints } from '../../server/loyalty/expiry.js';
+import { expirePoints } from '../../server/loyalty/expiry/service.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import { outbox } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';

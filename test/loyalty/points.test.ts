@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pointsFor } from '../../server/loyalty/earning.js';
+import { pointsFor } from '../../server/loyalty/ledger/earning.js';
 
 describe('pointsFor: floor(amount x pointsPerCurrency x multiplier), exact', () => {
   it.each([

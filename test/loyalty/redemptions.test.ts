@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { Member, Redemption, Reward } from '../../contract/loyalty/index.js';
-import { expireVouchers } from '../../server/loyalty/redemptions.js';
+import { expireVouchers } from '../../server/loyalty/redemptions/service.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox, withEvents } from '../support/events.js';

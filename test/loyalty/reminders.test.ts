@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BmsApiError, unwrap } from '../../client/index.js';
 import type { Member, Reminder } from '../../contract/loyalty/index.js';
-import { sendDueReminders } from '../../server/loyalty/reminders.js';
+import { sendDueReminders } from '../../server/loyalty/reminders/service.js';
 import { json, raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { outbox, withEvents } from '../support/events.js';
 import { useTestServer } from '../support/setup.js';

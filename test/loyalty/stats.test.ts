@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { Stats } from '../../contract/loyalty/index.js';
-import { expirePoints } from '../../server/loyalty/expiry.js';
+import { expirePoints } from '../../server/loyalty/expiry/service.js';
 import { raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
 import {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import { runSending } from '../../server/marketing/sending.js';
+import { runSending } from '../../server/marketing/sending/service.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { expectResultError } from '../support/expect.js';

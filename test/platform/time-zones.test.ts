@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type Client, type finance } from '../../client/index.js';
-import { sendDueReminders } from '../../server/loyalty/reminders.js';
+import { sendDueReminders } from '../../server/loyalty/reminders/service.js';
 import { updateBusiness } from '../support/auth.js';
 import { registerTenant, uniqueEmail, type TestTenant } from '../support/business.js';
 import { expectError } from '../support/expect.js';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkWebhookUrl, isPublicAddress } from '../../server/webhooks/address-guard.js';
-import { postWebhook } from '../../server/webhooks/sender.js';
+import { checkWebhookUrl, isPublicAddress } from '../../server/webhooks/endpoints/address-guard.js';
+import { postWebhook } from '../../server/webhooks/deliveries/sender.js';
 import { StubDns } from '../support/dns.js';
 
 /**

@@ -3,7 +3,12 @@ import { unwrap } from '../../client/index.js';
 import { relayPendingEvents } from '../../server/platform/relay.js';
 import { QUEUES } from '../../server/platform/jobs.js';
 import { startWorker } from '../../server/platform/runtime.js';
-import { deliver, sweep, UNLEASED_STALE_AFTER_MS, type DeliverJob } from '../../server/webhooks/delivery.js';
+import {
+  deliver,
+  sweep,
+  UNLEASED_STALE_AFTER_MS,
+  type DeliverJob,
+} from '../../server/webhooks/deliveries/service.js';
 import { registerBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { settleDeliveries, useReceivers, type Receiver } from '../support/receiver.js';

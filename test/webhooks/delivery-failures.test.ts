@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import { sweep } from '../../server/webhooks/delivery.js';
-import { newWebhookSecret } from '../../server/webhooks/signing.js';
+import { sweep } from '../../server/webhooks/deliveries/service.js';
+import { newWebhookSecret } from '../../server/webhooks/deliveries/signing.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import { atLeast, itemAt } from '../support/expect.js';
 import type { TestServer } from '../support/server.js';

@@ -5,7 +5,7 @@ import { jobCtx, type Ctx } from '../../server/platform/context.js';
 import { inTransaction } from '../../server/platform/db/database.js';
 import { emit } from '../../server/platform/outbox.js';
 import { startWorker } from '../../server/platform/runtime.js';
-import { sweep } from '../../server/webhooks/delivery.js';
+import { sweep } from '../../server/webhooks/deliveries/service.js';
 import { registerBusiness } from '../support/business.js';
 import type { TestServer } from '../support/server.js';
 import { useReceivers } from '../support/receiver.js';

@@ -1,13 +1,13 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, retryDelayMs } from '../../server/webhooks/delivery.js';
+import { MAX_ATTEMPTS, retryDelayMs } from '../../server/webhooks/deliveries/service.js';
 import {
   deliveryHeaders,
   newWebhookSecret,
   specSignature,
   standardSignature,
-} from '../../server/webhooks/signing.js';
+} from '../../server/webhooks/deliveries/signing.js';
 import { DAY, MINUTE, SCHEDULE_MS, SECOND } from '../support/schedule.js';
 
 const noJitter = () => 0;

@@ -18,7 +18,7 @@ import {
 } from '../../client/webhooks.js';
 import { EVENT_NAMES, type EventName } from '../../contract/common/events.js';
 import { OPENAPI_PATH } from '../../server/app.js';
-import { sendDueReminders } from '../../server/loyalty/reminders.js';
+import { sendDueReminders } from '../../server/loyalty/reminders/service.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { itemAt } from '../support/expect.js';
 import { createBill, payBill } from '../support/finance.js';

@@ -1,0 +1,68 @@
+import type {
+  Account,
+  CreateAccountBody,
+  TrialBalance,
+  TrialBalanceQuery,
+} from '../../../contract/finance/index.js';
+import { today } from '../../platform/calendar.js';
+import type { Ctx } from '../../platform/context.js';
+import { refuseDuplicates } from '../../platform/db/errors.js';
+import { conflict } from '../../platform/errors.js';
+import { exactSum } from '../../platform/money.js';
+import { baseCurrency } from '../../platform/settings.js';
+import * as queries from './queries.js';
+import { trialBalance } from '../ledger/queries.js';
+import { toAccount } from './mappers.js';
+
+const DEBIT_NORMAL = new Set(['asset', 'expense']);
+
+export async function listAccounts(ctx: Ctx): Promise<Account[]> {
+  return (await queries.listAccounts(ctx.db, ctx.businessId)).map(toAccount);
+}
+
+export async function createAccount(ctx: Ctx, input: CreateAccountBody): Promise<Account> {
+  return refuseDuplicates(
+    async () =>
+      toAccount(
+        await queries.insertAccount(ctx.db, {
+          business_id: ctx.businessId,
+          code: input.code,
+          name: input.name,
+          type: input.type,
+          system: false,
+        }),
+      ),
+    { finance_accounts_pkey: () => conflict(`The business already has an account ${input.code}`) },
+  );
+}
+
+/** Every account's debits and credits in one currency up to a day; the totals always agree. */
+export async function getTrialBalance(ctx: Ctx, query: TrialBalanceQuery): Promise<TrialBalance> {
+  const currency = query.currency ?? (await baseCurrency(ctx));
+  const asOf = query.as_of ?? (await today(ctx));
+  const rows = await trialBalance(ctx.db, ctx.businessId, currency, asOf);
+  let totalDebit = 0n;
+  let totalCredit = 0n;
+  const accounts = rows.map((row) => {
+    const debit = BigInt(row.debit);
+    const credit = BigInt(row.credit);
+    totalDebit += debit;
+    totalCredit += credit;
+    const balance = DEBIT_NORMAL.has(row.type) ? debit - credit : credit - debit;
+    return {
+      code: row.code,
+      name: row.name,
+      type: row.type,
+      debit: exactSum(debit, 'as_of'),
+      credit: exactSum(credit, 'as_of'),
+      balance: exactSum(balance, 'as_of'),
+    };
+  });
+  return {
+    as_of: asOf,
+    currency,
+    accounts,
+    total_debit: exactSum(totalDebit, 'as_of'),
+    total_credit: exactSum(totalCredit, 'as_of'),
+  };
+}

@@ -1,0 +1,325 @@
+import type {
+  Bill,
+  BillPayment,
+  BillStatus,
+  BillSummary,
+  CreateBillBody,
+  ListBillsQuery,
+  PayBillBody,
+  UpdateBillBody,
+} from '../../../contract/finance/index.js';
+import { today } from '../../platform/calendar.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { invalid, invalidState, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import {
+  divideHalfUp,
+  lineAmounts,
+  MAX_MINOR,
+  QUANTITY_PLACES,
+  toScaledInteger,
+} from '../../platform/money.js';
+import { emit } from '../../platform/outbox.js';
+import { baseCurrency } from '../../platform/settings.js';
+import * as queries from './queries.js';
+import { ACCOUNTS, cashAccountOf, post, reverse } from '../ledger/service.js';
+
+type Items = CreateBillBody['items'];
+
+/** Each item's amount (rounded half up) and the bill's: the exact sum of the items, rounded once. */
+function amountsOf(items: Items, currency: string) {
+  let exact = 0n;
+  const rows = items.map((item, i) => {
+    const { totalMinor } = lineAmounts(item.quantity, item.unit_price, 0, `items.${i}`, currency);
+    exact += toScaledInteger(item.quantity, QUANTITY_PLACES)! * BigInt(item.unit_price);
+    return { ...item, amount: totalMinor };
+  });
+  const amount = divideHalfUp(exact, 10n ** BigInt(QUANTITY_PLACES));
+  if (amount === 0n) throw invalid('items', 'The bill total must be more than 0');
+  if (amount > BigInt(MAX_MINOR))
+    throw invalid('items', 'The bill total exceeds the largest amount the service holds');
+  return { rows, amount: Number(amount) };
+}
+
+const itemRows = (ctx: Ctx, billId: string, rows: ReturnType<typeof amountsOf>['rows']) =>
+  rows.map((item, i) => ({
+    business_id: ctx.businessId,
+    bill_id: billId,
+    position: i + 1,
+    description: item.description,
+    quantity: String(item.quantity),
+    unit_price: item.unit_price,
+    amount: item.amount,
+  }));
+
+/** The status a reader sees: a pending bill past its due date is overdue. */
+const statusOf = (row: queries.BillRow, on: string): BillStatus =>
+  row.status === 'pending' && row.due_date < on ? 'overdue' : row.status;
+
+function toSummary(row: queries.BillRow, on: string): BillSummary {
+  return {
+    id: row.id,
+    vendor_id: row.vendor_id,
+    vendor_name: row.vendor_name,
+    amount: row.amount,
+    amount_paid: row.amount_paid,
+    amount_due: row.status === 'void' ? 0 : row.amount - row.amount_paid,
+    currency: row.currency,
+    status: statusOf(row, on),
+    issue_date: row.issue_date,
+    due_date: row.due_date,
+    notes: row.notes,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+type PaymentRow = Awaited<ReturnType<typeof queries.billPayments>>[number];
+
+const toPayment = (row: PaymentRow): BillPayment => ({
+  id: row.id,
+  bill_id: row.bill_id,
+  amount: row.amount,
+  currency: row.currency,
+  payment_method: row.payment_method,
+  payment_date: row.payment_date,
+  created_at: row.created_at.toISOString(),
+});
+
+async function detail(db: Trx | Ctx['db'], ctx: Ctx, id: string): Promise<Bill> {
+  const row = await queries.findBill(db, ctx.businessId, id);
+  if (!row) throw notFound('Bill');
+  const [items, payments, on] = await Promise.all([
+    queries.billItems(db, ctx.businessId, id),
+    queries.billPayments(db, ctx.businessId, id),
+    today(ctx, db),
+  ]);
+  return {
+    ...toSummary(row, on),
+    items: items.map((item) => ({
+      description: item.description,
+      quantity: Number(item.quantity),
+      unit_price: item.unit_price,
+      amount: item.amount,
+    })),
+    payments: payments.map(toPayment),
+  };
+}
+
+/** Dr 5000 Expenses / Cr 2000 Accounts payable, on the bill's issue date. */
+async function postBill(
+  trx: Trx,
+  ctx: Ctx,
+  bill: { id: string; amount: number; currency: string; issue_date: string; vendor_name: string },
+) {
+  await post(trx, ctx, {
+    date: bill.issue_date,
+    description: `Bill from ${bill.vendor_name}`,
+    currency: bill.currency,
+    source: { type: 'bill', id: bill.id },
+    debits: [{ account: ACCOUNTS.expenses, amount: bill.amount }],
+    credits: [{ account: ACCOUNTS.payable, amount: bill.amount }],
+  });
+}
+
+function requireDueAfterIssue(issueDate: string, dueDate: string): void {
+  if (dueDate < issueDate) throw invalid('due_date', 'Must be on or after issue_date');
+}
+
+async function billOrFail(trx: Trx, ctx: Ctx, id: string) {
+  const row = await queries.findBill(trx, ctx.businessId, id, true);
+  if (!row) throw notFound('Bill');
+  return row;
+}
+
+export async function listBills(
+  ctx: Ctx,
+  query: ListBillsQuery,
+): Promise<{ bills: BillSummary[]; total_count: number }> {
+  const on = await today(ctx);
+  const { rows, total } = await queries.listBills(ctx.db, ctx.businessId, query, on);
+  return { bills: rows.map((row) => toSummary(row, on)), total_count: total };
+}
+
+export const getBill = (ctx: Ctx, id: string): Promise<Bill> => detail(ctx.db, ctx, id);
+
+export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill> {
+  const issueDate = input.issue_date ?? (await today(ctx));
+  requireDueAfterIssue(issueDate, input.due_date);
+  const currency = input.currency ?? (await baseCurrency(ctx));
+  const { rows, amount } = amountsOf(input.items, currency);
+  return inTransaction(ctx.db, async (trx) => {
+    if (!(await queries.vendorExists(trx, ctx.businessId, input.vendor_id))) {
+      throw invalid('vendor_id', 'No vendor with this id');
+    }
+    const now = ctx.clock.now();
+    const id = newId('bill');
+    const status = input.status ?? 'pending';
+    await queries.insertBill(
+      trx,
+      {
+        business_id: ctx.businessId,
+        id,
+        vendor_id: input.vendor_id,
+        status,
+        currency,
+        amount,
+        issue_date: issueDate,
+        due_date: input.due_date,
+        notes: input.notes ?? null,
+        created_at: now,
+        updated_at: now,
+        approved_at: status === 'pending' ? now : null,
+      },
+      itemRows(ctx, id, rows),
+    );
+    const bill = await detail(trx, ctx, id);
+    if (status === 'pending') await postBill(trx, ctx, bill);
+    return bill;
+  });
+}
+
+/** Partial update of a draft; items replace the old ones. */
+export async function updateBill(ctx: Ctx, id: string, input: UpdateBillBody): Promise<Bill> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await billOrFail(trx, ctx, id);
+    if (current.status !== 'draft')
+      throw invalidState(`A ${statusOf(current, await today(ctx, trx))} bill cannot be changed`);
+    if (
+      input.vendor_id !== undefined &&
+      !(await queries.vendorExists(trx, ctx.businessId, input.vendor_id))
+    ) {
+      throw invalid('vendor_id', 'No vendor with this id');
+    }
+    const currency = input.currency ?? current.currency;
+    requireDueAfterIssue(input.issue_date ?? current.issue_date, input.due_date ?? current.due_date);
+    const { items, ...fields } = input;
+    let amount: number | undefined;
+    if (items !== undefined) {
+      const computed = amountsOf(items, currency);
+      amount = computed.amount;
+      await queries.replaceItems(trx, ctx.businessId, id, itemRows(ctx, id, computed.rows));
+    } else if (input.currency !== undefined) {
+      // Items are in minor units of the currency: a new currency re-checks them.
+      const old = await queries.billItems(trx, ctx.businessId, id);
+      amount = amountsOf(
+        old.map((i) => ({
+          description: i.description,
+          quantity: Number(i.quantity),
+          unit_price: i.unit_price,
+        })),
+        currency,
+      ).amount;
+    }
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    await queries.updateBill(trx, ctx.businessId, id, {
+      ...changes,
+      ...(amount !== undefined && { amount }),
+      updated_at: ctx.clock.now(),
+    });
+    return detail(trx, ctx, id);
+  });
+}
+
+export async function deleteBill(ctx: Ctx, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const current = await billOrFail(trx, ctx, id);
+    if (current.status !== 'draft') {
+      throw invalidState(
+        `Only drafts can be deleted; void a ${statusOf(current, await today(ctx, trx))} bill instead`,
+      );
+    }
+    const now = ctx.clock.now();
+    await queries.updateBill(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+  });
+}
+
+/** draft -> pending, posted on its issue date. */
+export async function approveBill(ctx: Ctx, id: string): Promise<Bill> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await billOrFail(trx, ctx, id);
+    if (current.status !== 'draft')
+      throw invalidState(`A ${statusOf(current, await today(ctx, trx))} bill cannot be approved`);
+    const now = ctx.clock.now();
+    await queries.updateBill(trx, ctx.businessId, id, {
+      status: 'pending',
+      approved_at: now,
+      updated_at: now,
+    });
+    await postBill(trx, ctx, current);
+    return detail(trx, ctx, id);
+  });
+}
+
+/** A pending bill without payments becomes void; its posting is reversed, dated today. */
+export async function voidBill(ctx: Ctx, id: string): Promise<Bill> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await billOrFail(trx, ctx, id);
+    const on = await today(ctx, trx);
+    if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be voided`);
+    if (current.amount_paid > 0) throw invalidState('A bill with payments cannot be voided');
+    const now = ctx.clock.now();
+    await queries.updateBill(trx, ctx.businessId, id, { status: 'void', voided_at: now, updated_at: now });
+    await reverse(trx, ctx, { type: 'bill', id }, on, `Void of bill from ${current.vendor_name}`);
+    return detail(trx, ctx, id);
+  });
+}
+
+/**
+ * A payment of at most amount_due; the bill is paid when payments cover it. The bill row is locked,
+ * so concurrent payments are applied one after the other and can never overpay (the database's
+ * amount_paid <= amount check stands behind this).
+ */
+export async function payBill(
+  ctx: Ctx,
+  id: string,
+  input: PayBillBody,
+): Promise<{ bill_status: BillStatus; payment_id: string; amount_due: number }> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await billOrFail(trx, ctx, id);
+    const on = await today(ctx, trx);
+    if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be paid`);
+    const due = current.amount - current.amount_paid;
+    if (input.amount > due) {
+      throw invalid(
+        'amount',
+        `The payment exceeds the amount due (${due} in minor units of ${current.currency})`,
+      );
+    }
+    const now = ctx.clock.now();
+    const payment = await queries.insertPayment(trx, {
+      business_id: ctx.businessId,
+      id: newId('bpay'),
+      bill_id: id,
+      amount: input.amount,
+      currency: current.currency,
+      payment_method: input.payment_method,
+      payment_date: input.payment_date,
+      created_at: now,
+    });
+    const paid = input.amount === due;
+    await queries.updateBill(trx, ctx.businessId, id, {
+      amount_paid: current.amount_paid + input.amount,
+      ...(paid && { status: 'paid' as const, paid_at: now }),
+      updated_at: now,
+    });
+    await post(trx, ctx, {
+      date: input.payment_date,
+      description: `Payment to ${current.vendor_name}`,
+      currency: current.currency,
+      source: { type: 'bill_payment', id: payment.id },
+      debits: [{ account: ACCOUNTS.payable, amount: input.amount }],
+      credits: [{ account: cashAccountOf(input.payment_method), amount: input.amount }],
+    });
+    await emit(trx, ctx, 'payment.created', toPayment(payment));
+    const left = due - input.amount;
+    return {
+      bill_status: paid
+        ? 'paid'
+        : statusOf({ ...current, amount_paid: current.amount_paid + input.amount }, on),
+      payment_id: payment.id,
+      amount_due: left,
+    };
+  });
+}

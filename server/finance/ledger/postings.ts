@@ -1,0 +1,53 @@
+import type { Subscriptions } from '../../platform/hooks.js';
+import { ACCOUNTS, cashAccountOf, post, reverse } from './service.js';
+import { countSale } from '../sales/service.js';
+import { checkVatAlerts } from '../vat/service.js';
+
+/**
+ * The general group's invoices in finance, followed in the transaction that changes them. On the
+ * ledger: issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash /
+ * Cr 1200 on its payment date; a void of an issued invoice reverses its posting on the void's day.
+ * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue and a void
+ * check the VAT threshold.
+ */
+export const invoiceSubscriptions: Subscriptions = {
+  invoiceIssued: async (ctx, { invoice }) => {
+    if (!invoice.issueDate) throw new Error(`Invoice ${invoice.id} was issued without an issue date`);
+    await post(ctx.db, ctx, {
+      date: invoice.issueDate,
+      description: `Invoice ${invoice.number}`,
+      currency: invoice.currency,
+      source: { type: 'invoice', id: invoice.id },
+      debits: [{ account: ACCOUNTS.receivable, amount: invoice.totalMinor }],
+      credits: [
+        { account: ACCOUNTS.sales, amount: invoice.subtotalMinor },
+        { account: ACCOUNTS.vatPayable, amount: invoice.taxMinor },
+      ],
+    });
+    await countSale(ctx.db, ctx, invoice, 1);
+    await checkVatAlerts(ctx.db, ctx);
+  },
+  invoicePaymentRecorded: async (ctx, { invoice, payment }) => {
+    await post(ctx.db, ctx, {
+      date: payment.paymentDate,
+      description: `Payment of invoice ${invoice.number}`,
+      currency: invoice.currency,
+      source: { type: 'invoice_payment', id: payment.id },
+      debits: [{ account: cashAccountOf(payment.method), amount: payment.amountMinor }],
+      credits: [{ account: ACCOUNTS.receivable, amount: payment.amountMinor }],
+    });
+  },
+  invoiceVoided: async (ctx, { invoice, wasIssued, voidedOn }) => {
+    if (!wasIssued) return;
+    await countSale(ctx.db, ctx, invoice, -1);
+    // Revenue back under a level re-arms its alert now, so the next crossing is announced.
+    await checkVatAlerts(ctx.db, ctx);
+    await reverse(
+      ctx.db,
+      ctx,
+      { type: 'invoice', id: invoice.id },
+      voidedOn,
+      `Void of invoice ${invoice.number}`,
+    );
+  },
+};

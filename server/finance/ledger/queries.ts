@@ -1,0 +1,216 @@
+import { sql, type Insertable } from 'kysely';
+import type { ListJournalQuery } from '../../../contract/finance/index.js';
+import type { Executor } from '../../platform/db/database.js';
+import type { FinanceJournalEntriesTable, FinanceJournalLinesTable } from '../../platform/db/types.js';
+
+export async function insertEntry(
+  db: Executor,
+  entry: Insertable<FinanceJournalEntriesTable>,
+  lines: Insertable<FinanceJournalLinesTable>[],
+): Promise<void> {
+  // One statement: the entry in a data-modifying WITH, its lines in the outer insert.
+  await db
+    .with('entry', (w) => w.insertInto('finance_journal_entries').values(entry))
+    .insertInto('finance_journal_lines')
+    .values(lines)
+    .execute();
+}
+
+/** The lines of the entries a document posted (its own kind of source, not voids). */
+export async function postedLines(
+  db: Executor,
+  businessId: string,
+  sourceType: 'bill' | 'invoice',
+  sourceId: string,
+) {
+  return db
+    .selectFrom('finance_journal_entries as e')
+    .innerJoin('finance_journal_lines as l', (join) =>
+      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
+    )
+    .where('e.business_id', '=', businessId)
+    .where('e.source_type', '=', sourceType)
+    .where('e.source_id', '=', sourceId)
+    .select(['e.id', 'e.currency', 'l.account_code', 'l.debit', 'l.credit'])
+    .orderBy('l.line_no')
+    .execute();
+}
+
+/** The codes among `codes` that are accounts of the business. */
+export async function knownAccounts(db: Executor, businessId: string, codes: string[]): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('finance_accounts')
+    .select('code')
+    .where('business_id', '=', businessId)
+    .where('code', 'in', codes)
+    .execute();
+  return new Set(rows.map((r) => r.code));
+}
+
+type JournalFilter = Pick<ListJournalQuery, 'start_date' | 'end_date' | 'account'>;
+
+/**
+ * One page of entries, newest date first then newest entry, with all their lines, in one statement.
+ * With an account, the page is read from the lines' (account, date, entry) index, one row per entry
+ * however many lines it has there.
+ */
+export async function journalPage(db: Executor, businessId: string, query: ListJournalQuery) {
+  const page =
+    query.account !== undefined
+      ? db
+          .selectFrom('finance_journal_lines')
+          .where('business_id', '=', businessId)
+          .where('account_code', '=', query.account)
+          .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
+          .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
+          .select(['entry_id as id', 'date'])
+          .groupBy(['date', 'entry_id'])
+          .orderBy('date', 'desc')
+          .orderBy('entry_id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset)
+      : db
+          .selectFrom('finance_journal_entries')
+          .where('business_id', '=', businessId)
+          .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
+          .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
+          .select(['id', 'date'])
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset);
+  return db
+    .with('page', () => page)
+    .selectFrom('page')
+    .innerJoin('finance_journal_entries as e', (join) =>
+      join.on('e.business_id', '=', businessId).onRef('e.id', '=', 'page.id'),
+    )
+    .innerJoin('finance_journal_lines as l', (join) =>
+      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
+    )
+    .select([
+      'e.id',
+      'e.date',
+      'e.description',
+      'e.currency',
+      'e.source_type',
+      'e.source_id',
+      'e.created_at',
+      'l.line_no',
+      'l.account_code',
+      'l.debit',
+      'l.credit',
+    ])
+    .orderBy('e.date', 'desc')
+    .orderBy('e.id', 'desc')
+    .orderBy('l.line_no')
+    .execute();
+}
+
+/** How many entries match, from the per-day counts the database keeps. */
+export async function countJournal(db: Executor, businessId: string, filter: JournalFilter): Promise<number> {
+  const inRange = sql.join(
+    [
+      sql`business_id = ${businessId}`,
+      ...(filter.account !== undefined ? [sql`account_code = ${filter.account}`] : []),
+      ...(filter.start_date !== undefined ? [sql`date >= ${filter.start_date}`] : []),
+      ...(filter.end_date !== undefined ? [sql`date <= ${filter.end_date}`] : []),
+    ],
+    sql` AND `,
+  );
+  const table =
+    filter.account !== undefined ? sql.table('finance_account_days') : sql.table('finance_entry_days');
+  const { rows } = await sql<{
+    n: string | number | null;
+  }>`SELECT sum(entries) AS n FROM ${table} WHERE ${inRange}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The entries with these ids and all their lines, lines in order. */
+export async function entriesWithLines(db: Executor, businessId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('finance_journal_entries as e')
+    .innerJoin('finance_journal_lines as l', (join) =>
+      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
+    )
+    .where('e.business_id', '=', businessId)
+    .where('e.id', 'in', ids)
+    .select([
+      'e.id',
+      'e.date',
+      'e.description',
+      'e.currency',
+      'e.source_type',
+      'e.source_id',
+      'e.created_at',
+      'l.line_no',
+      'l.account_code',
+      'l.debit',
+      'l.credit',
+    ])
+    .orderBy('e.id')
+    .orderBy('l.line_no')
+    .execute();
+}
+
+export type EntryLineRow = Awaited<ReturnType<typeof entriesWithLines>>[number];
+
+/**
+ * Debit and credit totals of every account of the business in `currency` up to `asOf`, from the
+ * per-day totals the database keeps; accounts without entries have zeros.
+ */
+export async function trialBalance(db: Executor, businessId: string, currency: string, asOf: string) {
+  return db
+    .selectFrom('finance_accounts as a')
+    .leftJoin('finance_account_days as d', (join) =>
+      join
+        .onRef('d.business_id', '=', 'a.business_id')
+        .onRef('d.account_code', '=', 'a.code')
+        .on('d.currency', '=', currency)
+        .on('d.date', '<=', asOf),
+    )
+    .where('a.business_id', '=', businessId)
+    .groupBy(['a.code', 'a.name', 'a.type'])
+    .select([
+      'a.code',
+      'a.name',
+      'a.type',
+      sql<string>`coalesce(sum(d.debit), 0)::text`.as('debit'),
+      sql<string>`coalesce(sum(d.credit), 0)::text`.as('credit'),
+    ])
+    .orderBy('a.code')
+    .execute();
+}
+
+/** Debit and credit totals of the accounts of these types in `currency` over a range, from the per-day totals. */
+export async function accountTotalsBetween(
+  db: Executor,
+  businessId: string,
+  currency: string,
+  from: string,
+  to: string,
+  types: ('revenue' | 'expense')[],
+) {
+  return db
+    .selectFrom('finance_accounts as a')
+    .innerJoin('finance_account_days as d', (join) =>
+      join.onRef('d.business_id', '=', 'a.business_id').onRef('d.account_code', '=', 'a.code'),
+    )
+    .where('a.business_id', '=', businessId)
+    .where('a.type', 'in', types)
+    .where('d.currency', '=', currency)
+    .where('d.date', '>=', from)
+    .where('d.date', '<=', to)
+    .groupBy(['a.code', 'a.name', 'a.type'])
+    .select([
+      'a.code',
+      'a.name',
+      'a.type',
+      sql<string>`sum(d.debit)::text`.as('debit'),
+      sql<string>`sum(d.credit)::text`.as('credit'),
+    ])
+    .orderBy('a.code')
+    .execute();
+}

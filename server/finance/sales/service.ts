@@ -1,0 +1,30 @@
+import type { Ctx } from '../../platform/context.js';
+import type { Trx } from '../../platform/db/database.js';
+import type { InvoiceFacts } from '../../platform/hooks.js';
+import { addToSalesDay } from './queries.js';
+
+/** One of the 16 rows of a day, picked by the invoice, so an invoice's issue and void meet one row. */
+function slotOf(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
+  return Math.abs(h) % 16;
+}
+
+/**
+ * Counts an invoice in (sign 1, when issued) or out of (sign -1, when voided) the net revenue of its
+ * issue date, in the transaction that changes it.
+ */
+export async function countSale(trx: Trx, ctx: Ctx, invoice: InvoiceFacts, sign: 1 | -1): Promise<void> {
+  if (!invoice.issueDate) throw new Error(`Invoice ${invoice.id} has no issue date`);
+  await addToSalesDay(
+    trx,
+    {
+      businessId: ctx.businessId,
+      currency: invoice.currency,
+      date: invoice.issueDate,
+      slot: slotOf(invoice.id),
+    },
+    sign * invoice.subtotalMinor,
+    sign,
+  );
+}

@@ -1,0 +1,129 @@
+import type {
+  CreateEmployeeBody,
+  Employee,
+  GeneralEmployee,
+  ListEmployeesQuery,
+  ListGeneralEmployeesQuery,
+  UpdateEmployeeBody,
+} from '../../../contract/hr/index.js';
+import type { Pagination } from '../../../contract/common/pagination.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { refuseDuplicates } from '../../platform/db/errors.js';
+import { conflict, invalid, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { emit } from '../../platform/outbox.js';
+import { offsetOf, paginationOf, parseSort } from '../../platform/pagination.js';
+import { baseCurrency } from '../../platform/settings.js';
+import { clearHead, lockDepartment } from '../departments/queries.js';
+import * as queries from './queries.js';
+import { toEmployee, toGeneralEmployee } from './mappers.js';
+
+const emailTaken = { hr_employees_email_key: () => conflict('An employee with this email already exists') };
+
+/** The department must be the business's; locked so that it cannot be deleted meanwhile. */
+async function requireDepartment(trx: Trx, ctx: Ctx, id: string): Promise<void> {
+  if (!(await lockDepartment(trx, ctx.businessId, id, 'share'))) {
+    throw invalid('department_id', 'No department with this id');
+  }
+}
+
+async function employeeOrFail(trx: Trx, ctx: Ctx, id: string): Promise<Employee> {
+  const row = await queries.findEmployee(trx, ctx.businessId, id);
+  if (!row) throw notFound('Employee');
+  return toEmployee(row);
+}
+
+export async function listEmployees(
+  ctx: Ctx,
+  query: ListEmployeesQuery,
+): Promise<{ employees: Employee[]; total_count: number }> {
+  const { rows, total } = await queries.listEmployees(ctx.db, ctx.businessId, {
+    filters: query,
+    sort: { field: 'created_at', direction: 'desc' },
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { employees: rows.map(toEmployee), total_count: total };
+}
+
+export async function listGeneralEmployees(
+  ctx: Ctx,
+  query: ListGeneralEmployeesQuery,
+): Promise<{ data: GeneralEmployee[]; pagination: Pagination }> {
+  const { rows, total } = await queries.listEmployees(ctx.db, ctx.businessId, {
+    filters: query,
+    sort: parseSort(query.sort, { field: 'created_at', direction: 'desc' }),
+    limit: query.limit,
+    offset: offsetOf(query),
+  });
+  return { data: rows.map(toGeneralEmployee), pagination: paginationOf(query, total) };
+}
+
+export async function getEmployee(ctx: Ctx, id: string): Promise<Employee> {
+  const row = await queries.findEmployee(ctx.db, ctx.businessId, id);
+  if (!row) throw notFound('Employee');
+  return toEmployee(row);
+}
+
+export async function createEmployee(ctx: Ctx, input: CreateEmployeeBody): Promise<Employee> {
+  const currency = input.currency ?? (await baseCurrency(ctx));
+  return refuseDuplicates(
+    () =>
+      inTransaction(ctx.db, async (trx) => {
+        await requireDepartment(trx, ctx, input.department_id);
+        const now = ctx.clock.now();
+        const id = newId('emp');
+        await queries.insertEmployee(trx, {
+          business_id: ctx.businessId,
+          id,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email: input.email,
+          phone: input.phone ?? null,
+          department_id: input.department_id,
+          position: input.position,
+          status: input.status ?? 'active',
+          hire_date: input.hire_date,
+          salary: input.salary ?? null,
+          currency,
+          created_at: now,
+          updated_at: now,
+        });
+        const employee = await employeeOrFail(trx, ctx, id);
+        await emit(trx, ctx, 'employee.created', employee);
+        return employee;
+      }),
+    emailTaken,
+  );
+}
+
+/** Partial update; an empty one changes nothing (no event). */
+export async function updateEmployee(ctx: Ctx, id: string, input: UpdateEmployeeBody): Promise<Employee> {
+  return refuseDuplicates(
+    () =>
+      inTransaction(ctx.db, async (trx) => {
+        if (!(await queries.lockEmployee(trx, ctx.businessId, id, 'update'))) throw notFound('Employee');
+        if (input.department_id !== undefined) await requireDepartment(trx, ctx, input.department_id);
+        const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+        if (Object.keys(changes).length === 0) return employeeOrFail(trx, ctx, id);
+        await queries.updateEmployee(trx, ctx.businessId, id, { ...changes, updated_at: ctx.clock.now() });
+        const employee = await employeeOrFail(trx, ctx, id);
+        await emit(trx, ctx, 'employee.updated', employee);
+        return employee;
+      }),
+    emailTaken,
+  );
+}
+
+/** Soft delete: the employee (and their leaves) leave every list; departments they head lose the head. */
+export async function deleteEmployee(ctx: Ctx, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    if (!(await queries.lockEmployee(trx, ctx.businessId, id, 'update'))) throw notFound('Employee');
+    const employee = await employeeOrFail(trx, ctx, id);
+    const now = ctx.clock.now();
+    await queries.updateEmployee(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await clearHead(trx, ctx.businessId, id, now);
+    await emit(trx, ctx, 'employee.deleted', employee);
+  });
+}

@@ -1,0 +1,137 @@
+import {
+  MAX_LEAVE_SPAN_DAYS,
+  type CreateLeaveBody,
+  type Leave,
+  type LeaveStatus,
+  type ListLeavesQuery,
+  type UpdateLeaveBody,
+} from '../../../contract/hr/index.js';
+import type { Ctx } from '../../platform/context.js';
+import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { refuseDuplicates } from '../../platform/db/errors.js';
+import { conflict, invalid, invalidState, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { emit } from '../../platform/outbox.js';
+import { lockEmployee } from '../employees/queries.js';
+import * as queries from './queries.js';
+import { toLeave } from './mappers.js';
+import { dayNumber, workingDays } from './working-days.js';
+
+/** The moves a leave request may make; rejected and cancelled are final. */
+const MOVES: Record<LeaveStatus, readonly LeaveStatus[]> = {
+  pending: ['approved', 'rejected', 'cancelled'],
+  approved: ['cancelled'],
+  rejected: [],
+  cancelled: [],
+};
+
+const overlaps = {
+  hr_leaves_no_overlap: () => conflict('The leave overlaps a pending or approved leave of the same employee'),
+};
+
+async function leaveOrFail(trx: Trx, ctx: Ctx, id: string, forUpdate = false) {
+  const row = await queries.findLeave(trx, ctx.businessId, id, forUpdate);
+  if (!row) throw notFound('Leave');
+  return row;
+}
+
+/**
+ * The leave, locked for a change, after its employee: every write of an employee's leaves locks
+ * the employee first, so concurrent writes queue in one order instead of deadlocking on each
+ * other's uncommitted rows in the overlap constraint (DESIGN section 5).
+ */
+async function lockLeave(trx: Trx, ctx: Ctx, id: string) {
+  const seen = await leaveOrFail(trx, ctx, id);
+  if (!(await lockEmployee(trx, ctx.businessId, seen.employee_id, 'leaves'))) throw notFound('Leave');
+  return leaveOrFail(trx, ctx, id, true);
+}
+
+function requireDates(input: CreateLeaveBody): void {
+  const span = dayNumber(input.end_date) - dayNumber(input.start_date);
+  if (span < 0) throw invalid('end_date', 'Must be on or after start_date');
+  if (span >= MAX_LEAVE_SPAN_DAYS) {
+    throw invalid('end_date', `A leave covers at most ${MAX_LEAVE_SPAN_DAYS} days; split longer ones`);
+  }
+}
+
+export async function listLeaves(
+  ctx: Ctx,
+  query: ListLeavesQuery,
+): Promise<{ leaves: Leave[]; total_count: number }> {
+  const { rows, total } = await queries.listLeaves(ctx.db, ctx.businessId, query);
+  return { leaves: rows.map(toLeave), total_count: total };
+}
+
+export async function getLeave(ctx: Ctx, id: string): Promise<Leave> {
+  const row = await queries.findLeave(ctx.db, ctx.businessId, id);
+  if (!row) throw notFound('Leave');
+  return toLeave(row);
+}
+
+/** A pending leave request; the database refuses one that overlaps another of the employee. */
+export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Leave> {
+  requireDates(input);
+  return refuseDuplicates(
+    () =>
+      inTransaction(ctx.db, async (trx) => {
+        // The employee cannot be deleted or made inactive until this commits, and other writes of
+        // their leaves wait their turn (lockLeave).
+        const employee = await lockEmployee(trx, ctx.businessId, input.employee_id, 'leaves');
+        if (!employee) throw invalid('employee_id', 'No employee with this id');
+        if (employee.status === 'inactive') {
+          throw invalid('employee_id', 'The employee is inactive; leave cannot be requested');
+        }
+        const now = ctx.clock.now();
+        const id = newId('lv');
+        await queries.insertLeave(trx, {
+          business_id: ctx.businessId,
+          id,
+          employee_id: input.employee_id,
+          type: input.type,
+          start_date: input.start_date,
+          end_date: input.end_date,
+          days: workingDays(input.start_date, input.end_date),
+          reason: input.reason ?? null,
+          status: 'pending',
+          status_reason: null,
+          created_at: now,
+          updated_at: now,
+        });
+        const leave = toLeave(await leaveOrFail(trx, ctx, id));
+        await emit(trx, ctx, 'leave.created', leave);
+        return leave;
+      }),
+    overlaps,
+  );
+}
+
+/** Approves, rejects or cancels the request, as MOVES allows. */
+export async function updateLeave(ctx: Ctx, id: string, input: UpdateLeaveBody): Promise<Leave> {
+  return inTransaction(ctx.db, async (trx) => {
+    const current = await lockLeave(trx, ctx, id);
+    if (!MOVES[current.status].includes(input.status)) {
+      throw invalidState(`A ${current.status} leave cannot become ${input.status}`);
+    }
+    await queries.updateLeave(trx, ctx.businessId, id, {
+      status: input.status,
+      status_reason: input.reason ?? null,
+      updated_at: ctx.clock.now(),
+    });
+    const leave = toLeave(await leaveOrFail(trx, ctx, id));
+    await emit(trx, ctx, 'leave.updated', leave);
+    return leave;
+  });
+}
+
+/** Soft delete of a request that is not approved (cancel an approved one first). */
+export async function deleteLeave(ctx: Ctx, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    const row = await lockLeave(trx, ctx, id);
+    if (row.status === 'approved') {
+      throw invalidState('An approved leave cannot be deleted; cancel it first');
+    }
+    const now = ctx.clock.now();
+    await queries.updateLeave(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await emit(trx, ctx, 'leave.deleted', toLeave(row));
+  });
+}

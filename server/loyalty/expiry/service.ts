@@ -1,0 +1,53 @@
+import { jobCtx, type CtxSource } from '../../platform/context.js';
+import { inTransaction } from '../../platform/db/database.js';
+import * as queries from './queries.js';
+import type { ExpiringCredit } from './queries.js';
+import { post } from '../ledger/service.js';
+import { lockMember } from '../members/queries.js';
+
+const JOB = 'points expiry';
+const BATCH = 500;
+
+/**
+ * Writes an `expire` transaction for the rest of every credit whose expiry has passed, oldest first,
+ * one credit per transaction. Credits of deleted members are left alone (their balance is no longer
+ * shown anywhere). Returns how many credits expired.
+ */
+export async function expirePoints(deps: CtxSource): Promise<number> {
+  const now = deps.clock.now();
+  let expired = 0;
+  let after: ExpiringCredit | undefined;
+  for (;;) {
+    const batch = await queries.expiredCredits(deps.db, now, BATCH, after);
+    for (const credit of batch) {
+      try {
+        if (await expireOne(deps, credit, now)) expired++;
+      } catch (err) {
+        // One credit that cannot expire must not hold up the others; the next run retries it.
+        deps.log.error({ err, businessId: credit.business_id, creditId: credit.id }, 'points expiry failed');
+      }
+    }
+    if (batch.length < BATCH) break;
+    after = batch.at(-1);
+  }
+  if (expired > 0) deps.log.info({ expired }, 'loyalty points expired');
+  return expired;
+}
+
+async function expireOne(deps: CtxSource, credit: ExpiringCredit, now: Date): Promise<boolean> {
+  return inTransaction(deps.db, async (trx) => {
+    // The member first, then the credit: the order every balance change takes its locks in.
+    if (!(await lockMember(trx, credit.business_id, credit.member_id))) return false;
+    const current = await queries.lockCredit(trx, credit.business_id, credit.id);
+    const remaining = Number(current?.remaining ?? 0);
+    if (remaining <= 0 || !current?.expires_at || current.expires_at > now) return false;
+    await post(trx, jobCtx({ ...deps, db: trx }, credit.business_id, JOB), credit.member_id, {
+      type: 'expire',
+      points: -remaining,
+      description: 'Points expired',
+      referenceType: null,
+      expiringCreditId: credit.id,
+    });
+    return true;
+  });
+}

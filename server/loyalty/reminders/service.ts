@@ -1,0 +1,176 @@
+import type {
+  CreateReminderBody,
+  Reminder,
+  Transaction,
+  UpdateReminderBody,
+} from '../../../contract/loyalty/index.js';
+import { addDays, today, todayOfEveryBusiness, type DaysByZone } from '../../platform/calendar.js';
+import { newId } from '../../platform/ids.js';
+import { jobCtx, type CtxSource, type Ctx } from '../../platform/context.js';
+import { inTransaction } from '../../platform/db/database.js';
+import { invalid, invalidState, notFound } from '../../platform/errors.js';
+import { emit } from '../../platform/outbox.js';
+import { queueMail } from '../../platform/mail.js';
+import { post } from '../ledger/service.js';
+import { toMember } from '../members/mappers.js';
+import { toReminder } from './mappers.js';
+import { toTransaction } from '../ledger/mappers.js';
+import * as members from '../members/queries.js';
+import { findMemberView } from '../members/queries.js';
+import * as queries from './queries.js';
+import type { ScheduleKey } from './queries.js';
+
+const JOB = 'service reminders';
+const BATCH = 500;
+
+export async function listReminders(ctx: Ctx, isActive?: boolean): Promise<Reminder[]> {
+  const rows = await queries.listReminders(ctx.db, ctx.businessId, isActive);
+  return rows.map(toReminder);
+}
+
+export async function createReminder(ctx: Ctx, input: CreateReminderBody): Promise<Reminder> {
+  const now = ctx.clock.now();
+  const row = await queries.insertReminder(ctx.db, {
+    business_id: ctx.businessId,
+    id: newId('rem'),
+    name: input.name,
+    description: input.description ?? null,
+    interval_days: input.intervalDays,
+    bonus_points: input.bonusPoints ?? 0,
+    is_active: input.isActive ?? true,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
+  return toReminder(row);
+}
+
+/** Partial update; an empty one changes nothing (but an unknown reminder is still 404). */
+export async function updateReminder(ctx: Ctx, id: string, input: UpdateReminderBody): Promise<void> {
+  const changes = {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.intervalDays !== undefined && { interval_days: input.intervalDays }),
+    ...(input.bonusPoints !== undefined && { bonus_points: input.bonusPoints }),
+    ...(input.isActive !== undefined && { is_active: input.isActive }),
+  };
+  if (Object.keys(changes).length === 0) {
+    if (!(await queries.findReminder(ctx.db, ctx.businessId, id))) throw notFound('Reminder');
+    return;
+  }
+  const updated = await queries.updateReminder(ctx.db, ctx.businessId, id, {
+    ...changes,
+    updated_at: ctx.clock.now(),
+  });
+  if (!updated) throw notFound('Reminder');
+}
+
+/** Soft delete: members' schedules of the reminder stay on record but are no longer reminded. */
+export async function deleteReminder(ctx: Ctx, id: string): Promise<void> {
+  const now = ctx.clock.now();
+  if (!(await queries.updateReminder(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now })))
+    throw notFound('Reminder');
+}
+
+/**
+ * Records a completed service: the bonus (if any) is earned and the member's next due date is
+ * intervalDays after today (the business's), in one transaction.
+ */
+export async function completeReminder(
+  ctx: Ctx,
+  reminderId: string,
+  memberId: string,
+): Promise<{ transaction: Transaction | null; nextDueDate: string }> {
+  return inTransaction(ctx.db, async (trx) => {
+    const reminder = await queries.findReminder(trx, ctx.businessId, reminderId);
+    if (!reminder) throw notFound('Reminder');
+    // Locked first, as every balance change does, so the status cannot change underneath.
+    const member = await members.lockMember(trx, ctx.businessId, memberId);
+    if (!member) throw invalid('memberId', 'Unknown member');
+    if (!reminder.is_active) throw invalidState('The reminder is not active');
+    if (member.status !== 'active') throw invalidState(`The member is ${member.status}`);
+
+    let transaction: Transaction | null = null;
+    if (reminder.bonus_points > 0) {
+      const posted = await post(trx, ctx, memberId, {
+        type: 'earn',
+        points: reminder.bonus_points,
+        description: `Completed ${reminder.name}`,
+        referenceType: 'reminder',
+        referenceId: reminderId,
+        field: 'memberId',
+      });
+      transaction = toTransaction(posted.transaction);
+    }
+
+    const nextDueDate = addDays(await today(ctx, trx), reminder.interval_days);
+    await queries.scheduleReminder(
+      trx,
+      { business_id: ctx.businessId, reminder_id: reminderId, member_id: memberId },
+      nextDueDate,
+      ctx.clock.now(),
+    );
+    return { transaction, nextDueDate };
+  });
+}
+
+/**
+ * Emails every member whose service is due (once per due date) and announces it
+ * (loyalty.reminder_sent). A service is due on its date in its business's time zone. Each reminder
+ * is sent in its own transaction with its schedule row locked, so concurrent workers never send one
+ * twice. Returns how many were sent.
+ */
+export async function sendDueReminders(deps: CtxSource): Promise<number> {
+  const days = await todayOfEveryBusiness(deps);
+  if (days.length === 0) return 0;
+  let sent = 0;
+  let after: ScheduleKey | undefined;
+  for (;;) {
+    const batch = await queries.dueScheduleKeys(deps.db, days, BATCH, after);
+    for (const key of batch) {
+      try {
+        if (await sendOne(deps, key, days)) sent++;
+      } catch (err) {
+        // One reminder that cannot be sent must not hold up the others; the next run retries it.
+        deps.log.error({ err, ...key }, 'service reminder failed');
+      }
+    }
+    if (batch.length < BATCH) break;
+    after = batch.at(-1);
+  }
+  if (sent > 0) deps.log.info({ sent }, 'service reminders sent');
+  return sent;
+}
+
+async function sendOne(deps: CtxSource, key: ScheduleKey, days: DaysByZone): Promise<boolean> {
+  return inTransaction(deps.db, async (trx) => {
+    // Re-checked under the row lock: another worker may have sent it, or things changed since.
+    const row = await queries.lockDueSchedule(trx, days, key);
+    if (!row?.email) return false;
+    const ctx = jobCtx({ ...deps, db: trx }, key.business_id, JOB);
+    const reminder = await queries.findReminder(trx, key.business_id, key.reminder_id);
+    const member = await findMemberView(trx, key.business_id, key.member_id);
+    if (!reminder || !member) return false;
+
+    const dueDate = row.due_date;
+    await queueMail(trx, ctx, {
+      to: row.email,
+      subject: `${reminder.name} is due`,
+      text:
+        `Hello ${member.customer_name},\n\n` +
+        `your ${reminder.name} is due on ${dueDate}.` +
+        (reminder.description ? `\n\n${reminder.description}` : '') +
+        (reminder.bonus_points > 0
+          ? `\n\nCompleting it earns you ${reminder.bonus_points} bonus points.`
+          : '') +
+        '\n',
+    });
+    await emit(trx, ctx, 'loyalty.reminder_sent', {
+      reminder: toReminder(reminder),
+      member: toMember(member),
+      dueDate,
+    });
+    await queries.markNotified(trx, key, dueDate);
+    return true;
+  });
+}

@@ -1,0 +1,612 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { Piscina } from 'piscina';
+import type { Config } from '../../config.js';
+import { jobCtx, type Ctx } from '../../platform/context.js';
+import { inTransaction, type Trx } from '../../platform/db/database.js';
+import type { Deps } from '../../platform/deps.js';
+import { queueMail, recordMail } from '../../platform/mail.js';
+import * as queries from '../campaigns/queries.js';
+import {
+  lockParts,
+  missingParts,
+  orphanNotice,
+  startSending,
+  type MissingPart,
+} from '../campaigns/service.js';
+import { composeMessage, type OutgoingMessage } from './compose.js';
+import * as domains from '../domains/queries.js';
+import type { MergeFields } from '../templates/render.js';
+import { compileTemplate } from '../templates/render.js';
+import { findTemplate, type TemplateRow } from '../templates/queries.js';
+import { linksOf, trackLinks } from '../tracking/service.js';
+
+/**
+ * Recipients one claim takes. Those a dying worker claimed and never attempted go back to the queue
+ * when their lease runs out; only the ones whose message was accepted and not yet recorded (one per
+ * lane at most) can be sent twice.
+ */
+export const CLAIM_BATCH = 200;
+/** Messages under way per pooled SMTP connection: one on the wire while the next is prepared. */
+const LANES_PER_CONNECTION = 2;
+/** Attempts of one recipient: the first and three retries. */
+const MAX_ATTEMPTS = 4;
+/** The automatic pause: more than this share failing among the last 100 attempts (of at least 20). */
+const PAUSE_SHARE = 0.2;
+const PAUSE_MIN_ATTEMPTS = 20;
+const PAUSE_CHECK_EVERY = 20;
+const JOB = 'marketing sending';
+
+type Campaign = queries.CampaignRow;
+
+// ---------------------------------------------------------------------------------------------
+// Transport and pacing
+
+/** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
+type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
+
+const transports = new WeakMap<Readonly<Config>, Transporter>();
+
+/** One pooled SMTP transport per configuration (SMTP_URL); none without it. */
+function transportOf(config: Readonly<Config>): Transporter | undefined {
+  if (!config.SMTP_URL) return undefined;
+  let transport = transports.get(config);
+  if (!transport) {
+    transport = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      pool: true,
+      maxConnections: config.MAIL_POOL_SIZE,
+      maxMessages: Infinity,
+      // A message whose connection dropped is this service's to retry (with its backoff and its
+      // attempt count), never silently sent again by the pool.
+      maxRequeues: 0,
+    });
+    transports.set(config, transport);
+  }
+  return transport;
+}
+
+type Composer = (message: OutgoingMessage) => Promise<Uint8Array>;
+
+/** The compiled thread-pool task (absent when the service runs from its TypeScript sources). */
+const COMPOSE_WORKER = fileURLToPath(new URL('./compose.worker.js', import.meta.url));
+const compiled = existsSync(COMPOSE_WORKER);
+const pools = new WeakMap<Readonly<Config>, Piscina>();
+
+/**
+ * Composing and DKIM-signing a message is CPU work (an RSA signature each): done on a pool of
+ * worker threads, so the event loop keeps the SMTP connections and the database busy meanwhile.
+ * Run from sources (tests), it is done in-line.
+ */
+function composerOf(config: Readonly<Config>): Composer {
+  if (!compiled) return composeMessage;
+  let pool = pools.get(config);
+  if (!pool) {
+    const threads = Math.max(1, availableParallelism());
+    // Threads stay up between campaigns' batches: starting one loads the composer again.
+    pool = new Piscina({
+      filename: COMPOSE_WORKER,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+    });
+    pools.set(config, pool);
+  }
+  const running = pool;
+  return (message) => running.run(message) as Promise<Uint8Array>;
+}
+
+/** Closes the pooled transport and the composing threads of a configuration (at shutdown). */
+export async function closeTransport(config: Readonly<Config>): Promise<void> {
+  transports.get(config)?.close();
+  transports.delete(config);
+  await pools.get(config)?.destroy();
+  pools.delete(config);
+}
+
+async function deliver(deps: Deps, businessId: string, message: OutgoingMessage): Promise<SendOutcome> {
+  const transport = transportOf(deps.config);
+  if (!transport) {
+    // No SMTP server configured: the message is recorded (mail outbox) and logged, never dropped.
+    await recordMail(
+      deps.db,
+      { businessId, clock: deps.clock },
+      {
+        to: message.to,
+        from: message.from.name ? `${message.from.name} <${message.from.address}>` : message.from.address,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        headers: { ...message.headers, ...(message.replyTo && { 'Reply-To': message.replyTo }) },
+      },
+    );
+    deps.log.info({ to: message.to, subject: message.subject }, 'campaign mail captured (no SMTP_URL set)');
+    return { ok: true };
+  }
+  try {
+    const raw = await composerOf(deps.config)(message);
+    await transport.sendMail({
+      envelope: { from: message.from.address, to: [message.to] },
+      raw: Buffer.from(raw),
+    });
+    return { ok: true };
+  } catch (err) {
+    const code = (err as { responseCode?: number }).responseCode;
+    const error = String((err as Error).message ?? err)
+      .replace(/\u0000/g, '')
+      .slice(0, 500);
+    return { ok: false, permanent: code !== undefined && code >= 500 && code < 600, error };
+  }
+}
+
+/** Per business, the time the next message may start (MAIL_RATE_PER_SECOND; 0: unpaced). */
+const nextSlot = new Map<string, number>();
+
+/** Slots a worker may catch up on after a pause in its sending (a slow claim, say), in ms. */
+const CATCH_UP_MS = 250;
+
+async function pace(businessId: string, perSecond: number): Promise<void> {
+  if (perSecond <= 0) return;
+  const now = performance.now();
+  const slot = Math.max(now - CATCH_UP_MS, nextSlot.get(businessId) ?? now);
+  nextSlot.set(businessId, slot + 1000 / perSecond);
+  if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+const baseUrlOf = (config: Readonly<Config>) =>
+  (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+
+const addressOf = (mailbox: string) => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
+
+/** What every message of a campaign shares: the compiled template, the sender and its DKIM key. */
+async function preparedCampaign(ctx: Ctx, campaign: Campaign, template: TemplateRow) {
+  const render = compileTemplate({
+    subject: campaign.subject_override ?? template.subject,
+    html_body: template.html_body,
+    text_body: template.text_body,
+  });
+  const fromAddress = campaign.from_email_override ?? template.from_email ?? addressOf(ctx.config.MAIL_FROM);
+  const fromName = campaign.from_name_override ?? template.from_name;
+  const domainName = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
+  const domain = await domains.findVerifiedDomain(ctx.db, ctx.businessId, domainName);
+  const dkim = domain
+    ? { domainName, keySelector: domain.dkim_selector, privateKey: ctx.secrets.open(domain.dkim_private_key) }
+    : null;
+  return { render, from: { name: fromName, address: fromAddress }, domainName, dkim };
+}
+
+type Prepared = Awaited<ReturnType<typeof preparedCampaign>>;
+
+function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient: queries.RecipientRow) {
+  const rendered = prepared.render(recipient.fields as MergeFields);
+  const links = linksOf(ctx.secrets, baseUrlOf(ctx.config), {
+    businessId: ctx.businessId,
+    campaignId: campaign.id,
+    customerId: recipient.customer_id,
+  });
+  const footer =
+    `<p style="font-size:12px;color:#666">You receive this email as a contact of the sender. ` +
+    `<a href="${links.unsubscribe}">Unsubscribe</a></p>`;
+  const pixel = `<img src="${links.open}" width="1" height="1" alt="" style="display:block;border:0">`;
+  const tracked = trackLinks(rendered.html, links.click);
+  const html = /<\/body>/i.test(tracked)
+    ? tracked.replace(/<\/body>/i, `${footer}${pixel}</body>`)
+    : `${tracked}${footer}${pixel}`;
+  const mailto = ctx.config.MAIL_UNSUBSCRIBE_MAILTO;
+  return {
+    from: prepared.from,
+    to: recipient.email,
+    replyTo: campaign.reply_to,
+    subject: rendered.subject,
+    html,
+    text: `${rendered.text}\n\n--\nUnsubscribe: ${links.unsubscribe}\n`,
+    messageId: `<${campaign.id}.${recipient.customer_id}@${prepared.domainName}>`,
+    headers: {
+      'List-Unsubscribe': `<${links.unsubscribe}>${mailto ? `, <mailto:${mailto}?subject=unsubscribe>` : ''}`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+    dkim: prepared.dkim,
+  } satisfies OutgoingMessage;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker
+
+/**
+ * Group commit of outcomes: what the lanes report while a write is under way goes in the next
+ * one, so a campaign costs a statement per handful of messages, and each lane still waits for
+ * its own outcome to be committed.
+ */
+class Settler {
+  private pending: { settlement: queries.Settlement; done: () => void; failed: (err: unknown) => void }[] =
+    [];
+  private writing = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly businessId: string,
+    private readonly campaignId: string,
+  ) {}
+
+  add(settlement: queries.Settlement): Promise<void> {
+    return new Promise((done, failed) => {
+      this.pending.push({ settlement, done, failed });
+      if (!this.writing) void this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    this.writing = true;
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await queries.settleRecipients(
+          this.deps.db,
+          this.businessId,
+          this.campaignId,
+          batch.map((p) => p.settlement),
+        );
+        for (const p of batch) p.done();
+      } catch (err) {
+        for (const p of batch) p.failed(err);
+      }
+    }
+    this.writing = false;
+  }
+}
+
+/** Whether the campaign is still sending, read at most every 100 ms. */
+function stillSending(deps: Deps, businessId: string, campaignId: string): () => Promise<boolean> {
+  let checked = performance.now();
+  let answer: Promise<boolean> = Promise.resolve(true);
+  return () => {
+    if (performance.now() - checked >= 100) {
+      checked = performance.now();
+      answer = queries.campaignStatus(deps.db, businessId, campaignId).then((status) => status === 'sending');
+    }
+    return answer;
+  };
+}
+
+/**
+ * The service pauses a campaign (locked by the caller) and tells its business why and what to do:
+ * `reason` becomes the campaign's paused_reason.
+ */
+async function pauseWithNotice(
+  trx: Trx,
+  ctx: Ctx,
+  campaign: Campaign,
+  reason: string,
+  advice: string,
+): Promise<void> {
+  await queries.updateCampaign(trx, ctx.businessId, campaign.id, {
+    status: 'paused',
+    paused_reason: reason,
+    updated_at: ctx.clock.now(),
+  });
+  const to = await queries.businessEmail(trx, ctx.businessId);
+  if (to) {
+    await queueMail(trx, ctx, {
+      to,
+      subject: `Campaign "${campaign.name}" paused`,
+      text: `Sending the campaign "${campaign.name}" (${campaign.id}) was paused: ${reason}. ${advice}\n`,
+    });
+  }
+}
+
+/** Pauses a campaign failing too often, and tells its business. */
+async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<boolean> {
+  const { attempts, failed } = await queries.recentFailures(deps.db, ctx.businessId, campaign.id, 100);
+  if (attempts < PAUSE_MIN_ATTEMPTS || failed <= attempts * PAUSE_SHARE) return false;
+  return inTransaction(deps.db, async (trx) => {
+    const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
+    if (current?.status !== 'sending') return false;
+    await pauseWithNotice(
+      trx,
+      ctx,
+      campaign,
+      `${failed} of the last ${attempts} attempts failed`,
+      'Check its recipients for the errors, then resume it.',
+    );
+    return true;
+  });
+}
+
+/**
+ * Pauses a campaign whose template or segment is gone (locked by the caller, in the state the
+ * caller found it in): it has nothing it can send, and it stays cancellable. Resuming it is refused
+ * while they are gone, so a worker meets it once.
+ */
+async function pauseOrphan(trx: Trx, ctx: Ctx, campaign: Campaign, missing: readonly MissingPart[]) {
+  const { reason, advice } = orphanNotice(missing);
+  await pauseWithNotice(trx, ctx, campaign, reason, advice);
+}
+
+/** The one warning an orphaned campaign is worth (not an error: nothing failed, nothing is retried). */
+function warnOrphan(deps: Deps, campaign: Campaign, missing: readonly MissingPart[]): void {
+  deps.log.warn(
+    { campaignId: campaign.id, businessId: campaign.business_id, missing },
+    `campaign paused: ${orphanNotice(missing).reason}`,
+  );
+}
+
+/**
+ * The recipients a worker holds for one campaign: claimed in batches, the next claim made while the
+ * lanes still send the last one's, so the SMTP connections never wait for the database.
+ */
+class ClaimQueue {
+  private readonly queue: queries.RecipientRow[] = [];
+  /** Recipients claimed and neither settled nor released: the claims this sender renews. */
+  private readonly held = new Set<string>();
+  private refilling: Promise<void> | null = null;
+  private exhausted = false;
+  /** Set when the campaign paused itself (too many failures) or a claim failed. */
+  stopped = false;
+  error: unknown = null;
+  claimed = 0;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly ctx: Ctx,
+    private readonly campaign: Campaign,
+    private readonly lowWater: number,
+  ) {}
+
+  /** The next recipient to send, or undefined when there is none (or sending stopped). */
+  async next(): Promise<queries.RecipientRow | undefined> {
+    for (;;) {
+      if (this.stopped) return undefined;
+      if (this.queue.length <= this.lowWater && !this.exhausted && !this.refilling) {
+        this.refilling = this.refill().finally(() => (this.refilling = null));
+      }
+      const recipient = this.queue.shift();
+      if (recipient) return recipient;
+      if (!this.refilling) return undefined;
+      await this.refilling;
+    }
+  }
+
+  /** What was claimed and never attempted (sending stopped): back to the queue. */
+  async release(): Promise<void> {
+    await this.refilling;
+    const unsent = this.queue.splice(0).map((r) => r.customer_id);
+    for (const id of unsent) this.held.delete(id);
+    if (unsent.length > 0)
+      await queries.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, unsent);
+  }
+
+  /** The recipient's outcome is recorded: its claim is no longer this sender's to renew. */
+  settled(customerId: string): void {
+    this.held.delete(customerId);
+  }
+
+  /** Every claim still held starts its lease again at `now`. */
+  async renew(now: Date): Promise<void> {
+    if (this.held.size === 0) return;
+    await queries.renewClaims(this.deps.db, this.ctx.businessId, this.campaign.id, [...this.held], now);
+  }
+
+  private async refill(): Promise<void> {
+    const { deps, ctx, campaign } = this;
+    try {
+      const claimed = await queries.claimRecipients(
+        deps.db,
+        ctx.businessId,
+        campaign.id,
+        ctx.clock.now(),
+        CLAIM_BATCH,
+      );
+      if (claimed.length === 0) {
+        this.exhausted = true;
+        return;
+      }
+      this.claimed += claimed.length;
+      for (const r of claimed) this.held.add(r.customer_id);
+      // Who unsubscribed, was suppressed or was deleted since sending started is skipped.
+      const skipped = new Set(
+        await queries.skipUnreachable(
+          deps.db,
+          ctx.businessId,
+          campaign.id,
+          claimed.map((r) => r.customer_id),
+          ctx.clock.now(),
+        ),
+      );
+      for (const id of skipped) this.held.delete(id);
+      this.queue.push(...claimed.filter((r) => !skipped.has(r.customer_id)));
+    } catch (err) {
+      this.error = err;
+      this.stopped = true;
+    }
+  }
+}
+
+/**
+ * Keeps a live sender's claims from looking abandoned: every third of the lease (on the service's
+ * clock, looked at every second at most) the claims it holds start their lease again, so only a dead
+ * worker's claims go stale, and the lease can be short (a crashed worker's recipients are sent again
+ * soon after it died). Returns the stop, which waits for a renewal under way.
+ */
+function renewWhileHeld(deps: Deps, claims: ClaimQueue, campaignId: string): () => Promise<void> {
+  const every = deps.config.MAIL_CLAIM_LEASE_MS / 3;
+  let renewedAt = deps.clock.now().getTime();
+  let renewing: Promise<void> | null = null;
+  const timer = setInterval(
+    () => {
+      const now = deps.clock.now();
+      // A clock set back (tests, a corrected host clock) renews too rather than waiting it out.
+      if (renewing || Math.abs(now.getTime() - renewedAt) < every) return;
+      renewedAt = now.getTime();
+      renewing = claims
+        .renew(now)
+        .catch((err: unknown) => deps.log.warn({ err, campaignId }, 'renewing campaign claims failed'))
+        .finally(() => (renewing = null));
+    },
+    Math.min(1000, every),
+  );
+  // Never what keeps a stopping process alive: the sender's end stops it anyway.
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await renewing;
+  };
+}
+
+/**
+ * Sends a campaign's due recipients until none is due or it stops sending: lanes (two per pooled
+ * SMTP connection) take recipients from the claim queue; each outcome is recorded right after the
+ * SMTP server's answer. Returns how many recipients were claimed.
+ */
+async function sendCampaign(deps: Deps, businessId: string, campaignId: string): Promise<number> {
+  const ctx = jobCtx(deps, businessId, JOB);
+  const campaign = await queries.findCampaign(deps.db, businessId, campaignId);
+  if (campaign?.status !== 'sending') return 0;
+  const template = await findTemplate(deps.db, businessId, campaign.template_id);
+  if (!template) {
+    await pauseWithoutTemplate(deps, ctx, campaign);
+    return 0;
+  }
+  const prepared = await preparedCampaign(ctx, campaign, template);
+  const laneCount = LANES_PER_CONNECTION * deps.config.MAIL_POOL_SIZE;
+  const claims = new ClaimQueue(deps, ctx, campaign, 2 * laneCount);
+  const stopRenewing = renewWhileHeld(deps, claims, campaignId);
+  try {
+    return await sendClaimed(deps, ctx, campaign, prepared, claims, laneCount);
+  } finally {
+    await stopRenewing();
+  }
+}
+
+/**
+ * A sending campaign whose template is gone (a row older than the rule that refuses it): paused
+ * once, with one warning, rather than failing on every pass.
+ */
+async function pauseWithoutTemplate(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<void> {
+  const paused = await inTransaction(deps.db, async (trx) => {
+    const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
+    if (current?.status !== 'sending') return false;
+    await pauseOrphan(trx, ctx, current, ['template']);
+    return true;
+  });
+  if (paused) warnOrphan(deps, campaign, ['template']);
+}
+
+/** The lanes of sendCampaign, over its claim queue; returns how many recipients were claimed. */
+async function sendClaimed(
+  deps: Deps,
+  ctx: Ctx,
+  campaign: Campaign,
+  prepared: Prepared,
+  claims: ClaimQueue,
+  laneCount: number,
+): Promise<number> {
+  const { businessId } = ctx;
+  const campaignId = campaign.id;
+  const settler = new Settler(deps, businessId, campaignId);
+  const sending = stillSending(deps, businessId, campaignId);
+  let sinceCheck = 0;
+  let checking = false;
+  const lanes = Array.from({ length: laneCount }, async () => {
+    for (;;) {
+      await pace(businessId, deps.config.MAIL_RATE_PER_SECOND);
+      // A pause (or cancel) takes effect before the next message, not after the claim.
+      if (!(await sending())) return;
+      const recipient = await claims.next();
+      if (!recipient) return;
+      let outcome: SendOutcome;
+      try {
+        outcome = await deliver(deps, businessId, messageFor(ctx, campaign, prepared, recipient));
+      } catch (err) {
+        outcome = { ok: false, permanent: false, error: String((err as Error).message ?? err).slice(0, 500) };
+      }
+      const at = ctx.clock.now();
+      const retry = !outcome.ok && !outcome.permanent && recipient.attempts < MAX_ATTEMPTS;
+      // The lane waits for its outcome to be committed: at any moment, at most one accepted and
+      // unrecorded message per lane, which a crash could send again.
+      await settler.add({
+        customerId: recipient.customer_id,
+        email: recipient.email,
+        status: outcome.ok ? 'sent' : outcome.permanent ? 'bounced' : retry ? 'queued' : 'failed',
+        error: outcome.ok ? null : outcome.error,
+        nextAttemptAt: retry
+          ? new Date(at.getTime() + deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1))
+          : null,
+        at,
+      });
+      claims.settled(recipient.customer_id);
+      // The automatic pause is decided every PAUSE_CHECK_EVERY outcomes, by one lane at a time.
+      if (++sinceCheck >= PAUSE_CHECK_EVERY && !checking) {
+        sinceCheck = 0;
+        checking = true;
+        try {
+          if (await pauseIfFailing(deps, ctx, campaign)) claims.stopped = true;
+        } finally {
+          checking = false;
+        }
+      }
+    }
+  });
+  const settled = await Promise.allSettled(lanes);
+  await claims.release();
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  if (claims.error) throw claims.error;
+  await queries.markSent(deps.db, businessId, campaignId, ctx.clock.now());
+  return claims.claimed;
+}
+
+/**
+ * Scheduled campaigns whose time has come start sending; one whose template or segment is gone is
+ * paused instead (with one warning), and one that fails is logged without holding up the others.
+ */
+async function startDue(deps: Deps): Promise<void> {
+  for (const due of await queries.dueCampaigns(deps.db, deps.clock.now(), 100)) {
+    const ctx = jobCtx(deps, due.business_id, JOB);
+    try {
+      const orphan = await inTransaction(deps.db, async (trx) => {
+        const campaign = await queries.findCampaign(trx, due.business_id, due.id, true);
+        if (campaign?.status !== 'scheduled') return null;
+        const parts = await lockParts(trx, due.business_id, campaign);
+        if (!parts.template || !parts.segment) {
+          const missing = missingParts(parts);
+          await pauseOrphan(trx, { ...ctx, db: trx }, campaign, missing);
+          return { campaign, missing };
+        }
+        await startSending(trx, { ...ctx, db: trx }, campaign, parts.segment);
+        return null;
+      });
+      if (orphan) warnOrphan(deps, orphan.campaign, orphan.missing);
+    } catch (err) {
+      deps.log.error({ err, campaignId: due.id }, 'starting a scheduled campaign failed');
+    }
+  }
+}
+
+/**
+ * One pass of the sending worker: scheduled campaigns that are due start, claims a dead worker left
+ * are released, then every sending campaign's due recipients are sent; finished campaigns are sent.
+ * Returns how many recipients it attempted.
+ */
+export async function runSending(deps: Deps): Promise<number> {
+  await startDue(deps);
+  const now = deps.clock.now();
+  await queries.releaseStaleClaims(deps.db, new Date(now.getTime() - deps.config.MAIL_CLAIM_LEASE_MS), now);
+  let attempted = 0;
+  for (const c of await queries.campaignsToSend(deps.db, now, 50)) {
+    try {
+      attempted += await sendCampaign(deps, c.business_id, c.id);
+    } catch (err) {
+      deps.log.error({ err, campaignId: c.id }, 'campaign sending failed');
+    }
+  }
+  for (const done of await queries.finishedCampaigns(deps.db)) {
+    await queries.markSent(deps.db, done.business_id, done.id, deps.clock.now());
+  }
+  return attempted;
+}
