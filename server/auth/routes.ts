@@ -2,7 +2,8 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { consume, isBlocked } from '../platform/rate-limit.js';
 import { rateLimited } from '../platform/middleware.js';
-import { ctxOf, dbOf, type Deps } from '../platform/deps.js';
+import { created, ok, success } from '../platform/answers.js';
+import { ctxFor, dbOf, type Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
@@ -23,6 +24,7 @@ function credentialOf(req: Express.Request): string {
 }
 
 export const authRoutes = (deps: Deps) => {
+  const ctx = ctxFor(deps);
   const { limiters } = deps;
   const maxFailures = deps.config.SIGNIN_MAX_FAILURES;
 
@@ -32,7 +34,7 @@ export const authRoutes = (deps: Deps) => {
       if (!outcome.allowed)
         throw rateLimited(outcome, 'Too many registrations from this address; try again later');
       const session = await auth.register(sourceOf(req, deps), body);
-      return { status: 201, body: { result: 'success', data: session } };
+      return created(success({ data: session }));
     },
 
     signIn: async ({ body, req }) => {
@@ -51,42 +53,28 @@ export const authRoutes = (deps: Deps) => {
           'WWW-Authenticate': 'Bearer',
         });
       }
-      return { status: 200, body: { result: 'success', data: session } };
+      return ok(success({ data: session }));
     },
 
     logout: async ({ req }) => {
-      await auth.logout(ctxOf(req, deps), credentialOf(req));
+      await auth.logout(ctx(req), credentialOf(req));
       forgetCredential(deps, credentialOf(req));
-      return { status: 200, body: { result: 'success', message: 'Signed out' } };
+      return ok(success({ message: 'Signed out' }));
     },
 
-    createApiKey: async ({ body, req }) => ({
-      status: 201,
-      body: {
-        result: 'success',
-        data: await auth.createApiKey(ctxOf(req, deps), body),
-      },
-    }),
+    createApiKey: async ({ body, req }) =>
+      created(success({ data: await auth.createApiKey(ctx(req), body) })),
 
-    listApiKeys: async ({ req }) => ({
-      status: 200,
-      body: { result: 'success', data: await auth.listApiKeys(ctxOf(req, deps)) },
-    }),
+    listApiKeys: async ({ req }) => ok(success({ data: await auth.listApiKeys(ctx(req)) })),
 
     revokeApiKey: async ({ params, req }) => {
-      await auth.revokeApiKey(ctxOf(req, deps), params.id);
+      await auth.revokeApiKey(ctx(req), params.id);
       forgetCredential(deps, params.id);
-      return { status: 200, body: { result: 'success', message: 'API key revoked' } };
+      return ok(success({ message: 'API key revoked' }));
     },
 
-    getBusiness: async ({ req }) => ({
-      status: 200,
-      body: { result: 'success', data: await auth.getBusiness(ctxOf(req, deps)) },
-    }),
+    getBusiness: async ({ req }) => ok(success({ data: await auth.getBusiness(ctx(req)) })),
 
-    updateBusiness: async ({ body, req }) => ({
-      status: 200,
-      body: { result: 'success', data: await auth.updateBusiness(ctxOf(req, deps), body) },
-    }),
+    updateBusiness: async ({ body, req }) => ok(success({ data: await auth.updateBusiness(ctx(req), body) })),
   });
 };

@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
-import { ctxOf, type Deps } from '../platform/deps.js';
+import { created, ok, success } from '../platform/answers.js';
+import { ctxFor, type Deps } from '../platform/deps.js';
 import * as accounts from './accounts/service.js';
 import * as bills from './bills/service.js';
 import * as journal from './journal/service.js';
@@ -9,140 +10,76 @@ import * as vat from './vat/service.js';
 import * as vendors from './vendors/service.js';
 
 const s = initServer();
-const success = 'success' as const;
 
 export const financeRoutes = (deps: Deps) => {
-  const ctx = (req: Express.Request) => ctxOf(req, deps);
+  const ctx = ctxFor(deps);
   return s.router(contract.finance, {
     vendors: {
-      listVendors: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await vendors.listVendors(ctx(req), query)) },
-      }),
+      listVendors: async ({ query, req }) => ok(success(await vendors.listVendors(ctx(req), query))),
       createVendor: async ({ body, req }) => {
         const vendor = await vendors.createVendor(ctx(req), body);
-        return {
-          status: 201,
-          body: { result: success, vendor_id: vendor.id, message: 'Vendor created', vendor },
-        };
+        return created(success({ vendor_id: vendor.id, message: 'Vendor created', vendor }));
       },
-      getVendor: async ({ params, req }) => ({
-        status: 200,
-        body: { result: success, vendor: await vendors.getVendor(ctx(req), params.id) },
-      }),
-      updateVendor: async ({ params, body, req }) => ({
-        status: 200,
-        body: {
-          result: success,
-          message: 'Vendor updated',
-          vendor: await vendors.updateVendor(ctx(req), params.id, body),
-        },
-      }),
+      getVendor: async ({ params, req }) =>
+        ok(success({ vendor: await vendors.getVendor(ctx(req), params.id) })),
+      updateVendor: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Vendor updated',
+            vendor: await vendors.updateVendor(ctx(req), params.id, body),
+          }),
+        ),
     },
     bills: {
-      listBills: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await bills.listBills(ctx(req), query)) },
-      }),
+      listBills: async ({ query, req }) => ok(success(await bills.listBills(ctx(req), query))),
       createBill: async ({ body, req }) => {
         const bill = await bills.createBill(ctx(req), body);
-        return { status: 201, body: { result: success, bill_id: bill.id, message: 'Bill created', bill } };
+        return created(success({ bill_id: bill.id, message: 'Bill created', bill }));
       },
-      getBill: async ({ params, req }) => ({
-        status: 200,
-        body: { result: success, bill: await bills.getBill(ctx(req), params.id) },
-      }),
-      updateBill: async ({ params, body, req }) => ({
-        status: 200,
-        body: {
-          result: success,
-          message: 'Bill updated',
-          bill: await bills.updateBill(ctx(req), params.id, body),
-        },
-      }),
+      getBill: async ({ params, req }) => ok(success({ bill: await bills.getBill(ctx(req), params.id) })),
+      updateBill: async ({ params, body, req }) =>
+        ok(success({ message: 'Bill updated', bill: await bills.updateBill(ctx(req), params.id, body) })),
       deleteBill: async ({ params, req }) => {
         await bills.deleteBill(ctx(req), params.id);
-        return { status: 200, body: { result: success, message: 'Bill deleted' } };
+        return ok(success({ message: 'Bill deleted' }));
       },
-      approveBill: async ({ params, req }) => ({
-        status: 200,
-        body: {
-          result: success,
-          message: 'Bill approved',
-          bill: await bills.approveBill(ctx(req), params.id),
-        },
-      }),
-      voidBill: async ({ params, req }) => ({
-        status: 200,
-        body: { result: success, message: 'Bill voided', bill: await bills.voidBill(ctx(req), params.id) },
-      }),
-      payBill: async ({ params, body, req }) => ({
-        status: 200,
-        body: {
-          result: success,
-          message: 'Payment recorded',
-          ...(await bills.payBill(ctx(req), params.id, body)),
-        },
-      }),
+      approveBill: async ({ params, req }) =>
+        ok(success({ message: 'Bill approved', bill: await bills.approveBill(ctx(req), params.id) })),
+      voidBill: async ({ params, req }) =>
+        ok(success({ message: 'Bill voided', bill: await bills.voidBill(ctx(req), params.id) })),
+      payBill: async ({ params, body, req }) =>
+        ok(success({ message: 'Payment recorded', ...(await bills.payBill(ctx(req), params.id, body)) })),
     },
     accounts: {
-      listAccounts: async ({ req }) => ({
-        status: 200,
-        body: { result: success, accounts: await accounts.listAccounts(ctx(req)) },
-      }),
-      createAccount: async ({ body, req }) => ({
-        status: 201,
-        body: {
-          result: success,
-          message: 'Account created',
-          account: await accounts.createAccount(ctx(req), body),
-        },
-      }),
-      getTrialBalance: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, data: await accounts.getTrialBalance(ctx(req), query) },
-      }),
+      listAccounts: async ({ req }) => ok(success({ accounts: await accounts.listAccounts(ctx(req)) })),
+      createAccount: async ({ body, req }) =>
+        created(
+          success({ message: 'Account created', account: await accounts.createAccount(ctx(req), body) }),
+        ),
+      getTrialBalance: async ({ query, req }) =>
+        ok(success({ data: await accounts.getTrialBalance(ctx(req), query) })),
     },
     reports: {
-      getSalesSchedule: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, data: await reports.salesSchedule(ctx(req), query) },
-      }),
-      getRevenueCalculator: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, data: await reports.revenueCalculator(ctx(req), query) },
-      }),
-      getProfitLoss: async ({ query, req }) => ({
-        status: 200,
-        body: { data: await reports.profitLoss(ctx(req), query) },
-      }),
+      getSalesSchedule: async ({ query, req }) =>
+        ok(success({ data: await reports.salesSchedule(ctx(req), query) })),
+      getRevenueCalculator: async ({ query, req }) =>
+        ok(success({ data: await reports.revenueCalculator(ctx(req), query) })),
+      getProfitLoss: async ({ query, req }) => ok({ data: await reports.profitLoss(ctx(req), query) }),
     },
     vat: {
-      getVatThreshold: async ({ req }) => ({
-        status: 200,
-        body: { result: success, data: await vat.getVatThreshold(ctx(req)) },
-      }),
-      createVatThreshold: async ({ body, req }) => ({
-        status: 201,
-        body: { result: success, data: await vat.createVatThreshold(ctx(req), body) },
-      }),
-      updateVatThreshold: async ({ params, body, req }) => ({
-        status: 200,
-        body: { result: success, data: await vat.updateVatThreshold(ctx(req), params.publicId, body) },
-      }),
-      markVatRegistered: async ({ params, body, req }) => ({
-        status: 200,
-        body: { result: success, data: await vat.markVatRegistered(ctx(req), params.publicId, body) },
-      }),
+      getVatThreshold: async ({ req }) => ok(success({ data: await vat.getVatThreshold(ctx(req)) })),
+      createVatThreshold: async ({ body, req }) =>
+        created(success({ data: await vat.createVatThreshold(ctx(req), body) })),
+      updateVatThreshold: async ({ params, body, req }) =>
+        ok(success({ data: await vat.updateVatThreshold(ctx(req), params.publicId, body) })),
+      markVatRegistered: async ({ params, body, req }) =>
+        ok(success({ data: await vat.markVatRegistered(ctx(req), params.publicId, body) })),
     },
     journal: {
-      listJournal: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await journal.listJournal(ctx(req), query)) },
-      }),
+      listJournal: async ({ query, req }) => ok(success(await journal.listJournal(ctx(req), query))),
       createJournalEntry: async ({ body, req }) => {
         const entry = await journal.createManualEntry(ctx(req), body);
-        return { status: 201, body: { result: success, entry_id: entry.id, message: 'Entry posted', entry } };
+        return created(success({ entry_id: entry.id, message: 'Entry posted', entry }));
       },
     },
   });

@@ -1,12 +1,61 @@
-import type { Deps } from '../platform/deps.js';
-import { customersRoutes } from './customers/routes.js';
-import { invoicesRoutes } from './invoices/routes.js';
-import { productsRoutes } from './products/routes.js';
-import { quotesRoutes } from './quotes/routes.js';
+import { initServer } from '@ts-rest/express';
+import { contract } from '../../contract/index.js';
+import { created, ok } from '../platform/answers.js';
+import { ctxFor, type Deps } from '../platform/deps.js';
+import * as customers from './customers/service.js';
+import * as invoices from './invoices/service.js';
+import * as products from './products/service.js';
+import * as quotes from './quotes/service.js';
 
-export const generalRoutes = (deps: Deps) => ({
-  customers: customersRoutes(deps),
-  products: productsRoutes(deps),
-  invoices: invoicesRoutes(deps),
-  quotes: quotesRoutes(deps),
-});
+const s = initServer();
+
+export const generalRoutes = (deps: Deps) => {
+  const ctx = ctxFor(deps);
+  return s.router(contract.general, {
+    customers: {
+      listCustomers: async ({ query, req }) => ok(await customers.listCustomers(ctx(req), query)),
+      createCustomer: async ({ body, req }) =>
+        created({ data: await customers.createCustomer(ctx(req), body) }),
+      getCustomer: async ({ params, req }) => ok({ data: await customers.getCustomer(ctx(req), params.id) }),
+      updateCustomer: async ({ params, body, req }) =>
+        ok({ data: await customers.updateCustomer(ctx(req), params.id, body) }),
+      deleteCustomer: async ({ params, req }) =>
+        ok({ data: await customers.deleteCustomer(ctx(req), params.id) }),
+    },
+    products: {
+      listProducts: async ({ query, req }) => ok(await products.listProducts(ctx(req), query)),
+      createProduct: async ({ body, req }) => created({ data: await products.createProduct(ctx(req), body) }),
+      getProduct: async ({ params, req }) => ok({ data: await products.getProduct(ctx(req), params.id) }),
+      updateProduct: async ({ params, body, req }) =>
+        ok({ data: await products.updateProduct(ctx(req), params.id, body) }),
+      deleteProduct: async ({ params, req }) =>
+        ok({ data: await products.deleteProduct(ctx(req), params.id) }),
+    },
+    invoices: {
+      listInvoices: async ({ query, req }) => ok(await invoices.listInvoices(ctx(req), query)),
+      createInvoice: async ({ body, req }) => created({ data: await invoices.createInvoice(ctx(req), body) }),
+      getInvoice: async ({ params, req }) => ok({ data: await invoices.getInvoice(ctx(req), params.id) }),
+      updateInvoice: async ({ params, body, req }) =>
+        ok({ data: await invoices.updateInvoice(ctx(req), params.id, body) }),
+      deleteInvoice: async ({ params, req }) =>
+        ok({ data: await invoices.deleteInvoice(ctx(req), params.id) }),
+      issueInvoice: async ({ params, req }) => ok({ data: await invoices.issueInvoice(ctx(req), params.id) }),
+      createPayment: async ({ params, body, req }) =>
+        created({ data: await invoices.recordPayment(ctx(req), params.id, body) }),
+      voidInvoice: async ({ params, req }) => ok({ data: await invoices.voidInvoice(ctx(req), params.id) }),
+    },
+    quotes: {
+      listQuotes: async ({ query, req }) => ok(await quotes.listQuotes(ctx(req), query)),
+      createQuote: async ({ body, req }) => created({ data: await quotes.createQuote(ctx(req), body) }),
+      getQuote: async ({ params, req }) => ok({ data: await quotes.getQuote(ctx(req), params.id) }),
+      updateQuote: async ({ params, body, req }) =>
+        ok({ data: await quotes.updateQuote(ctx(req), params.id, body) }),
+      deleteQuote: async ({ params, req }) => ok({ data: await quotes.deleteQuote(ctx(req), params.id) }),
+      sendQuote: async ({ params, req }) => ok({ data: await quotes.sendQuote(ctx(req), params.id) }),
+      acceptQuote: async ({ params, req }) => ok({ data: await quotes.acceptQuote(ctx(req), params.id) }),
+      declineQuote: async ({ params, req }) => ok({ data: await quotes.declineQuote(ctx(req), params.id) }),
+      convertQuote: async ({ params, req }) =>
+        created({ data: await quotes.convertQuote(ctx(req), params.id) }),
+    },
+  });
+};

@@ -1,105 +1,75 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
-import { ctxOf, type Deps } from '../platform/deps.js';
+import { created, ok, success } from '../platform/answers.js';
+import { ctxFor, type Deps } from '../platform/deps.js';
 import * as departments from './departments/service.js';
 import * as employees from './employees/service.js';
 import * as leaves from './leaves/service.js';
 
 const s = initServer();
-const success = 'success' as const;
 
 export const hrRoutes = (deps: Deps) => {
-  const ctx = (req: Express.Request) => ctxOf(req, deps);
+  const ctx = ctxFor(deps);
   return s.router(contract.hr, {
     departments: {
-      listDepartments: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await departments.listDepartments(ctx(req), query)) },
-      }),
+      listDepartments: async ({ query, req }) =>
+        ok(success(await departments.listDepartments(ctx(req), query))),
       createDepartment: async ({ body, req }) => {
         const department = await departments.createDepartment(ctx(req), body);
-        return {
-          status: 201,
-          body: { result: success, department_id: department.id, message: 'Department created', department },
-        };
+        return created(success({ department_id: department.id, message: 'Department created', department }));
       },
-      getDepartment: async ({ params, req }) => ({
-        status: 200,
-        body: { result: success, department: await departments.getDepartment(ctx(req), params.id) },
-      }),
-      updateDepartment: async ({ params, body, req }) => ({
-        status: 200,
-        body: {
-          result: success,
-          message: 'Department updated',
-          department: await departments.updateDepartment(ctx(req), params.id, body),
-        },
-      }),
+      getDepartment: async ({ params, req }) =>
+        ok(success({ department: await departments.getDepartment(ctx(req), params.id) })),
+      updateDepartment: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Department updated',
+            department: await departments.updateDepartment(ctx(req), params.id, body),
+          }),
+        ),
       deleteDepartment: async ({ params, req }) => {
         await departments.deleteDepartment(ctx(req), params.id);
-        return { status: 200, body: { result: success, message: 'Department deleted' } };
+        return ok(success({ message: 'Department deleted' }));
       },
     },
     employees: {
-      listEmployees: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await employees.listEmployees(ctx(req), query)) },
-      }),
-      listEmployeesAlias: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await employees.listEmployees(ctx(req), query)) },
-      }),
-      listGeneralEmployees: async ({ query, req }) => ({
-        status: 200,
-        body: await employees.listGeneralEmployees(ctx(req), query),
-      }),
+      listEmployees: async ({ query, req }) => ok(success(await employees.listEmployees(ctx(req), query))),
+      listEmployeesAlias: async ({ query, req }) =>
+        ok(success(await employees.listEmployees(ctx(req), query))),
+      listGeneralEmployees: async ({ query, req }) =>
+        ok(await employees.listGeneralEmployees(ctx(req), query)),
       createEmployee: async ({ body, req }) => {
         const employee = await employees.createEmployee(ctx(req), body);
-        return {
-          status: 201,
-          body: { result: success, employee_id: employee.id, message: 'Employee created', employee },
-        };
+        return created(success({ employee_id: employee.id, message: 'Employee created', employee }));
       },
-      getEmployee: async ({ params, req }) => ({
-        status: 200,
-        body: { result: success, employee: await employees.getEmployee(ctx(req), params.id) },
-      }),
-      updateEmployee: async ({ params, body, req }) => ({
-        status: 200,
-        body: {
-          result: success,
-          message: 'Employee updated',
-          employee: await employees.updateEmployee(ctx(req), params.id, body),
-        },
-      }),
+      getEmployee: async ({ params, req }) =>
+        ok(success({ employee: await employees.getEmployee(ctx(req), params.id) })),
+      updateEmployee: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Employee updated',
+            employee: await employees.updateEmployee(ctx(req), params.id, body),
+          }),
+        ),
       deleteEmployee: async ({ params, req }) => {
         await employees.deleteEmployee(ctx(req), params.id);
-        return { status: 200, body: { result: success, message: 'Employee deleted' } };
+        return ok(success({ message: 'Employee deleted' }));
       },
     },
     leaves: {
-      listLeaves: async ({ query, req }) => ({
-        status: 200,
-        body: { result: success, ...(await leaves.listLeaves(ctx(req), query)) },
-      }),
+      listLeaves: async ({ query, req }) => ok(success(await leaves.listLeaves(ctx(req), query))),
       createLeave: async ({ body, req }) => {
         const leave = await leaves.createLeave(ctx(req), body);
-        return {
-          status: 201,
-          body: { result: success, leave_id: leave.id, message: 'Leave requested', leave },
-        };
+        return created(success({ leave_id: leave.id, message: 'Leave requested', leave }));
       },
-      getLeave: async ({ params, req }) => ({
-        status: 200,
-        body: { result: success, leave: await leaves.getLeave(ctx(req), params.id) },
-      }),
+      getLeave: async ({ params, req }) => ok(success({ leave: await leaves.getLeave(ctx(req), params.id) })),
       updateLeave: async ({ params, body, req }) => {
         const leave = await leaves.updateLeave(ctx(req), params.id, body);
-        return { status: 200, body: { result: success, message: `Leave ${leave.status}`, leave } };
+        return ok(success({ message: `Leave ${leave.status}`, leave }));
       },
       deleteLeave: async ({ params, req }) => {
         await leaves.deleteLeave(ctx(req), params.id);
-        return { status: 200, body: { result: success, message: 'Leave deleted' } };
+        return ok(success({ message: 'Leave deleted' }));
       },
     },
   });

@@ -92,3 +92,9 @@ export function ctxOf(req: Express.Request, deps: Deps): Ctx {
     dns: deps.dns,
   };
 }
+
+/** The `ctx(req)` of a routes file: `const ctx = ctxFor(deps);` at the top, then `ctx(req)` in handlers. */
+export const ctxFor =
+  (deps: Deps) =>
+  (req: Express.Request): Ctx =>
+    ctxOf(req, deps);

@@ -1,16 +1,16 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
-import { ctxOf, type Deps } from '../platform/deps.js';
+import { ok, success } from '../platform/answers.js';
+import { ctxFor, type Deps } from '../platform/deps.js';
 import * as messages from './service.js';
 
 const s = initServer();
 
-export const sandboxRoutes = (deps: Deps) =>
-  s.router(contract.sandbox, {
+export const sandboxRoutes = (deps: Deps) => {
+  const ctx = ctxFor(deps);
+  return s.router(contract.sandbox, {
     messages: {
-      listMessages: async ({ query, req }) => ({
-        status: 200,
-        body: { result: 'success', ...(await messages.listMessages(ctxOf(req, deps), query)) },
-      }),
+      listMessages: async ({ query, req }) => ok(success(await messages.listMessages(ctx(req), query))),
     },
   });
+};
