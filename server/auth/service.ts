@@ -12,7 +12,7 @@ import { timeZoneName } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
 import { newId } from '../platform/ids.js';
-import { inTransaction, type Executor } from '../platform/db/database.js';
+import { withTransaction, type Executor } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { ApiError, conflict, notFound } from '../platform/errors.js';
 import { forgetSettings } from '../platform/settings.js';
@@ -77,7 +77,7 @@ async function issueToken(
  */
 export async function createBusiness(source: AuthSource, input: NewBusiness): Promise<ProvisionedBusiness> {
   const passwordHash = await hashPassword(input.password);
-  return inTransaction(source.db, async (trx) => {
+  return withTransaction(source.db, async (trx) => {
     if (await queries.findUserByEmail(trx, input.email)) throw emailTaken();
     const businessId = newId('biz');
     const userId = newId('usr');

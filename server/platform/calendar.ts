@@ -1,5 +1,4 @@
 import type { Ctx } from './context.js';
-import type { Executor } from './db/database.js';
 import { businessSettings, timeZonesInUse } from './settings.js';
 
 /**
@@ -51,12 +50,9 @@ export function dateIn(timeZone: string, instant: Date): string {
   return `${year}-${month}-${day}`;
 }
 
-/**
- * The business's today, `YYYY-MM-DD` in its time zone on the context's clock. `db`: the transaction
- * the caller is in, if any (see `businessSettings`).
- */
-export async function today(ctx: Pick<Ctx, 'db' | 'businessId' | 'clock'>, db?: Executor): Promise<string> {
-  const { timezone } = await businessSettings(ctx, db);
+/** The business's today, `YYYY-MM-DD` in its time zone on the context's clock. */
+export async function today(ctx: Pick<Ctx, 'db' | 'businessId' | 'clock'>): Promise<string> {
+  const { timezone } = await businessSettings(ctx);
   return dateIn(timezone, ctx.clock.now());
 }
 

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Clock } from './clock.js';
-import type { Executor } from './db/database.js';
+import { withTransaction, type Executor, type Trx } from './db/database.js';
 import type { DnsResolver } from './dns.js';
 import type { Hooks } from './hooks.js';
 import type { JobEngine } from './jobs.js';
@@ -24,6 +24,19 @@ export interface Ctx {
   secrets: SecretBox;
   /** DNS lookups (sender-domain verification). */
   dns: DnsResolver;
+}
+
+/** The context inside a transaction: the same request or job, its database the transaction. */
+export type TxCtx = Ctx & { db: Trx };
+
+/**
+ * Runs `fn` in a transaction (a savepoint inside one already open, retried on a deadlock; see
+ * `withTransaction`) and hands it the same context on that transaction. Inside, everything goes
+ * through the `ctx` it is given, so no statement can run outside the transaction by mistake:
+ * `inTransaction(ctx, async (ctx) => ...)`.
+ */
+export function inTransaction<T>(ctx: Ctx, fn: (ctx: TxCtx) => Promise<T>): Promise<T> {
+  return withTransaction(ctx.db, (trx) => fn({ ...ctx, db: trx }));
 }
 
 /** What the service is made of, from which each request's or job's context is cut. */

@@ -1,5 +1,4 @@
-import type { Ctx } from './context.js';
-import type { Trx } from './db/database.js';
+import type { TxCtx } from './context.js';
 
 /** An invoice as other domains see it: amounts in integer minor units of its currency. */
 export interface InvoiceFacts {
@@ -45,7 +44,7 @@ export interface HookPayloads {
 export type HookName = keyof HookPayloads;
 
 /** The context a subscriber runs in: the announcing request's or job's, on its transaction. */
-export type HookCtx = Ctx & { db: Trx };
+export type HookCtx = TxCtx;
 
 /** What a domain module subscribes to. A subscriber that throws rolls the whole change back. */
 export type Subscriptions = {
@@ -56,11 +55,10 @@ export type Subscriptions = {
 export class Hooks {
   constructor(private readonly subscriptions: readonly Subscriptions[]) {}
 
-  async announce<K extends HookName>(ctx: Ctx, trx: Trx, name: K, payload: HookPayloads[K]): Promise<void> {
-    const inTransaction: HookCtx = { ...ctx, db: trx };
+  async announce<K extends HookName>(ctx: TxCtx, name: K, payload: HookPayloads[K]): Promise<void> {
     for (const subscription of this.subscriptions) {
       const subscriber = subscription[name];
-      if (subscriber) await subscriber(inTransaction, payload);
+      if (subscriber) await subscriber(ctx, payload);
     }
   }
 }

@@ -1,9 +1,10 @@
+import type { TxCtx } from './context.js';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { newId } from './ids.js';
 import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { Db, Trx } from './db/database.js';
-import { QUEUES, type JobEngine } from './jobs.js';
+import { QUEUES } from './jobs.js';
 import type { Logger } from './logger.js';
 import * as queries from './mail.queries.js';
 
@@ -46,15 +47,11 @@ export interface SendMailJob {
  * Records a message in the caller's transaction and enqueues its sending: a rolled-back change
  * sends nothing, a committed one is never lost.
  */
-export async function queueMail(
-  trx: Trx,
-  env: { businessId: string; clock: Clock; jobs: JobEngine },
-  mail: OutgoingMail,
-): Promise<void> {
+export async function queueMail(ctx: TxCtx, mail: OutgoingMail): Promise<void> {
   const id = newId('mail');
-  await queries.insertMessage(trx, rowOf(env, id, mail));
-  await env.jobs.send(trx, QUEUES.sendMail, {
-    businessId: env.businessId,
+  await queries.insertMessage(ctx.db, rowOf(ctx, id, mail));
+  await ctx.jobs.send(ctx.db, QUEUES.sendMail, {
+    businessId: ctx.businessId,
     messageId: id,
   } satisfies SendMailJob);
 }

@@ -1,6 +1,6 @@
 import type { EventName } from '../../contract/common/events.js';
-import type { Ctx } from './context.js';
-import { inTransaction, type Trx } from './db/database.js';
+import type { TxCtx } from './context.js';
+import { withTransaction, type Trx } from './db/database.js';
 import type { Deps } from './deps.js';
 import { newId } from './ids.js';
 import { QUEUES } from './jobs.js';
@@ -18,16 +18,16 @@ export interface DispatchEventJob {
  * dispatch job in the same transaction: nothing is announced for a change that rolled back and
  * nothing is lost when the process dies after commit.
  */
-export async function emit(trx: Trx, ctx: Ctx, type: EventName, data: unknown): Promise<void> {
+export async function emit(ctx: TxCtx, type: EventName, data: unknown): Promise<void> {
   const id = newId('evt');
-  await queries.insertEvent(trx, {
+  await queries.insertEvent(ctx.db, {
     business_id: ctx.businessId,
     id,
     type,
     data: JSON.stringify(data),
     occurred_at: ctx.clock.now(),
   });
-  await ctx.jobs.send(trx, QUEUES.dispatchEvent, {
+  await ctx.jobs.send(ctx.db, QUEUES.dispatchEvent, {
     businessId: ctx.businessId,
     eventId: id,
   } satisfies DispatchEventJob);
@@ -48,5 +48,5 @@ export async function dispatchIn(trx: Trx, deps: Deps, batch: readonly DispatchE
 /** The dispatch job's handler: one transaction for the whole batch. */
 export async function dispatch(deps: Deps, batch: readonly DispatchEventJob[]): Promise<void> {
   if (batch.length === 0) return;
-  await inTransaction(deps.db, (trx) => dispatchIn(trx, deps, batch));
+  await withTransaction(deps.db, (trx) => dispatchIn(trx, deps, batch));
 }

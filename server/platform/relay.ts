@@ -1,5 +1,5 @@
 import type { Ctx } from './context.js';
-import { inTransaction } from './db/database.js';
+import { withTransaction } from './db/database.js';
 import type { Deps } from './deps.js';
 import type { JobEngine } from './jobs.js';
 import { dispatchIn } from './outbox.js';
@@ -22,7 +22,7 @@ const WAKE_DELAY_MS = 5;
 export async function relayPendingEvents(deps: Deps): Promise<number> {
   let total = 0;
   for (;;) {
-    const relayed = await inTransaction(deps.db, async (trx) => {
+    const relayed = await withTransaction(deps.db, async (trx) => {
       const pending = await lockPending(trx, RELAY_BATCH);
       await dispatchIn(
         trx,

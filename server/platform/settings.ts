@@ -33,17 +33,14 @@ const cache = new LRUCache<string, BusinessSettings>({ max: 10_000, ttl: SETTING
 let generation = 0;
 
 /**
- * The business's settings. `db` is the executor to read on when the caller is inside a transaction
- * (a read beside an open transaction would wait for it on the embedded database's one connection).
+ * The business's settings, read on the context's database (inside a transaction, on the
+ * transaction: a read beside it would wait for it on the embedded database's one connection).
  */
-export async function businessSettings(
-  ctx: Pick<Ctx, 'db' | 'businessId'>,
-  db: Executor = ctx.db,
-): Promise<BusinessSettings> {
+export async function businessSettings(ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<BusinessSettings> {
   const cached = cache.get(ctx.businessId);
   if (cached) return cached;
   const seen = generation;
-  const row = await queries.findSettings(db, ctx.businessId);
+  const row = await queries.findSettings(ctx.db, ctx.businessId);
   if (!row) return DEFAULT_SETTINGS;
   const settings: BusinessSettings = Object.freeze({
     baseCurrency: row.base_currency,
@@ -54,8 +51,8 @@ export async function businessSettings(
 }
 
 /** The business's base currency: the default wherever a request may leave the currency out. */
-export async function baseCurrency(ctx: Pick<Ctx, 'db' | 'businessId'>, db?: Executor): Promise<string> {
-  return (await businessSettings(ctx, db)).baseCurrency;
+export async function baseCurrency(ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string> {
+  return (await businessSettings(ctx)).baseCurrency;
 }
 
 /** Drops the business's settings from this process's cache, after they changed. */

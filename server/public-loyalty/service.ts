@@ -8,8 +8,8 @@ import type {
   RedeemRewardResult,
 } from '../../contract/public-loyalty/index.js';
 import { newId } from '../platform/ids.js';
-import type { Ctx } from '../platform/context.js';
-import { inTransaction, type Executor } from '../platform/db/database.js';
+import { type Ctx, inTransaction } from '../platform/context.js';
+import { type Executor } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import type { LoyaltyTransactionRow } from '../platform/db/types.js';
 import { conflict, invalidState, notFound } from '../platform/errors.js';
@@ -90,12 +90,11 @@ function nameFromEmail(email: string): string {
  * first; both steps then yield to it, and the caller reads the state again.
  */
 async function enrollByEmail(ctx: Ctx, email: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const inTrx = { ...ctx, db: trx };
-    const customer = await customerForEmail(inTrx, { email, name: nameFromEmail(email) });
-    const program = await findActiveProgram(inTrx);
+  await inTransaction(ctx, async (ctx) => {
+    const customer = await customerForEmail(ctx, { email, name: nameFromEmail(email) });
+    const program = await findActiveProgram(ctx);
     if (!program) throw noProgram();
-    await enrollInTransaction(trx, inTrx, program, customer.id);
+    await enrollInTransaction(ctx, program, customer.id);
   });
 }
 
@@ -112,11 +111,11 @@ export async function earn(ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsR
   for (let attempt = 0; ; attempt++) {
     const locking = attempt >= OPTIMISTIC_ATTEMPTS;
     const outcome = locking
-      ? await inTransaction(ctx.db, async (trx) => {
-          await queries.lockMemberOfEmail(trx, ctx.businessId, email);
-          return tryEarn(trx, ctx, input, await earnState(trx, ctx.businessId, email));
+      ? await inTransaction(ctx, async (ctx) => {
+          await queries.lockMemberOfEmail(ctx.db, ctx.businessId, email);
+          return tryEarn(ctx, input, await earnState(ctx.db, ctx.businessId, email));
         })
-      : await tryEarn(ctx.db, ctx, input, await earnState(ctx.db, ctx.businessId, email));
+      : await tryEarn(ctx, input, await earnState(ctx.db, ctx.businessId, email));
     if (outcome === 'changed') continue;
     if (outcome === 'enroll') {
       await enrollByEmail(ctx, email);
@@ -130,12 +129,7 @@ export async function earn(ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsR
 /** Earned; or the member changed meanwhile; or the customer must be enrolled first (automatic). */
 type EarnOutcome = { result: EarnPointsResult; eventIds: string[] } | 'changed' | 'enroll';
 
-async function tryEarn(
-  db: Executor,
-  ctx: Ctx,
-  input: EarnPointsBody,
-  state: EarnState,
-): Promise<EarnOutcome> {
+async function tryEarn(ctx: Ctx, input: EarnPointsBody, state: EarnState): Promise<EarnOutcome> {
   if (!state.member_id) {
     if (state.enrollment_type !== 'automatic') throw noMember();
     return 'enroll';
@@ -149,7 +143,7 @@ async function tryEarn(
   const lifetime = Number(state.lifetime_points);
   if (points <= 0) {
     // Nothing to write, but a used reference is still a repeat.
-    if (input.reference && (await queries.referenceUsed(db, ctx.businessId, input.reference)))
+    if (input.reference && (await queries.referenceUsed(ctx.db, ctx.businessId, input.reference)))
       throw referenceTaken();
     return {
       result: {
@@ -222,7 +216,7 @@ async function tryEarn(
   try {
     written = await refuseDuplicates(
       () =>
-        queries.writeEarn(db, {
+        queries.writeEarn(ctx.db, {
           transaction,
           expected: {
             pointsBalance: state.points_balance,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction } from '../../server/platform/db/database.js';
+import { withTransaction } from '../../server/platform/db/database.js';
 import { toApiError } from '../../server/platform/errors.js';
 import { onPostgres } from '../support/database.js';
 import { useTestServer } from '../support/setup.js';
@@ -29,7 +29,7 @@ afterAll(async () => {
   await sql`DROP TABLE probe_rows`.execute(server().deps.db);
 });
 
-describe('inTransaction runs a transaction again when the database ends it for a concurrent one', () => {
+describe('withTransaction runs a transaction again when the database ends it for a concurrent one', () => {
   it(`completes two transactions that lock two rows in opposite orders (${
     onPostgres ? 'PostgreSQL: one of them deadlocks and runs again' : 'PGlite: serialised'
   })`, async () => {
@@ -38,7 +38,7 @@ describe('inTransaction runs a transaction again when the database ends it for a
     const runs = { forward: 0, backward: 0 };
     const bump = (id: number) => sql`UPDATE probe_rows SET n = n + 1 WHERE id = ${id}`;
     const crossing = (first: number, second: number, name: keyof typeof runs) =>
-      inTransaction(db, async (trx) => {
+      withTransaction(db, async (trx) => {
         runs[name]++;
         await bump(first).execute(trx);
         // Only the first run waits for the other to hold its row: that is what deadlocks. PGlite
@@ -59,7 +59,7 @@ describe('inTransaction runs a transaction again when the database ends it for a
 
   it.each(['40P01', '40001'])('runs the work again after a %s, which then succeeds', async (code) => {
     let runs = 0;
-    const result = await inTransaction(server().deps.db, async () => {
+    const result = await withTransaction(server().deps.db, async () => {
       if (++runs < 3) throw failure(code);
       return 'done';
     });
@@ -69,7 +69,7 @@ describe('inTransaction runs a transaction again when the database ends it for a
 
   it('gives up after four runs, passing the failure on', async () => {
     let runs = 0;
-    const work = inTransaction(server().deps.db, async () => {
+    const work = withTransaction(server().deps.db, async () => {
       runs++;
       throw failure('40P01');
     });
@@ -79,7 +79,7 @@ describe('inTransaction runs a transaction again when the database ends it for a
 
   it('does not run again after any other failure', async () => {
     let runs = 0;
-    const work = inTransaction(server().deps.db, async () => {
+    const work = withTransaction(server().deps.db, async () => {
       runs++;
       throw failure('23505');
     });
@@ -92,7 +92,7 @@ describe('inTransaction runs a transaction again when the database ends it for a
     const outer = server()
       .deps.db.transaction()
       .execute((trx) =>
-        inTransaction(trx, async () => {
+        withTransaction(trx, async () => {
           runs++;
           throw failure('40001');
         }),

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
-import { jobCtx, type Ctx } from '../../server/platform/context.js';
-import { inTransaction } from '../../server/platform/db/database.js';
+import { inTransaction, jobCtx, type Ctx } from '../../server/platform/context.js';
 import { emit } from '../../server/platform/outbox.js';
 import { startWorker } from '../../server/platform/runtime.js';
 import { sweep } from '../../server/webhooks/deliveries/service.js';
@@ -72,13 +71,13 @@ describe('with a running worker', () => {
     const ctx = ctxFor(server(), biz.businessId);
 
     await expect(
-      inTransaction(server().deps.db, async (trx) => {
-        await emit(trx, ctx, 'customer.created', { id: 'cus_rolled_back', name: 'Rolled Back' });
+      inTransaction(ctx, async (ctx) => {
+        await emit(ctx, 'customer.created', { id: 'cus_rolled_back', name: 'Rolled Back' });
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    await inTransaction(server().deps.db, (trx) =>
-      emit(trx, ctx, 'customer.created', { id: 'cus_committed', name: 'Committed' }),
+    await inTransaction(ctx, (ctx) =>
+      emit(ctx, 'customer.created', { id: 'cus_committed', name: 'Committed' }),
     );
 
     await waitFor('the committed event', () => receiver.hits.length >= 1);

@@ -9,8 +9,7 @@ import type {
   UpdateBillBody,
 } from '../../../contract/finance/index.js';
 import { today } from '../../platform/calendar.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import {
@@ -87,13 +86,13 @@ const toPayment = (row: PaymentRow): BillPayment => ({
   created_at: row.created_at.toISOString(),
 });
 
-async function detail(db: Trx | Ctx['db'], ctx: Ctx, id: string): Promise<Bill> {
-  const row = await queries.findBill(db, ctx.businessId, id);
+async function detail(ctx: Ctx, id: string): Promise<Bill> {
+  const row = await queries.findBill(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Bill');
   const [items, payments, on] = await Promise.all([
-    queries.billItems(db, ctx.businessId, id),
-    queries.billPayments(db, ctx.businessId, id),
-    today(ctx, db),
+    queries.billItems(ctx.db, ctx.businessId, id),
+    queries.billPayments(ctx.db, ctx.businessId, id),
+    today(ctx),
   ]);
   return {
     ...toSummary(row, on),
@@ -109,11 +108,10 @@ async function detail(db: Trx | Ctx['db'], ctx: Ctx, id: string): Promise<Bill> 
 
 /** Dr 5000 Expenses / Cr 2000 Accounts payable, on the bill's issue date. */
 async function postBill(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   bill: { id: string; amount: number; currency: string; issue_date: string; vendor_name: string },
 ) {
-  await post(trx, ctx, {
+  await post(ctx, {
     date: bill.issue_date,
     description: `Bill from ${bill.vendor_name}`,
     currency: bill.currency,
@@ -127,8 +125,8 @@ function requireDueAfterIssue(issueDate: string, dueDate: string): void {
   if (dueDate < issueDate) throw invalid('due_date', 'Must be on or after issue_date');
 }
 
-async function billOrFail(trx: Trx, ctx: Ctx, id: string) {
-  const row = await queries.findBill(trx, ctx.businessId, id, true);
+async function billOrFail(ctx: TxCtx, id: string) {
+  const row = await queries.findBill(ctx.db, ctx.businessId, id, true);
   if (!row) throw notFound('Bill');
   return row;
 }
@@ -142,22 +140,22 @@ export async function listBills(
   return { bills: rows.map((row) => toSummary(row, on)), total_count: total };
 }
 
-export const getBill = (ctx: Ctx, id: string): Promise<Bill> => detail(ctx.db, ctx, id);
+export const getBill = (ctx: Ctx, id: string): Promise<Bill> => detail(ctx, id);
 
 export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill> {
   const issueDate = input.issue_date ?? (await today(ctx));
   requireDueAfterIssue(issueDate, input.due_date);
   const currency = input.currency ?? (await baseCurrency(ctx));
   const { rows, amount } = amountsOf(input.items, currency);
-  return inTransaction(ctx.db, async (trx) => {
-    if (!(await queries.vendorExists(trx, ctx.businessId, input.vendor_id))) {
+  return inTransaction(ctx, async (ctx) => {
+    if (!(await queries.vendorExists(ctx.db, ctx.businessId, input.vendor_id))) {
       throw invalid('vendor_id', 'No vendor with this id');
     }
     const now = ctx.clock.now();
     const id = newId('bill');
     const status = input.status ?? 'pending';
     await queries.insertBill(
-      trx,
+      ctx.db,
       {
         business_id: ctx.businessId,
         id,
@@ -174,21 +172,21 @@ export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill>
       },
       itemRows(ctx, id, rows),
     );
-    const bill = await detail(trx, ctx, id);
-    if (status === 'pending') await postBill(trx, ctx, bill);
+    const bill = await detail(ctx, id);
+    if (status === 'pending') await postBill(ctx, bill);
     return bill;
   });
 }
 
 /** Partial update of a draft; items replace the old ones. */
 export async function updateBill(ctx: Ctx, id: string, input: UpdateBillBody): Promise<Bill> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await billOrFail(trx, ctx, id);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await billOrFail(ctx, id);
     if (current.status !== 'draft')
-      throw invalidState(`A ${statusOf(current, await today(ctx, trx))} bill cannot be changed`);
+      throw invalidState(`A ${statusOf(current, await today(ctx))} bill cannot be changed`);
     if (
       input.vendor_id !== undefined &&
-      !(await queries.vendorExists(trx, ctx.businessId, input.vendor_id))
+      !(await queries.vendorExists(ctx.db, ctx.businessId, input.vendor_id))
     ) {
       throw invalid('vendor_id', 'No vendor with this id');
     }
@@ -199,10 +197,10 @@ export async function updateBill(ctx: Ctx, id: string, input: UpdateBillBody): P
     if (items !== undefined) {
       const computed = amountsOf(items, currency);
       amount = computed.amount;
-      await queries.replaceItems(trx, ctx.businessId, id, itemRows(ctx, id, computed.rows));
+      await queries.replaceItems(ctx.db, ctx.businessId, id, itemRows(ctx, id, computed.rows));
     } else if (input.currency !== undefined) {
       // Items are in minor units of the currency: a new currency re-checks them.
-      const old = await queries.billItems(trx, ctx.businessId, id);
+      const old = await queries.billItems(ctx.db, ctx.businessId, id);
       amount = amountsOf(
         old.map((i) => ({
           description: i.description,
@@ -213,56 +211,56 @@ export async function updateBill(ctx: Ctx, id: string, input: UpdateBillBody): P
       ).amount;
     }
     const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-    await queries.updateBill(trx, ctx.businessId, id, {
+    await queries.updateBill(ctx.db, ctx.businessId, id, {
       ...changes,
       ...(amount !== undefined && { amount }),
       updated_at: ctx.clock.now(),
     });
-    return detail(trx, ctx, id);
+    return detail(ctx, id);
   });
 }
 
 export async function deleteBill(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const current = await billOrFail(trx, ctx, id);
+  await inTransaction(ctx, async (ctx) => {
+    const current = await billOrFail(ctx, id);
     if (current.status !== 'draft') {
       throw invalidState(
-        `Only drafts can be deleted; void a ${statusOf(current, await today(ctx, trx))} bill instead`,
+        `Only drafts can be deleted; void a ${statusOf(current, await today(ctx))} bill instead`,
       );
     }
     const now = ctx.clock.now();
-    await queries.updateBill(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await queries.updateBill(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now });
   });
 }
 
 /** draft -> pending, posted on its issue date. */
 export async function approveBill(ctx: Ctx, id: string): Promise<Bill> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await billOrFail(trx, ctx, id);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await billOrFail(ctx, id);
     if (current.status !== 'draft')
-      throw invalidState(`A ${statusOf(current, await today(ctx, trx))} bill cannot be approved`);
+      throw invalidState(`A ${statusOf(current, await today(ctx))} bill cannot be approved`);
     const now = ctx.clock.now();
-    await queries.updateBill(trx, ctx.businessId, id, {
+    await queries.updateBill(ctx.db, ctx.businessId, id, {
       status: 'pending',
       approved_at: now,
       updated_at: now,
     });
-    await postBill(trx, ctx, current);
-    return detail(trx, ctx, id);
+    await postBill(ctx, current);
+    return detail(ctx, id);
   });
 }
 
 /** A pending bill without payments becomes void; its posting is reversed, dated today. */
 export async function voidBill(ctx: Ctx, id: string): Promise<Bill> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await billOrFail(trx, ctx, id);
-    const on = await today(ctx, trx);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await billOrFail(ctx, id);
+    const on = await today(ctx);
     if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be voided`);
     if (current.amount_paid > 0) throw invalidState('A bill with payments cannot be voided');
     const now = ctx.clock.now();
-    await queries.updateBill(trx, ctx.businessId, id, { status: 'void', voided_at: now, updated_at: now });
-    await reverse(trx, ctx, { type: 'bill', id }, on, `Void of bill from ${current.vendor_name}`);
-    return detail(trx, ctx, id);
+    await queries.updateBill(ctx.db, ctx.businessId, id, { status: 'void', voided_at: now, updated_at: now });
+    await reverse(ctx, { type: 'bill', id }, on, `Void of bill from ${current.vendor_name}`);
+    return detail(ctx, id);
   });
 }
 
@@ -276,9 +274,9 @@ export async function payBill(
   id: string,
   input: PayBillBody,
 ): Promise<{ bill_status: BillStatus; payment_id: string; amount_due: number }> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await billOrFail(trx, ctx, id);
-    const on = await today(ctx, trx);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await billOrFail(ctx, id);
+    const on = await today(ctx);
     if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be paid`);
     const due = current.amount - current.amount_paid;
     if (input.amount > due) {
@@ -288,7 +286,7 @@ export async function payBill(
       );
     }
     const now = ctx.clock.now();
-    const payment = await queries.insertPayment(trx, {
+    const payment = await queries.insertPayment(ctx.db, {
       business_id: ctx.businessId,
       id: newId('bpay'),
       bill_id: id,
@@ -299,12 +297,12 @@ export async function payBill(
       created_at: now,
     });
     const paid = input.amount === due;
-    await queries.updateBill(trx, ctx.businessId, id, {
+    await queries.updateBill(ctx.db, ctx.businessId, id, {
       amount_paid: current.amount_paid + input.amount,
       ...(paid && { status: 'paid' as const, paid_at: now }),
       updated_at: now,
     });
-    await post(trx, ctx, {
+    await post(ctx, {
       date: input.payment_date,
       description: `Payment to ${current.vendor_name}`,
       currency: current.currency,
@@ -312,7 +310,7 @@ export async function payBill(
       debits: [{ account: ACCOUNTS.payable, amount: input.amount }],
       credits: [{ account: cashAccountOf(input.payment_method), amount: input.amount }],
     });
-    await emit(trx, ctx, 'payment.created', toPayment(payment));
+    await emit(ctx, 'payment.created', toPayment(payment));
     const left = due - input.amount;
     return {
       bill_status: paid

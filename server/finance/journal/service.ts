@@ -3,8 +3,8 @@ import type {
   JournalEntry,
   ListJournalQuery,
 } from '../../../contract/finance/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import { invalid } from '../../platform/errors.js';
 import { MAX_MINOR, toMajor } from '../../platform/money.js';
 import { baseCurrency } from '../../platform/settings.js';
@@ -49,16 +49,16 @@ export async function createManualEntry(ctx: Ctx, input: CreateJournalEntryBody)
       `Debits and credits must balance: ${side} by ${by} (${toMajor(Number(by), currency)} ${currency})`,
     );
   }
-  const id = await inTransaction(ctx.db, async (trx) => {
+  const id = await inTransaction(ctx, async (ctx) => {
     const codes = [...new Set([...input.debits, ...input.credits].map((l) => l.account))];
-    const known = await queries.knownAccounts(trx, ctx.businessId, codes);
+    const known = await queries.knownAccounts(ctx.db, ctx.businessId, codes);
     for (const side of ['debits', 'credits'] as const) {
       const unknown = [...new Set(input[side].map((l) => l.account).filter((code) => !known.has(code)))];
       if (unknown.length > 0) {
         throw invalid(side, `Not an account of the chart: ${unknown.join(', ')}`);
       }
     }
-    const entryId = await post(trx, ctx, {
+    const entryId = await post(ctx, {
       date: input.date,
       description: input.description,
       currency,

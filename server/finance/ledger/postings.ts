@@ -13,7 +13,7 @@ import { checkVatAlerts } from '../vat/service.js';
 export const invoiceSubscriptions: Subscriptions = {
   invoiceIssued: async (ctx, { invoice }) => {
     if (!invoice.issueDate) throw new Error(`Invoice ${invoice.id} was issued without an issue date`);
-    await post(ctx.db, ctx, {
+    await post(ctx, {
       date: invoice.issueDate,
       description: `Invoice ${invoice.number}`,
       currency: invoice.currency,
@@ -24,11 +24,11 @@ export const invoiceSubscriptions: Subscriptions = {
         { account: ACCOUNTS.vatPayable, amount: invoice.taxMinor },
       ],
     });
-    await countSale(ctx.db, ctx, invoice, 1);
-    await checkVatAlerts(ctx.db, ctx);
+    await countSale(ctx, invoice, 1);
+    await checkVatAlerts(ctx);
   },
   invoicePaymentRecorded: async (ctx, { invoice, payment }) => {
-    await post(ctx.db, ctx, {
+    await post(ctx, {
       date: payment.paymentDate,
       description: `Payment of invoice ${invoice.number}`,
       currency: invoice.currency,
@@ -39,15 +39,9 @@ export const invoiceSubscriptions: Subscriptions = {
   },
   invoiceVoided: async (ctx, { invoice, wasIssued, voidedOn }) => {
     if (!wasIssued) return;
-    await countSale(ctx.db, ctx, invoice, -1);
+    await countSale(ctx, invoice, -1);
     // Revenue back under a level re-arms its alert now, so the next crossing is announced.
-    await checkVatAlerts(ctx.db, ctx);
-    await reverse(
-      ctx.db,
-      ctx,
-      { type: 'invoice', id: invoice.id },
-      voidedOn,
-      `Void of invoice ${invoice.number}`,
-    );
+    await checkVatAlerts(ctx);
+    await reverse(ctx, { type: 'invoice', id: invoice.id }, voidedOn, `Void of invoice ${invoice.number}`);
   },
 };

@@ -1,6 +1,5 @@
 import type { SourceType } from '../../../contract/finance/index.js';
-import type { Ctx } from '../../platform/context.js';
-import type { Trx } from '../../platform/db/database.js';
+import { type TxCtx } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import * as queries from './queries.js';
 
@@ -43,7 +42,7 @@ export interface Posting {
  * nothing is written when no line remains. The database refuses an unbalanced entry at commit; this
  * check fails first, with the entry named, since an unbalanced posting is a bug of the caller.
  */
-export async function post(trx: Trx, ctx: Ctx, posting: Posting): Promise<string | null> {
+export async function post(ctx: TxCtx, posting: Posting): Promise<string | null> {
   const debits = posting.debits.filter((l) => l.amount !== 0);
   const credits = posting.credits.filter((l) => l.amount !== 0);
   if (debits.length === 0 && credits.length === 0) return null;
@@ -63,7 +62,7 @@ export async function post(trx: Trx, ctx: Ctx, posting: Posting): Promise<string
     credit,
   });
   await queries.insertEntry(
-    trx,
+    ctx.db,
     {
       business_id: ctx.businessId,
       id,
@@ -90,16 +89,15 @@ export async function post(trx: Trx, ctx: Ctx, posting: Posting): Promise<string
  * with the document as its source; nothing when the document posted nothing.
  */
 export async function reverse(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   document: { type: 'bill' | 'invoice'; id: string },
   date: string,
   description: string,
 ): Promise<void> {
-  const lines = await queries.postedLines(trx, ctx.businessId, document.type, document.id);
+  const lines = await queries.postedLines(ctx.db, ctx.businessId, document.type, document.id);
   const currency = lines[0]?.currency;
   if (currency === undefined) return;
-  await post(trx, ctx, {
+  await post(ctx, {
     date,
     description,
     currency,

@@ -1,5 +1,4 @@
-import type { Ctx } from '../../platform/context.js';
-import type { Trx } from '../../platform/db/database.js';
+import { type TxCtx } from '../../platform/context.js';
 import type { InvoiceFacts } from '../../platform/hooks.js';
 import { addToSalesDay } from './queries.js';
 
@@ -14,10 +13,10 @@ function slotOf(id: string): number {
  * Counts an invoice in (sign 1, when issued) or out of (sign -1, when voided) the net revenue of its
  * issue date, in the transaction that changes it.
  */
-export async function countSale(trx: Trx, ctx: Ctx, invoice: InvoiceFacts, sign: 1 | -1): Promise<void> {
+export async function countSale(ctx: TxCtx, invoice: InvoiceFacts, sign: 1 | -1): Promise<void> {
   if (!invoice.issueDate) throw new Error(`Invoice ${invoice.id} has no issue date`);
   await addToSalesDay(
-    trx,
+    ctx.db,
     {
       businessId: ctx.businessId,
       currency: invoice.currency,

@@ -6,8 +6,8 @@ import type {
   VatThreshold,
 } from '../../../contract/finance/index.js';
 import { today } from '../../platform/calendar.js';
-import { jobCtx, type Ctx, type CtxSource } from '../../platform/context.js';
-import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
+import { jobCtx, type Ctx, type CtxSource, type TxCtx, inTransaction } from '../../platform/context.js';
+import { type Executor } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -142,27 +142,27 @@ export const NO_VAT_BLOCK: VatBlock = {
 };
 
 /** The configuration as the API answers it, with its status today. */
-async function answer(db: Executor, ctx: Ctx): Promise<VatThreshold | null> {
-  const on = await today(ctx, db);
-  const row = await findThreshold(db, ctx.businessId, on);
+async function answer(ctx: Ctx): Promise<VatThreshold | null> {
+  const on = await today(ctx);
+  const row = await findThreshold(ctx.db, ctx.businessId, on);
   return row ? toThreshold(row, statusOf(row, on)) : null;
 }
 
 /** `answer` for a configuration the caller has just written. */
-async function answerWritten(trx: Trx, ctx: Ctx): Promise<VatThreshold> {
-  const threshold = await answer(trx, ctx);
+async function answerWritten(ctx: TxCtx): Promise<VatThreshold> {
+  const threshold = await answer(ctx);
   if (!threshold) throw new Error(`The VAT threshold of ${ctx.businessId} vanished in its own transaction`);
   return threshold;
 }
 
-export const getVatThreshold = (ctx: Ctx): Promise<VatThreshold | null> => answer(ctx.db, ctx);
+export const getVatThreshold = (ctx: Ctx): Promise<VatThreshold | null> => answer(ctx);
 
 export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody): Promise<VatThreshold> {
   const currency = input.currency ?? (await baseCurrency(ctx));
   try {
-    return await inTransaction(ctx.db, async (trx) => {
+    return await inTransaction(ctx, async (ctx) => {
       const now = ctx.clock.now();
-      await queries.insertThreshold(trx, {
+      await queries.insertThreshold(ctx.db, {
         business_id: ctx.businessId,
         public_id: newId('vat'),
         country: input.country,
@@ -176,8 +176,8 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
         created_at: now,
         updated_at: now,
       });
-      await checkVatAlerts(trx, ctx);
-      return answerWritten(trx, ctx);
+      await checkVatAlerts(ctx);
+      return answerWritten(ctx);
     });
   } catch (err) {
     if (isUniqueViolation(err, 'finance_vat_thresholds_pkey')) {
@@ -187,8 +187,8 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
   }
 }
 
-async function ownThreshold(trx: Trx, ctx: Ctx, publicId: string): Promise<Row> {
-  const row = await findThreshold(trx, ctx.businessId, await today(ctx, trx), true);
+async function ownThreshold(ctx: TxCtx, publicId: string): Promise<Row> {
+  const row = await findThreshold(ctx.db, ctx.businessId, await today(ctx), true);
   if (!row || row.public_id !== publicId) throw notFound('VAT threshold');
   return row;
 }
@@ -199,14 +199,14 @@ export async function updateVatThreshold(
   publicId: string,
   input: UpdateVatThresholdBody,
 ): Promise<VatThreshold> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await ownThreshold(trx, ctx, publicId);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await ownThreshold(ctx, publicId);
     const rearm =
       (input.thresholdAmount !== undefined && input.thresholdAmount !== current.threshold_amount) ||
       (input.alertAtPercentage !== undefined && input.alertAtPercentage !== current.alert_at_percentage) ||
       (input.periodType !== undefined && input.periodType !== current.period_type) ||
       (input.currency !== undefined && input.currency !== current.currency);
-    await queries.updateThreshold(trx, ctx.businessId, {
+    await queries.updateThreshold(ctx.db, ctx.businessId, {
       ...(input.country !== undefined && { country: input.country }),
       ...(input.thresholdAmount !== undefined && { threshold_amount: input.thresholdAmount }),
       ...(input.currency !== undefined && { currency: input.currency }),
@@ -216,8 +216,8 @@ export async function updateVatThreshold(
       ...(rearm && { alerted_level_window: null, alerted_full_window: null }),
       updated_at: ctx.clock.now(),
     });
-    await checkVatAlerts(trx, ctx);
-    return answerWritten(trx, ctx);
+    await checkVatAlerts(ctx);
+    return answerWritten(ctx);
   });
 }
 
@@ -226,15 +226,15 @@ export async function markVatRegistered(
   publicId: string,
   input: MarkRegisteredBody,
 ): Promise<VatThreshold> {
-  return inTransaction(ctx.db, async (trx) => {
-    await ownThreshold(trx, ctx, publicId);
-    await queries.updateThreshold(trx, ctx.businessId, {
+  return inTransaction(ctx, async (ctx) => {
+    await ownThreshold(ctx, publicId);
+    await queries.updateThreshold(ctx.db, ctx.businessId, {
       registered: true,
       registration_date: input.registrationDate,
       registration_number: input.registrationNumber,
       updated_at: ctx.clock.now(),
     });
-    return answerWritten(trx, ctx);
+    return answerWritten(ctx);
   });
 }
 
@@ -244,22 +244,22 @@ export async function markVatRegistered(
  * re-arms when revenue falls back below the level); none once registered. The common case, nothing
  * due, is one statement that locks nothing; a due alert is decided again under the row lock.
  */
-export async function checkVatAlerts(trx: Trx, ctx: Ctx): Promise<number> {
-  const on = await today(ctx, trx);
-  const seen = await findThreshold(trx, ctx.businessId, on);
+export async function checkVatAlerts(ctx: TxCtx): Promise<number> {
+  const on = await today(ctx);
+  const seen = await findThreshold(ctx.db, ctx.businessId, on);
   if (!seen || seen.registered || !dueAlerts(seen, on).changed) return 0;
-  const row = await findThreshold(trx, ctx.businessId, on, true);
+  const row = await findThreshold(ctx.db, ctx.businessId, on, true);
   if (!row || row.registered) return 0;
   const due = dueAlerts(row, on);
   if (!due.changed) return 0;
-  await queries.updateThreshold(trx, ctx.businessId, {
+  await queries.updateThreshold(ctx.db, ctx.businessId, {
     alerted_level_window: due.levelWindow,
     alerted_full_window: due.fullWindow,
   });
   const amount = (minor: bigint) => `${toMajor(Number(minor), row.currency)} ${row.currency}`;
   const window = row.period_type.replace(/_/g, ' ');
   for (const level of due.send) {
-    await queueMail(trx, ctx, {
+    await queueMail(ctx, {
       to: row.alert_email,
       subject:
         level === 100
@@ -314,9 +314,7 @@ export async function checkAllVatThresholds(deps: CtxSource): Promise<number> {
     const batch = await queries.unregisteredBusinesses(deps.db, BATCH, after);
     for (const businessId of batch) {
       try {
-        sent += await inTransaction(deps.db, (trx) =>
-          checkVatAlerts(trx, jobCtx({ ...deps, db: trx }, businessId, JOB)),
-        );
+        sent += await inTransaction(jobCtx(deps, businessId, JOB), checkVatAlerts);
       } catch (err) {
         deps.log.error({ err, businessId }, 'VAT threshold check failed');
       }

@@ -7,8 +7,8 @@ import type {
 import type { Pagination } from '../../../contract/common/pagination.js';
 import { newId } from '../../platform/ids.js';
 import { paginationOf } from '../../platform/pagination.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import type { NewCustomer } from '../../platform/db/types.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
@@ -50,9 +50,9 @@ function newCustomer(ctx: Ctx, input: CreateCustomerBody): NewCustomer {
 export async function createCustomer(ctx: Ctx, input: CreateCustomerBody): Promise<Customer> {
   return refuseDuplicates(
     () =>
-      inTransaction(ctx.db, async (trx) => {
-        const customer = toCustomer(await queries.insertCustomer(trx, newCustomer(ctx, input)));
-        await emit(trx, ctx, 'customer.created', customer);
+      inTransaction(ctx, async (ctx) => {
+        const customer = toCustomer(await queries.insertCustomer(ctx.db, newCustomer(ctx, input)));
+        await emit(ctx, 'customer.created', customer);
         return customer;
       }),
     { customers_email_key: emailTaken },
@@ -69,17 +69,17 @@ export async function customerForEmail(
   ctx: Ctx,
   input: { email: string; name: string },
 ): Promise<{ id: string; created: boolean }> {
-  return inTransaction(ctx.db, async (trx) => {
-    const existing = await queries.findCustomerByEmail(trx, ctx.businessId, input.email);
+  return inTransaction(ctx, async (ctx) => {
+    const existing = await queries.findCustomerByEmail(ctx.db, ctx.businessId, input.email);
     if (existing) return { id: existing.id, created: false };
-    const row = await queries.insertCustomerUnlessTaken(trx, newCustomer(ctx, input));
+    const row = await queries.insertCustomerUnlessTaken(ctx.db, newCustomer(ctx, input));
     if (!row) {
       // Another transaction created it since the read; the insert waited for it to commit.
-      const winner = await queries.findCustomerByEmail(trx, ctx.businessId, input.email);
+      const winner = await queries.findCustomerByEmail(ctx.db, ctx.businessId, input.email);
       if (!winner) throw new Error(`The customer for ${input.email} vanished after a conflicting insert`);
       return { id: winner.id, created: false };
     }
-    await emit(trx, ctx, 'customer.created', toCustomer(row));
+    await emit(ctx, 'customer.created', toCustomer(row));
     return { id: row.id, created: true };
   });
 }
@@ -102,8 +102,8 @@ export async function getCustomer(ctx: Ctx, id: string): Promise<Customer> {
 export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomerBody): Promise<Customer> {
   return refuseDuplicates(
     () =>
-      inTransaction(ctx.db, async (trx) => {
-        const current = await queries.findCustomer(trx, ctx.businessId, id, true);
+      inTransaction(ctx, async (ctx) => {
+        const current = await queries.findCustomer(ctx.db, ctx.businessId, id, true);
         if (!current) throw notFound('Customer');
         const renamed = input.name !== undefined && input.name !== current.name;
         // A rename re-derives both name parts; a part given in the same request wins.
@@ -123,12 +123,12 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
           ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
         };
         if (Object.keys(changes).length === 0) return toCustomer(current);
-        const row = await queries.updateCustomer(trx, ctx.businessId, id, {
+        const row = await queries.updateCustomer(ctx.db, ctx.businessId, id, {
           ...changes,
           updated_at: ctx.clock.now(),
         });
         const customer = toCustomer(row);
-        await emit(trx, ctx, 'customer.updated', customer);
+        await emit(ctx, 'customer.updated', customer);
         return customer;
       }),
     { customers_email_key: emailTaken },
@@ -147,18 +147,18 @@ export async function unsubscribeCustomer(ctx: Ctx, id: string): Promise<boolean
 }
 
 export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
-  return inTransaction(ctx.db, async (trx) => {
-    const row = await queries.findCustomer(trx, ctx.businessId, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const row = await queries.findCustomer(ctx.db, ctx.businessId, id, true);
     if (!row) throw notFound('Customer');
-    if (await queries.isReferenced(trx, ctx.businessId, id)) {
+    if (await queries.isReferenced(ctx.db, ctx.businessId, id)) {
       throw new ApiError(
         'RESOURCE_IN_USE',
         'The customer has invoices or a loyalty membership and cannot be deleted',
       );
     }
-    await queries.deleteCustomer(trx, ctx.businessId, id);
+    await queries.deleteCustomer(ctx.db, ctx.businessId, id);
     const customer = toCustomer(row);
-    await emit(trx, ctx, 'customer.deleted', customer);
+    await emit(ctx, 'customer.deleted', customer);
     return customer;
   });
 }

@@ -1,6 +1,6 @@
 import type { InvoiceItemInput } from '../../../contract/general/invoices.js';
-import type { Ctx } from '../../platform/context.js';
-import type { Executor, Trx } from '../../platform/db/database.js';
+import { type TxCtx } from '../../platform/context.js';
+import type { Executor } from '../../platform/db/database.js';
 import { invalid } from '../../platform/errors.js';
 import { invoiceTotals, lineAmounts, toMinor, type LineAmounts } from '../../platform/money.js';
 import { findCustomer } from '../customers/queries.js';
@@ -28,13 +28,12 @@ export interface Totals {
 
 /** Fills lines from their products, converts prices to minor units and rounds each line half-up. */
 export async function priceLines(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   items: InvoiceItemInput[],
   currency: string,
 ): Promise<PricedLine[]> {
   const productIds = [...new Set(items.flatMap((i) => (i.product_id ? [i.product_id] : [])))];
-  const products = new Map((await findProducts(trx, ctx.businessId, productIds)).map((p) => [p.id, p]));
+  const products = new Map((await findProducts(ctx.db, ctx.businessId, productIds)).map((p) => [p.id, p]));
   return items.map((item, index) => {
     const field = (name: string) => `items.${index}.${name}`;
     const product = item.product_id ? products.get(item.product_id) : undefined;

@@ -11,8 +11,8 @@ import { today } from '../../platform/calendar.js';
 import { newId } from '../../platform/ids.js';
 import { toMajor, toMinor } from '../../platform/money.js';
 import { paginationOf } from '../../platform/pagination.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
+import { type Executor, type Trx } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
 import type { InvoiceItemRow, InvoicesTable } from '../../platform/db/types.js';
 import { ApiError, invalidState, notFound } from '../../platform/errors.js';
@@ -54,13 +54,13 @@ async function writeLines(
 }
 
 /** The invoice as its detail endpoint serialises it. */
-async function loadInvoice(db: Executor, ctx: Ctx, id: string): Promise<Invoice> {
-  const row = await queries.findInvoice(db, ctx.businessId, id);
+async function loadInvoice(ctx: Ctx, id: string): Promise<Invoice> {
+  const row = await queries.findInvoice(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Invoice');
   const [items, payments, day] = await Promise.all([
-    queries.itemsOf(db, ctx.businessId, [id]),
-    paymentsOf(db, ctx, [row]),
-    today(ctx, db),
+    queries.itemsOf(ctx.db, ctx.businessId, [id]),
+    paymentsOf(ctx.db, ctx, [row]),
+    today(ctx),
   ]);
   return toInvoice(row, items, payments, day);
 }
@@ -78,14 +78,14 @@ async function paymentsOf(
   return paid.length === 0 ? [] : queries.paymentsOf(db, ctx.businessId, paid);
 }
 
-async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
-  const row = await queries.lockInvoice(trx, ctx.businessId, id);
+async function lockOrFail(ctx: TxCtx, id: string) {
+  const row = await queries.lockInvoice(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Invoice');
   return row;
 }
 
-const setInvoice = (trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTable>) =>
-  queries.updateInvoice(trx, ctx.businessId, id, patch);
+const setInvoice = (ctx: TxCtx, id: string, patch: Updateable<InvoicesTable>) =>
+  queries.updateInvoice(ctx.db, ctx.businessId, id, patch);
 
 /**
  * Locks the invoice, lets `change` check its state and write, then emits `invoice.updated` with the
@@ -94,12 +94,12 @@ const setInvoice = (trx: Trx, ctx: Ctx, id: string, patch: Updateable<InvoicesTa
 async function transition(
   ctx: Ctx,
   id: string,
-  change: (trx: Trx, current: Awaited<ReturnType<typeof lockOrFail>>) => Promise<void>,
+  change: (ctx: TxCtx, current: Awaited<ReturnType<typeof lockOrFail>>) => Promise<void>,
 ): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    await change(trx, await lockOrFail(trx, ctx, id));
-    const invoice = await loadInvoice(trx, ctx, id);
-    await emit(trx, ctx, 'invoice.updated', invoice);
+  return inTransaction(ctx, async (ctx) => {
+    await change(ctx, await lockOrFail(ctx, id));
+    const invoice = await loadInvoice(ctx, id);
+    await emit(ctx, 'invoice.updated', invoice);
     return invoice;
   });
 }
@@ -107,10 +107,10 @@ async function transition(
 export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise<Invoice> {
   const currency = input.currency ?? (await baseCurrency(ctx));
   checkDates(input.issue_date, input.due_date);
-  return inTransaction(ctx.db, async (trx) => {
-    await requireCustomer(trx, ctx.businessId, input.customer_id);
-    const lines = await priceLines(trx, ctx, input.items, currency);
-    return createDraft(trx, ctx, {
+  return inTransaction(ctx, async (ctx) => {
+    await requireCustomer(ctx.db, ctx.businessId, input.customer_id);
+    const lines = await priceLines(ctx, input.items, currency);
+    return createDraft(ctx, {
       customer_id: input.customer_id,
       currency,
       issue_date: input.issue_date ?? null,
@@ -127,8 +127,7 @@ export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise
  * exactly), numbered and announced (`invoice.created`) in the caller's transaction.
  */
 export async function createDraft(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   draft: {
     customer_id: string;
     currency: string;
@@ -140,10 +139,10 @@ export async function createDraft(
   },
 ): Promise<Invoice> {
   // Taken last, so the counter's row lock is held for as short a time as possible.
-  const number = formatNumber(await nextSequenceValue(trx, ctx.businessId, 'invoice'));
+  const number = formatNumber(await nextSequenceValue(ctx.db, ctx.businessId, 'invoice'));
   const id = newId('inv');
   const now = ctx.clock.now();
-  await queries.insertInvoice(trx, {
+  await queries.insertInvoice(ctx.db, {
     business_id: ctx.businessId,
     id,
     number,
@@ -162,9 +161,9 @@ export async function createDraft(
     voided_at: null,
     deleted_at: null,
   });
-  await writeLines(trx, ctx.businessId, id, draft.lines);
-  const invoice = await loadInvoice(trx, ctx, id);
-  await emit(trx, ctx, 'invoice.created', invoice);
+  await writeLines(ctx.db, ctx.businessId, id, draft.lines);
+  const invoice = await loadInvoice(ctx, id);
+  await emit(ctx, 'invoice.created', invoice);
   return invoice;
 }
 
@@ -193,7 +192,7 @@ export async function listInvoices(
   return { data, pagination: paginationOf(query, total) };
 }
 
-export const getInvoice = (ctx: Ctx, id: string): Promise<Invoice> => loadInvoice(ctx.db, ctx, id);
+export const getInvoice = (ctx: Ctx, id: string): Promise<Invoice> => loadInvoice(ctx, id);
 
 /** Existing lines as create input, so a currency change re-prices them through the same path. */
 function asInput(item: InvoiceItemRow, currency: string): InvoiceItemInput {
@@ -212,13 +211,13 @@ const notUpdatable = (status: string) =>
 /** Partial update of a draft; an empty one changes nothing and returns the draft as it is. */
 export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBody): Promise<Invoice> {
   if (Object.values(input).every((value) => value === undefined)) {
-    const invoice = await loadInvoice(ctx.db, ctx, id);
+    const invoice = await loadInvoice(ctx, id);
     if (invoice.status !== 'draft') throw notUpdatable(invoice.status);
     return invoice;
   }
-  return transition(ctx, id, async (trx, current) => {
+  return transition(ctx, id, async (ctx, current) => {
     if (current.status !== 'draft') throw notUpdatable(current.status);
-    if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
+    if (input.customer_id !== undefined) await requireCustomer(ctx.db, ctx.businessId, input.customer_id);
     const issueDate = input.issue_date !== undefined ? input.issue_date : current.issue_date;
     checkDates(issueDate, input.due_date ?? current.due_date);
     const currency = input.currency ?? current.currency;
@@ -226,12 +225,12 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
     if (input.items !== undefined || currency !== current.currency) {
       const items =
         input.items ??
-        (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
-      const lines = await priceLines(trx, ctx, items, currency);
-      await writeLines(trx, ctx.businessId, id, storedLines(lines));
+        (await queries.itemsOf(ctx.db, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
+      const lines = await priceLines(ctx, items, currency);
+      await writeLines(ctx.db, ctx.businessId, id, storedLines(lines));
       totals = totalsOf(lines, currency);
     }
-    await setInvoice(trx, ctx, id, {
+    await setInvoice(ctx, id, {
       ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
       ...(input.due_date !== undefined && { due_date: input.due_date }),
       ...(input.issue_date !== undefined && { issue_date: input.issue_date }),
@@ -245,37 +244,37 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
 
 /** Drafts only. The row is kept, marked deleted, so every number ever given stays accounted for. */
 export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockOrFail(ctx, id);
     if (current.status !== 'draft') {
       throw invalidState(`Only draft invoices can be deleted; this one is ${current.status}`);
     }
-    const invoice = await loadInvoice(trx, ctx, id);
-    await setInvoice(trx, ctx, id, { deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() });
-    await emit(trx, ctx, 'invoice.deleted', invoice);
+    const invoice = await loadInvoice(ctx, id);
+    await setInvoice(ctx, id, { deleted_at: ctx.clock.now(), updated_at: ctx.clock.now() });
+    await emit(ctx, 'invoice.deleted', invoice);
     return invoice;
   });
 }
 
 export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
-  return transition(ctx, id, async (trx, current) => {
+  return transition(ctx, id, async (ctx, current) => {
     if (current.status !== 'draft') {
       throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
     }
     const now = ctx.clock.now();
-    const issued = await setInvoice(trx, ctx, id, {
+    const issued = await setInvoice(ctx, id, {
       status: 'unpaid',
-      issue_date: current.issue_date ?? (await today(ctx, trx)),
+      issue_date: current.issue_date ?? (await today(ctx)),
       issued_at: now,
       updated_at: now,
     });
-    await ctx.hooks.announce(ctx, trx, 'invoiceIssued', { invoice: factsOf(issued) });
+    await ctx.hooks.announce(ctx, 'invoiceIssued', { invoice: factsOf(issued) });
   });
 }
 
 export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBody): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockOrFail(ctx, id);
     if (current.status === 'draft') throw invalidState('Issue the invoice before recording payments');
     if (current.status !== 'unpaid')
       throw invalidState(`Cannot record a payment on a ${current.status} invoice`);
@@ -287,24 +286,24 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       ]);
     }
     const now = ctx.clock.now();
-    const payment = await queries.insertPayment(trx, {
+    const payment = await queries.insertPayment(ctx.db, {
       business_id: ctx.businessId,
       id: newId('pay'),
       invoice_id: id,
       amount_minor: amount,
       currency: current.currency,
       payment_method: input.payment_method,
-      payment_date: input.payment_date ?? (await today(ctx, trx)),
+      payment_date: input.payment_date ?? (await today(ctx)),
       reference: input.reference ?? null,
       created_at: now,
     });
     const fullyPaid = amount === due;
-    const updated = await queries.addPayment(trx, ctx.businessId, id, amount, fullyPaid, now);
-    const invoice = await loadInvoice(trx, ctx, id);
-    await emit(trx, ctx, 'payment.created', toPayment(payment));
-    await emit(trx, ctx, 'invoice.updated', invoice);
+    const updated = await queries.addPayment(ctx.db, ctx.businessId, id, amount, fullyPaid, now);
+    const invoice = await loadInvoice(ctx, id);
+    await emit(ctx, 'payment.created', toPayment(payment));
+    await emit(ctx, 'invoice.updated', invoice);
     const facts = factsOf(updated);
-    await ctx.hooks.announce(ctx, trx, 'invoicePaymentRecorded', {
+    await ctx.hooks.announce(ctx, 'invoicePaymentRecorded', {
       invoice: facts,
       payment: {
         id: payment.id,
@@ -314,26 +313,26 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       },
     });
     if (fullyPaid) {
-      await emit(trx, ctx, 'invoice.paid', invoice);
-      await ctx.hooks.announce(ctx, trx, 'invoicePaid', { invoice: facts });
+      await emit(ctx, 'invoice.paid', invoice);
+      await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
     }
     return invoice;
   });
 }
 
 export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
-  return transition(ctx, id, async (trx, current) => {
+  return transition(ctx, id, async (ctx, current) => {
     if (current.status !== 'draft' && current.status !== 'unpaid') {
       throw invalidState(`Cannot void a ${current.status} invoice`);
     }
     if (Number(current.amount_paid_minor) > 0)
       throw invalidState('Cannot void an invoice with payments recorded');
     const now = ctx.clock.now();
-    const voided = await setInvoice(trx, ctx, id, { status: 'void', voided_at: now, updated_at: now });
-    await ctx.hooks.announce(ctx, trx, 'invoiceVoided', {
+    const voided = await setInvoice(ctx, id, { status: 'void', voided_at: now, updated_at: now });
+    await ctx.hooks.announce(ctx, 'invoiceVoided', {
       invoice: factsOf(voided),
       wasIssued: current.status === 'unpaid',
-      voidedOn: await today(ctx, trx),
+      voidedOn: await today(ctx),
     });
   });
 }

@@ -8,8 +8,8 @@ import type {
 import { newId } from '../../platform/ids.js';
 import { toMajor, toMinor } from '../../platform/money.js';
 import { paginationOf } from '../../platform/pagination.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
@@ -27,8 +27,8 @@ export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise
   const priceMinor = toMinor(input.price, currency, 'price');
   const now = ctx.clock.now();
   return uniqueSku(() =>
-    inTransaction(ctx.db, async (trx) => {
-      const row = await queries.insertProduct(trx, {
+    inTransaction(ctx, async (ctx) => {
+      const row = await queries.insertProduct(ctx.db, {
         business_id: ctx.businessId,
         id: newId('prod'),
         name: input.name,
@@ -41,7 +41,7 @@ export async function createProduct(ctx: Ctx, input: CreateProductBody): Promise
         updated_at: now,
       });
       const product = toProduct(row);
-      await emit(trx, ctx, 'product.created', product);
+      await emit(ctx, 'product.created', product);
       return product;
     }),
   );
@@ -64,14 +64,14 @@ export async function getProduct(ctx: Ctx, id: string): Promise<Product> {
 /** Partial update; an empty one changes nothing and returns the product as it is. */
 export async function updateProduct(ctx: Ctx, id: string, input: UpdateProductBody): Promise<Product> {
   return uniqueSku(() =>
-    inTransaction(ctx.db, async (trx) => {
-      const current = await queries.findProduct(trx, ctx.businessId, id, true);
+    inTransaction(ctx, async (ctx) => {
+      const current = await queries.findProduct(ctx.db, ctx.businessId, id, true);
       if (!current) throw notFound('Product');
       if (Object.values(input).every((value) => value === undefined)) return toProduct(current);
       const currency = input.currency ?? current.currency;
       // The price is kept in major units across a currency change, so it must fit the new currency.
       const price = input.price ?? toMajor(Number(current.price_minor), current.currency);
-      const row = await queries.updateProduct(trx, ctx.businessId, id, {
+      const row = await queries.updateProduct(ctx.db, ctx.businessId, id, {
         ...(input.name !== undefined && { name: input.name }),
         ...(input.sku !== undefined && { sku: input.sku }),
         ...(input.stock !== undefined && { stock: input.stock }),
@@ -81,19 +81,19 @@ export async function updateProduct(ctx: Ctx, id: string, input: UpdateProductBo
         updated_at: ctx.clock.now(),
       });
       const product = toProduct(row);
-      await emit(trx, ctx, 'product.updated', product);
+      await emit(ctx, 'product.updated', product);
       return product;
     }),
   );
 }
 
 export async function deleteProduct(ctx: Ctx, id: string): Promise<Product> {
-  return inTransaction(ctx.db, async (trx) => {
-    const row = await queries.findProduct(trx, ctx.businessId, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const row = await queries.findProduct(ctx.db, ctx.businessId, id, true);
     if (!row) throw notFound('Product');
-    await queries.deleteProduct(trx, ctx.businessId, id);
+    await queries.deleteProduct(ctx.db, ctx.businessId, id);
     const product = toProduct(row);
-    await emit(trx, ctx, 'product.deleted', product);
+    await emit(ctx, 'product.deleted', product);
     return product;
   });
 }

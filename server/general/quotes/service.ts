@@ -7,8 +7,8 @@ import type {
   UpdateQuoteBody,
 } from '../../../contract/general/quotes.js';
 import { addDays, today } from '../../platform/calendar.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
+import { type Trx } from '../../platform/db/database.js';
 import type { QuotesTable } from '../../platform/db/types.js';
 import { invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -43,15 +43,15 @@ async function writeLines(trx: Trx, businessId: string, quoteId: string, lines: 
 }
 
 /** The quote as its detail endpoint serialises it. */
-async function loadQuote(db: Executor, ctx: Ctx, id: string): Promise<Quote> {
-  const row = await queries.findQuote(db, ctx.businessId, id);
+async function loadQuote(ctx: Ctx, id: string): Promise<Quote> {
+  const row = await queries.findQuote(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Quote');
-  const [items, day] = await Promise.all([queries.itemsOf(db, ctx.businessId, [id]), today(ctx, db)]);
+  const [items, day] = await Promise.all([queries.itemsOf(ctx.db, ctx.businessId, [id]), today(ctx)]);
   return toQuote(row, items, day);
 }
 
-async function lockOrFail(trx: Trx, ctx: Ctx, id: string) {
-  const row = await queries.lockQuote(trx, ctx.businessId, id);
+async function lockOrFail(ctx: TxCtx, id: string) {
+  const row = await queries.lockQuote(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Quote');
   return row;
 }
@@ -65,28 +65,28 @@ type Locked = NonNullable<Awaited<ReturnType<typeof queries.lockQuote>>>;
 async function transition(
   ctx: Ctx,
   id: string,
-  change: (trx: Trx, current: Locked, status: Quote['status']) => Promise<Updateable<QuotesTable>>,
+  change: (ctx: TxCtx, current: Locked, status: Quote['status']) => Promise<Updateable<QuotesTable>>,
 ): Promise<Quote> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
-    const patch = await change(trx, current, reportedStatus(current, await today(ctx, trx)));
-    await queries.updateQuote(trx, ctx.businessId, id, { ...patch, updated_at: ctx.clock.now() });
-    const quote = await loadQuote(trx, ctx, id);
-    await emit(trx, ctx, 'quote.updated', quote);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockOrFail(ctx, id);
+    const patch = await change(ctx, current, reportedStatus(current, await today(ctx)));
+    await queries.updateQuote(ctx.db, ctx.businessId, id, { ...patch, updated_at: ctx.clock.now() });
+    const quote = await loadQuote(ctx, id);
+    await emit(ctx, 'quote.updated', quote);
     return quote;
   });
 }
 
 export async function createQuote(ctx: Ctx, input: CreateQuoteBody): Promise<Quote> {
   const currency = input.currency ?? (await baseCurrency(ctx));
-  return inTransaction(ctx.db, async (trx) => {
-    await requireCustomer(trx, ctx.businessId, input.customer_id);
-    const lines = await priceLines(trx, ctx, input.items, currency);
+  return inTransaction(ctx, async (ctx) => {
+    await requireCustomer(ctx.db, ctx.businessId, input.customer_id);
+    const lines = await priceLines(ctx, input.items, currency);
     // Taken last, so the counter's row lock is held for as short a time as possible.
-    const number = formatNumber(await nextSequenceValue(trx, ctx.businessId, 'quote'));
+    const number = formatNumber(await nextSequenceValue(ctx.db, ctx.businessId, 'quote'));
     const id = newId('quo');
     const now = ctx.clock.now();
-    await queries.insertQuote(trx, {
+    await queries.insertQuote(ctx.db, {
       business_id: ctx.businessId,
       id,
       number,
@@ -100,9 +100,9 @@ export async function createQuote(ctx: Ctx, input: CreateQuoteBody): Promise<Quo
       created_at: now,
       updated_at: now,
     });
-    await writeLines(trx, ctx.businessId, id, storedLines(lines));
-    const quote = await loadQuote(trx, ctx, id);
-    await emit(trx, ctx, 'quote.created', quote);
+    await writeLines(ctx.db, ctx.businessId, id, storedLines(lines));
+    const quote = await loadQuote(ctx, id);
+    await emit(ctx, 'quote.created', quote);
     return quote;
   });
 }
@@ -128,7 +128,7 @@ export async function listQuotes(
   return { data, pagination: paginationOf(query, total) };
 }
 
-export const getQuote = (ctx: Ctx, id: string): Promise<Quote> => loadQuote(ctx.db, ctx, id);
+export const getQuote = (ctx: Ctx, id: string): Promise<Quote> => loadQuote(ctx, id);
 
 const onlyDrafts = (status: string, what: string) =>
   invalidState(`Only draft quotes can be ${what}; this one is ${status}`);
@@ -136,27 +136,27 @@ const onlyDrafts = (status: string, what: string) =>
 /** Partial update of a draft; an empty one changes nothing and returns the draft as it is. */
 export async function updateQuote(ctx: Ctx, id: string, input: UpdateQuoteBody): Promise<Quote> {
   if (Object.values(input).every((value) => value === undefined)) {
-    const quote = await loadQuote(ctx.db, ctx, id);
+    const quote = await loadQuote(ctx, id);
     if (quote.status !== 'draft') throw onlyDrafts(quote.status, 'updated');
     return quote;
   }
-  return transition(ctx, id, async (trx, current, status) => {
+  return transition(ctx, id, async (ctx, current, status) => {
     if (current.status !== 'draft') throw onlyDrafts(status, 'updated');
-    if (input.customer_id !== undefined) await requireCustomer(trx, ctx.businessId, input.customer_id);
+    if (input.customer_id !== undefined) await requireCustomer(ctx.db, ctx.businessId, input.customer_id);
     const currency = input.currency ?? current.currency;
     let totals = {};
     if (input.items !== undefined || currency !== current.currency) {
       const items =
         input.items ??
-        (await queries.itemsOf(trx, ctx.businessId, [id])).map((i) => ({
+        (await queries.itemsOf(ctx.db, ctx.businessId, [id])).map((i) => ({
           ...(i.product_id ? { product_id: i.product_id } : {}),
           description: i.description,
           quantity: Number(i.quantity),
           unit_price: toMajor(Number(i.unit_price_minor), current.currency),
           tax_rate: Number(i.tax_rate),
         }));
-      const lines = await priceLines(trx, ctx, items, currency);
-      await writeLines(trx, ctx.businessId, id, storedLines(lines));
+      const lines = await priceLines(ctx, items, currency);
+      await writeLines(ctx.db, ctx.businessId, id, storedLines(lines));
       totals = totalsOf(lines, currency);
     }
     return {
@@ -171,34 +171,33 @@ export async function updateQuote(ctx: Ctx, id: string, input: UpdateQuoteBody):
 
 /** Drafts only; the row is kept, marked deleted, so every number ever given stays accounted for. */
 export async function deleteQuote(ctx: Ctx, id: string): Promise<Quote> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
-    if (current.status !== 'draft')
-      throw onlyDrafts(reportedStatus(current, await today(ctx, trx)), 'deleted');
-    const quote = await loadQuote(trx, ctx, id);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockOrFail(ctx, id);
+    if (current.status !== 'draft') throw onlyDrafts(reportedStatus(current, await today(ctx)), 'deleted');
+    const quote = await loadQuote(ctx, id);
     const now = ctx.clock.now();
-    await queries.updateQuote(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
-    await emit(trx, ctx, 'quote.deleted', quote);
+    await queries.updateQuote(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await emit(ctx, 'quote.deleted', quote);
     return quote;
   });
 }
 
 export const sendQuote = (ctx: Ctx, id: string) =>
-  transition(ctx, id, async (_trx, current, status) => {
+  transition(ctx, id, async (_ctx, current, status) => {
     if (current.status !== 'draft')
       throw invalidState(`Only draft quotes can be sent; this one is ${status}`);
     return { status: 'sent', sent_at: ctx.clock.now() };
   });
 
 export const acceptQuote = (ctx: Ctx, id: string) =>
-  transition(ctx, id, async (_trx, _current, status) => {
+  transition(ctx, id, async (_ctx, _current, status) => {
     if (status !== 'sent')
       throw invalidState(`Only sent quotes within valid_until can be accepted; this one is ${status}`);
     return { status: 'accepted', accepted_at: ctx.clock.now() };
   });
 
 export const declineQuote = (ctx: Ctx, id: string) =>
-  transition(ctx, id, async (_trx, current, status) => {
+  transition(ctx, id, async (_ctx, current, status) => {
     if (current.status !== 'sent')
       throw invalidState(`Only sent quotes can be declined; this one is ${status}`);
     return { status: 'declined', declined_at: ctx.clock.now() };
@@ -209,16 +208,16 @@ export const declineQuote = (ctx: Ctx, id: string) =>
  * currency and notes; the quote is `converted` and names it. Both events in the same transaction.
  */
 export async function convertQuote(ctx: Ctx, id: string): Promise<Invoice> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockOrFail(trx, ctx, id);
-    const day = await today(ctx, trx);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockOrFail(ctx, id);
+    const day = await today(ctx);
     const status = reportedStatus(current, day);
     if (current.status !== 'accepted') {
       throw invalidState(`Only accepted quotes can be converted; this one is ${status}`);
     }
-    const items = await queries.itemsOf(trx, ctx.businessId, [id]);
+    const items = await queries.itemsOf(ctx.db, ctx.businessId, [id]);
     const due = addDays(day, INVOICE_TERM_DAYS);
-    const invoice = await createDraft(trx, ctx, {
+    const invoice = await createDraft(ctx, {
       customer_id: current.customer_id,
       currency: current.currency,
       issue_date: null,
@@ -240,13 +239,13 @@ export async function convertQuote(ctx: Ctx, id: string): Promise<Invoice> {
       })),
     });
     const now = ctx.clock.now();
-    await queries.updateQuote(trx, ctx.businessId, id, {
+    await queries.updateQuote(ctx.db, ctx.businessId, id, {
       status: 'converted',
       invoice_id: invoice.id,
       converted_at: now,
       updated_at: now,
     });
-    await emit(trx, ctx, 'quote.updated', await loadQuote(trx, ctx, id));
+    await emit(ctx, 'quote.updated', await loadQuote(ctx, id));
     return invoice;
   });
 }

@@ -7,8 +7,7 @@ import type {
   UpdateEmployeeBody,
 } from '../../../contract/hr/index.js';
 import type { Pagination } from '../../../contract/common/pagination.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -22,14 +21,14 @@ import { toEmployee, toGeneralEmployee } from './mappers.js';
 const emailTaken = { hr_employees_email_key: () => conflict('An employee with this email already exists') };
 
 /** The department must be the business's; locked so that it cannot be deleted meanwhile. */
-async function requireDepartment(trx: Trx, ctx: Ctx, id: string): Promise<void> {
-  if (!(await lockDepartment(trx, ctx.businessId, id, 'share'))) {
+async function requireDepartment(ctx: TxCtx, id: string): Promise<void> {
+  if (!(await lockDepartment(ctx.db, ctx.businessId, id, 'share'))) {
     throw invalid('department_id', 'No department with this id');
   }
 }
 
-async function employeeOrFail(trx: Trx, ctx: Ctx, id: string): Promise<Employee> {
-  const row = await queries.findEmployee(trx, ctx.businessId, id);
+async function employeeOrFail(ctx: TxCtx, id: string): Promise<Employee> {
+  const row = await queries.findEmployee(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Employee');
   return toEmployee(row);
 }
@@ -70,11 +69,11 @@ export async function createEmployee(ctx: Ctx, input: CreateEmployeeBody): Promi
   const currency = input.currency ?? (await baseCurrency(ctx));
   return refuseDuplicates(
     () =>
-      inTransaction(ctx.db, async (trx) => {
-        await requireDepartment(trx, ctx, input.department_id);
+      inTransaction(ctx, async (ctx) => {
+        await requireDepartment(ctx, input.department_id);
         const now = ctx.clock.now();
         const id = newId('emp');
-        await queries.insertEmployee(trx, {
+        await queries.insertEmployee(ctx.db, {
           business_id: ctx.businessId,
           id,
           first_name: input.first_name,
@@ -90,8 +89,8 @@ export async function createEmployee(ctx: Ctx, input: CreateEmployeeBody): Promi
           created_at: now,
           updated_at: now,
         });
-        const employee = await employeeOrFail(trx, ctx, id);
-        await emit(trx, ctx, 'employee.created', employee);
+        const employee = await employeeOrFail(ctx, id);
+        await emit(ctx, 'employee.created', employee);
         return employee;
       }),
     emailTaken,
@@ -102,14 +101,14 @@ export async function createEmployee(ctx: Ctx, input: CreateEmployeeBody): Promi
 export async function updateEmployee(ctx: Ctx, id: string, input: UpdateEmployeeBody): Promise<Employee> {
   return refuseDuplicates(
     () =>
-      inTransaction(ctx.db, async (trx) => {
-        if (!(await queries.lockEmployee(trx, ctx.businessId, id, 'update'))) throw notFound('Employee');
-        if (input.department_id !== undefined) await requireDepartment(trx, ctx, input.department_id);
+      inTransaction(ctx, async (ctx) => {
+        if (!(await queries.lockEmployee(ctx.db, ctx.businessId, id, 'update'))) throw notFound('Employee');
+        if (input.department_id !== undefined) await requireDepartment(ctx, input.department_id);
         const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-        if (Object.keys(changes).length === 0) return employeeOrFail(trx, ctx, id);
-        await queries.updateEmployee(trx, ctx.businessId, id, { ...changes, updated_at: ctx.clock.now() });
-        const employee = await employeeOrFail(trx, ctx, id);
-        await emit(trx, ctx, 'employee.updated', employee);
+        if (Object.keys(changes).length === 0) return employeeOrFail(ctx, id);
+        await queries.updateEmployee(ctx.db, ctx.businessId, id, { ...changes, updated_at: ctx.clock.now() });
+        const employee = await employeeOrFail(ctx, id);
+        await emit(ctx, 'employee.updated', employee);
         return employee;
       }),
     emailTaken,
@@ -118,12 +117,12 @@ export async function updateEmployee(ctx: Ctx, id: string, input: UpdateEmployee
 
 /** Soft delete: the employee (and their leaves) leave every list; departments they head lose the head. */
 export async function deleteEmployee(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    if (!(await queries.lockEmployee(trx, ctx.businessId, id, 'update'))) throw notFound('Employee');
-    const employee = await employeeOrFail(trx, ctx, id);
+  await inTransaction(ctx, async (ctx) => {
+    if (!(await queries.lockEmployee(ctx.db, ctx.businessId, id, 'update'))) throw notFound('Employee');
+    const employee = await employeeOrFail(ctx, id);
     const now = ctx.clock.now();
-    await queries.updateEmployee(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
-    await clearHead(trx, ctx.businessId, id, now);
-    await emit(trx, ctx, 'employee.deleted', employee);
+    await queries.updateEmployee(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await clearHead(ctx.db, ctx.businessId, id, now);
+    await emit(ctx, 'employee.deleted', employee);
   });
 }

@@ -6,8 +6,7 @@ import {
   type ListLeavesQuery,
   type UpdateLeaveBody,
 } from '../../../contract/hr/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -29,8 +28,8 @@ const overlaps = {
   hr_leaves_no_overlap: () => conflict('The leave overlaps a pending or approved leave of the same employee'),
 };
 
-async function leaveOrFail(trx: Trx, ctx: Ctx, id: string, forUpdate = false) {
-  const row = await queries.findLeave(trx, ctx.businessId, id, forUpdate);
+async function leaveOrFail(ctx: TxCtx, id: string, forUpdate = false) {
+  const row = await queries.findLeave(ctx.db, ctx.businessId, id, forUpdate);
   if (!row) throw notFound('Leave');
   return row;
 }
@@ -40,10 +39,10 @@ async function leaveOrFail(trx: Trx, ctx: Ctx, id: string, forUpdate = false) {
  * the employee first, so concurrent writes queue in one order instead of deadlocking on each
  * other's uncommitted rows in the overlap constraint (DESIGN section 5).
  */
-async function lockLeave(trx: Trx, ctx: Ctx, id: string) {
-  const seen = await leaveOrFail(trx, ctx, id);
-  if (!(await lockEmployee(trx, ctx.businessId, seen.employee_id, 'leaves'))) throw notFound('Leave');
-  return leaveOrFail(trx, ctx, id, true);
+async function lockLeave(ctx: TxCtx, id: string) {
+  const seen = await leaveOrFail(ctx, id);
+  if (!(await lockEmployee(ctx.db, ctx.businessId, seen.employee_id, 'leaves'))) throw notFound('Leave');
+  return leaveOrFail(ctx, id, true);
 }
 
 function requireDates(input: CreateLeaveBody): void {
@@ -73,17 +72,17 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
   requireDates(input);
   return refuseDuplicates(
     () =>
-      inTransaction(ctx.db, async (trx) => {
+      inTransaction(ctx, async (ctx) => {
         // The employee cannot be deleted or made inactive until this commits, and other writes of
         // their leaves wait their turn (lockLeave).
-        const employee = await lockEmployee(trx, ctx.businessId, input.employee_id, 'leaves');
+        const employee = await lockEmployee(ctx.db, ctx.businessId, input.employee_id, 'leaves');
         if (!employee) throw invalid('employee_id', 'No employee with this id');
         if (employee.status === 'inactive') {
           throw invalid('employee_id', 'The employee is inactive; leave cannot be requested');
         }
         const now = ctx.clock.now();
         const id = newId('lv');
-        await queries.insertLeave(trx, {
+        await queries.insertLeave(ctx.db, {
           business_id: ctx.businessId,
           id,
           employee_id: input.employee_id,
@@ -97,8 +96,8 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
           created_at: now,
           updated_at: now,
         });
-        const leave = toLeave(await leaveOrFail(trx, ctx, id));
-        await emit(trx, ctx, 'leave.created', leave);
+        const leave = toLeave(await leaveOrFail(ctx, id));
+        await emit(ctx, 'leave.created', leave);
         return leave;
       }),
     overlaps,
@@ -107,31 +106,31 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
 
 /** Approves, rejects or cancels the request, as MOVES allows. */
 export async function updateLeave(ctx: Ctx, id: string, input: UpdateLeaveBody): Promise<Leave> {
-  return inTransaction(ctx.db, async (trx) => {
-    const current = await lockLeave(trx, ctx, id);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockLeave(ctx, id);
     if (!MOVES[current.status].includes(input.status)) {
       throw invalidState(`A ${current.status} leave cannot become ${input.status}`);
     }
-    await queries.updateLeave(trx, ctx.businessId, id, {
+    await queries.updateLeave(ctx.db, ctx.businessId, id, {
       status: input.status,
       status_reason: input.reason ?? null,
       updated_at: ctx.clock.now(),
     });
-    const leave = toLeave(await leaveOrFail(trx, ctx, id));
-    await emit(trx, ctx, 'leave.updated', leave);
+    const leave = toLeave(await leaveOrFail(ctx, id));
+    await emit(ctx, 'leave.updated', leave);
     return leave;
   });
 }
 
 /** Soft delete of a request that is not approved (cancel an approved one first). */
 export async function deleteLeave(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const row = await lockLeave(trx, ctx, id);
+  await inTransaction(ctx, async (ctx) => {
+    const row = await lockLeave(ctx, id);
     if (row.status === 'approved') {
       throw invalidState('An approved leave cannot be deleted; cancel it first');
     }
     const now = ctx.clock.now();
-    await queries.updateLeave(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
-    await emit(trx, ctx, 'leave.deleted', toLeave(row));
+    await queries.updateLeave(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await emit(ctx, 'leave.deleted', toLeave(row));
   });
 }

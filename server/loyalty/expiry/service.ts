@@ -1,5 +1,5 @@
-import { jobCtx, type CtxSource } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { inTransaction, jobCtx, type CtxSource } from '../../platform/context.js';
+
 import * as queries from './queries.js';
 import type { ExpiringCredit } from './queries.js';
 import { post } from '../ledger/service.js';
@@ -35,13 +35,13 @@ export async function expirePoints(deps: CtxSource): Promise<number> {
 }
 
 async function expireOne(deps: CtxSource, credit: ExpiringCredit, now: Date): Promise<boolean> {
-  return inTransaction(deps.db, async (trx) => {
+  return inTransaction(jobCtx(deps, credit.business_id, JOB), async (ctx) => {
     // The member first, then the credit: the order every balance change takes its locks in.
-    if (!(await lockMember(trx, credit.business_id, credit.member_id))) return false;
-    const current = await queries.lockCredit(trx, credit.business_id, credit.id);
+    if (!(await lockMember(ctx.db, credit.business_id, credit.member_id))) return false;
+    const current = await queries.lockCredit(ctx.db, credit.business_id, credit.id);
     const remaining = Number(current?.remaining ?? 0);
     if (remaining <= 0 || !current?.expires_at || current.expires_at > now) return false;
-    await post(trx, jobCtx({ ...deps, db: trx }, credit.business_id, JOB), credit.member_id, {
+    await post(ctx, credit.member_id, {
       type: 'expire',
       points: -remaining,
       description: 'Points expired',

@@ -1,5 +1,5 @@
 import { newId } from '../../platform/ids.js';
-import type { Ctx } from '../../platform/context.js';
+import { type TxCtx } from '../../platform/context.js';
 import type { Trx } from '../../platform/db/database.js';
 import type { LoyaltyTransactionRow, ProgramRow, TierRow } from '../../platform/db/types.js';
 import { ApiError, notFound } from '../../platform/errors.js';
@@ -60,7 +60,7 @@ export const insufficientPoints = (balance: number, wanted: number) =>
  * A credit's expiry, the tier it promotes to and the events are computed as the public earn
  * computes them (earning.ts).
  */
-export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEntry): Promise<Posted> {
+export async function post(ctx: TxCtx, memberId: string, entry: LedgerEntry): Promise<Posted> {
   const field = entry.field ?? 'points';
   if (!Number.isSafeInteger(entry.points)) throw pointsLimitExceeded(field);
   const credit = entry.points > 0;
@@ -69,7 +69,7 @@ export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEn
   const now = ctx.clock.now();
   let member;
   try {
-    member = await queries.applyToBalance(trx, ctx.businessId, memberId, {
+    member = await queries.applyToBalance(ctx.db, ctx.businessId, memberId, {
       points: entry.points,
       lifetimeCredit,
       maxPoints: MAX_POINTS,
@@ -80,14 +80,14 @@ export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEn
     throw err;
   }
   if (!member) {
-    const current = await queries.findBalance(trx, ctx.businessId, memberId);
+    const current = await queries.findBalance(ctx.db, ctx.businessId, memberId);
     if (!current) throw notFound('Member');
     if (credit) throw pointsLimitExceeded(field);
     throw insufficientPoints(Number(current.points_balance), -entry.points);
   }
 
-  const program = credit ? await activeProgram(trx, ctx.businessId) : undefined;
-  const transaction = await queries.insertTransaction(trx, {
+  const program = credit ? await activeProgram(ctx.db, ctx.businessId) : undefined;
+  const transaction = await queries.insertTransaction(ctx.db, {
     business_id: ctx.businessId,
     id: newId('ltx'),
     member_id: memberId,
@@ -104,12 +104,12 @@ export async function post(trx: Trx, ctx: Ctx, memberId: string, entry: LedgerEn
     created_at: now,
   });
 
-  if (!credit) await consume(trx, ctx.businessId, memberId, -entry.points, entry.expiringCreditId);
+  if (!credit) await consume(ctx.db, ctx.businessId, memberId, -entry.points, entry.expiringCreditId);
   const tierChanged =
     issued && program && entry.evaluateTier !== false
-      ? await promote(trx, ctx, memberId, program, member.tier_id, Number(member.lifetime_points))
+      ? await promote(ctx, memberId, program, member.tier_id, Number(member.lifetime_points))
       : false;
-  if (entry.type === 'earn') await emitEarned(trx, ctx, memberId, transaction);
+  if (entry.type === 'earn') await emitEarned(ctx, memberId, transaction);
   return { transaction, tierChanged };
 }
 
@@ -130,43 +130,36 @@ async function consume(
 
 /** Re-evaluates the tier after a credit (earning.ts `promotion`); true when it changed. */
 async function promote(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   memberId: string,
   program: ProgramRow,
   currentTierId: string | null,
   lifetime: number,
 ): Promise<boolean> {
-  const tiers = await tiersOf(trx, ctx.businessId, program.id);
+  const tiers = await tiersOf(ctx.db, ctx.businessId, program.id);
   const current = tiers.find((t) => t.id === currentTierId) ?? null;
   const next = promotion(tiers, current, lifetime);
   if (!next) return false;
-  await setTier(trx, ctx, memberId, current, next);
+  await setTier(ctx, memberId, current, next);
   return true;
 }
 
 /** Moves a member to a tier and announces it (loyalty.tier_changed). */
 export async function setTier(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   memberId: string,
   previous: TierRow | null,
   next: TierRow | null,
 ): Promise<void> {
   if ((previous?.id ?? null) === (next?.id ?? null)) return;
   membersChanged(ctx.businessId);
-  await members.setMemberTier(trx, ctx.businessId, memberId, next?.id ?? null, ctx.clock.now());
-  const member = await findMemberView(trx, ctx.businessId, memberId);
+  await members.setMemberTier(ctx.db, ctx.businessId, memberId, next?.id ?? null, ctx.clock.now());
+  const member = await findMemberView(ctx.db, ctx.businessId, memberId);
   if (!member) return;
-  await emit(trx, ctx, 'loyalty.tier_changed', tierChangedData(member, previous, next));
+  await emit(ctx, 'loyalty.tier_changed', tierChangedData(member, previous, next));
 }
 
-async function emitEarned(
-  trx: Trx,
-  ctx: Ctx,
-  memberId: string,
-  transaction: LoyaltyTransactionRow,
-): Promise<void> {
-  const member = await findMemberView(trx, ctx.businessId, memberId);
-  if (member) await emit(trx, ctx, 'loyalty.points_earned', pointsEarnedData(transaction, member));
+async function emitEarned(ctx: TxCtx, memberId: string, transaction: LoyaltyTransactionRow): Promise<void> {
+  const member = await findMemberView(ctx.db, ctx.businessId, memberId);
+  if (member) await emit(ctx, 'loyalty.points_earned', pointsEarnedData(transaction, member));
 }

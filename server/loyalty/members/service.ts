@@ -10,10 +10,9 @@ import type {
   UpdateMemberBody,
 } from '../../../contract/loyalty/index.js';
 import { newId } from '../../platform/ids.js';
-import type { Ctx } from '../../platform/context.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import type { HookCtx, InvoiceFacts } from '../../platform/hooks.js';
 import { toMajor } from '../../platform/money.js';
-import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
 import type { ProgramRow } from '../../platform/db/types.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { earning } from '../ledger/earning.js';
@@ -30,8 +29,8 @@ import { tiersOf } from '../tiers/queries.js';
 
 const alreadyMember = () => conflict('The customer is already a member');
 
-async function memberOrFail(db: Executor, ctx: Ctx, id: string) {
-  const row = await findMemberView(db, ctx.businessId, id);
+async function memberOrFail(ctx: Ctx, id: string) {
+  const row = await findMemberView(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Member');
   return row;
 }
@@ -53,7 +52,7 @@ export async function listMembers(
 }
 
 export async function getMember(ctx: Ctx, id: string): Promise<MemberDetail> {
-  return toMemberDetail(await memberOrFail(ctx.db, ctx, id));
+  return toMemberDetail(await memberOrFail(ctx, id));
 }
 
 /** The member of a customer's email (case-insensitive), with its customer and tier, if any. */
@@ -62,8 +61,8 @@ export function findMemberByEmail(ctx: Ctx, email: string): Promise<MemberViewRo
 }
 
 /** The tier a new member starts in: the requested one, else the lowest of the program. */
-async function startingTier(trx: Trx, ctx: Ctx, program: ProgramRow, tierId: string | undefined) {
-  const tiers = await tiersOf(trx, ctx.businessId, program.id);
+async function startingTier(ctx: TxCtx, program: ProgramRow, tierId: string | undefined) {
+  const tiers = await tiersOf(ctx.db, ctx.businessId, program.id);
   if (tierId === undefined) return tiers[0] ?? null;
   const tier = tiers.find((t) => t.id === tierId);
   if (!tier) throw invalid('tierId', 'Unknown tier');
@@ -77,16 +76,15 @@ async function startingTier(trx: Trx, ctx: Ctx, program: ProgramRow, tierId: str
  * violation that would abort their transaction.
  */
 export async function enrollInTransaction(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   program: ProgramRow,
   customerId: string,
   options: { tierId?: string; initialPoints?: number } = {},
 ): Promise<string | null> {
-  const tier = await startingTier(trx, ctx, program, options.tierId);
+  const tier = await startingTier(ctx, program, options.tierId);
   const id = newId('mem');
   const now = ctx.clock.now();
-  const inserted = await queries.insertMemberUnlessEnrolled(trx, {
+  const inserted = await queries.insertMemberUnlessEnrolled(ctx.db, {
     business_id: ctx.businessId,
     id,
     customer_id: customerId,
@@ -100,9 +98,9 @@ export async function enrollInTransaction(
   });
   if (!inserted) return null;
   membersChanged(ctx.businessId);
-  if (tier) await setTier(trx, ctx, id, null, tier);
+  if (tier) await setTier(ctx, id, null, tier);
   if (options.initialPoints) {
-    await post(trx, ctx, id, {
+    await post(ctx, id, {
       type: 'adjust',
       points: options.initialPoints,
       description: 'Initial points',
@@ -119,12 +117,12 @@ export async function enrollMember(ctx: Ctx, input: EnrollMemberBody): Promise<M
   const program = await requireProgram(ctx);
   return afterwardsForgetCounts(
     ctx,
-    inTransaction(ctx.db, async (trx) => {
-      if (!(await queries.customerExists(trx, ctx.businessId, input.customerId)))
+    inTransaction(ctx, async (ctx) => {
+      if (!(await queries.customerExists(ctx.db, ctx.businessId, input.customerId)))
         throw invalid('customerId', 'Unknown customer');
-      const id = await enrollInTransaction(trx, ctx, program, input.customerId, input);
+      const id = await enrollInTransaction(ctx, program, input.customerId, input);
       if (!id) throw alreadyMember();
-      return toMember(await memberOrFail(trx, ctx, id));
+      return toMember(await memberOrFail(ctx, id));
     }),
   );
 }
@@ -146,10 +144,10 @@ export async function bulkEnroll(
   const ids = [...new Set(input.customerIds)];
   return afterwardsForgetCounts(
     ctx,
-    inTransaction(ctx.db, async (trx) => {
-      if (input.tierId !== undefined) await startingTier(trx, ctx, program, input.tierId);
-      const known = await queries.existingCustomers(trx, ctx.businessId, ids);
-      const members = await queries.enrolledCustomers(trx, ctx.businessId, ids);
+    inTransaction(ctx, async (ctx) => {
+      if (input.tierId !== undefined) await startingTier(ctx, program, input.tierId);
+      const known = await queries.existingCustomers(ctx.db, ctx.businessId, ids);
+      const members = await queries.enrolledCustomers(ctx.db, ctx.businessId, ids);
       const errors = ids
         .filter((id) => !known.has(id))
         .map((customerId) => ({ customerId, message: 'Unknown customer' }));
@@ -160,7 +158,7 @@ export async function bulkEnroll(
       for (const customerId of [...ids].sort()) {
         if (!known.has(customerId)) continue;
         // A customer enrolled meanwhile by a concurrent request is skipped like an existing member.
-        if (!members.has(customerId) && (await enrollInTransaction(trx, ctx, program, customerId, input)))
+        if (!members.has(customerId) && (await enrollInTransaction(ctx, program, customerId, input)))
           enrolled++;
         else skipped++;
       }
@@ -174,17 +172,17 @@ export async function updateMember(ctx: Ctx, id: string, input: UpdateMemberBody
 }
 
 async function updateInTransaction(ctx: Ctx, id: string, input: UpdateMemberBody): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const member = await memberOrFail(trx, ctx, id);
+  await inTransaction(ctx, async (ctx) => {
+    const member = await memberOrFail(ctx, id);
     if (input.tierId !== undefined) {
-      const program = await requireProgram({ ...ctx, db: trx });
-      const tiers = await tiersOf(trx, ctx.businessId, program.id);
+      const program = await requireProgram(ctx);
+      const tiers = await tiersOf(ctx.db, ctx.businessId, program.id);
       const next = tiers.find((t) => t.id === input.tierId);
       if (!next) throw invalid('tierId', 'Unknown tier');
-      await setTier(trx, ctx, id, tiers.find((t) => t.id === member.tier_id) ?? null, next);
+      await setTier(ctx, id, tiers.find((t) => t.id === member.tier_id) ?? null, next);
     }
     if (input.status !== undefined)
-      await queries.setMemberStatus(trx, ctx.businessId, id, input.status, ctx.clock.now());
+      await queries.setMemberStatus(ctx.db, ctx.businessId, id, input.status, ctx.clock.now());
   });
 }
 
@@ -200,16 +198,16 @@ export async function listTransactions(
   query: ListTransactionsQuery,
   memberId?: string,
 ): Promise<{ data: Transaction[]; totalCount: number }> {
-  if (memberId !== undefined) await memberOrFail(ctx.db, ctx, memberId);
+  if (memberId !== undefined) await memberOrFail(ctx, memberId);
   const { rows, total } = await ledger.listTransactions(ctx.db, ctx.businessId, query, memberId);
   return { data: rows.map(toTransaction), totalCount: total };
 }
 
 export async function adjustPoints(ctx: Ctx, input: AdjustPointsBody): Promise<Transaction> {
-  return inTransaction(ctx.db, async (trx) => {
-    if (!(await findMemberView(trx, ctx.businessId, input.memberId)))
+  return inTransaction(ctx, async (ctx) => {
+    if (!(await findMemberView(ctx.db, ctx.businessId, input.memberId)))
       throw invalid('memberId', 'Unknown member');
-    const { transaction } = await post(trx, ctx, input.memberId, {
+    const { transaction } = await post(ctx, input.memberId, {
       type: 'adjust',
       points: input.points,
       description: input.description,
@@ -225,16 +223,15 @@ export async function adjustPoints(ctx: Ctx, input: AdjustPointsBody): Promise<T
  * currency than the program's earn nothing (no exchange rates).
  */
 export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promise<void> {
-  const trx = ctx.db;
-  const program = await activeProgram(trx, ctx.businessId);
+  const program = await activeProgram(ctx.db, ctx.businessId);
   if (!program || program.currency !== invoice.currency) return;
   // Locks the member first, so its status and tier multiplier are read after any concurrent change
   // to them has committed (concurrent earnings then apply the tier an earlier one reached).
-  const findMember = () => queries.lockMemberOfCustomer(trx, ctx.businessId, invoice.customerId);
+  const findMember = () => queries.lockMemberOfCustomer(ctx.db, ctx.businessId, invoice.customerId);
   let member = await findMember();
   if (!member) {
     if (program.enrollment_type !== 'automatic') return;
-    const id = await enrollInTransaction(trx, ctx, program, invoice.customerId);
+    const id = await enrollInTransaction(ctx, program, invoice.customerId);
     // null: a concurrent transaction enrolled the customer and has committed; use that member.
     member = id ? { id, status: 'active' } : await findMember();
     if (!member) return;
@@ -243,10 +240,10 @@ export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promi
   const { points, multiplier } = earning(
     toMajor(invoice.totalMinor, invoice.currency),
     program.points_per_currency,
-    await queries.tierOfMember(trx, ctx.businessId, member.id),
+    await queries.tierOfMember(ctx.db, ctx.businessId, member.id),
   );
   if (points <= 0) return;
-  await post(trx, ctx, member.id, {
+  await post(ctx, member.id, {
     type: 'earn',
     points,
     description: `Invoice ${invoice.number}`,

@@ -1,7 +1,7 @@
 import type { CreateProgramBody, Program, UpdateProgramBody } from '../../../contract/loyalty/index.js';
 import { newId } from '../../platform/ids.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import type { ProgramRow } from '../../platform/db/types.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -62,8 +62,8 @@ export async function createProgram(ctx: Ctx, input: CreateProgramBody): Promise
 export async function updateProgram(ctx: Ctx, input: UpdateProgramBody): Promise<void> {
   const now = ctx.clock.now();
   await oneActiveProgram(() =>
-    inTransaction(ctx.db, async (trx) => {
-      const current = await queries.lockProgramToUpdate(trx, ctx.businessId);
+    inTransaction(ctx, async (ctx) => {
+      const current = await queries.lockProgramToUpdate(ctx.db, ctx.businessId);
       if (!current) throw notFound('Loyalty program');
       const changes = {
         ...(input.name !== undefined && { name: input.name }),
@@ -78,18 +78,18 @@ export async function updateProgram(ctx: Ctx, input: UpdateProgramBody): Promise
         }),
       };
       if (Object.keys(changes).length === 0) return;
-      await queries.updateProgram(trx, ctx.businessId, current.id, { ...changes, updated_at: now });
+      await queries.updateProgram(ctx.db, ctx.businessId, current.id, { ...changes, updated_at: now });
     }),
   );
 }
 
 /** Deactivates the program and removes its tiers; members, transactions and redemptions stay. */
 export async function deleteProgram(ctx: Ctx): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const program = await activeProgram(trx, ctx.businessId);
+  await inTransaction(ctx, async (ctx) => {
+    const program = await activeProgram(ctx.db, ctx.businessId);
     if (!program) throw notFound('Active loyalty program');
-    await deleteTiersOfProgram(trx, ctx.businessId, program.id);
-    await queries.updateProgram(trx, ctx.businessId, program.id, {
+    await deleteTiersOfProgram(ctx.db, ctx.businessId, program.id);
+    await queries.updateProgram(ctx.db, ctx.businessId, program.id, {
       is_active: false,
       deactivated_at: ctx.clock.now(),
       updated_at: ctx.clock.now(),

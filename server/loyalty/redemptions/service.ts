@@ -8,8 +8,8 @@ import type {
   VoucherVerification,
 } from '../../../contract/loyalty/index.js';
 import { newId } from '../../platform/ids.js';
-import type { Ctx, CtxSource } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, type CtxSource, inTransaction } from '../../platform/context.js';
+
 import type { RedemptionRow } from '../../platform/db/types.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
@@ -69,10 +69,10 @@ export async function redeemReward(
   ctx: Ctx,
   input: CreateRedemptionBody,
 ): Promise<{ redemption: Redemption; member: Member }> {
-  return inTransaction(ctx.db, async (trx) => {
-    const member = await members.lockMember(trx, ctx.businessId, input.memberId);
+  return inTransaction(ctx, async (ctx) => {
+    const member = await members.lockMember(ctx.db, ctx.businessId, input.memberId);
     if (!member) throw invalid('memberId', 'Unknown member');
-    const reward = await rewards.findReward(trx, ctx.businessId, input.rewardId);
+    const reward = await rewards.findReward(ctx.db, ctx.businessId, input.rewardId);
     if (!reward) throw invalid('rewardId', 'Unknown reward');
     if (member.status !== 'active')
       throw invalidState(`The member is ${member.status}; only active members can redeem`);
@@ -80,21 +80,21 @@ export async function redeemReward(
 
     const id = newId('red');
     const cost = Number(reward.points_cost);
-    await post(trx, ctx, member.id, {
+    await post(ctx, member.id, {
       type: 'redeem',
       points: -cost,
       description: `Redeemed ${reward.name}`,
       referenceType: 'reward',
       referenceId: id,
     });
-    if (!(await rewards.countRedemption(trx, ctx.businessId, reward.id)))
+    if (!(await rewards.countRedemption(ctx.db, ctx.businessId, reward.id)))
       throw invalidState('The reward is not active');
 
     const now = ctx.clock.now();
     let row: RedemptionRow | undefined;
     for (let attempt = 0; !row && attempt < CODE_ATTEMPTS; attempt++) {
       // A taken code leaves the transaction usable; the next attempt draws another.
-      row = await queries.insertRedemptionUnlessCodeTaken(trx, {
+      row = await queries.insertRedemptionUnlessCodeTaken(ctx.db, {
         business_id: ctx.businessId,
         id,
         member_id: member.id,
@@ -111,11 +111,11 @@ export async function redeemReward(
     }
     if (!row) throw new Error('Could not draw an unused voucher code');
 
-    const view = await findMemberView(trx, ctx.businessId, member.id);
+    const view = await findMemberView(ctx.db, ctx.businessId, member.id);
     if (!view) throw notFound('Member');
     const redemption = toRedemption({ ...row, member_name: view.customer_name, reward_name: reward.name });
     const after = toMember(view);
-    await emit(trx, ctx, 'loyalty.reward_redeemed', { redemption, member: after });
+    await emit(ctx, 'loyalty.reward_redeemed', { redemption, member: after });
     return { redemption, member: after };
   });
 }
@@ -130,8 +130,8 @@ const isPastExpiry = (row: RedemptionRow, now: Date) => row.expires_at.getTime()
  * yet): it cannot be moved any more.
  */
 export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemptionBody): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const row = await queries.lockRedemption(trx, ctx.businessId, id);
+  await inTransaction(ctx, async (ctx) => {
+    const row = await queries.lockRedemption(ctx.db, ctx.businessId, id);
     if (!row) throw notFound('Redemption');
     const now = ctx.clock.now();
     if (row.status !== 'pending')
@@ -139,9 +139,9 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
     if (isPastExpiry(row, now)) throw invalidState('The voucher has expired');
 
     if (input.status === 'cancelled') {
-      if (!(await members.memberExists(trx, ctx.businessId, row.member_id)))
+      if (!(await members.memberExists(ctx.db, ctx.businessId, row.member_id)))
         throw invalidState('The member has been deleted; there is no balance to refund to');
-      await post(trx, ctx, row.member_id, {
+      await post(ctx, row.member_id, {
         type: 'adjust',
         points: Number(row.points_spent),
         description: 'Refund of cancelled redemption',
@@ -151,7 +151,7 @@ export async function updateRedemption(ctx: Ctx, id: string, input: UpdateRedemp
         field: 'status',
       });
     }
-    await queries.updateRedemption(trx, ctx.businessId, id, {
+    await queries.updateRedemption(ctx.db, ctx.businessId, id, {
       status: input.status,
       ...(input.status === 'fulfilled' && { fulfilled_at: now }),
       ...(input.notes !== undefined && { notes: input.notes }),

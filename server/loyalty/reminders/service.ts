@@ -6,8 +6,7 @@ import type {
 } from '../../../contract/loyalty/index.js';
 import { addDays, today, todayOfEveryBusiness, type DaysByZone } from '../../platform/calendar.js';
 import { newId } from '../../platform/ids.js';
-import { jobCtx, type CtxSource, type Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { jobCtx, type CtxSource, type Ctx, inTransaction } from '../../platform/context.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
 import { queueMail } from '../../platform/mail.js';
@@ -81,18 +80,18 @@ export async function completeReminder(
   reminderId: string,
   memberId: string,
 ): Promise<{ transaction: Transaction | null; nextDueDate: string }> {
-  return inTransaction(ctx.db, async (trx) => {
-    const reminder = await queries.findReminder(trx, ctx.businessId, reminderId);
+  return inTransaction(ctx, async (ctx) => {
+    const reminder = await queries.findReminder(ctx.db, ctx.businessId, reminderId);
     if (!reminder) throw notFound('Reminder');
     // Locked first, as every balance change does, so the status cannot change underneath.
-    const member = await members.lockMember(trx, ctx.businessId, memberId);
+    const member = await members.lockMember(ctx.db, ctx.businessId, memberId);
     if (!member) throw invalid('memberId', 'Unknown member');
     if (!reminder.is_active) throw invalidState('The reminder is not active');
     if (member.status !== 'active') throw invalidState(`The member is ${member.status}`);
 
     let transaction: Transaction | null = null;
     if (reminder.bonus_points > 0) {
-      const posted = await post(trx, ctx, memberId, {
+      const posted = await post(ctx, memberId, {
         type: 'earn',
         points: reminder.bonus_points,
         description: `Completed ${reminder.name}`,
@@ -103,9 +102,9 @@ export async function completeReminder(
       transaction = toTransaction(posted.transaction);
     }
 
-    const nextDueDate = addDays(await today(ctx, trx), reminder.interval_days);
+    const nextDueDate = addDays(await today(ctx), reminder.interval_days);
     await queries.scheduleReminder(
-      trx,
+      ctx.db,
       { business_id: ctx.businessId, reminder_id: reminderId, member_id: memberId },
       nextDueDate,
       ctx.clock.now(),
@@ -143,17 +142,16 @@ export async function sendDueReminders(deps: CtxSource): Promise<number> {
 }
 
 async function sendOne(deps: CtxSource, key: ScheduleKey, days: DaysByZone): Promise<boolean> {
-  return inTransaction(deps.db, async (trx) => {
+  return inTransaction(jobCtx(deps, key.business_id, JOB), async (ctx) => {
     // Re-checked under the row lock: another worker may have sent it, or things changed since.
-    const row = await queries.lockDueSchedule(trx, days, key);
+    const row = await queries.lockDueSchedule(ctx.db, days, key);
     if (!row?.email) return false;
-    const ctx = jobCtx({ ...deps, db: trx }, key.business_id, JOB);
-    const reminder = await queries.findReminder(trx, key.business_id, key.reminder_id);
-    const member = await findMemberView(trx, key.business_id, key.member_id);
+    const reminder = await queries.findReminder(ctx.db, key.business_id, key.reminder_id);
+    const member = await findMemberView(ctx.db, key.business_id, key.member_id);
     if (!reminder || !member) return false;
 
     const dueDate = row.due_date;
-    await queueMail(trx, ctx, {
+    await queueMail(ctx, {
       to: row.email,
       subject: `${reminder.name} is due`,
       text:
@@ -165,12 +163,12 @@ async function sendOne(deps: CtxSource, key: ScheduleKey, days: DaysByZone): Pro
           : '') +
         '\n',
     });
-    await emit(trx, ctx, 'loyalty.reminder_sent', {
+    await emit(ctx, 'loyalty.reminder_sent', {
       reminder: toReminder(reminder),
       member: toMember(member),
       dueDate,
     });
-    await queries.markNotified(trx, key, dueDate);
+    await queries.markNotified(ctx.db, key, dueDate);
     return true;
   });
 }

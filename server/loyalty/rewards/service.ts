@@ -1,8 +1,8 @@
 import type { CreateRewardBody, Reward, UpdateRewardBody } from '../../../contract/loyalty/index.js';
 import { newId } from '../../platform/ids.js';
 import { toScaledInteger } from '../../platform/money.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import type { RewardRow } from '../../platform/db/types.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import { toReward } from './mappers.js';
@@ -65,8 +65,8 @@ export async function createReward(ctx: Ctx, input: CreateRewardBody): Promise<R
  * An empty update changes nothing.
  */
 export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const row = await queries.findReward(trx, ctx.businessId, id, true);
+  await inTransaction(ctx, async (ctx) => {
+    const row = await queries.findReward(ctx.db, ctx.businessId, id, true);
     if (!row) throw notFound('Reward');
     const rewardType = input.rewardType ?? row.reward_type;
     const stored = row.discount_percent === null ? null : Number(row.discount_percent);
@@ -86,7 +86,7 @@ export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody
       }),
     };
     if (Object.keys(changes).length === 0) return;
-    await queries.updateReward(trx, ctx.businessId, id, { ...changes, updated_at: ctx.clock.now() });
+    await queries.updateReward(ctx.db, ctx.businessId, id, { ...changes, updated_at: ctx.clock.now() });
   });
 }
 

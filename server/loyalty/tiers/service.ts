@@ -2,8 +2,8 @@ import type { CreateTierBody, Tier, UpdateTierBody } from '../../../contract/loy
 import { newId } from '../../platform/ids.js';
 import { toScaledInteger } from '../../platform/money.js';
 import { membersChanged } from '../members/counts.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import { setTier } from '../ledger/service.js';
@@ -74,14 +74,14 @@ export async function updateTier(ctx: Ctx, id: string, input: UpdateTierBody): P
 
 /** Members of the deleted tier move to the next lower tier (none when it was the lowest). */
 export async function deleteTier(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const tier = await queries.lockTier(trx, ctx.businessId, id);
+  await inTransaction(ctx, async (ctx) => {
+    const tier = await queries.lockTier(ctx.db, ctx.businessId, id);
     if (!tier) throw notFound('Tier');
-    const tiers = await tiersOf(trx, ctx.businessId, tier.program_id);
+    const tiers = await tiersOf(ctx.db, ctx.businessId, tier.program_id);
     const lower = tiers.filter((t) => Number(t.min_points) < Number(tier.min_points)).at(-1) ?? null;
-    for (const memberId of await membersOfTier(trx, ctx.businessId, id))
-      await setTier(trx, ctx, memberId, tier, lower);
-    await queries.deleteTier(trx, ctx.businessId, id);
+    for (const memberId of await membersOfTier(ctx.db, ctx.businessId, id))
+      await setTier(ctx, memberId, tier, lower);
+    await queries.deleteTier(ctx.db, ctx.businessId, id);
   });
   membersChanged(ctx.businessId);
 }

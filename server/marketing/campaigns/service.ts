@@ -10,8 +10,8 @@ import type {
   ScheduleBody,
   SegmentFilters,
 } from '../../../contract/marketing/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
+import { type Trx } from '../../platform/db/database.js';
 import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { percentOf } from '../../platform/money.js';
@@ -44,8 +44,8 @@ export function toCampaign(row: Row): Campaign {
   };
 }
 
-async function campaignOrFail(db: Ctx['db'], ctx: Ctx, id: string, forUpdate = false): Promise<Row> {
-  const row = await queries.findCampaign(db, ctx.businessId, id, forUpdate);
+async function campaignOrFail(ctx: Ctx, id: string, forUpdate = false): Promise<Row> {
+  const row = await queries.findCampaign(ctx.db, ctx.businessId, id, forUpdate);
   if (!row) throw notFound('Campaign');
   return row;
 }
@@ -56,22 +56,22 @@ export async function listCampaigns(ctx: Ctx, query: ListCampaignsQuery) {
 }
 
 export async function getCampaign(ctx: Ctx, id: string): Promise<Campaign> {
-  return toCampaign(await campaignOrFail(ctx.db, ctx, id));
+  return toCampaign(await campaignOrFail(ctx, id));
 }
 
 export async function createCampaign(ctx: Ctx, input: CreateCampaignBody): Promise<Campaign> {
-  return inTransaction(ctx.db, async (trx) => {
-    const template = await findTemplate(trx, ctx.businessId, input.template_id, 'share');
+  return inTransaction(ctx, async (ctx) => {
+    const template = await findTemplate(ctx.db, ctx.businessId, input.template_id, 'share');
     if (!template) throw invalid('template_id', 'No template with this id');
-    const segment = await findSegment(trx, ctx.businessId, input.segment_id, 'share');
+    const segment = await findSegment(ctx.db, ctx.businessId, input.segment_id, 'share');
     if (!segment) throw invalid('segment_id', 'No segment with this id');
     if (segment.status !== 'active') throw invalid('segment_id', 'The segment is archived');
-    if (input.from_email_override && !(await isVerifiedSender(ctx, trx, input.from_email_override))) {
+    if (input.from_email_override && !(await isVerifiedSender(ctx, input.from_email_override))) {
       throw invalid('from_email_override', 'Not at a verified sender domain of this business');
     }
     const now = ctx.clock.now();
     const id = newId('cmp');
-    await queries.insertCampaign(trx, {
+    await queries.insertCampaign(ctx.db, {
       business_id: ctx.businessId,
       id,
       name: input.name,
@@ -85,7 +85,7 @@ export async function createCampaign(ctx: Ctx, input: CreateCampaignBody): Promi
       created_at: now,
       updated_at: now,
     });
-    return toCampaign(await campaignOrFail(trx, ctx, id));
+    return toCampaign(await campaignOrFail(ctx, id));
   });
 }
 
@@ -141,8 +141,8 @@ function refusal(missing: readonly MissingPart[]): ApiError {
 }
 
 /** The campaign's template and segment, locked (see lockParts); 422 when either was deleted. */
-async function requireParts(trx: Trx, ctx: Ctx, row: Row) {
-  const { template, segment } = await lockParts(trx, ctx.businessId, row);
+async function requireParts(ctx: TxCtx, row: Row) {
+  const { template, segment } = await lockParts(ctx.db, ctx.businessId, row);
   if (!template || !segment) throw refusal(missingParts({ template, segment }));
   return { template, segment };
 }
@@ -151,10 +151,10 @@ async function requireParts(trx: Trx, ctx: Ctx, row: Row) {
  * Starts sending, in the caller's transaction: the segment (locked by lockParts) resolved into
  * recipients now. A campaign with none is sent at once.
  */
-export async function startSending(trx: Trx, ctx: Ctx, row: Row, segment: SegmentRow): Promise<Row> {
+export async function startSending(ctx: TxCtx, row: Row, segment: SegmentRow): Promise<Row> {
   const now = ctx.clock.now();
   const count = await queries.resolveRecipients(
-    trx,
+    ctx.db,
     row.id,
     {
       businessId: ctx.businessId,
@@ -164,7 +164,7 @@ export async function startSending(trx: Trx, ctx: Ctx, row: Row, segment: Segmen
     },
     now,
   );
-  return queries.updateCampaign(trx, ctx.businessId, row.id, {
+  return queries.updateCampaign(ctx.db, ctx.businessId, row.id, {
     status: count === 0 ? 'sent' : 'sending',
     recipients_count: count,
     started_at: now,
@@ -178,22 +178,22 @@ const refuse = (action: string, status: CampaignStatus) =>
   invalidState(`A ${status} campaign cannot be ${action}`);
 
 export async function sendCampaign(ctx: Ctx, id: string): Promise<number> {
-  return inTransaction(ctx.db, async (trx) => {
-    const row = await campaignOrFail(trx, ctx, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const row = await campaignOrFail(ctx, id, true);
     if (row.status !== 'draft' && row.status !== 'scheduled') throw refuse('sent', row.status);
-    const { segment } = await requireParts(trx, ctx, row);
-    return (await startSending(trx, ctx, row, segment)).recipients_count;
+    const { segment } = await requireParts(ctx, row);
+    return (await startSending(ctx, row, segment)).recipients_count;
   });
 }
 
 export async function scheduleCampaign(ctx: Ctx, id: string, input: ScheduleBody): Promise<string> {
   const at = new Date(input.scheduled_at);
-  return inTransaction(ctx.db, async (trx) => {
-    const row = await campaignOrFail(trx, ctx, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const row = await campaignOrFail(ctx, id, true);
     if (row.status !== 'draft') throw refuse('scheduled', row.status);
     if (at.getTime() <= ctx.clock.now().getTime()) throw invalid('scheduled_at', 'Must be in the future');
-    await requireParts(trx, ctx, row);
-    const updated = await queries.updateCampaign(trx, ctx.businessId, id, {
+    await requireParts(ctx, row);
+    const updated = await queries.updateCampaign(ctx.db, ctx.businessId, id, {
       status: 'scheduled',
       scheduled_at: at,
       updated_at: ctx.clock.now(),
@@ -203,10 +203,10 @@ export async function scheduleCampaign(ctx: Ctx, id: string, input: ScheduleBody
 }
 
 export async function pauseCampaign(ctx: Ctx, id: string, reason: string | null = null): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const row = await campaignOrFail(trx, ctx, id, true);
+  await inTransaction(ctx, async (ctx) => {
+    const row = await campaignOrFail(ctx, id, true);
     if (row.status !== 'sending' && row.status !== 'scheduled') throw refuse('paused', row.status);
-    await queries.updateCampaign(trx, ctx.businessId, id, {
+    await queries.updateCampaign(ctx.db, ctx.businessId, id, {
       status: 'paused',
       paused_reason: reason,
       updated_at: ctx.clock.now(),
@@ -216,49 +216,49 @@ export async function pauseCampaign(ctx: Ctx, id: string, reason: string | null 
 
 /** Back to scheduled while scheduled_at is ahead and sending never began; otherwise sending. */
 export async function resumeCampaign(ctx: Ctx, id: string): Promise<CampaignStatus> {
-  return inTransaction(ctx.db, async (trx) => {
-    const row = await campaignOrFail(trx, ctx, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const row = await campaignOrFail(ctx, id, true);
     if (row.status !== 'paused') throw refuse('resumed', row.status);
     const now = ctx.clock.now();
     // Never back to sending (or scheduled) with nothing it can send. Once started, its recipients
     // are resolved and only the template matters.
     if (row.started_at) {
-      const missing = missingParts(await lockParts(trx, ctx.businessId, row), false);
+      const missing = missingParts(await lockParts(ctx.db, ctx.businessId, row), false);
       if (missing.length > 0) throw refusal(missing);
-      await queries.updateCampaign(trx, ctx.businessId, id, {
+      await queries.updateCampaign(ctx.db, ctx.businessId, id, {
         status: 'sending',
         paused_reason: null,
         updated_at: now,
       });
       return 'sending';
     }
-    const { segment } = await requireParts(trx, ctx, row);
+    const { segment } = await requireParts(ctx, row);
     if (row.scheduled_at && row.scheduled_at > now) {
-      await queries.updateCampaign(trx, ctx.businessId, id, {
+      await queries.updateCampaign(ctx.db, ctx.businessId, id, {
         status: 'scheduled',
         paused_reason: null,
         updated_at: now,
       });
       return 'scheduled';
     }
-    return (await startSending(trx, ctx, row, segment)).status;
+    return (await startSending(ctx, row, segment)).status;
   });
 }
 
 export async function cancelCampaign(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const row = await campaignOrFail(trx, ctx, id, true);
+  await inTransaction(ctx, async (ctx) => {
+    const row = await campaignOrFail(ctx, id, true);
     if (!['draft', 'scheduled', 'paused'].includes(row.status)) throw refuse('cancelled', row.status);
     const now = ctx.clock.now();
-    await queries.updateCampaign(trx, ctx.businessId, id, { status: 'cancelled', updated_at: now });
-    await queries.skipQueued(trx, ctx.businessId, id, now);
+    await queries.updateCampaign(ctx.db, ctx.businessId, id, { status: 'cancelled', updated_at: now });
+    await queries.skipQueued(ctx.db, ctx.businessId, id, now);
   });
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : percentOf(BigInt(part), BigInt(whole)));
 
 export async function campaignAnalytics(ctx: Ctx, id: string): Promise<Analytics> {
-  const row = await campaignOrFail(ctx.db, ctx, id);
+  const row = await campaignOrFail(ctx, id);
   if (!row.started_at)
     throw invalidState(`Analytics exist once sending has begun; this campaign is ${row.status}`);
   const c = await queries.recipientCounts(ctx.db, ctx.businessId, id);
@@ -286,7 +286,7 @@ export async function listRecipients(
   id: string,
   query: ListRecipientsQuery,
 ): Promise<{ recipients: Recipient[]; total_count: number }> {
-  await campaignOrFail(ctx.db, ctx, id);
+  await campaignOrFail(ctx, id);
   const { rows, total } = await queries.listRecipients(ctx.db, ctx.businessId, id, query);
   return {
     recipients: rows.map((r) => ({
@@ -303,14 +303,14 @@ export async function listRecipients(
 
 /** A provider's bounce or complaint: counted on the campaign's recipient, and suppressing when hard. */
 export async function reportBounce(ctx: Ctx, input: BounceBody): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx, async (ctx) => {
     const now = ctx.clock.now();
     if (input.campaign_id) {
-      if (!(await queries.findCampaign(trx, ctx.businessId, input.campaign_id))) {
+      if (!(await queries.findCampaign(ctx.db, ctx.businessId, input.campaign_id))) {
         throw invalid('campaign_id', 'No campaign with this id');
       }
       await queries.markReported(
-        trx,
+        ctx.db,
         ctx.businessId,
         input.campaign_id,
         input.email,
@@ -321,7 +321,7 @@ export async function reportBounce(ctx: Ctx, input: BounceBody): Promise<void> {
     }
     if (input.type !== 'soft') {
       await queries.suppress(
-        trx,
+        ctx.db,
         ctx.businessId,
         input.email,
         input.type === 'hard' ? 'hard_bounce' : 'complaint',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CreateDomainBody, Domain } from '../../../contract/marketing/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
+
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -31,8 +31,8 @@ export async function createDomain(ctx: Ctx, input: CreateDomainBody): Promise<D
   const keys = await dkimKeyPair();
   return refuseDuplicates(
     () =>
-      inTransaction(ctx.db, async (trx) => {
-        if ((await queries.countDomains(trx, ctx.businessId)) >= MAX_DOMAINS_PER_BUSINESS) {
+      inTransaction(ctx, async (ctx) => {
+        if ((await queries.countDomains(ctx.db, ctx.businessId)) >= MAX_DOMAINS_PER_BUSINESS) {
           throw new ApiError(
             'LIMIT_EXCEEDED',
             `A business can have at most ${MAX_DOMAINS_PER_BUSINESS} sender domains`,
@@ -41,7 +41,7 @@ export async function createDomain(ctx: Ctx, input: CreateDomainBody): Promise<D
         const now = ctx.clock.now();
         const verified = trusted(ctx, input.domain);
         const id = newId('dom');
-        await queries.insertDomain(trx, {
+        await queries.insertDomain(ctx.db, {
           business_id: ctx.businessId,
           id,
           domain: input.domain,
@@ -54,7 +54,7 @@ export async function createDomain(ctx: Ctx, input: CreateDomainBody): Promise<D
           created_at: now,
           updated_at: now,
         });
-        const row = await queries.findDomain(trx, ctx.businessId, id);
+        const row = await queries.findDomain(ctx.db, ctx.businessId, id);
         if (!row) throw new Error(`Sender domain ${id} vanished in its own transaction`);
         return toDomain(row);
       }),
@@ -93,12 +93,12 @@ export async function verifyDomain(ctx: Ctx, id: string): Promise<Domain> {
   if (!seen) throw notFound('Sender domain');
   const found = await lookUp(ctx, seen);
   const passes = (found.ownership && found.dkim) || trusted(ctx, seen.domain);
-  return inTransaction(ctx.db, async (trx) => {
-    const row = await queries.findDomain(trx, ctx.businessId, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const row = await queries.findDomain(ctx.db, ctx.businessId, id, true);
     if (!row) throw notFound('Sender domain');
     if (row.status === 'verified' || !passes) return toDomain(row, found);
     const now = ctx.clock.now();
-    const verified = await queries.updateDomain(trx, ctx.businessId, id, {
+    const verified = await queries.updateDomain(ctx.db, ctx.businessId, id, {
       status: 'verified',
       verified_at: now,
       updated_at: now,
@@ -108,23 +108,23 @@ export async function verifyDomain(ctx: Ctx, id: string): Promise<Domain> {
 }
 
 export async function deleteDomain(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const row = await queries.findDomain(trx, ctx.businessId, id, true);
+  await inTransaction(ctx, async (ctx) => {
+    const row = await queries.findDomain(ctx.db, ctx.businessId, id, true);
     if (!row) throw notFound('Sender domain');
-    if (await templateSendsFrom(trx, ctx.businessId, row.domain)) {
+    if (await templateSendsFrom(ctx.db, ctx.businessId, row.domain)) {
       throw new ApiError(
         'RESOURCE_IN_USE',
         `A template sends from an address at ${row.domain}; change its from_email first`,
       );
     }
-    await queries.deleteDomain(trx, ctx.businessId, id);
+    await queries.deleteDomain(ctx.db, ctx.businessId, id);
   });
 }
 
 /** Whether `email` is at a verified sender domain of the business (or a trusted one). */
-export async function isVerifiedSender(ctx: Ctx, db: Ctx['db'], email: string): Promise<boolean> {
+export async function isVerifiedSender(ctx: Ctx, email: string): Promise<boolean> {
   const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
   if (trusted(ctx, domain)) return true;
-  const row = await queries.findDomainByName(db, ctx.businessId, domain);
+  const row = await queries.findDomainByName(ctx.db, ctx.businessId, domain);
   return row?.status === 'verified';
 }

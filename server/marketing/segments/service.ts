@@ -6,8 +6,8 @@ import type {
   SegmentFilters,
   UpdateSegmentBody,
 } from '../../../contract/marketing/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
+import { type Executor } from '../../platform/db/database.js';
 import { ApiError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { usedByActiveCampaign } from '../campaigns/queries.js';
@@ -30,15 +30,15 @@ async function withCount(db: Executor, row: queries.SegmentRow): Promise<Segment
   return toSegment(row, await contacts.countContacts(db, definitionOf(row)));
 }
 
-async function segmentOrFail(db: Executor, ctx: Ctx, id: string, forUpdate = false) {
-  const row = await queries.findSegment(db, ctx.businessId, id, forUpdate ? 'update' : undefined);
+async function segmentOrFail(ctx: Ctx, id: string, forUpdate = false) {
+  const row = await queries.findSegment(ctx.db, ctx.businessId, id, forUpdate ? 'update' : undefined);
   if (!row) throw notFound('Segment');
   return row;
 }
 
 /** Refuses contact ids that are not customers of the business, naming each. */
-async function requireContacts(trx: Trx, ctx: Ctx, ids: readonly string[]): Promise<void> {
-  const unknown = await contacts.unknownCustomers(trx, ctx.businessId, ids);
+async function requireContacts(ctx: TxCtx, ids: readonly string[]): Promise<void> {
+  const unknown = await contacts.unknownCustomers(ctx.db, ctx.businessId, ids);
   if (unknown.length === 0) return;
   throw new ApiError(
     'VALIDATION_ERROR',
@@ -61,16 +61,16 @@ export async function listSegments(
 }
 
 export async function getSegment(ctx: Ctx, id: string): Promise<Segment> {
-  return withCount(ctx.db, await segmentOrFail(ctx.db, ctx, id));
+  return withCount(ctx.db, await segmentOrFail(ctx, id));
 }
 
 export async function createSegment(ctx: Ctx, input: CreateSegmentBody): Promise<Segment> {
-  return inTransaction(ctx.db, async (trx) => {
+  return inTransaction(ctx, async (ctx) => {
     const contactIds = input.contact_ids ?? [];
-    await requireContacts(trx, ctx, contactIds);
+    await requireContacts(ctx, contactIds);
     const now = ctx.clock.now();
     const id = newId('seg');
-    await queries.insertSegment(trx, {
+    await queries.insertSegment(ctx.db, {
       business_id: ctx.businessId,
       id,
       name: input.name,
@@ -80,44 +80,44 @@ export async function createSegment(ctx: Ctx, input: CreateSegmentBody): Promise
       created_at: now,
       updated_at: now,
     });
-    if (contactIds.length > 0) await queries.setListedContacts(trx, ctx.businessId, id, contactIds);
-    return withCount(trx, await segmentOrFail(trx, ctx, id));
+    if (contactIds.length > 0) await queries.setListedContacts(ctx.db, ctx.businessId, id, contactIds);
+    return withCount(ctx.db, await segmentOrFail(ctx, id));
   });
 }
 
 /** Partial update; `contact_ids` replaces the listed contacts, `filters: null` removes the filters. */
 export async function updateSegment(ctx: Ctx, id: string, input: UpdateSegmentBody): Promise<Segment> {
-  return inTransaction(ctx.db, async (trx) => {
-    await segmentOrFail(trx, ctx, id, true);
+  return inTransaction(ctx, async (ctx) => {
+    await segmentOrFail(ctx, id, true);
     if (input.contact_ids !== undefined) {
-      await requireContacts(trx, ctx, input.contact_ids);
-      await queries.setListedContacts(trx, ctx.businessId, id, input.contact_ids);
+      await requireContacts(ctx, input.contact_ids);
+      await queries.setListedContacts(ctx.db, ctx.businessId, id, input.contact_ids);
     }
-    await queries.updateSegment(trx, ctx.businessId, id, {
+    await queries.updateSegment(ctx.db, ctx.businessId, id, {
       ...(input.name !== undefined && { name: input.name }),
       ...(input.description !== undefined && { description: input.description }),
       ...(input.filters !== undefined && { filters: input.filters ? JSON.stringify(input.filters) : null }),
       ...(input.status !== undefined && { status: input.status }),
       updated_at: ctx.clock.now(),
     });
-    return withCount(trx, await segmentOrFail(trx, ctx, id));
+    return withCount(ctx.db, await segmentOrFail(ctx, id));
   });
 }
 
 /** Soft delete (campaigns keep naming it); the contacts stay. */
 export async function deleteSegment(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx, async (ctx) => {
     // The row lock first, then the look for active campaigns: a campaign starting to send holds
     // the row FOR SHARE (campaigns.lockParts), so one waits for the other and sees what it did.
-    await segmentOrFail(trx, ctx, id, true);
-    if (await usedByActiveCampaign(trx, ctx.businessId, { segmentId: id })) {
+    await segmentOrFail(ctx, id, true);
+    if (await usedByActiveCampaign(ctx.db, ctx.businessId, { segmentId: id })) {
       throw new ApiError(
         'RESOURCE_IN_USE',
         'A scheduled, sending or paused campaign uses this segment; cancel it or let it finish first',
       );
     }
     const now = ctx.clock.now();
-    await queries.updateSegment(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await queries.updateSegment(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now });
   });
 }
 
@@ -126,7 +126,7 @@ export async function listSegmentContacts(
   id: string,
   page: { limit: number; offset: number },
 ): Promise<{ contacts: Contact[]; total_count: number }> {
-  const definition = definitionOf(await segmentOrFail(ctx.db, ctx, id));
+  const definition = definitionOf(await segmentOrFail(ctx, id));
   const [rows, total] = await Promise.all([
     contacts.contactsPage(ctx.db, definition, page.limit, page.offset),
     contacts.countContacts(ctx.db, definition),

@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
 import type { Config } from '../../config.js';
-import { jobCtx, type Ctx } from '../../platform/context.js';
-import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { inTransaction, jobCtx, type Ctx, type TxCtx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMail, recordMail } from '../../platform/mail.js';
 import * as queries from '../campaigns/queries.js';
@@ -279,20 +278,19 @@ function stillSending(deps: Deps, businessId: string, campaignId: string): () =>
  * `reason` becomes the campaign's paused_reason.
  */
 async function pauseWithNotice(
-  trx: Trx,
-  ctx: Ctx,
+  ctx: TxCtx,
   campaign: Campaign,
   reason: string,
   advice: string,
 ): Promise<void> {
-  await queries.updateCampaign(trx, ctx.businessId, campaign.id, {
+  await queries.updateCampaign(ctx.db, ctx.businessId, campaign.id, {
     status: 'paused',
     paused_reason: reason,
     updated_at: ctx.clock.now(),
   });
-  const to = await queries.businessEmail(trx, ctx.businessId);
+  const to = await queries.businessEmail(ctx.db, ctx.businessId);
   if (to) {
-    await queueMail(trx, ctx, {
+    await queueMail(ctx, {
       to,
       subject: `Campaign "${campaign.name}" paused`,
       text: `Sending the campaign "${campaign.name}" (${campaign.id}) was paused: ${reason}. ${advice}\n`,
@@ -304,11 +302,10 @@ async function pauseWithNotice(
 async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<boolean> {
   const { attempts, failed } = await queries.recentFailures(deps.db, ctx.businessId, campaign.id, 100);
   if (attempts < PAUSE_MIN_ATTEMPTS || failed <= attempts * PAUSE_SHARE) return false;
-  return inTransaction(deps.db, async (trx) => {
-    const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
+  return inTransaction(ctx, async (ctx) => {
+    const current = await queries.findCampaign(ctx.db, ctx.businessId, campaign.id, true);
     if (current?.status !== 'sending') return false;
     await pauseWithNotice(
-      trx,
       ctx,
       campaign,
       `${failed} of the last ${attempts} attempts failed`,
@@ -323,9 +320,9 @@ async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise
  * caller found it in): it has nothing it can send, and it stays cancellable. Resuming it is refused
  * while they are gone, so a worker meets it once.
  */
-async function pauseOrphan(trx: Trx, ctx: Ctx, campaign: Campaign, missing: readonly MissingPart[]) {
+async function pauseOrphan(ctx: TxCtx, campaign: Campaign, missing: readonly MissingPart[]) {
   const { reason, advice } = orphanNotice(missing);
-  await pauseWithNotice(trx, ctx, campaign, reason, advice);
+  await pauseWithNotice(ctx, campaign, reason, advice);
 }
 
 /** The one warning an orphaned campaign is worth (not an error: nothing failed, nothing is retried). */
@@ -488,10 +485,10 @@ async function sendCampaign(deps: Deps, businessId: string, campaignId: string):
  * once, with one warning, rather than failing on every pass.
  */
 async function pauseWithoutTemplate(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<void> {
-  const paused = await inTransaction(deps.db, async (trx) => {
-    const current = await queries.findCampaign(trx, ctx.businessId, campaign.id, true);
+  const paused = await inTransaction(ctx, async (ctx) => {
+    const current = await queries.findCampaign(ctx.db, ctx.businessId, campaign.id, true);
     if (current?.status !== 'sending') return false;
-    await pauseOrphan(trx, ctx, current, ['template']);
+    await pauseOrphan(ctx, current, ['template']);
     return true;
   });
   if (paused) warnOrphan(deps, campaign, ['template']);
@@ -569,16 +566,16 @@ async function startDue(deps: Deps): Promise<void> {
   for (const due of await queries.dueCampaigns(deps.db, deps.clock.now(), 100)) {
     const ctx = jobCtx(deps, due.business_id, JOB);
     try {
-      const orphan = await inTransaction(deps.db, async (trx) => {
-        const campaign = await queries.findCampaign(trx, due.business_id, due.id, true);
+      const orphan = await inTransaction(ctx, async (ctx) => {
+        const campaign = await queries.findCampaign(ctx.db, ctx.businessId, due.id, true);
         if (campaign?.status !== 'scheduled') return null;
-        const parts = await lockParts(trx, due.business_id, campaign);
+        const parts = await lockParts(ctx.db, ctx.businessId, campaign);
         if (!parts.template || !parts.segment) {
           const missing = missingParts(parts);
-          await pauseOrphan(trx, { ...ctx, db: trx }, campaign, missing);
+          await pauseOrphan(ctx, campaign, missing);
           return { campaign, missing };
         }
-        await startSending(trx, { ...ctx, db: trx }, campaign, parts.segment);
+        await startSending(ctx, campaign, parts.segment);
         return null;
       });
       if (orphan) warnOrphan(deps, orphan.campaign, orphan.missing);

@@ -7,8 +7,7 @@ import type {
   TemplateSummary,
   UpdateTemplateBody,
 } from '../../../contract/marketing/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Executor, type Trx } from '../../platform/db/database.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { ApiError, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { usedByActiveCampaign } from '../campaigns/queries.js';
@@ -18,16 +17,16 @@ import { toTemplate, toTemplateSummary } from './mappers.js';
 import { checkTemplate, compileTemplate, SAMPLE_FIELDS, textOf, type MergeFields } from './render.js';
 import * as queries from './queries.js';
 
-async function templateOrFail(db: Executor, ctx: Ctx, id: string, forUpdate = false) {
-  const row = await queries.findTemplate(db, ctx.businessId, id, forUpdate ? 'update' : undefined);
+async function templateOrFail(ctx: Ctx, id: string, forUpdate = false) {
+  const row = await queries.findTemplate(ctx.db, ctx.businessId, id, forUpdate ? 'update' : undefined);
   if (!row) throw notFound('Template');
   return row;
 }
 
 /** A from address must be at a verified sender domain of the business. */
-async function requireSender(trx: Trx, ctx: Ctx, email: string | null | undefined): Promise<void> {
+async function requireSender(ctx: TxCtx, email: string | null | undefined): Promise<void> {
   if (email == null) return;
-  if (!(await isVerifiedSender(ctx, trx, email))) {
+  if (!(await isVerifiedSender(ctx, email))) {
     throw invalid(
       'from_email',
       'Not at a verified sender domain of this business (see /v1/marketing/domains)',
@@ -44,16 +43,16 @@ export async function listTemplates(
 }
 
 export async function getTemplate(ctx: Ctx, id: string): Promise<Template> {
-  return toTemplate(await templateOrFail(ctx.db, ctx, id), textOf);
+  return toTemplate(await templateOrFail(ctx, id), textOf);
 }
 
 export async function createTemplate(ctx: Ctx, input: CreateTemplateBody): Promise<Template> {
   checkTemplate(input);
-  return inTransaction(ctx.db, async (trx) => {
-    await requireSender(trx, ctx, input.from_email);
+  return inTransaction(ctx, async (ctx) => {
+    await requireSender(ctx, input.from_email);
     const now = ctx.clock.now();
     const id = newId('tpl');
-    await queries.insertTemplate(trx, {
+    await queries.insertTemplate(ctx.db, {
       business_id: ctx.businessId,
       id,
       name: input.name,
@@ -66,17 +65,17 @@ export async function createTemplate(ctx: Ctx, input: CreateTemplateBody): Promi
       created_at: now,
       updated_at: now,
     });
-    return toTemplate(await templateOrFail(trx, ctx, id), textOf);
+    return toTemplate(await templateOrFail(ctx, id), textOf);
   });
 }
 
 /** Partial update; `text_body: null` derives the text part from the HTML from now on. */
 export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplateBody): Promise<Template> {
   checkTemplate(input);
-  return inTransaction(ctx.db, async (trx) => {
-    await templateOrFail(trx, ctx, id, true);
-    await requireSender(trx, ctx, input.from_email);
-    await queries.updateTemplate(trx, ctx.businessId, id, {
+  return inTransaction(ctx, async (ctx) => {
+    await templateOrFail(ctx, id, true);
+    await requireSender(ctx, input.from_email);
+    await queries.updateTemplate(ctx.db, ctx.businessId, id, {
       ...(input.name !== undefined && { name: input.name }),
       ...(input.subject !== undefined && { subject: input.subject }),
       ...(input.html_body !== undefined && { html_body: input.html_body }),
@@ -86,24 +85,24 @@ export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplate
       ...(input.status !== undefined && { status: input.status }),
       updated_at: ctx.clock.now(),
     });
-    return toTemplate(await templateOrFail(trx, ctx, id), textOf);
+    return toTemplate(await templateOrFail(ctx, id), textOf);
   });
 }
 
 /** Soft delete (sent campaigns keep naming it); refused while an active campaign uses it. */
 export async function deleteTemplate(ctx: Ctx, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx, async (ctx) => {
     // The row lock first, then the look for active campaigns: a campaign starting to send holds
     // the row FOR SHARE (campaigns.lockParts), so one waits for the other and sees what it did.
-    await templateOrFail(trx, ctx, id, true);
-    if (await usedByActiveCampaign(trx, ctx.businessId, { templateId: id })) {
+    await templateOrFail(ctx, id, true);
+    if (await usedByActiveCampaign(ctx.db, ctx.businessId, { templateId: id })) {
       throw new ApiError(
         'RESOURCE_IN_USE',
         'A scheduled, sending or paused campaign uses this template; cancel it or let it finish first',
       );
     }
     const now = ctx.clock.now();
-    await queries.updateTemplate(trx, ctx.businessId, id, { deleted_at: now, updated_at: now });
+    await queries.updateTemplate(ctx.db, ctx.businessId, id, { deleted_at: now, updated_at: now });
   });
 }
 
@@ -120,7 +119,7 @@ export function mergeFieldsOf(contact: NonNullable<Awaited<ReturnType<typeof fin
 }
 
 export async function previewTemplate(ctx: Ctx, id: string, input: PreviewBody): Promise<Preview> {
-  const template = await templateOrFail(ctx.db, ctx, id);
+  const template = await templateOrFail(ctx, id);
   let fields = SAMPLE_FIELDS;
   if (input.customer_id !== undefined) {
     const contact = await findContact(ctx.db, ctx.businessId, input.customer_id);

@@ -1,7 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { unsubscribeCustomer } from '../../general/index.js';
-import { jobCtx } from '../../platform/context.js';
-import { inTransaction } from '../../platform/db/database.js';
+import { inTransaction, jobCtx } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db/database.js';
 import type { Deps } from '../../platform/deps.js';
 import * as queries from './queries.js';
 import { isPrefetch, isSignedLink, readToken, type RecipientKey } from './service.js';
@@ -60,7 +60,7 @@ async function track(
   const at = deps.clock.now();
   const userAgent = req.get('user-agent')?.slice(0, 500) ?? null;
   const counted = !isPrefetch(userAgent ?? undefined, sentAt, at);
-  await inTransaction(deps.db, async (trx) => {
+  await withTransaction(deps.db, async (trx) => {
     await queries.insertEvent(trx, key, { kind, counted, url, userAgent, at });
     if (counted) await queries.markTracked(trx, key, kind, at);
   });
@@ -126,12 +126,9 @@ export function mountPages(app: Express, deps: Deps): void {
       const found = await recipientOf(deps, req, res);
       if (!found) return;
       const { key } = found;
-      await inTransaction(deps.db, async (trx) => {
-        await queries.markUnsubscribed(trx, key, deps.clock.now());
-        await unsubscribeCustomer(
-          { ...jobCtx(deps, key.businessId, 'unsubscribe'), db: trx },
-          key.customerId,
-        );
+      await inTransaction(jobCtx(deps, key.businessId, 'unsubscribe'), async (ctx) => {
+        await queries.markUnsubscribed(ctx.db, key, ctx.clock.now());
+        await unsubscribeCustomer(ctx, key.customerId);
       });
       page(res, 200, 'Unsubscribed', '<p>You will not receive these emails any more.</p>');
     }),

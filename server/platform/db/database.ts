@@ -147,7 +147,7 @@ const TRANSACTION_ATTEMPTS = 4;
  * transaction it was given, the failure goes to the owner of that transaction, which alone can
  * start it again.
  */
-export async function inTransaction<T>(db: Executor, fn: (trx: Trx) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(db: Executor, fn: (trx: Trx) => Promise<T>): Promise<T> {
   if (!(db instanceof ControlledTransaction) && db.isTransaction) return fn(db as Trx);
   for (let attempt = 1; ; attempt++) {
     try {

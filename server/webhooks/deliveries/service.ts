@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { jobCtx, type Ctx, type CtxSource } from '../../platform/context.js';
-import { inTransaction, type Trx } from '../../platform/db/database.js';
+import { jobCtx, type Ctx, type CtxSource, inTransaction } from '../../platform/context.js';
+import { withTransaction, type Trx } from '../../platform/db/database.js';
 import type { DeliveryRow, WebhookRow } from '../../platform/db/types.js';
 import { newId } from '../../platform/ids.js';
 import { QUEUES } from '../../platform/jobs.js';
@@ -209,17 +209,17 @@ async function recordAttempt(
     return;
   }
 
-  await inTransaction(ctx.db, async (trx) => {
+  await inTransaction(ctx, async (ctx) => {
     // A failure: the webhook as it is now, locked, since attempts of one webhook finish
     // concurrently and only the first to find it failing for 5 days may turn it off and email.
-    const current = await webhooks.lockFailureState(trx, businessId, webhook.id);
+    const current = await webhooks.lockFailureState(ctx.db, businessId, webhook.id);
     if (!current) return;
-    await deliveries.insertAttempt(trx, attempt);
+    await deliveries.insertAttempt(ctx.db, attempt);
     const setDelivery = (patch: Partial<Pick<DeliveryRow, 'status' | 'next_attempt_at'>>) =>
-      deliveries.updateDelivery(trx, businessId, delivery.id, { ...patch, countAttempt });
+      deliveries.updateDelivery(ctx.db, businessId, delivery.id, { ...patch, countAttempt });
     const setWebhook = (
       patch: Partial<Pick<WebhookRow, 'is_active' | 'failing_since' | 'disabled_reason'>>,
-    ) => webhooks.updateWebhook(trx, businessId, webhook.id, { ...patch, updated_at: now });
+    ) => webhooks.updateWebhook(ctx.db, businessId, webhook.id, { ...patch, updated_at: now });
 
     if (result.statusCode === 410) {
       await setDelivery(redelivery ? {} : { status: 'failed', next_attempt_at: null });
@@ -245,8 +245,8 @@ async function recordAttempt(
         failing_since: failingSince,
         disabled_reason: 'No successful delivery for 5 days',
       });
-      await queueMail(trx, ctx, {
-        to: await webhooks.businessEmail(trx, businessId),
+      await queueMail(ctx, {
+        to: await webhooks.businessEmail(ctx.db, businessId),
         subject: `Webhook disabled: ${webhook.url}`,
         text:
           `Webhook ${webhook.id} (${webhook.url}) has not accepted a delivery since ${failingSince.toISOString()}, ` +
@@ -269,7 +269,7 @@ async function recordAttempt(
 export async function sweep(deps: CtxSource): Promise<number> {
   const now = deps.clock.now();
   const staleBefore = new Date(now.getTime() - UNLEASED_STALE_AFTER_MS);
-  return inTransaction(deps.db, async (trx) => {
+  return withTransaction(deps.db, async (trx) => {
     const due = await deliveries.lockDueDeliveries(trx, now, staleBefore, SWEEP_BATCH);
     if (due.length === 0) return 0;
     await deliveries.markRequeued(trx, due, now);

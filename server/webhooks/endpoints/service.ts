@@ -6,8 +6,7 @@ import {
   type UpdateWebhookBody,
   type Webhook,
 } from '../../../contract/webhooks/index.js';
-import type { Ctx } from '../../platform/context.js';
-import { inTransaction, type Executor } from '../../platform/db/database.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
 import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { QUEUES } from '../../platform/jobs.js';
 import { checkWebhookUrl } from './address-guard.js';
@@ -25,8 +24,8 @@ async function requireSafeUrl(ctx: Ctx, url: string): Promise<void> {
   if (!check.ok) throw invalid('url', check.reason);
 }
 
-async function webhookOrFail(db: Executor, ctx: Ctx, id: number) {
-  const row = await queries.findWebhook(db, ctx.businessId, id);
+async function webhookOrFail(ctx: Ctx, id: number) {
+  const row = await queries.findWebhook(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Webhook');
   return row;
 }
@@ -37,17 +36,17 @@ export async function createWebhook(
 ): Promise<{ id: number; secret: string }> {
   await requireSafeUrl(ctx, input.url);
   const secret = newWebhookSecret();
-  return inTransaction(ctx.db, async (trx) => {
+  return inTransaction(ctx, async (ctx) => {
     // Serialises creates of one business so the limit holds under concurrency.
-    await queries.lockBusiness(trx, ctx.businessId);
-    if ((await queries.countWebhooks(trx, ctx.businessId)) >= MAX_WEBHOOKS_PER_BUSINESS) {
+    await queries.lockBusiness(ctx.db, ctx.businessId);
+    if ((await queries.countWebhooks(ctx.db, ctx.businessId)) >= MAX_WEBHOOKS_PER_BUSINESS) {
       throw new ApiError(
         'LIMIT_EXCEEDED',
         `A business can register at most ${MAX_WEBHOOKS_PER_BUSINESS} webhooks`,
       );
     }
     const now = ctx.clock.now();
-    const id = await queries.insertWebhook(trx, {
+    const id = await queries.insertWebhook(ctx.db, {
       business_id: ctx.businessId,
       url: input.url,
       events: JSON.stringify(input.events),
@@ -70,14 +69,14 @@ export async function listWebhooks(ctx: Ctx): Promise<Webhook[]> {
 }
 
 export async function getWebhook(ctx: Ctx, id: number): Promise<Webhook> {
-  return toWebhook(await webhookOrFail(ctx.db, ctx, id));
+  return toWebhook(await webhookOrFail(ctx, id));
 }
 
 export async function updateWebhook(ctx: Ctx, id: number, input: UpdateWebhookBody): Promise<void> {
   if (input.url !== undefined) await requireSafeUrl(ctx, input.url);
-  await inTransaction(ctx.db, async (trx) => {
-    await webhookOrFail(trx, ctx, id);
-    await queries.updateWebhook(trx, ctx.businessId, id, {
+  await inTransaction(ctx, async (ctx) => {
+    await webhookOrFail(ctx, id);
+    await queries.updateWebhook(ctx.db, ctx.businessId, id, {
       ...(input.url !== undefined && { url: input.url }),
       ...(input.events !== undefined && { events: JSON.stringify(input.events) }),
       ...(input.is_active !== undefined && { is_active: input.is_active }),
@@ -97,7 +96,7 @@ export async function listDeliveries(
   id: number,
   query: ListDeliveriesQuery,
 ): Promise<{ deliveries: Delivery[]; total_count: number }> {
-  await webhookOrFail(ctx.db, ctx, id);
+  await webhookOrFail(ctx, id);
   const { rows, total } = await deliveries.listDeliveries(ctx.db, ctx.businessId, id, query);
   const attempts = rows.length
     ? await deliveries.attemptsOf(
@@ -119,12 +118,12 @@ export async function listDeliveries(
 
 /** A new attempt of the same delivery (same deliveryId), whatever its status. */
 export async function redeliver(ctx: Ctx, id: number, deliveryId: string): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    const webhook = await webhookOrFail(trx, ctx, id);
-    const delivery = await deliveries.findDelivery(trx, ctx.businessId, id, deliveryId);
+  await inTransaction(ctx, async (ctx) => {
+    const webhook = await webhookOrFail(ctx, id);
+    const delivery = await deliveries.findDelivery(ctx.db, ctx.businessId, id, deliveryId);
     if (!delivery) throw notFound('Delivery');
     if (!webhook.is_active) throw invalidState('The webhook is inactive; activate it before redelivering');
-    await ctx.jobs.send(trx, QUEUES.deliverWebhook, {
+    await ctx.jobs.send(ctx.db, QUEUES.deliverWebhook, {
       businessId: ctx.businessId,
       deliveryId,
       redelivery: true,
@@ -135,10 +134,10 @@ export async function redeliver(ctx: Ctx, id: number, deliveryId: string): Promi
 /** A new secret; the old one keeps signing `webhook-signature` beside it for 24 hours. */
 export async function rotateSecret(ctx: Ctx, id: number): Promise<string> {
   const secret = newWebhookSecret();
-  await inTransaction(ctx.db, async (trx) => {
-    await webhookOrFail(trx, ctx, id);
+  await inTransaction(ctx, async (ctx) => {
+    await webhookOrFail(ctx, id);
     const now = ctx.clock.now();
-    await queries.rotateSecret(trx, ctx.businessId, id, {
+    await queries.rotateSecret(ctx.db, ctx.businessId, id, {
       secretSealed: ctx.secrets.seal(secret),
       previousExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
       at: now,
