@@ -43,6 +43,13 @@ export interface Periodic {
  */
 export interface DomainModule {
   readonly name: string;
+  /**
+   * The tables this module owns: only its queries files read or write them (docs/decisions.md,
+   * "Table ownership"); other domains call its services or read one of its published `views`.
+   */
+  readonly tables?: readonly string[];
+  /** Read-only views this module publishes for other domains' set-based SQL (its SQL interface). */
+  readonly views?: readonly string[];
   mount?(app: Express, deps: Deps, options: EndpointOptions): void;
   /**
    * Public pages outside the contract (no credential, any body type, rate limited per IP), mounted
