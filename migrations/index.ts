@@ -15,6 +15,8 @@ import * as marketing from './2026_11_24_0001_marketing.js';
 import * as marketingSending from './2026_11_24_0002_marketing_sending.js';
 import * as authBusinessSettings from './2026_11_25_0001_auth_business_settings.js';
 import * as platformCapturedMail from './2026_11_25_0002_platform_captured_mail.js';
+import * as generalCustomerDirectory from './2026_11_25_0003_general_customer_directory.js';
+import * as platformBusinessTimeZones from './2026_11_25_0004_platform_business_time_zones.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0002_marketing_sending': marketingSending,
   '2026_11_25_0001_auth_business_settings': authBusinessSettings,
   '2026_11_25_0002_platform_captured_mail': platformCapturedMail,
+  '2026_11_25_0003_general_customer_directory': generalCustomerDirectory,
+  '2026_11_25_0004_platform_business_time_zones': platformBusinessTimeZones,
 };

@@ -1,6 +1,6 @@
 import type { ApiKey, Business } from '../../contract/auth/index.js';
 import type { ApiKeyRow } from '../platform/db/types.js';
-import type { BusinessRow } from './queries.js';
+import type { BusinessRow } from '../platform/settings.js';
 
 export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,

@@ -13,31 +13,27 @@ where
 
 -- findTokenByHash
 select
-  "t"."id",
-  "t"."business_id",
-  "t"."user_id",
-  "t"."expires_at",
-  "t"."revoked_at",
-  "b"."plan"
+  "id",
+  "business_id",
+  "user_id",
+  "expires_at",
+  "revoked_at"
 from
-  "access_tokens" as "t"
-  inner join "businesses" as "b" on "b"."id" = "t"."business_id"
+  "access_tokens"
 where
-  "t"."token_hash" = $1;
+  "token_hash" = $1;
 
 -- findKeyByHash
 select
-  "k"."id",
-  "k"."business_id",
-  "k"."scope",
-  "k"."revoked_at",
-  "k"."last_used_at",
-  "b"."plan"
+  "id",
+  "business_id",
+  "scope",
+  "revoked_at",
+  "last_used_at"
 from
-  "api_keys" as "k"
-  inner join "businesses" as "b" on "b"."id" = "k"."business_id"
+  "api_keys"
 where
-  "k"."key_hash" = $1;
+  "key_hash" = $1;
 
 -- listKeys
 select
@@ -51,11 +47,6 @@ order by
   "created_at" desc,
   "id" desc
 limit $2;
-
--- insertBusiness
-insert into "businesses" ("id", "name", "email", "plan", "country", "address", "tax_number", "created_at")
-values
-  ($1, $2, $3, $4, $5, $6, $7, $8);
 
 -- insertUser
 insert into "users" ("id", "business_id", "email", "password_hash", "created_at")
@@ -116,36 +107,3 @@ where
   "business_id" = $2
   and "id" = $3
   and "revoked_at" is null;
-
--- findBusiness
-select
-  "id",
-  "name",
-  "base_currency",
-  "timezone",
-  "country",
-  "address",
-  "tax_number",
-  "plan",
-  "created_at"
-from
-  "businesses"
-where
-  "id" = $1;
-
--- updateBusiness
-update "businesses"
-set
-  "name" = $1
-where
-  "id" = $2
-returning
-  "id",
-  "name",
-  "base_currency",
-  "timezone",
-  "country",
-  "address",
-  "tax_number",
-  "plan",
-  "created_at";

@@ -1,6 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
-import type { AccessTokensTable, ApiKeysTable, BusinessesTable, UsersTable } from '../platform/db/types.js';
+import type { AccessTokensTable, ApiKeysTable, UsersTable } from '../platform/db/types.js';
 
 export async function findUserByEmail(db: Executor, email: string) {
   return db
@@ -12,19 +12,17 @@ export async function findUserByEmail(db: Executor, email: string) {
 
 export async function findTokenByHash(db: Executor, tokenHash: string) {
   return db
-    .selectFrom('access_tokens as t')
-    .innerJoin('businesses as b', 'b.id', 't.business_id')
-    .select(['t.id', 't.business_id', 't.user_id', 't.expires_at', 't.revoked_at', 'b.plan'])
-    .where('t.token_hash', '=', tokenHash)
+    .selectFrom('access_tokens')
+    .select(['id', 'business_id', 'user_id', 'expires_at', 'revoked_at'])
+    .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 
 export async function findKeyByHash(db: Executor, keyHash: string) {
   return db
-    .selectFrom('api_keys as k')
-    .innerJoin('businesses as b', 'b.id', 'k.business_id')
-    .select(['k.id', 'k.business_id', 'k.scope', 'k.revoked_at', 'k.last_used_at', 'b.plan'])
-    .where('k.key_hash', '=', keyHash)
+    .selectFrom('api_keys')
+    .select(['id', 'business_id', 'scope', 'revoked_at', 'last_used_at'])
+    .where('key_hash', '=', keyHash)
     .executeTakeFirst();
 }
 
@@ -38,10 +36,6 @@ export async function listKeys(db: Executor, businessId: string) {
     .orderBy('id', 'desc')
     .limit(1000)
     .execute();
-}
-
-export async function insertBusiness(db: Executor, values: Insertable<BusinessesTable>): Promise<void> {
-  await db.insertInto('businesses').values(values).execute();
 }
 
 export async function insertUser(db: Executor, values: Insertable<UsersTable>): Promise<void> {
@@ -82,31 +76,3 @@ export async function revokeKey(db: Executor, businessId: string, id: string, no
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
-
-const BUSINESS_COLUMNS = [
-  'id',
-  'name',
-  'base_currency',
-  'timezone',
-  'country',
-  'address',
-  'tax_number',
-  'plan',
-  'created_at',
-] as const;
-
-export async function findBusiness(db: Executor, businessId: string) {
-  return db.selectFrom('businesses').select(BUSINESS_COLUMNS).where('id', '=', businessId).executeTakeFirst();
-}
-
-/** Writes the settings given; the business as it is afterwards (undefined when it is gone). */
-export async function updateBusiness(db: Executor, businessId: string, changes: Updateable<BusinessesTable>) {
-  return db
-    .updateTable('businesses')
-    .set(changes)
-    .where('id', '=', businessId)
-    .returning(BUSINESS_COLUMNS)
-    .executeTakeFirst();
-}
-
-export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;

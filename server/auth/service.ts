@@ -15,7 +15,7 @@ import { newId } from '../platform/ids.js';
 import { withTransaction, type Executor } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { ApiError, conflict, notFound } from '../platform/errors.js';
-import { forgetSettings } from '../platform/settings.js';
+import * as settings from '../platform/settings.js';
 import { toApiKey, toBusiness } from './mappers.js';
 import * as queries from './queries.js';
 import {
@@ -83,13 +83,16 @@ export async function createBusiness(source: AuthSource, input: NewBusiness): Pr
     const userId = newId('usr');
     const now = source.clock.now();
     const email = input.email.toLowerCase();
-    await queries.insertBusiness(trx, {
-      id: businessId,
-      name: input.name,
-      email,
-      plan: input.plan,
-      created_at: now,
-    });
+    await settings.createBusinessRow(
+      { db: trx },
+      {
+        id: businessId,
+        name: input.name,
+        email,
+        plan: input.plan,
+        created_at: now,
+      },
+    );
     await refuseDuplicates(
       () =>
         queries.insertUser(trx, {
@@ -143,6 +146,8 @@ export async function resolveCredential(
   if (isApiKey(secret)) {
     const key = await queries.findKeyByHash(source.db, hash);
     if (!key || key.revoked_at) return null;
+    const plan = await settings.businessPlan({ db: source.db, businessId: key.business_id });
+    if (plan === undefined) return null;
     const now = source.clock.now();
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > 60_000) {
       // Coarse last-use stamp: at most one write per key per minute.
@@ -150,7 +155,7 @@ export async function resolveCredential(
     }
     return {
       businessId: key.business_id,
-      plan: key.plan,
+      plan,
       kind: 'apiKey',
       scope: key.scope,
       credentialId: key.id,
@@ -159,9 +164,11 @@ export async function resolveCredential(
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
   const token = await queries.findTokenByHash(source.db, hash);
   if (!token || token.revoked_at || token.expires_at.getTime() <= source.clock.now().getTime()) return null;
+  const plan = await settings.businessPlan({ db: source.db, businessId: token.business_id });
+  if (plan === undefined) return null;
   return {
     businessId: token.business_id,
-    plan: token.plan,
+    plan,
     kind: 'user',
     credentialId: token.id,
     expiresAt: token.expires_at,
@@ -198,7 +205,7 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<void> {
 }
 
 async function businessOrFail(ctx: Ctx) {
-  const row = await queries.findBusiness(ctx.db, ctx.businessId);
+  const row = await settings.findBusiness(ctx);
   if (!row) throw notFound('Business');
   return row;
 }
@@ -210,7 +217,8 @@ export async function getBusiness(ctx: Ctx): Promise<Business> {
 
 /**
  * Partial update of the settings; an empty one changes nothing. The settings the other domains read
- * (base currency, time zone) are forgotten by this process's cache at once.
+ * (base currency, time zone) are forgotten by this process's cache at once (the platform's
+ * `updateBusiness` does it).
  */
 export async function updateBusiness(ctx: Ctx, input: UpdateBusinessBody): Promise<Business> {
   const changes = {
@@ -222,8 +230,7 @@ export async function updateBusiness(ctx: Ctx, input: UpdateBusinessBody): Promi
     ...(input.tax_number !== undefined && { tax_number: input.tax_number }),
   };
   if (Object.keys(changes).length === 0) return getBusiness(ctx);
-  const row = await queries.updateBusiness(ctx.db, ctx.businessId, changes);
-  forgetSettings(ctx.businessId);
+  const row = await settings.updateBusiness(ctx, changes);
   if (!row) throw notFound('Business');
   return toBusiness(row);
 }

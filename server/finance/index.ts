@@ -13,6 +13,19 @@ const HOUR = 60 * 60 * 1000;
  */
 export const financeModule: DomainModule = {
   name: 'finance',
+  tables: [
+    'finance_accounts',
+    'finance_journal_entries',
+    'finance_journal_lines',
+    'finance_account_days',
+    'finance_entry_days',
+    'finance_vendors',
+    'finance_bills',
+    'finance_bill_items',
+    'finance_bill_payments',
+    'finance_sales_days',
+    'finance_vat_thresholds',
+  ],
   mount: (app, deps, options) => createExpressEndpoints(contract.finance, financeRoutes(deps), app, options),
   subscriptions: invoiceSubscriptions,
   periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],

@@ -6,6 +6,17 @@ import { generalRoutes } from './routes.js';
 /** The general group: customers, products, invoices. It announces the invoice hooks. */
 export const generalModule: DomainModule = {
   name: 'general',
+  tables: [
+    'customers',
+    'products',
+    'invoices',
+    'invoice_items',
+    'payments',
+    'quotes',
+    'quote_items',
+    'sequences',
+  ],
+  views: ['customer_directory'],
   mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
 };
 

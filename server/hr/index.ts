@@ -6,5 +6,6 @@ import { hrRoutes } from './routes.js';
 /** HR: departments, employees and their leave requests. */
 export const hrModule: DomainModule = {
   name: 'hr',
+  tables: ['hr_departments', 'hr_employees', 'hr_employee_counts', 'hr_leaves'],
   mount: (app, deps, options) => createExpressEndpoints(contract.hr, hrRoutes(deps), app, options),
 };

@@ -13,6 +13,17 @@ export { compileTemplate, type MergeFields } from './templates/render.js';
  */
 export const marketingModule: DomainModule = {
   name: 'marketing',
+  tables: [
+    'marketing_domains',
+    'marketing_segments',
+    'marketing_segment_contacts',
+    'marketing_templates',
+    'marketing_campaigns',
+    'marketing_recipients',
+    'marketing_send_attempts',
+    'marketing_suppressions',
+    'marketing_tracking_events',
+  ],
   mount: (app, deps, options) =>
     createExpressEndpoints(contract.marketing, marketingRoutes(deps), app, options),
   pages: mountPages,

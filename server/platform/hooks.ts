@@ -27,8 +27,9 @@ export interface InvoicePaymentFacts {
 /**
  * Changes one domain announces and other domains follow in the same transaction (DESIGN section 1).
  * `general` announces the invoice hooks; finance posts them to the ledger and checks the VAT
- * threshold; loyalty earns points on `invoicePaid`. Webhook events are a separate, public
- * vocabulary (the outbox); these are internal and typed.
+ * threshold; loyalty earns points on `invoicePaid`. `general` also announces `customerDeleting`, so
+ * that a domain whose rows name the customer can refuse the deletion (loyalty, for a member).
+ * Webhook events are a separate, public vocabulary (the outbox); these are internal and typed.
  */
 export interface HookPayloads {
   /** A draft became binding (`unpaid`); `issueDate` is set. */
@@ -39,6 +40,11 @@ export interface HookPayloads {
   invoicePaid: { invoice: InvoiceFacts };
   /** A draft or unpaid invoice without payments was voided; `voidedOn` is the void's date. */
   invoiceVoided: { invoice: InvoiceFacts; wasIssued: boolean; voidedOn: string };
+  /**
+   * A customer is about to be deleted (its row locked, nothing deleted yet). A subscriber whose
+   * domain still references the customer refuses by throwing an `ApiError` (`RESOURCE_IN_USE`).
+   */
+  customerDeleting: { customerId: string };
 }
 
 export type HookName = keyof HookPayloads;

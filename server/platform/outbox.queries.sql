@@ -30,3 +30,14 @@ order by
   "occurred_at"
 limit $1
 for update skip locked;
+
+-- findEvent
+select
+  "type",
+  "data",
+  "occurred_at"
+from
+  "events"
+where
+  "business_id" = $1
+  and "id" = $2;

@@ -1,4 +1,4 @@
-import type { Trx } from './db/database.js';
+import type { Executor, Trx } from './db/database.js';
 
 /** An outbox event as its consumers receive it. */
 export interface OutboxEvent {
@@ -52,4 +52,14 @@ export function lockPending(trx: Trx, limit: number) {
     .forUpdate()
     .skipLocked()
     .execute();
+}
+
+/** An event's content as its consumers deliver it. */
+export function findEvent(db: Executor, businessId: string, id: string) {
+  return db
+    .selectFrom('events')
+    .select(['type', 'data', 'occurred_at'])
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }

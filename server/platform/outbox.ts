@@ -1,5 +1,5 @@
 import type { EventName } from '../../contract/common/events.js';
-import type { TxCtx } from './context.js';
+import type { Ctx, TxCtx } from './context.js';
 import { withTransaction, type Trx } from './db/database.js';
 import type { Deps } from './deps.js';
 import { newId } from './ids.js';
@@ -49,4 +49,12 @@ export async function dispatchIn(trx: Trx, deps: Deps, batch: readonly DispatchE
 export async function dispatch(deps: Deps, batch: readonly DispatchEventJob[]): Promise<void> {
   if (batch.length === 0) return;
   await withTransaction(deps.db, (trx) => dispatchIn(trx, deps, batch));
+}
+
+/**
+ * The business's event `eventId` as consumers deliver it (its type, data and time); throws when
+ * there is none (a consumer's foreign key keeps the events it references).
+ */
+export function outboxEvent(ctx: Pick<Ctx, 'db' | 'businessId'>, eventId: string) {
+  return queries.findEvent(ctx.db, ctx.businessId, eventId);
 }

@@ -15,3 +15,66 @@ select
   distinct "timezone"
 from
   "businesses";
+
+-- insertBusiness
+insert into "businesses" ("id", "name", "email", "plan", "country", "address", "tax_number", "created_at")
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8);
+
+-- findBusiness
+select
+  "id",
+  "name",
+  "base_currency",
+  "timezone",
+  "country",
+  "address",
+  "tax_number",
+  "plan",
+  "created_at"
+from
+  "businesses"
+where
+  "id" = $1;
+
+-- updateBusiness
+update "businesses"
+set
+  "name" = $1
+where
+  "id" = $2
+returning
+  "id",
+  "name",
+  "base_currency",
+  "timezone",
+  "country",
+  "address",
+  "tax_number",
+  "plan",
+  "created_at";
+
+-- findPlan
+select
+  "plan"
+from
+  "businesses"
+where
+  "id" = $1;
+
+-- findEmail
+select
+  "email"
+from
+  "businesses"
+where
+  "id" = $1;
+
+-- lockBusiness
+select
+  "id"
+from
+  "businesses"
+where
+  "id" = $1
+for update;

@@ -1,6 +1,8 @@
+import type { Insertable, Updateable } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Ctx } from './context.js';
+import type { Ctx, TxCtx } from './context.js';
 import type { Executor } from './db/database.js';
+import type { BusinessesTable } from './db/types.js';
 import * as queries from './settings.queries.js';
 
 /** What every domain reads of a business's settings (`GET /v1/business` shows them all). */
@@ -63,3 +65,49 @@ export function forgetSettings(businessId: string): void {
 
 /** Every time zone some business is in. */
 export const timeZonesInUse = (db: Executor): Promise<string[]> => queries.timeZonesInUse(db);
+
+/*
+ * The tenant registry: `businesses` belongs to the platform (docs/decisions.md, "Table ownership"),
+ * so the domains create, read, change and lock a business through these.
+ */
+
+export type { BusinessRow } from './settings.queries.js';
+
+/** Records a new business (sign-up and the CLI), on the context's database or transaction. */
+export async function createBusinessRow(
+  ctx: Pick<Ctx, 'db'>,
+  row: Insertable<BusinessesTable>,
+): Promise<void> {
+  await queries.insertBusiness(ctx.db, row);
+}
+
+/** The business as `GET /v1/business` shows it; undefined when it is gone. */
+export const findBusiness = (ctx: Pick<Ctx, 'db' | 'businessId'>) =>
+  queries.findBusiness(ctx.db, ctx.businessId);
+
+/**
+ * Changes the business's settings; the business as it is afterwards (undefined when it is gone).
+ * This process forgets the settings it cached at once.
+ */
+export async function updateBusiness(
+  ctx: Pick<Ctx, 'db' | 'businessId'>,
+  changes: Updateable<BusinessesTable>,
+) {
+  const row = await queries.updateBusiness(ctx.db, ctx.businessId, changes);
+  forgetSettings(ctx.businessId);
+  return row;
+}
+
+/** The business's plan; undefined when it is gone. */
+export const businessPlan = (ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string | undefined> =>
+  queries.findPlan(ctx.db, ctx.businessId);
+
+/** The business's own email address, where notices about its account go; undefined when it is gone. */
+export const businessEmail = (ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string | undefined> =>
+  queries.findEmail(ctx.db, ctx.businessId);
+
+/**
+ * Locks the business's row until the transaction ends, so that work that must not run concurrently
+ * for one business (checking a per-business limit, then creating) runs one after the other.
+ */
+export const lockBusiness = (ctx: TxCtx): Promise<void> => queries.lockBusiness(ctx.db, ctx.businessId);

@@ -8,6 +8,7 @@ import { webhooksRoutes } from './routes.js';
 /** Webhooks: the routes, delivery of outbox events to subscribers, and the retry sweep. */
 export const webhooksModule: DomainModule = {
   name: 'webhooks',
+  tables: ['webhooks', 'webhook_deliveries', 'webhook_attempts'],
   mount: (app, deps, options) =>
     createExpressEndpoints(contract.webhooks, webhooksRoutes(deps), app, options),
   dispatch: fanOutIn,

@@ -111,25 +111,14 @@ where
   and lower("email") = $2
   and ("name" ilike $3 or "email" ilike $4 or "company" ilike $5);
 
--- isReferenced
+-- hasInvoices
 select
-  (
-    exists (
-      select
-        "id"
-      from
-        "invoices"
-      where
-        "business_id" = $1
-        and "customer_id" = $2
-    )
-    or exists (
-      select
-        "id"
-      from
-        "loyalty_members"
-      where
-        "business_id" = $3
-        and "customer_id" = $4
-    )
+  exists (
+    select
+      "id"
+    from
+      "invoices"
+    where
+      "business_id" = $1
+      and "customer_id" = $2
   ) as "referenced";

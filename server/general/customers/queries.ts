@@ -74,27 +74,18 @@ export async function listCustomers(db: Executor, businessId: string, query: Lis
   return { rows, total: Number(count.total) };
 }
 
-/** Whether invoices or loyalty memberships (current or deleted) reference the customer. */
-export async function isReferenced(db: Executor, businessId: string, customerId: string): Promise<boolean> {
+/** Whether invoices reference the customer. */
+export async function hasInvoices(db: Executor, businessId: string, customerId: string): Promise<boolean> {
   const row = await db
     .selectNoFrom((eb) => [
       eb
-        .or([
-          eb.exists(
-            eb
-              .selectFrom('invoices')
-              .select('id')
-              .where('business_id', '=', businessId)
-              .where('customer_id', '=', customerId),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('loyalty_members')
-              .select('id')
-              .where('business_id', '=', businessId)
-              .where('customer_id', '=', customerId),
-          ),
-        ])
+        .exists(
+          eb
+            .selectFrom('invoices')
+            .select('id')
+            .where('business_id', '=', businessId)
+            .where('customer_id', '=', customerId),
+        )
         .as('referenced'),
     ])
     .executeTakeFirstOrThrow();

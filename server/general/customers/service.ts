@@ -146,16 +146,17 @@ export async function unsubscribeCustomer(ctx: Ctx, id: string): Promise<boolean
   return true;
 }
 
+/** The refusal to delete a customer that other rows still name (loyalty's subscriber says the same). */
+const customerInUse = () =>
+  new ApiError('RESOURCE_IN_USE', 'The customer has invoices or a loyalty membership and cannot be deleted');
+
 export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
   return inTransaction(ctx, async (ctx) => {
     const row = await queries.findCustomer(ctx.db, ctx.businessId, id, true);
     if (!row) throw notFound('Customer');
-    if (await queries.isReferenced(ctx.db, ctx.businessId, id)) {
-      throw new ApiError(
-        'RESOURCE_IN_USE',
-        'The customer has invoices or a loyalty membership and cannot be deleted',
-      );
-    }
+    if (await queries.hasInvoices(ctx.db, ctx.businessId, id)) throw customerInUse();
+    // Other domains whose rows name the customer (a loyalty member) refuse the same way.
+    await ctx.hooks.announce(ctx, 'customerDeleting', { customerId: id });
     await queries.deleteCustomer(ctx.db, ctx.businessId, id);
     const customer = toCustomer(row);
     await emit(ctx, 'customer.deleted', customer);

@@ -11,7 +11,7 @@ select
   "t"."color" as "tier_color"
 from
   "loyalty_members" as "m"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   left join "loyalty_tiers" as "t" on "t"."business_id" = "m"."business_id"
     and "t"."id" = "m"."tier_id"
@@ -60,7 +60,7 @@ select
   "t"."color" as "tier_color"
 from
   "loyalty_members" as "m"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   left join "loyalty_tiers" as "t" on "t"."business_id" = "m"."business_id"
     and "t"."id" = "m"."tier_id"
@@ -110,7 +110,7 @@ select
   "t"."color" as "tier_color"
 from
   "loyalty_members" as "m"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   left join "loyalty_tiers" as "t" on "t"."business_id" = "m"."business_id"
     and "t"."id" = "m"."tier_id"
@@ -228,7 +228,7 @@ where
 select
   "id"
 from
-  "customers"
+  "customer_directory"
 where
   "business_id" = $1
   and "id" = $2;
@@ -237,7 +237,7 @@ where
 select
   "id"
 from
-  "customers"
+  "customer_directory"
 where
   "business_id" = $1
   and "id" in ($2);
@@ -262,7 +262,7 @@ select
   "t"."color" as "tier_color"
 from
   "loyalty_members" as "m"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   left join "loyalty_tiers" as "t" on "t"."business_id" = "m"."business_id"
     and "t"."id" = "m"."tier_id"
@@ -280,7 +280,7 @@ select
   "t"."color" as "tier_color"
 from
   "loyalty_members" as "m"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   left join "loyalty_tiers" as "t" on "t"."business_id" = "m"."business_id"
     and "t"."id" = "m"."tier_id"
@@ -288,3 +288,13 @@ where
   "m"."business_id" = $1
   and "m"."deleted_at" is null
   and "m"."id" = $2;
+
+-- hasMembership
+select
+  "id"
+from
+  "loyalty_members"
+where
+  "business_id" = $1
+  and "customer_id" = $2
+limit $3;

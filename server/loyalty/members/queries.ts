@@ -175,7 +175,7 @@ export async function deleteMember(db: Executor, businessId: string, id: string,
 
 export async function customerExists(db: Executor, businessId: string, id: string): Promise<boolean> {
   const row = await db
-    .selectFrom('customers')
+    .selectFrom('customer_directory')
     .select('id')
     .where('business_id', '=', businessId)
     .where('id', '=', id)
@@ -186,7 +186,7 @@ export async function customerExists(db: Executor, businessId: string, id: strin
 /** Which of these customers exist. */
 export async function existingCustomers(db: Executor, businessId: string, ids: readonly string[]) {
   const rows = await db
-    .selectFrom('customers')
+    .selectFrom('customer_directory')
     .select('id')
     .where('business_id', '=', businessId)
     .where('id', 'in', ids)
@@ -210,7 +210,7 @@ export async function enrolledCustomers(db: Executor, businessId: string, custom
 export const memberView = (db: Executor, businessId: string) =>
   db
     .selectFrom('loyalty_members as m')
-    .innerJoin('customers as c', (j) =>
+    .innerJoin('customer_directory as c', (j) =>
       j.onRef('c.business_id', '=', 'm.business_id').onRef('c.id', '=', 'm.customer_id'),
     )
     .leftJoin('loyalty_tiers as t', (j) =>
@@ -231,3 +231,15 @@ export const findMemberView = (db: Executor, businessId: string, id: string) =>
   memberView(db, businessId).where('m.id', '=', id).executeTakeFirst();
 
 export type MemberViewRow = NonNullable<Awaited<ReturnType<typeof findMemberView>>>;
+
+/** Whether the customer is, or was, a member (a deleted member's history still names the customer). */
+export async function hasMembership(db: Executor, businessId: string, customerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('loyalty_members')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('customer_id', '=', customerId)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(row);
+}

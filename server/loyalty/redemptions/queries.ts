@@ -13,7 +13,7 @@ const redemptionView = (db: Executor, businessId: string) =>
     .innerJoin('loyalty_members as m', (j) =>
       j.onRef('m.business_id', '=', 'r.business_id').onRef('m.id', '=', 'r.member_id'),
     )
-    .innerJoin('customers as c', (j) =>
+    .innerJoin('customer_directory as c', (j) =>
       j.onRef('c.business_id', '=', 'm.business_id').onRef('c.id', '=', 'm.customer_id'),
     )
     .innerJoin('loyalty_rewards as w', (j) =>

@@ -87,12 +87,12 @@ select
   "s"."member_id"
 from
   "loyalty_member_reminders" as "s"
-  inner join "businesses" as "b" on "b"."id" = "s"."business_id"
+  inner join "business_time_zones" as "b" on "b"."business_id" = "s"."business_id"
   inner join "loyalty_reminders" as "r" on "r"."business_id" = "s"."business_id"
     and "r"."id" = "s"."reminder_id"
   inner join "loyalty_members" as "m" on "m"."business_id" = "s"."business_id"
     and "m"."id" = "s"."member_id"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   inner join "loyalty_programs" as "p" on "p"."business_id" = "s"."business_id"
     and "p"."is_active" = $1
@@ -119,12 +119,12 @@ select
   "s"."member_id"
 from
   "loyalty_member_reminders" as "s"
-  inner join "businesses" as "b" on "b"."id" = "s"."business_id"
+  inner join "business_time_zones" as "b" on "b"."business_id" = "s"."business_id"
   inner join "loyalty_reminders" as "r" on "r"."business_id" = "s"."business_id"
     and "r"."id" = "s"."reminder_id"
   inner join "loyalty_members" as "m" on "m"."business_id" = "s"."business_id"
     and "m"."id" = "s"."member_id"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   inner join "loyalty_programs" as "p" on "p"."business_id" = "s"."business_id"
     and "p"."is_active" = $1
@@ -149,12 +149,12 @@ select
   "c"."email"
 from
   "loyalty_member_reminders" as "s"
-  inner join "businesses" as "b" on "b"."id" = "s"."business_id"
+  inner join "business_time_zones" as "b" on "b"."business_id" = "s"."business_id"
   inner join "loyalty_reminders" as "r" on "r"."business_id" = "s"."business_id"
     and "r"."id" = "s"."reminder_id"
   inner join "loyalty_members" as "m" on "m"."business_id" = "s"."business_id"
     and "m"."id" = "s"."member_id"
-  inner join "customers" as "c" on "c"."business_id" = "m"."business_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
     and "c"."id" = "m"."customer_id"
   inner join "loyalty_programs" as "p" on "p"."business_id" = "s"."business_id"
     and "p"."is_active" = $1

@@ -73,14 +73,14 @@ export type ScheduleKey = { business_id: string; reminder_id: string; member_id:
 function dueSchedules(db: Executor, days: DaysByZone) {
   return db
     .selectFrom('loyalty_member_reminders as s')
-    .innerJoin('businesses as b', 'b.id', 's.business_id')
+    .innerJoin('business_time_zones as b', 'b.business_id', 's.business_id')
     .innerJoin('loyalty_reminders as r', (j) =>
       j.onRef('r.business_id', '=', 's.business_id').onRef('r.id', '=', 's.reminder_id'),
     )
     .innerJoin('loyalty_members as m', (j) =>
       j.onRef('m.business_id', '=', 's.business_id').onRef('m.id', '=', 's.member_id'),
     )
-    .innerJoin('customers as c', (j) =>
+    .innerJoin('customer_directory as c', (j) =>
       j.onRef('c.business_id', '=', 'm.business_id').onRef('c.id', '=', 'm.customer_id'),
     )
     .innerJoin('loyalty_programs as p', (j) =>

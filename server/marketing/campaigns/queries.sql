@@ -130,7 +130,7 @@ select
   $3::timestamptz as "next_attempt_at",
   $4::timestamptz as "updated_at"
 from
-  "customers" as "c"
+  "customer_directory" as "c"
 where
   "c"."business_id" = $5
   and (
@@ -256,7 +256,7 @@ WHERE
       SELECT
         1
       FROM
-        customers c
+        customer_directory c
       WHERE
         c.business_id = r.business_id
         AND c.id = r.customer_id
@@ -532,11 +532,3 @@ where
   "business_id" = $3
   and "campaign_id" = $4
   and lower(email) = $5;
-
--- businessEmail
-select
-  "email"
-from
-  "businesses"
-where
-  "id" = $1;

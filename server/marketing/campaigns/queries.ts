@@ -99,7 +99,7 @@ export async function resolveRecipients(
     ])
     .expression((eb) =>
       eb
-        .selectFrom('customers as c')
+        .selectFrom('customer_directory as c')
         .where('c.business_id', '=', segment.businessId)
         .where(inSegment(segment))
         .where('c.email', 'is not', null)
@@ -245,7 +245,7 @@ export async function skipUnreachable(
       AND r.customer_id = ANY(${customerIds}::text[]) AND r.status = 'sending'
       AND (
         NOT EXISTS (
-          SELECT 1 FROM customers c
+          SELECT 1 FROM customer_directory c
           WHERE c.business_id = r.business_id AND c.id = r.customer_id AND NOT c.unsubscribed
         )
         OR EXISTS (
@@ -531,14 +531,4 @@ export async function markReported(
   else if (type === 'hard') await q.set({ status: 'bounced', error: reason, updated_at: now }).execute();
   // A soft bounce is a delay the provider retries: noted, the recipient's state kept.
   else await q.set({ error: reason, updated_at: now }).execute();
-}
-
-/** The business's own address, for notices about its campaigns. */
-export async function businessEmail(db: Executor, businessId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('businesses')
-    .select('email')
-    .where('id', '=', businessId)
-    .executeTakeFirst();
-  return row?.email;
 }

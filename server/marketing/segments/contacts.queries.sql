@@ -13,7 +13,7 @@ select
   "c"."unsubscribed",
   "c"."created_at"
 from
-  "customers" as "c"
+  "customer_directory" as "c"
 where
   "c"."business_id" = $1
   and "c"."id" = $2;
@@ -22,7 +22,7 @@ where
 select
   "id"
 from
-  "customers"
+  "customer_directory"
 where
   "business_id" = $1
   and "id" in ($2)
@@ -32,7 +32,7 @@ for share;
 select
   count(*) as "n"
 from
-  "customers" as "c"
+  "customer_directory" as "c"
 where
   "c"."business_id" = $1
   and (
@@ -64,7 +64,7 @@ select
   "c"."unsubscribed",
   "c"."created_at"
 from
-  "customers" as "c"
+  "customer_directory" as "c"
 where
   "c"."business_id" = $1
   and (

@@ -17,7 +17,7 @@ const CONTACT_COLUMNS = [
 
 export async function findContact(db: Executor, businessId: string, id: string) {
   return db
-    .selectFrom('customers as c')
+    .selectFrom('customer_directory as c')
     .select(CONTACT_COLUMNS)
     .where('c.business_id', '=', businessId)
     .where('c.id', '=', id)
@@ -36,7 +36,7 @@ export async function unknownCustomers(
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
   const found = await db
-    .selectFrom('customers')
+    .selectFrom('customer_directory')
     .select('id')
     .where('business_id', '=', businessId)
     .where('id', 'in', unique)
@@ -48,7 +48,7 @@ export async function unknownCustomers(
 
 function contacts(db: Executor, segment: SegmentDefinition) {
   return db
-    .selectFrom('customers as c')
+    .selectFrom('customer_directory as c')
     .where('c.business_id', '=', segment.businessId)
     .where(inSegment(segment));
 }

@@ -8,10 +8,10 @@ import {
 import type { Database } from '../../platform/db/types.js';
 
 /**
- * Segment filters compiled to SQL over `customers as c`. Field names come from the contract's
+ * Segment filters compiled to SQL over `customer_directory as c`. Field names come from the contract's
  * allow-list and only pick a column; every value (attribute keys too) travels as a parameter.
  */
-export type ContactsEb = ExpressionBuilder<Database & { c: Database['customers'] }, 'c'>;
+export type ContactsEb = ExpressionBuilder<Database & { c: Database['customer_directory'] }, 'c'>;
 
 const TEXT_COLUMNS = {
   email: sql.ref('c.email'),

@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import { inTransaction, jobCtx, type Ctx, type TxCtx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMail, recordMail } from '../../platform/mail.js';
+import { businessEmail } from '../../platform/settings.js';
 import * as queries from '../campaigns/queries.js';
 import {
   lockParts,
@@ -288,7 +289,7 @@ async function pauseWithNotice(
     paused_reason: reason,
     updated_at: ctx.clock.now(),
   });
-  const to = await queries.businessEmail(ctx.db, ctx.businessId);
+  const to = await businessEmail(ctx);
   if (to) {
     await queueMail(ctx, {
       to,

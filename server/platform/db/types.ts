@@ -661,6 +661,34 @@ export interface MarketingTrackingEventsTable {
   at: Timestamp;
 }
 
+/** A column of a published view: read, never written (the view refuses writes). */
+type ViewColumn<T> = ColumnType<T, never, never>;
+
+/**
+ * `customer_directory`, published by general: the customer columns other domains read
+ * (docs/decisions.md, "Table ownership").
+ */
+export interface CustomerDirectoryView {
+  business_id: ViewColumn<string>;
+  id: ViewColumn<string>;
+  name: ViewColumn<string>;
+  email: ViewColumn<string | null>;
+  first_name: ViewColumn<string | null>;
+  last_name: ViewColumn<string | null>;
+  phone: ViewColumn<string | null>;
+  company: ViewColumn<string | null>;
+  attributes: ViewColumn<Record<string, string>>;
+  unsubscribed: ViewColumn<boolean>;
+  created_at: ViewColumn<Date>;
+  updated_at: ViewColumn<Date>;
+}
+
+/** `business_time_zones`, published by the platform: each business's IANA time zone. */
+export interface BusinessTimeZonesView {
+  business_id: ViewColumn<string>;
+  timezone: ViewColumn<string>;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -711,6 +739,9 @@ export interface Database {
   marketing_send_attempts: MarketingSendAttemptsTable;
   marketing_suppressions: MarketingSuppressionsTable;
   marketing_tracking_events: MarketingTrackingEventsTable;
+  // Published views (read-only).
+  customer_directory: CustomerDirectoryView;
+  business_time_zones: BusinessTimeZonesView;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -73,13 +73,10 @@ update "webhook_deliveries" as "d"
 set
   "locked_until" = $1
 from
-  "webhooks" as "w",
-  "events" as "e"
+  "webhooks" as "w"
 where
   "w"."business_id" = "d"."business_id"
   and "w"."id" = "d"."webhook_id"
-  and "e"."business_id" = "d"."business_id"
-  and "e"."id" = "d"."event_id"
   and "d"."business_id" = $2
   and "d"."id" = $3
   and ("d"."locked_until" is null or "d"."locked_until" < $4)
@@ -91,23 +88,17 @@ returning
   "w"."secret_sealed",
   "w"."previous_secret_sealed",
   "w"."previous_secret_expires_at",
-  "w"."failing_since",
-  "e"."type",
-  "e"."data",
-  "e"."occurred_at";
+  "w"."failing_since";
 
 -- leaseDelivery (lease.anyStatus = true)
 update "webhook_deliveries" as "d"
 set
   "locked_until" = $1
 from
-  "webhooks" as "w",
-  "events" as "e"
+  "webhooks" as "w"
 where
   "w"."business_id" = "d"."business_id"
   and "w"."id" = "d"."webhook_id"
-  and "e"."business_id" = "d"."business_id"
-  and "e"."id" = "d"."event_id"
   and "d"."business_id" = $2
   and "d"."id" = $3
   and ("d"."locked_until" is null or "d"."locked_until" < $4)
@@ -118,10 +109,7 @@ returning
   "w"."secret_sealed",
   "w"."previous_secret_sealed",
   "w"."previous_secret_expires_at",
-  "w"."failing_since",
-  "e"."type",
-  "e"."data",
-  "e"."occurred_at";
+  "w"."failing_since";
 
 -- updateDelivery
 update "webhook_deliveries"

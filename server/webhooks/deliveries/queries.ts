@@ -67,8 +67,8 @@ export const insertDeliveries = (trx: Trx, rows: readonly Insertable<WebhookDeli
 
 /**
  * Sets the lease on a delivery that nobody holds (no lease, or an expired one) and, unless
- * `anyStatus`, that is pending; returns the delivery with its webhook's and its event's columns,
- * all in one statement. undefined when the delivery is held, not pending, or unknown.
+ * `anyStatus`, that is pending; returns the delivery with its webhook's columns, in one statement.
+ * undefined when the delivery is held, not pending, or unknown.
  */
 export function leaseDelivery(
   db: Executor,
@@ -77,12 +77,10 @@ export function leaseDelivery(
 ) {
   let q = db
     .updateTable('webhook_deliveries as d')
-    .from(['webhooks as w', 'events as e'])
+    .from('webhooks as w')
     .set({ locked_until: lease.until })
     .whereRef('w.business_id', '=', 'd.business_id')
     .whereRef('w.id', '=', 'd.webhook_id')
-    .whereRef('e.business_id', '=', 'd.business_id')
-    .whereRef('e.id', '=', 'd.event_id')
     .where('d.business_id', '=', key.businessId)
     .where('d.id', '=', key.deliveryId)
     .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<', lease.now)]));
@@ -96,9 +94,6 @@ export function leaseDelivery(
       'w.previous_secret_sealed',
       'w.previous_secret_expires_at',
       'w.failing_since',
-      'e.type',
-      'e.data',
-      'e.occurred_at',
     ])
     .executeTakeFirst();
 }

@@ -5,7 +5,8 @@ import type { DeliveryRow, WebhookRow } from '../../platform/db/types.js';
 import { newId } from '../../platform/ids.js';
 import { QUEUES } from '../../platform/jobs.js';
 import { queueMail } from '../../platform/mail.js';
-import type { OutboxEvent } from '../../platform/outbox.js';
+import { outboxEvent, type OutboxEvent } from '../../platform/outbox.js';
+import { businessEmail } from '../../platform/settings.js';
 import * as deliveries from './queries.js';
 import { postWebhook, type AttemptResult } from './sender.js';
 import { deliveryHeaders } from './signing.js';
@@ -83,10 +84,11 @@ export async function fanOutIn(trx: Trx, deps: CtxSource, events: readonly Outbo
 }
 
 /**
- * Takes a lease on the delivery so only one worker attempts it, and reads its webhook and event in
- * the same statement; undefined when another worker holds it or it is not due. This is what makes
- * a job that runs twice (a sweep's duplicate, or pg-boss retrying the job of a dead worker) safe:
- * the second finds the lease held, or the delivery no longer pending, and does nothing.
+ * Takes a lease on the delivery so only one worker attempts it, and reads its webhook in the same
+ * statement, then its event from the outbox; undefined when another worker holds it or it is not
+ * due. This is what makes a job that runs twice (a sweep's duplicate, or pg-boss retrying the job of
+ * a dead worker) safe: the second finds the lease held, or the delivery no longer pending, and does
+ * nothing.
  */
 async function claim(ctx: Ctx, job: DeliverJob) {
   const now = ctx.clock.now();
@@ -108,11 +110,10 @@ async function claim(ctx: Ctx, job: DeliverJob) {
     previous_secret_sealed,
     previous_secret_expires_at,
     failing_since,
-    type,
-    data,
-    occurred_at,
     ...delivery
   } = row;
+  // The delivery's foreign key keeps its event.
+  const event = await outboxEvent(ctx, delivery.event_id);
   return {
     delivery: delivery,
     webhook: {
@@ -124,7 +125,7 @@ async function claim(ctx: Ctx, job: DeliverJob) {
       previous_secret_expires_at,
       failing_since,
     },
-    event: { type, data, occurred_at },
+    event,
   };
 }
 
@@ -245,14 +246,17 @@ async function recordAttempt(
         failing_since: failingSince,
         disabled_reason: 'No successful delivery for 5 days',
       });
-      await queueMail(ctx, {
-        to: await webhooks.businessEmail(ctx.db, businessId),
-        subject: `Webhook disabled: ${webhook.url}`,
-        text:
-          `Webhook ${webhook.id} (${webhook.url}) has not accepted a delivery since ${failingSince.toISOString()}, ` +
-          'so it has been turned off. Fix the endpoint, then set is_active to true (PUT /v1/webhooks/' +
-          `${webhook.id}) and redeliver what it missed from GET /v1/webhooks/${webhook.id}/deliveries.`,
-      });
+      const to = await businessEmail(ctx);
+      if (to) {
+        await queueMail(ctx, {
+          to,
+          subject: `Webhook disabled: ${webhook.url}`,
+          text:
+            `Webhook ${webhook.id} (${webhook.url}) has not accepted a delivery since ${failingSince.toISOString()}, ` +
+            'so it has been turned off. Fix the endpoint, then set is_active to true (PUT /v1/webhooks/' +
+            `${webhook.id}) and redeliver what it missed from GET /v1/webhooks/${webhook.id}/deliveries.`,
+        });
+      }
       ctx.log.warn({ businessId, webhookId: webhook.id }, 'webhook disabled after 5 days of failures');
     } else if (!current.failing_since) {
       await setWebhook({ failing_since: failingSince });

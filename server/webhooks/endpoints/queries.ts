@@ -2,21 +2,6 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import type { WebhooksTable } from '../../platform/db/types.js';
 
-/** Locks the business row, so that concurrent creates of one business run one after the other. */
-export async function lockBusiness(trx: Trx, businessId: string): Promise<void> {
-  await trx.selectFrom('businesses').select('id').where('id', '=', businessId).forUpdate().execute();
-}
-
-/** Where mail about the business's webhooks goes. */
-export async function businessEmail(db: Executor, businessId: string): Promise<string> {
-  const row = await db
-    .selectFrom('businesses')
-    .select('email')
-    .where('id', '=', businessId)
-    .executeTakeFirstOrThrow();
-  return row.email;
-}
-
 export async function countWebhooks(db: Executor, businessId: string): Promise<number> {
   const { n } = await db
     .selectFrom('webhooks')

@@ -9,6 +9,7 @@ import {
 import { type Ctx, inTransaction } from '../../platform/context.js';
 import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { QUEUES } from '../../platform/jobs.js';
+import { lockBusiness } from '../../platform/settings.js';
 import { checkWebhookUrl } from './address-guard.js';
 import * as deliveries from '../deliveries/queries.js';
 import type { DeliverJob } from '../deliveries/service.js';
@@ -38,7 +39,7 @@ export async function createWebhook(
   const secret = newWebhookSecret();
   return inTransaction(ctx, async (ctx) => {
     // Serialises creates of one business so the limit holds under concurrency.
-    await queries.lockBusiness(ctx.db, ctx.businessId);
+    await lockBusiness(ctx);
     if ((await queries.countWebhooks(ctx.db, ctx.businessId)) >= MAX_WEBHOOKS_PER_BUSINESS) {
       throw new ApiError(
         'LIMIT_EXCEEDED',

@@ -1,0 +1,19 @@
+/**
+ * What the platform owns of the database (docs/decisions.md, "Table ownership"): the tenant registry
+ * and its settings, the outbox, idempotency keys, rate limits and mail. Only `server/platform/`
+ * queries files read or write these tables; domains call the platform's functions
+ * (`settings.ts`, `outbox.ts`, `mail.ts`) or read one of its published views.
+ */
+export const PLATFORM_TABLES: readonly string[] = [
+  'businesses',
+  'events',
+  'idempotency_keys',
+  'rate_limits',
+  'mail_messages',
+];
+
+/** Read-only views the platform publishes for domains' set-based SQL. */
+export const PLATFORM_VIEWS: readonly string[] = [
+  /** Each business's time zone (`business_id`, `timezone`), for sweeps that decide "due" per zone. */
+  'business_time_zones',
+];
