@@ -3,6 +3,7 @@ import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { expirePoints } from './expiry/service.js';
 import { earnForInvoice } from './members/service.js';
+import { refuseDeletingMemberCustomer } from './members/subscriptions.js';
 import { expireVouchers } from './redemptions/service.js';
 import { sendDueReminders } from './reminders/service.js';
 import { loyaltyRoutes } from './routes.js';
@@ -12,6 +13,16 @@ const MINUTE = 60_000;
 /** Loyalty: program, tiers, members and their ledger, rewards, redemptions, reminders. */
 export const loyaltyModule: DomainModule = {
   name: 'loyalty',
+  tables: [
+    'loyalty_programs',
+    'loyalty_tiers',
+    'loyalty_members',
+    'loyalty_transactions',
+    'loyalty_rewards',
+    'loyalty_redemptions',
+    'loyalty_reminders',
+    'loyalty_member_reminders',
+  ],
   mount: (app, deps, options) => createExpressEndpoints(contract.loyalty, loyaltyRoutes(deps), app, options),
   periodic: [
     { name: 'points expiry', everyMs: () => MINUTE, run: expirePoints },
@@ -21,26 +32,17 @@ export const loyaltyModule: DomainModule = {
   subscriptions: {
     // A paid invoice earns its customer points (DESIGN section 8).
     invoicePaid: (ctx, { invoice }) => earnForInvoice(ctx, invoice),
+    // A member's customer is not deleted from under the member (409 RESOURCE_IN_USE).
+    customerDeleting: refuseDeletingMemberCustomer,
   },
 };
 
-// What public-loyalty (the X-Api-Key interface) uses of loyalty: the earn computation it shares with
-// the ledger's post, enrollment, redemption, vouchers, the active program and the member of an email.
-export {
-  creditExpiry,
-  earning,
-  isPointsLimitViolation,
-  MAX_POINTS,
-  pointsEarnedData,
-  pointsLimitExceeded,
-  promotion,
-  tierChangedData,
-} from './ledger/earning.js';
-export { membersChanged } from './members/counts.js';
-export { enrollInTransaction, findMemberByEmail } from './members/service.js';
-export { findActiveProgram } from './program/service.js';
-export type { MemberViewRow } from './members/queries.js';
-export { findVoucher, redeemReward } from './redemptions/service.js';
+// What the X-Api-Key interface (public-loyalty) uses: a handful of services, in the contract's shapes.
+export { earnByEmail } from './ledger/earn-by-email.js';
+export { memberByEmail } from './members/service.js';
+export { currentProgram } from './program/service.js';
+export { redeemReward, findVoucher } from './redemptions/service.js';
+export { activeRewards } from './rewards/service.js';
 
 /** The member list's two queries, for bench/loyalty.ts, which explains their plans. */
 export { memberListQueries } from './members/queries.js';

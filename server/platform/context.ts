@@ -1,3 +1,4 @@
+import type { ServiceState } from './state.js';
 import type { Config } from '../config.js';
 import type { Clock } from './clock.js';
 import { withTransaction, type Executor, type Trx } from './db/database.js';
@@ -24,6 +25,8 @@ export interface Ctx {
   secrets: SecretBox;
   /** DNS lookups (sender-domain verification). */
   dns: DnsResolver;
+  /** What this service keeps in memory (caches, pacing): see platform/state.ts. */
+  state: ServiceState;
 }
 
 /** The context inside a transaction: the same request or job, its database the transaction. */
@@ -40,7 +43,10 @@ export function inTransaction<T>(ctx: Ctx, fn: (ctx: TxCtx) => Promise<T>): Prom
 }
 
 /** What the service is made of, from which each request's or job's context is cut. */
-export type CtxSource = Pick<Ctx, 'db' | 'clock' | 'log' | 'jobs' | 'hooks' | 'config' | 'secrets' | 'dns'>;
+export type CtxSource = Pick<
+  Ctx,
+  'db' | 'clock' | 'log' | 'jobs' | 'hooks' | 'config' | 'secrets' | 'dns' | 'state'
+>;
 
 /** The context of background work done for one business (jobs have no request). */
 export function jobCtx(deps: CtxSource, businessId: string, job: string): Ctx {
@@ -55,5 +61,6 @@ export function jobCtx(deps: CtxSource, businessId: string, job: string): Ctx {
     config: deps.config,
     secrets: deps.secrets,
     dns: deps.dns,
+    state: deps.state,
   };
 }

@@ -1,3 +1,4 @@
+import type { ServiceState } from './state.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiKeyScope } from '../../contract/auth/api-keys.js';
 import type { Clock } from './clock.js';
@@ -33,6 +34,8 @@ export interface Deps {
   secrets: SecretBox;
   /** DNS lookups: the system resolver, or a test's stub. */
   dns: DnsResolver;
+  /** What this service keeps in memory (caches, pacing, pooled transports): platform/state.ts. */
+  state: ServiceState;
   /** The domain modules' subscriptions to each other's changes. */
   hooks: Hooks;
   /** The platform's own module, then every domain module, in order (server/domains.ts). */
@@ -90,6 +93,7 @@ export function ctxOf(req: Express.Request, deps: Deps): Ctx {
     config: deps.config,
     secrets: deps.secrets,
     dns: deps.dns,
+    state: deps.state,
   };
 }
 

@@ -2,15 +2,32 @@ import { PgBoss, fromKysely, fromPglite } from 'pg-boss';
 import type { DatabaseHandle, Trx } from './db/database.js';
 import type { Logger } from './logger.js';
 
-/** Job queues of the service. Each later domain adds its own here. */
+/**
+ * Every job queue of the service and what one of its jobs carries: checked where jobs are sent
+ * (`send`, `sendMany`) and where they are worked (a module's `jobs`), so a handler never casts.
+ */
+export interface JobPayloads {
+  /** Hand an outbox event to the modules that consume events (server/platform/outbox.ts). */
+  'events.dispatch': { businessId: string; eventId: string };
+  /** One webhook delivery attempt (server/webhooks/deliveries/service.ts). */
+  'webhooks.deliver': {
+    businessId: string;
+    deliveryId: string;
+    /** A redelivery asked for by the business: one extra attempt, outside the retry schedule. */
+    redelivery?: boolean;
+  };
+  /** Send one message of the mail outbox (server/platform/mail.ts). */
+  'mail.send': { businessId: string; messageId: string };
+}
+
+export type QueueName = keyof JobPayloads;
+
+/** The queues by the names the code uses. */
 export const QUEUES = {
   dispatchEvent: 'events.dispatch',
   deliverWebhook: 'webhooks.deliver',
   sendMail: 'mail.send',
-} as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
-
-export type JobHandler<T> = (data: T) => Promise<void>;
+} as const satisfies Record<string, QueueName>;
 
 /**
  * pg-boss as the job engine on both databases. Jobs are enqueued inside the transaction of the
@@ -55,12 +72,12 @@ export class JobEngine {
   }
 
   /** Enqueues a job in the caller's transaction. */
-  async send(trx: Trx, name: QueueName, data: object): Promise<void> {
+  async send<Q extends QueueName>(trx: Trx, name: Q, data: JobPayloads[Q]): Promise<void> {
     await this.boss.send(name, data, { db: fromKysely(trx) });
   }
 
   /** Enqueues many jobs of one queue in the caller's transaction, in one statement. */
-  async sendMany(trx: Trx, name: QueueName, data: object[]): Promise<void> {
+  async sendMany<Q extends QueueName>(trx: Trx, name: Q, data: readonly JobPayloads[Q][]): Promise<void> {
     if (data.length === 0) return;
     await this.boss.insert(
       name,
@@ -70,13 +87,13 @@ export class JobEngine {
   }
 
   /** Works a queue a whole batch at a time (the handler sees every job of the batch at once). */
-  async workBatch<T extends object>(
-    name: QueueName,
-    handler: (batch: T[]) => Promise<void>,
+  async workBatch<Q extends QueueName>(
+    name: Q,
+    handler: (batch: JobPayloads[Q][]) => Promise<void>,
     options: { batchSize?: number; concurrency?: number } = {},
   ): Promise<void> {
     const { batchSize = 50, concurrency = 1 } = options;
-    const id = await this.boss.work<T>(
+    const id = await this.boss.work<JobPayloads[Q]>(
       name,
       { ...this.pollingOptions(batchSize), localConcurrency: concurrency },
       async (jobs) => {
@@ -100,14 +117,14 @@ export class JobEngine {
    * Works a queue in batches. `parallel` runs a batch's jobs concurrently (for I/O-bound work such as
    * webhook attempts); a failure fails the batch, which pg-boss retries, so handlers are idempotent.
    */
-  async work<T extends object>(
-    name: QueueName,
-    handler: JobHandler<T>,
+  async work<Q extends QueueName>(
+    name: Q,
+    handler: (data: JobPayloads[Q]) => Promise<void>,
     options: { batchSize?: number; parallel?: boolean; concurrency?: number } = {},
   ): Promise<void> {
     const { batchSize = 20, parallel = false, concurrency = 1 } = options;
     const workOptions = { ...this.pollingOptions(batchSize), localConcurrency: concurrency };
-    const id = await this.boss.work<T>(name, workOptions, async (jobs) => {
+    const id = await this.boss.work<JobPayloads[Q]>(name, workOptions, async (jobs) => {
       if (!parallel) {
         for (const job of jobs) await handler(job.data);
         return;

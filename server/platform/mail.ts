@@ -4,7 +4,7 @@ import { newId } from './ids.js';
 import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { Db, Trx } from './db/database.js';
-import { QUEUES } from './jobs.js';
+import { QUEUES, type JobPayloads } from './jobs.js';
 import type { Logger } from './logger.js';
 import * as queries from './mail.queries.js';
 
@@ -38,10 +38,7 @@ export const mailDestination = (config: Readonly<Config>) =>
     ? 'mail is sent through SMTP_URL'
     : 'SMTP_URL is not set: mail is captured, not sent, and listed at GET /v1/sandbox/messages';
 
-export interface SendMailJob {
-  businessId: string;
-  messageId: string;
-}
+export type SendMailJob = JobPayloads['mail.send'];
 
 /**
  * Records a message in the caller's transaction and enqueues its sending: a rolled-back change

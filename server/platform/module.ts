@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import type { Deps } from './deps.js';
 import type { Subscriptions } from './hooks.js';
-import type { QueueName } from './jobs.js';
+import type { JobPayloads, QueueName } from './jobs.js';
 import type { Trx } from './db/database.js';
 import type { OutboxEvent } from './outbox.js';
 
@@ -13,20 +13,23 @@ export interface EndpointOptions {
   requestValidationErrorHandler: ErrorRequestHandler;
 }
 
-/** A queue a module works: each job's data, or a whole batch of them at once. */
-export type Job =
+/** A queue a module works, its handler typed by the queue: each job's data, or a whole batch at once. */
+export type JobOf<Q extends QueueName> =
   | {
-      queue: QueueName;
+      queue: Q;
       batch?: false;
       options?: { batchSize?: number; parallel?: boolean; concurrency?: number };
-      handle(deps: Deps, data: object): Promise<void>;
+      handle(deps: Deps, data: JobPayloads[Q]): Promise<void>;
     }
   | {
-      queue: QueueName;
+      queue: Q;
       batch: true;
       options?: { batchSize?: number; concurrency?: number };
-      handle(deps: Deps, batch: object[]): Promise<void>;
+      handle(deps: Deps, batch: JobPayloads[Q][]): Promise<void>;
     };
+
+/** Any queue's job. */
+export type Job = { [Q in QueueName]: JobOf<Q> }[QueueName];
 
 /** Work a worker repeats (sweeps, expiry, reminders); a run never overlaps the previous one. */
 export interface Periodic {

@@ -31,6 +31,9 @@ order by
 limit $1
 for update skip locked;
 
+-- outboxInsert
+-- (no SQL recorded: ran no statement; add an example in scripts/query-snapshots.ts)
+
 -- findEvent
 select
   "type",

@@ -54,6 +54,23 @@ export function lockPending(trx: Trx, limit: number) {
     .execute();
 }
 
+/**
+ * The outbox's insert as SQL text, for a domain's single-statement write that records its events
+ * with its change (the public earn): the events of a JSON array parameter (`[{id, type, data}]`),
+ * undispatched, inserted once per row of the statement's CTE `onlyWith`, so none when it matched
+ * nothing. The arguments are the statement's parameter placeholders (`$1`) and CTE name; the text is
+ * fixed, so the statement stays preparable.
+ */
+export const outboxInsert = (p: {
+  businessId: string;
+  events: string;
+  occurredAt: string;
+  onlyWith: string;
+}) => `
+    INSERT INTO events (business_id, id, type, data, occurred_at, dispatched_at)
+    SELECT ${p.businessId}, e.id, e.type, e.data, ${p.occurredAt}, NULL
+      FROM jsonb_to_recordset(${p.events}::jsonb) AS e (id text, type text, data jsonb), ${p.onlyWith}`;
+
 /** An event's content as its consumers deliver it. */
 export function findEvent(db: Executor, businessId: string, id: string) {
   return db

@@ -3,15 +3,12 @@ import type { Ctx, TxCtx } from './context.js';
 import { withTransaction, type Trx } from './db/database.js';
 import type { Deps } from './deps.js';
 import { newId } from './ids.js';
-import { QUEUES } from './jobs.js';
+import { QUEUES, type JobPayloads } from './jobs.js';
 import * as queries from './outbox.queries.js';
 
 export type { OutboxEvent } from './outbox.queries.js';
 
-export interface DispatchEventJob {
-  businessId: string;
-  eventId: string;
-}
+export type DispatchEventJob = JobPayloads['events.dispatch'];
 
 /**
  * Records a catalogue event in the outbox, in the transaction of the change, and enqueues its

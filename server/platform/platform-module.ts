@@ -1,9 +1,9 @@
 import type { Deps } from './deps.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { QUEUES } from './jobs.js';
-import { mailSender, type SendMailJob } from './mail.js';
+import { mailSender } from './mail.js';
 import type { DomainModule } from './module.js';
-import { dispatch, type DispatchEventJob } from './outbox.js';
+import { dispatch } from './outbox.js';
 
 const senders = new WeakMap<Deps, ReturnType<typeof mailSender>>();
 /** One mail transport per runtime (pooled connections are reused across jobs). */
@@ -21,9 +21,9 @@ export const platformModule: DomainModule = {
       queue: QUEUES.dispatchEvent,
       batch: true,
       options: { batchSize: 100 },
-      handle: (deps, batch) => dispatch(deps, batch as DispatchEventJob[]),
+      handle: (deps, batch) => dispatch(deps, batch),
     },
-    { queue: QUEUES.sendMail, handle: (deps, data) => senderOf(deps)(data as SendMailJob) },
+    { queue: QUEUES.sendMail, handle: (deps, data) => senderOf(deps)(data) },
   ],
   periodic: [{ name: 'idempotency key purge', everyMs: () => 10 * 60_000, run: purgeIdempotencyKeys }],
 };

@@ -1,3 +1,6 @@
+import { ServiceState } from './state.js';
+import type { QueueName } from './jobs.js';
+import type { JobOf } from './module.js';
 import type { Server } from 'node:http';
 import { systemClock, type Clock } from './clock.js';
 import { limiterFactory } from './rate-limit.js';
@@ -65,6 +68,7 @@ export async function startRuntime(
       limiters: buildLimiters(config, { database }),
       secrets: loadSecretBox(config, log),
       dns: options.dns ?? systemDns,
+      state: new ServiceState(),
       hooks: new Hooks(modules.flatMap((m) => (m.subscriptions ? [m.subscriptions] : []))),
       modules,
     };
@@ -82,12 +86,17 @@ export async function startRuntime(
   }
 }
 
+/** Works one module's queue: generic, so the queue's payload and the handler meet by type. */
+async function workQueue<Q extends QueueName>(deps: Deps, job: JobOf<Q>): Promise<void> {
+  if (job.batch) await deps.jobs.workBatch(job.queue, (batch) => job.handle(deps, batch), job.options);
+  else await deps.jobs.work(job.queue, (data) => job.handle(deps, data), job.options);
+}
+
 /** Registers every module's job handlers and periodic work: this process now works the queues. */
 export async function startWorker(deps: Deps): Promise<void> {
   for (const module of deps.modules) {
     for (const job of module.jobs ?? []) {
-      if (job.batch) await deps.jobs.workBatch(job.queue, (batch) => job.handle(deps, batch), job.options);
-      else await deps.jobs.work(job.queue, (data) => job.handle(deps, data), job.options);
+      await workQueue(deps, job);
     }
     for (const task of module.periodic ?? []) {
       deps.jobs.every(task.everyMs(deps.config), task.name, () => task.run(deps));

@@ -1,255 +1,48 @@
 import type {
+  Balance,
   EarnPointsBody,
   EarnPointsResult,
-  Balance,
-  Reward,
-  VoucherVerification,
   RedeemRewardBody,
   RedeemRewardResult,
+  Reward,
+  VoucherVerification,
 } from '../../contract/public-loyalty/index.js';
-import { newId } from '../platform/ids.js';
-import { type Ctx, inTransaction } from '../platform/context.js';
-import { type Executor } from '../platform/db/database.js';
-import { refuseDuplicates } from '../platform/db/errors.js';
-import type { LoyaltyTransactionRow } from '../platform/db/types.js';
-import { conflict, invalidState, notFound } from '../platform/errors.js';
-import { announce } from '../platform/relay.js';
-import { customerForEmail } from '../general/index.js';
+import type { Ctx } from '../platform/context.js';
+import { notFound } from '../platform/errors.js';
 import {
-  creditExpiry,
-  earning,
-  enrollInTransaction,
-  findActiveProgram,
-  findMemberByEmail,
+  activeRewards,
+  currentProgram,
+  earnByEmail,
   findVoucher,
-  isPointsLimitViolation,
-  MAX_POINTS,
-  membersChanged,
-  pointsEarnedData,
-  pointsLimitExceeded,
-  promotion,
+  memberByEmail,
   redeemReward,
-  tierChangedData,
-  type MemberViewRow,
 } from '../loyalty/index.js';
-import * as queries from './queries.js';
-import type { EarnState } from './queries.js';
-
-/** Optimistic earn attempts before falling back to locking the member row. */
-const OPTIMISTIC_ATTEMPTS = 3;
 
 const noProgram = () => notFound('Loyalty program');
 const noMember = () => notFound('Member');
-const referenceTaken = () => conflict('The reference has already been used for an earn');
 
 export async function getBalance(ctx: Ctx, email: string): Promise<Balance> {
-  const [program, member] = await Promise.all([findActiveProgram(ctx), findMemberByEmail(ctx, email)]);
+  const [program, member] = await Promise.all([currentProgram(ctx), memberByEmail(ctx, email)]);
   if (!program) throw noProgram();
   if (!member) throw noMember();
   return {
-    customerName: member.customer_name,
-    tierName: member.tier_name,
-    tierColor: member.tier_color,
-    pointsBalance: Number(member.points_balance),
-    lifetimePoints: Number(member.lifetime_points),
-    pointsName: program.points_name,
+    customerName: member.customerName,
+    tierName: member.tierName,
+    tierColor: member.tierColor,
+    pointsBalance: member.pointsBalance,
+    lifetimePoints: member.lifetimePoints,
+    pointsName: program.pointsName,
   };
 }
 
-async function earnState(db: Executor, businessId: string, email: string): Promise<EarnState> {
-  const state = await queries.earnState(db, businessId, email);
-  if (!state) throw noProgram();
-  return state;
-}
-
-/** The longest name given to a customer made from an email (the contract's name limit is 200). */
-const NAME_FROM_EMAIL_MAX = 100;
-
-const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-
-/**
- * The name of a customer that an earn enrolls, made from the email's local part: without a `+tag`,
- * split into words at dots and underscores, each capitalised (hyphenated parts too), so
- * `grace.hopper@example.com` is `Grace Hopper` (first name Grace, last name Hopper) and
- * `jean-luc_picard+till@example.com` is `Jean-Luc Picard`. A local part with no word left is used as
- * it is. The business can rename the customer later.
- */
-function nameFromEmail(email: string): string {
-  const local = email.slice(0, email.lastIndexOf('@'));
-  const words = local
-    .split('+', 1)[0]!
-    .split(/[._]+/)
-    .filter(Boolean)
-    .map((word) => word.split('-').map(capitalised).join('-'));
-  return (words.join(' ') || local).slice(0, NAME_FROM_EMAIL_MAX).trim();
-}
-
-/**
- * Enrolls the customer of the email, created first (named from the email) when there is none, in
- * one transaction. A concurrent earn for the same new email may create the customer or the member
- * first; both steps then yield to it, and the caller reads the state again.
- */
-async function enrollByEmail(ctx: Ctx, email: string): Promise<void> {
-  await inTransaction(ctx, async (ctx) => {
-    const customer = await customerForEmail(ctx, { email, name: nameFromEmail(email) });
-    const program = await findActiveProgram(ctx);
-    if (!program) throw noProgram();
-    await enrollInTransaction(ctx, program, customer.id);
-  });
-}
-
-/**
- * Public earn. The usual path is two statements and no explicit transaction: one read of the
- * program, tiers and member, then one statement that updates the member only if it is exactly as
- * read (balance, lifetime, tier, status) and, from that update, inserts the ledger row and the
- * events. A concurrent change makes the update match nothing, and the earn is computed again; after
- * a few such losses (a member hammered from many tills) it takes the member's row lock instead.
- * The events are handed to the dispatcher after the commit (server/platform/relay.ts).
- */
-export async function earn(ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsResult> {
-  const email = input.email.toLowerCase();
-  for (let attempt = 0; ; attempt++) {
-    const locking = attempt >= OPTIMISTIC_ATTEMPTS;
-    const outcome = locking
-      ? await inTransaction(ctx, async (ctx) => {
-          await queries.lockMemberOfEmail(ctx.db, ctx.businessId, email);
-          return tryEarn(ctx, input, await earnState(ctx.db, ctx.businessId, email));
-        })
-      : await tryEarn(ctx, input, await earnState(ctx.db, ctx.businessId, email));
-    if (outcome === 'changed') continue;
-    if (outcome === 'enroll') {
-      await enrollByEmail(ctx, email);
-      continue;
-    }
-    if (outcome.eventIds.length > 0) announce(ctx);
-    return outcome.result;
-  }
-}
-
-/** Earned; or the member changed meanwhile; or the customer must be enrolled first (automatic). */
-type EarnOutcome = { result: EarnPointsResult; eventIds: string[] } | 'changed' | 'enroll';
-
-async function tryEarn(ctx: Ctx, input: EarnPointsBody, state: EarnState): Promise<EarnOutcome> {
-  if (!state.member_id) {
-    if (state.enrollment_type !== 'automatic') throw noMember();
-    return 'enroll';
-  }
-  if (state.status !== 'active')
-    throw invalidState(`The member is ${state.status}; only active members earn`);
-  const tiers = state.tiers;
-  const tier = tiers.find((t) => t.id === state.tier_id) ?? null;
-  const { points, multiplier } = earning(input.amount, state.points_per_currency, tier);
-  const balance = Number(state.points_balance);
-  const lifetime = Number(state.lifetime_points);
-  if (points <= 0) {
-    // Nothing to write, but a used reference is still a repeat.
-    if (input.reference && (await queries.referenceUsed(ctx.db, ctx.businessId, input.reference)))
-      throw referenceTaken();
-    return {
-      result: {
-        pointsEarned: 0,
-        multiplierApplied: multiplier,
-        newBalance: balance,
-        tierName: tier?.name ?? null,
-      },
-      eventIds: [],
-    };
-  }
-
-  // Exact: the balance and lifetime are safe integers and the points too (or Infinity, pointsFor),
-  // so a true sum past MAX_POINTS also compares above it. The write below only applies to the
-  // balance and lifetime read here, so the check holds for what is stored.
-  if (balance + points > MAX_POINTS || lifetime + points > MAX_POINTS) throw pointsLimitExceeded('amount');
-
-  const newTier = promotion(tiers, tier, lifetime + points) ?? tier;
-  const now = ctx.clock.now();
-  const transaction: LoyaltyTransactionRow = {
-    business_id: ctx.businessId,
-    id: newId('ltx'),
-    member_id: state.member_id,
-    type: 'earn',
-    points,
-    balance_after: balance + points,
-    description: input.description ?? (input.reference ? `Purchase ${input.reference}` : 'Purchase'),
-    reference_type: 'public',
-    reference_id: input.reference ?? null,
-    multiplier_applied: String(multiplier),
-    counts_as_issued: true,
-    remaining: points,
-    expires_at: creditExpiry(now, state.points_expiry_days),
-    created_at: now,
-  };
-  const memberAfter: MemberViewRow = {
-    business_id: ctx.businessId,
-    id: state.member_id,
-    customer_id: state.customer_id!,
-    tier_id: newTier?.id ?? null,
-    status: state.status,
-    points_balance: balance + points,
-    lifetime_points: lifetime + points,
-    search_text: '',
-    enrolled_at: state.enrolled_at!,
-    updated_at: now,
-    deleted_at: null,
-    customer_name: state.customer_name!,
-    customer_email: state.customer_email,
-    customer_phone: state.customer_phone,
-    tier_name: newTier?.name ?? null,
-    tier_color: newTier?.color ?? null,
-  };
-  // The payloads the ledger's post emits for the same credit (earning.ts), in the same order.
-  const events: { id: string; type: string; data: unknown }[] = [];
-  if (newTier !== tier) {
-    events.push({
-      id: newId('evt'),
-      type: 'loyalty.tier_changed',
-      data: tierChangedData(memberAfter, tier, newTier),
-    });
-  }
-  events.push({
-    id: newId('evt'),
-    type: 'loyalty.points_earned',
-    data: pointsEarnedData(transaction, memberAfter),
-  });
-
-  let written;
-  try {
-    written = await refuseDuplicates(
-      () =>
-        queries.writeEarn(ctx.db, {
-          transaction,
-          expected: {
-            pointsBalance: state.points_balance,
-            lifetimePoints: state.lifetime_points,
-            tierId: state.tier_id,
-          },
-          tierId: memberAfter.tier_id,
-          events,
-        }),
-      { loyalty_transactions_reference_key: referenceTaken },
-    );
-  } catch (err) {
-    if (isPointsLimitViolation(err)) throw pointsLimitExceeded('amount');
-    throw err;
-  }
-  if (!written) return 'changed';
-  if (newTier !== tier) membersChanged(ctx.businessId);
-  return {
-    result: {
-      pointsEarned: points,
-      multiplierApplied: multiplier,
-      newBalance: balance + points,
-      tierName: newTier?.name ?? null,
-    },
-    eventIds: events.map((e) => e.id),
-  };
-}
+/** Public earn: loyalty's earn by email (two statements on the usual path, see earn-by-email.ts). */
+export const earn = (ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsResult> => earnByEmail(ctx, input);
 
 export async function redeem(ctx: Ctx, input: RedeemRewardBody): Promise<RedeemRewardResult> {
-  const member = await findMemberByEmail(ctx, input.email);
+  const member = await memberByEmail(ctx, input.email);
   if (!member) throw noMember();
   const { redemption, member: after } = await redeemReward(ctx, {
-    memberId: member.id,
+    memberId: member.publicId,
     rewardId: input.rewardId,
   });
   return {
@@ -263,15 +56,13 @@ export async function redeem(ctx: Ctx, input: RedeemRewardBody): Promise<RedeemR
 }
 
 export async function listRewards(ctx: Ctx): Promise<Reward[]> {
-  const rows = await queries.listActiveRewards(ctx.db, ctx.businessId);
-  return rows.map((r) => ({
-    publicId: r.id,
+  return (await activeRewards(ctx)).map((r) => ({
+    publicId: r.publicId,
     name: r.name,
     description: r.description,
-    pointsCost: Number(r.points_cost),
-    rewardType: r.reward_type,
-    ...(r.reward_type === 'discount' &&
-      r.discount_percent !== null && { discountPercent: Number(r.discount_percent) }),
+    pointsCost: r.pointsCost,
+    rewardType: r.rewardType,
+    ...(r.rewardType === 'discount' && r.discountPercent !== null && { discountPercent: r.discountPercent }),
   }));
 }
 

@@ -2,7 +2,7 @@ import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { QUEUES } from '../platform/jobs.js';
 import type { DomainModule } from '../platform/module.js';
-import { deliver, fanOutIn, sweep, type DeliverJob } from './deliveries/service.js';
+import { deliver, fanOutIn, sweep } from './deliveries/service.js';
 import { webhooksRoutes } from './routes.js';
 
 /** Webhooks: the routes, delivery of outbox events to subscribers, and the retry sweep. */
@@ -16,7 +16,7 @@ export const webhooksModule: DomainModule = {
     {
       queue: QUEUES.deliverWebhook,
       options: { batchSize: 50, parallel: true, concurrency: 2 },
-      handle: (deps, data) => deliver(deps, data as DeliverJob),
+      handle: (deps, data) => deliver(deps, data),
     },
   ],
   periodic: [{ name: 'webhook sweep', everyMs: (config) => config.WEBHOOK_SWEEP_INTERVAL_MS, run: sweep }],

@@ -127,3 +127,153 @@ from
 where
   "business_id" = $1
   and "type" = $2;
+
+-- referenceUsed
+select
+  "id"
+from
+  "loyalty_transactions"
+where
+  "business_id" = $1
+  and "type" = $2
+  and "reference_type" = $3
+  and "reference_id" = $4;
+
+-- lockMemberOfEmail
+select
+  "m"."id"
+from
+  "loyalty_members" as "m"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
+    and "c"."id" = "m"."customer_id"
+where
+  "m"."business_id" = $1
+  and "m"."deleted_at" is null
+  and lower(c.email) = $2
+for update of "m";
+
+-- earnState
+SELECT
+  p.id AS program_id,
+  p.points_per_currency,
+  p.points_expiry_days,
+  p.enrollment_type,
+  c.id AS customer_id,
+  c.name AS customer_name,
+  c.email AS customer_email,
+  c.phone AS customer_phone,
+  m.id AS member_id,
+  m.tier_id,
+  m.status,
+  m.points_balance,
+  m.lifetime_points,
+  m.enrolled_at,
+  (
+    SELECT
+      coalesce(
+        json_agg(
+          json_build_object(
+            'id',
+            t.id,
+            'name',
+            t.name,
+            'color',
+            t.color,
+            'min_points',
+            t.min_points,
+            'multiplier',
+            t.multiplier
+          ) ORDER BY t.min_points,
+          t.id
+        ),
+        '[]'
+      )
+    FROM
+      loyalty_tiers t
+    WHERE
+      t.business_id = p.business_id
+      AND t.program_id = p.id
+  ) AS tiers
+FROM
+  loyalty_programs p
+  LEFT JOIN customer_directory c ON c.business_id = p.business_id
+    AND lower(c.email) = $2
+  LEFT JOIN loyalty_members m ON m.business_id = c.business_id
+    AND m.customer_id = c.id
+    AND m.deleted_at IS NULL
+WHERE
+  p.business_id = $1
+  AND p.is_active;
+
+-- writeEarn
+WITH
+  updated AS (
+    UPDATE loyalty_members
+    SET
+      points_balance = points_balance + $3,
+      lifetime_points = lifetime_points + $3,
+      tier_id = $4,
+      updated_at = $5
+    WHERE
+      business_id = $1
+      AND id = $2
+      AND deleted_at IS NULL
+      AND status = 'active'
+      AND points_balance = $6
+      AND lifetime_points = $7
+      AND tier_id IS NOT DISTINCT FROM $8
+    RETURNING
+      points_balance
+  ),
+  ledger AS (
+    INSERT INTO loyalty_transactions (
+      business_id,
+      id,
+      member_id,
+      type,
+      points,
+      balance_after,
+      description,
+      reference_type,
+      reference_id,
+      multiplier_applied,
+      counts_as_issued,
+      remaining,
+      expires_at,
+      created_at
+    )
+    SELECT
+      $1,
+      $9,
+      $2,
+      'earn',
+      $3,
+      updated.points_balance,
+      $10,
+      'public',
+      $11,
+      $12,
+      true,
+      $3,
+      $13,
+      $5
+    FROM
+      updated
+  ),
+  announced AS (
+    INSERT INTO events (business_id, id, type, data, occurred_at, dispatched_at)
+    SELECT
+      $1,
+      e.id,
+      e.type,
+      e.data,
+      $5,
+      NULL
+    FROM
+      jsonb_to_recordset($14::jsonb) AS e (id text, type text, data jsonb),
+      updated
+  )
+SELECT
+  points_balance
+FROM
+  updated;

@@ -152,7 +152,7 @@ export async function setTier(
   next: TierRow | null,
 ): Promise<void> {
   if ((previous?.id ?? null) === (next?.id ?? null)) return;
-  membersChanged(ctx.businessId);
+  membersChanged(ctx);
   await members.setMemberTier(ctx.db, ctx.businessId, memberId, next?.id ?? null, ctx.clock.now());
   const member = await findMemberView(ctx.db, ctx.businessId, memberId);
   if (!member) return;

@@ -24,7 +24,7 @@ import { requireProgram } from '../program/service.js';
 import { membersChanged, countMembers } from './counts.js';
 import * as queries from './queries.js';
 import { activeProgram } from '../program/queries.js';
-import { findMemberView, type MemberViewRow } from './queries.js';
+import { findMemberView } from './queries.js';
 import { tiersOf } from '../tiers/queries.js';
 
 const alreadyMember = () => conflict('The customer is already a member');
@@ -46,7 +46,7 @@ export async function listMembers(
   ]);
   const [rows, total] = await Promise.all([
     queries.listMembers(ctx.db, ctx.businessId, query),
-    countMembers(ctx.businessId, filter, () => queries.countMembers(ctx.db, ctx.businessId, query)),
+    countMembers(ctx, filter, () => queries.countMembers(ctx.db, ctx.businessId, query)),
   ]);
   return { data: rows.map(toMember), totalCount: total };
 }
@@ -56,8 +56,10 @@ export async function getMember(ctx: Ctx, id: string): Promise<MemberDetail> {
 }
 
 /** The member of a customer's email (case-insensitive), with its customer and tier, if any. */
-export function findMemberByEmail(ctx: Ctx, email: string): Promise<MemberViewRow | undefined> {
-  return queries.findMemberByEmail(ctx.db, ctx.businessId, email);
+/** The member (not deleted) of the customer with this email, if any. */
+export async function memberByEmail(ctx: Ctx, email: string): Promise<Member | undefined> {
+  const row = await queries.findMemberByEmail(ctx.db, ctx.businessId, email);
+  return row && toMember(row);
 }
 
 /** The tier a new member starts in: the requested one, else the lowest of the program. */
@@ -97,7 +99,7 @@ export async function enrollInTransaction(
     deleted_at: null,
   });
   if (!inserted) return null;
-  membersChanged(ctx.businessId);
+  membersChanged(ctx);
   if (tier) await setTier(ctx, id, null, tier);
   if (options.initialPoints) {
     await post(ctx, id, {
@@ -132,7 +134,7 @@ async function afterwardsForgetCounts<T>(ctx: Ctx, change: Promise<T>): Promise<
   try {
     return await change;
   } finally {
-    membersChanged(ctx.businessId);
+    membersChanged(ctx);
   }
 }
 
@@ -189,7 +191,7 @@ async function updateInTransaction(ctx: Ctx, id: string, input: UpdateMemberBody
 /** The member disappears from the API; its transactions and redemptions stay. */
 export async function deleteMember(ctx: Ctx, id: string): Promise<void> {
   const deleted = await queries.deleteMember(ctx.db, ctx.businessId, id, ctx.clock.now());
-  membersChanged(ctx.businessId);
+  membersChanged(ctx);
   if (!deleted) throw notFound('Member');
 }
 

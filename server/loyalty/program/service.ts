@@ -27,6 +27,12 @@ export function findActiveProgram(ctx: Ctx): Promise<ProgramRow | undefined> {
   return activeProgram(ctx.db, ctx.businessId);
 }
 
+/** The active program, if any. */
+export async function currentProgram(ctx: Ctx): Promise<Program | undefined> {
+  const row = await activeProgram(ctx.db, ctx.businessId);
+  return row && toProgram(row);
+}
+
 export async function requireProgram(ctx: Ctx) {
   const program = await activeProgram(ctx.db, ctx.businessId);
   if (!program) throw notFound('Active loyalty program');

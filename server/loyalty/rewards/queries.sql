@@ -94,3 +94,16 @@ where
   and "id" = $3
   and "is_active" = $4
   and "deleted_at" is null;
+
+-- listActiveRewards
+select
+  *
+from
+  "loyalty_rewards"
+where
+  "business_id" = $1
+  and "is_active" = $2
+  and "deleted_at" is null
+order by
+  "points_cost",
+  "id";

@@ -67,3 +67,16 @@ export async function countRedemption(db: Executor, businessId: string, id: stri
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+/** Active rewards that are not deleted, cheapest first. */
+export async function listActiveRewards(db: Executor, businessId: string) {
+  return db
+    .selectFrom('loyalty_rewards')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('is_active', '=', true)
+    .where('deleted_at', 'is', null)
+    .orderBy('points_cost')
+    .orderBy('id')
+    .execute();
+}

@@ -94,3 +94,8 @@ export async function updateReward(ctx: Ctx, id: string, input: UpdateRewardBody
 export async function deleteReward(ctx: Ctx, id: string): Promise<void> {
   if (!(await queries.deleteReward(ctx.db, ctx.businessId, id, ctx.clock.now()))) throw notFound('Reward');
 }
+
+/** Active rewards that are not deleted, cheapest first (the catalogue points of sale show). */
+export async function activeRewards(ctx: Ctx): Promise<Reward[]> {
+  return (await queries.listActiveRewards(ctx.db, ctx.businessId)).map(toReward);
+}

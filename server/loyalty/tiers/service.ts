@@ -83,5 +83,5 @@ export async function deleteTier(ctx: Ctx, id: string): Promise<void> {
       await setTier(ctx, memberId, tier, lower);
     await queries.deleteTier(ctx.db, ctx.businessId, id);
   });
-  membersChanged(ctx.businessId);
+  membersChanged(ctx);
 }

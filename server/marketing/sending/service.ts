@@ -1,12 +1,7 @@
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import nodemailer, { type Transporter } from 'nodemailer';
-import { Piscina } from 'piscina';
 import type { Config } from '../../config.js';
 import { inTransaction, jobCtx, type Ctx, type TxCtx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
-import { queueMail, recordMail } from '../../platform/mail.js';
+import { queueMail } from '../../platform/mail.js';
 import { businessEmail } from '../../platform/settings.js';
 import * as queries from '../campaigns/queries.js';
 import {
@@ -16,7 +11,9 @@ import {
   startSending,
   type MissingPart,
 } from '../campaigns/service.js';
-import { composeMessage, type OutgoingMessage } from './compose.js';
+import { type OutgoingMessage } from './compose.js';
+import { pace } from './pacer.js';
+import { deliver, type SendOutcome } from './transport.js';
 import * as domains from '../domains/queries.js';
 import type { MergeFields } from '../templates/render.js';
 import { compileTemplate } from '../templates/render.js';
@@ -40,120 +37,6 @@ const PAUSE_CHECK_EVERY = 20;
 const JOB = 'marketing sending';
 
 type Campaign = queries.CampaignRow;
-
-// ---------------------------------------------------------------------------------------------
-// Transport and pacing
-
-/** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
-type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
-
-const transports = new WeakMap<Readonly<Config>, Transporter>();
-
-/** One pooled SMTP transport per configuration (SMTP_URL); none without it. */
-function transportOf(config: Readonly<Config>): Transporter | undefined {
-  if (!config.SMTP_URL) return undefined;
-  let transport = transports.get(config);
-  if (!transport) {
-    transport = nodemailer.createTransport({
-      url: config.SMTP_URL,
-      pool: true,
-      maxConnections: config.MAIL_POOL_SIZE,
-      maxMessages: Infinity,
-      // A message whose connection dropped is this service's to retry (with its backoff and its
-      // attempt count), never silently sent again by the pool.
-      maxRequeues: 0,
-    });
-    transports.set(config, transport);
-  }
-  return transport;
-}
-
-type Composer = (message: OutgoingMessage) => Promise<Uint8Array>;
-
-/** The compiled thread-pool task (absent when the service runs from its TypeScript sources). */
-const COMPOSE_WORKER = fileURLToPath(new URL('./compose.worker.js', import.meta.url));
-const compiled = existsSync(COMPOSE_WORKER);
-const pools = new WeakMap<Readonly<Config>, Piscina>();
-
-/**
- * Composing and DKIM-signing a message is CPU work (an RSA signature each): done on a pool of
- * worker threads, so the event loop keeps the SMTP connections and the database busy meanwhile.
- * Run from sources (tests), it is done in-line.
- */
-function composerOf(config: Readonly<Config>): Composer {
-  if (!compiled) return composeMessage;
-  let pool = pools.get(config);
-  if (!pool) {
-    const threads = Math.max(1, availableParallelism());
-    // Threads stay up between campaigns' batches: starting one loads the composer again.
-    pool = new Piscina({
-      filename: COMPOSE_WORKER,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: 60_000,
-    });
-    pools.set(config, pool);
-  }
-  const running = pool;
-  return (message) => running.run(message) as Promise<Uint8Array>;
-}
-
-/** Closes the pooled transport and the composing threads of a configuration (at shutdown). */
-export async function closeTransport(config: Readonly<Config>): Promise<void> {
-  transports.get(config)?.close();
-  transports.delete(config);
-  await pools.get(config)?.destroy();
-  pools.delete(config);
-}
-
-async function deliver(deps: Deps, businessId: string, message: OutgoingMessage): Promise<SendOutcome> {
-  const transport = transportOf(deps.config);
-  if (!transport) {
-    // No SMTP server configured: the message is recorded (mail outbox) and logged, never dropped.
-    await recordMail(
-      deps.db,
-      { businessId, clock: deps.clock },
-      {
-        to: message.to,
-        from: message.from.name ? `${message.from.name} <${message.from.address}>` : message.from.address,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        headers: { ...message.headers, ...(message.replyTo && { 'Reply-To': message.replyTo }) },
-      },
-    );
-    deps.log.info({ to: message.to, subject: message.subject }, 'campaign mail captured (no SMTP_URL set)');
-    return { ok: true };
-  }
-  try {
-    const raw = await composerOf(deps.config)(message);
-    await transport.sendMail({
-      envelope: { from: message.from.address, to: [message.to] },
-      raw: Buffer.from(raw),
-    });
-    return { ok: true };
-  } catch (err) {
-    const code = (err as { responseCode?: number }).responseCode;
-    const error = String((err as Error).message ?? err)
-      .replace(/\u0000/g, '')
-      .slice(0, 500);
-    return { ok: false, permanent: code !== undefined && code >= 500 && code < 600, error };
-  }
-}
-
-/** Per business, the time the next message may start (MAIL_RATE_PER_SECOND; 0: unpaced). */
-const nextSlot = new Map<string, number>();
-
-/** Slots a worker may catch up on after a pause in its sending (a slow claim, say), in ms. */
-const CATCH_UP_MS = 250;
-
-async function pace(businessId: string, perSecond: number): Promise<void> {
-  if (perSecond <= 0) return;
-  const now = performance.now();
-  const slot = Math.max(now - CATCH_UP_MS, nextSlot.get(businessId) ?? now);
-  nextSlot.set(businessId, slot + 1000 / perSecond);
-  if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -512,7 +395,7 @@ async function sendClaimed(
   let checking = false;
   const lanes = Array.from({ length: laneCount }, async () => {
     for (;;) {
-      await pace(businessId, deps.config.MAIL_RATE_PER_SECOND);
+      await pace(deps, businessId, deps.config.MAIL_RATE_PER_SECOND);
       // A pause (or cancel) takes effect before the next message, not after the claim.
       if (!(await sending())) return;
       const recipient = await claims.next();

@@ -3,7 +3,7 @@ import { jobCtx, type Ctx, type CtxSource, inTransaction } from '../../platform/
 import { withTransaction, type Trx } from '../../platform/db/database.js';
 import type { DeliveryRow, WebhookRow } from '../../platform/db/types.js';
 import { newId } from '../../platform/ids.js';
-import { QUEUES } from '../../platform/jobs.js';
+import { QUEUES, type JobPayloads } from '../../platform/jobs.js';
 import { queueMail } from '../../platform/mail.js';
 import { outboxEvent, type OutboxEvent } from '../../platform/outbox.js';
 import { businessEmail } from '../../platform/settings.js';
@@ -12,12 +12,7 @@ import { postWebhook, type AttemptResult } from './sender.js';
 import { deliveryHeaders } from './signing.js';
 import * as webhooks from '../endpoints/queries.js';
 
-export interface DeliverJob {
-  businessId: string;
-  deliveryId: string;
-  /** A redelivery asked for by the business: one extra attempt, outside the retry schedule. */
-  redelivery?: boolean;
-}
+export type DeliverJob = JobPayloads['webhooks.deliver'];
 
 /** Waits after the 1st, 2nd, ... failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400] as const;
