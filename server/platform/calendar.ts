@@ -51,7 +51,7 @@ export function dateIn(timeZone: string, instant: Date): string {
 }
 
 /** The business's today, `YYYY-MM-DD` in its time zone on the context's clock. */
-export async function today(ctx: Pick<Ctx, 'db' | 'businessId' | 'clock'>): Promise<string> {
+export async function today(ctx: Pick<Ctx, 'db' | 'businessId' | 'clock' | 'state'>): Promise<string> {
   const { timezone } = await businessSettings(ctx);
   return dateIn(timezone, ctx.clock.now());
 }

@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { slot } from './state.js';
 import type { Ctx, TxCtx } from './context.js';
 import type { Executor } from './db/database.js';
 import type { BusinessesTable } from './db/types.js';
@@ -27,40 +28,46 @@ export const SETTINGS_CACHE_MS = 10_000;
  * taking "today" costs no query on the hot paths. A change made through `PATCH /v1/business` is
  * forgotten here at once (`forgetSettings`); other processes see it within the cache time.
  */
-const cache = new LRUCache<string, BusinessSettings>({ max: 10_000, ttl: SETTINGS_CACHE_MS });
-/**
- * Raised by every `forgetSettings`: a read that began before a change must not put what it read
- * into the cache after the change forgot it.
- */
-let generation = 0;
+const SETTINGS = slot('business settings', () => ({
+  cache: new LRUCache<string, BusinessSettings>({ max: 10_000, ttl: SETTINGS_CACHE_MS }),
+  /**
+   * Raised by every `forgetSettings`: a read that began before a change must not put what it read
+   * into the cache after the change forgot it.
+   */
+  generation: 0,
+}));
+
+type SettingsCtx = Pick<Ctx, 'db' | 'businessId' | 'state'>;
 
 /**
  * The business's settings, read on the context's database (inside a transaction, on the
  * transaction: a read beside it would wait for it on the embedded database's one connection).
  */
-export async function businessSettings(ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<BusinessSettings> {
-  const cached = cache.get(ctx.businessId);
+export async function businessSettings(ctx: SettingsCtx): Promise<BusinessSettings> {
+  const held = ctx.state.get(SETTINGS);
+  const cached = held.cache.get(ctx.businessId);
   if (cached) return cached;
-  const seen = generation;
+  const seen = held.generation;
   const row = await queries.findSettings(ctx.db, ctx.businessId);
   if (!row) return DEFAULT_SETTINGS;
   const settings: BusinessSettings = Object.freeze({
     baseCurrency: row.base_currency,
     timezone: row.timezone,
   });
-  if (seen === generation) cache.set(ctx.businessId, settings);
+  if (seen === held.generation) held.cache.set(ctx.businessId, settings);
   return settings;
 }
 
 /** The business's base currency: the default wherever a request may leave the currency out. */
-export async function baseCurrency(ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string> {
+export async function baseCurrency(ctx: SettingsCtx): Promise<string> {
   return (await businessSettings(ctx)).baseCurrency;
 }
 
-/** Drops the business's settings from this process's cache, after they changed. */
-export function forgetSettings(businessId: string): void {
-  generation++;
-  cache.delete(businessId);
+/** Drops the business's settings from this service's cache, after they changed. */
+function forgetSettings(ctx: Pick<Ctx, 'businessId' | 'state'>): void {
+  const held = ctx.state.get(SETTINGS);
+  held.generation++;
+  held.cache.delete(ctx.businessId);
 }
 
 /** Every time zone some business is in. */
@@ -89,12 +96,9 @@ export const findBusiness = (ctx: Pick<Ctx, 'db' | 'businessId'>) =>
  * Changes the business's settings; the business as it is afterwards (undefined when it is gone).
  * This process forgets the settings it cached at once.
  */
-export async function updateBusiness(
-  ctx: Pick<Ctx, 'db' | 'businessId'>,
-  changes: Updateable<BusinessesTable>,
-) {
+export async function updateBusiness(ctx: SettingsCtx, changes: Updateable<BusinessesTable>) {
   const row = await queries.updateBusiness(ctx.db, ctx.businessId, changes);
-  forgetSettings(ctx.businessId);
+  forgetSettings(ctx);
   return row;
 }
 
