@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import { openDatabase } from '../../server/platform/db/database.js';
-import { claimRecipients } from '../../server/marketing/campaigns/queries.js';
+import { claimRecipients } from '../../server/marketing/sending/queries.js';
 import { CLAIM_BATCH, runSending } from '../../server/marketing/sending/service.js';
 import { registerBusiness, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';

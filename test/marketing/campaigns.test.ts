@@ -432,7 +432,8 @@ describe('sending', () => {
     sink().answer = () => ({ code: 452, message: '4.2.2 Mailbox full' });
     await send(biz.client, campaign.id);
     for (let attempt = 1; attempt <= 4; attempt++) {
-      await waitFor(`attempt ${attempt}`, () => sink().attempts.get(email) === attempt);
+      // Each retry waits for a worker's next pass: up to 20 s on a loaded machine.
+      await waitFor(`attempt ${attempt}`, () => sink().attempts.get(email) === attempt, 20_000);
       server().clock.advance(RETRY_BASE_MS * 2 ** (attempt - 1));
     }
     const sent = await campaignReaches(biz.client, campaign.id, 'sent');
@@ -441,7 +442,7 @@ describe('sending', () => {
     expect(recipient).toMatchObject({ status: 'failed', sent_at: null });
     expect(recipient?.error).toContain('452');
     expect(sink().attempts.get(email)).toBe(4);
-  });
+  }, 90_000);
 
   it('pauses itself when more than 20% of the last attempts failed, and emails the business', async () => {
     const { biz, campaign, people } = await draft(30, {}, 'auto');

@@ -4,6 +4,7 @@ import type { Deps } from '../../platform/deps.js';
 import { queueMail } from '../../platform/mail.js';
 import { businessEmail } from '../../platform/settings.js';
 import * as queries from '../campaigns/queries.js';
+import * as recipients from './queries.js';
 import {
   lockParts,
   missingParts,
@@ -65,7 +66,7 @@ async function preparedCampaign(ctx: Ctx, campaign: Campaign, template: Template
 
 type Prepared = Awaited<ReturnType<typeof preparedCampaign>>;
 
-function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient: queries.RecipientRow) {
+function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient: recipients.RecipientRow) {
   const rendered = prepared.render(recipient.fields as MergeFields);
   const links = linksOf(ctx.secrets, baseUrlOf(ctx.config), {
     businessId: ctx.businessId,
@@ -106,7 +107,7 @@ function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient:
  * its own outcome to be committed.
  */
 class Settler {
-  private pending: { settlement: queries.Settlement; done: () => void; failed: (err: unknown) => void }[] =
+  private pending: { settlement: recipients.Settlement; done: () => void; failed: (err: unknown) => void }[] =
     [];
   private writing = false;
 
@@ -116,7 +117,7 @@ class Settler {
     private readonly campaignId: string,
   ) {}
 
-  add(settlement: queries.Settlement): Promise<void> {
+  add(settlement: recipients.Settlement): Promise<void> {
     return new Promise((done, failed) => {
       this.pending.push({ settlement, done, failed });
       if (!this.writing) void this.write();
@@ -129,7 +130,7 @@ class Settler {
       const batch = this.pending;
       this.pending = [];
       try {
-        await queries.settleRecipients(
+        await recipients.settleRecipients(
           this.deps.db,
           this.businessId,
           this.campaignId,
@@ -151,7 +152,9 @@ function stillSending(deps: Deps, businessId: string, campaignId: string): () =>
   return () => {
     if (performance.now() - checked >= 100) {
       checked = performance.now();
-      answer = queries.campaignStatus(deps.db, businessId, campaignId).then((status) => status === 'sending');
+      answer = recipients
+        .campaignStatus(deps.db, businessId, campaignId)
+        .then((status) => status === 'sending');
     }
     return answer;
   };
@@ -184,7 +187,7 @@ async function pauseWithNotice(
 
 /** Pauses a campaign failing too often, and tells its business. */
 async function pauseIfFailing(deps: Deps, ctx: Ctx, campaign: Campaign): Promise<boolean> {
-  const { attempts, failed } = await queries.recentFailures(deps.db, ctx.businessId, campaign.id, 100);
+  const { attempts, failed } = await recipients.recentFailures(deps.db, ctx.businessId, campaign.id, 100);
   if (attempts < PAUSE_MIN_ATTEMPTS || failed <= attempts * PAUSE_SHARE) return false;
   return inTransaction(ctx, async (ctx) => {
     const current = await queries.findCampaign(ctx.db, ctx.businessId, campaign.id, true);
@@ -222,7 +225,7 @@ function warnOrphan(deps: Deps, campaign: Campaign, missing: readonly MissingPar
  * lanes still send the last one's, so the SMTP connections never wait for the database.
  */
 class ClaimQueue {
-  private readonly queue: queries.RecipientRow[] = [];
+  private readonly queue: recipients.RecipientRow[] = [];
   /** Recipients claimed and neither settled nor released: the claims this sender renews. */
   private readonly held = new Set<string>();
   private refilling: Promise<void> | null = null;
@@ -240,7 +243,7 @@ class ClaimQueue {
   ) {}
 
   /** The next recipient to send, or undefined when there is none (or sending stopped). */
-  async next(): Promise<queries.RecipientRow | undefined> {
+  async next(): Promise<recipients.RecipientRow | undefined> {
     for (;;) {
       if (this.stopped) return undefined;
       if (this.queue.length <= this.lowWater && !this.exhausted && !this.refilling) {
@@ -259,7 +262,7 @@ class ClaimQueue {
     const unsent = this.queue.splice(0).map((r) => r.customer_id);
     for (const id of unsent) this.held.delete(id);
     if (unsent.length > 0)
-      await queries.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, unsent);
+      await recipients.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, unsent);
   }
 
   /** The recipient's outcome is recorded: its claim is no longer this sender's to renew. */
@@ -270,13 +273,13 @@ class ClaimQueue {
   /** Every claim still held starts its lease again at `now`. */
   async renew(now: Date): Promise<void> {
     if (this.held.size === 0) return;
-    await queries.renewClaims(this.deps.db, this.ctx.businessId, this.campaign.id, [...this.held], now);
+    await recipients.renewClaims(this.deps.db, this.ctx.businessId, this.campaign.id, [...this.held], now);
   }
 
   private async refill(): Promise<void> {
     const { deps, ctx, campaign } = this;
     try {
-      const claimed = await queries.claimRecipients(
+      const claimed = await recipients.claimRecipients(
         deps.db,
         ctx.businessId,
         campaign.id,
@@ -291,7 +294,7 @@ class ClaimQueue {
       for (const r of claimed) this.held.add(r.customer_id);
       // Who unsubscribed, was suppressed or was deleted since sending started is skipped.
       const skipped = new Set(
-        await queries.skipUnreachable(
+        await recipients.skipUnreachable(
           deps.db,
           ctx.businessId,
           campaign.id,
@@ -438,7 +441,7 @@ async function sendClaimed(
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   if (claims.error) throw claims.error;
-  await queries.markSent(deps.db, businessId, campaignId, ctx.clock.now());
+  await recipients.markSent(deps.db, businessId, campaignId, ctx.clock.now());
   return claims.claimed;
 }
 
@@ -447,7 +450,7 @@ async function sendClaimed(
  * paused instead (with one warning), and one that fails is logged without holding up the others.
  */
 async function startDue(deps: Deps): Promise<void> {
-  for (const due of await queries.dueCampaigns(deps.db, deps.clock.now(), 100)) {
+  for (const due of await recipients.dueCampaigns(deps.db, deps.clock.now(), 100)) {
     const ctx = jobCtx(deps, due.business_id, JOB);
     try {
       const orphan = await inTransaction(ctx, async (ctx) => {
@@ -477,17 +480,21 @@ async function startDue(deps: Deps): Promise<void> {
 export async function runSending(deps: Deps): Promise<number> {
   await startDue(deps);
   const now = deps.clock.now();
-  await queries.releaseStaleClaims(deps.db, new Date(now.getTime() - deps.config.MAIL_CLAIM_LEASE_MS), now);
+  await recipients.releaseStaleClaims(
+    deps.db,
+    new Date(now.getTime() - deps.config.MAIL_CLAIM_LEASE_MS),
+    now,
+  );
   let attempted = 0;
-  for (const c of await queries.campaignsToSend(deps.db, now, 50)) {
+  for (const c of await recipients.campaignsToSend(deps.db, now, 50)) {
     try {
       attempted += await sendCampaign(deps, c.business_id, c.id);
     } catch (err) {
       deps.log.error({ err, campaignId: c.id }, 'campaign sending failed');
     }
   }
-  for (const done of await queries.finishedCampaigns(deps.db)) {
-    await queries.markSent(deps.db, done.business_id, done.id, deps.clock.now());
+  for (const done of await recipients.finishedCampaigns(deps.db)) {
+    await recipients.markSent(deps.db, done.business_id, done.id, deps.clock.now());
   }
   return attempted;
 }
