@@ -1,6 +1,7 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { ListBillsQuery } from '../../../contract/finance/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type {
   FinanceBillItemsTable,
   FinanceBillPaymentsTable,
@@ -48,7 +49,10 @@ export async function billPayments(db: Executor, businessId: string, billId: str
     .execute();
 }
 
-/** `overdue` is a pending bill past its due date on `today`; `pending` then means not yet due. */
+/**
+ * `overdue` is a pending bill past its due date on `today` (the rule of platform/due.ts, in SQL);
+ * `pending` then means not yet due.
+ */
 export async function listBills(db: Executor, businessId: string, query: ListBillsQuery, today: string) {
   let base = bills(db, businessId);
   if (query.vendor_id !== undefined) base = base.where('b.vendor_id', '=', query.vendor_id);
@@ -57,19 +61,7 @@ export async function listBills(db: Executor, businessId: string, query: ListBil
   else if (query.status === 'pending')
     base = base.where('b.status', '=', 'pending').where('b.due_date', '>=', today);
   else if (query.status !== undefined) base = base.where('b.status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base
-      .orderBy('b.created_at', 'desc')
-      .orderBy('b.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base
-      .clearSelect()
-      .select(sql<number>`count(*)`.as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(base, (q) => q.orderBy('b.created_at', 'desc').orderBy('b.id', 'desc'), query);
 }
 
 export async function insertBill(

@@ -10,6 +10,7 @@ import type {
 } from '../../../contract/finance/index.js';
 import { today } from '../../platform/calendar.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
+import { isOverdue } from '../../platform/due.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import {
@@ -54,7 +55,7 @@ const itemRows = (ctx: Ctx, billId: string, rows: ReturnType<typeof amountsOf>['
 
 /** The status a reader sees: a pending bill past its due date is overdue. */
 const statusOf = (row: queries.BillRow, on: string): BillStatus =>
-  row.status === 'pending' && row.due_date < on ? 'overdue' : row.status;
+  isOverdue(row.status, row.due_date, on, 'pending') ? 'overdue' : row.status;
 
 function toSummary(row: queries.BillRow, on: string): BillSummary {
   return {

@@ -59,27 +59,6 @@ where
   and "code" in ($2);
 
 -- journalPage
-with
-  "page" as (
-    select
-      "entry_id" as "id",
-      "date"
-    from
-      "finance_journal_lines"
-    where
-      "business_id" = $1
-      and "account_code" = $2
-      and "date" >= $3
-      and "date" <= $4
-    group by
-      "date",
-      "entry_id"
-    order by
-      "date" desc,
-      "entry_id" desc
-    limit $5
-    offset $6
-  )
 select
   "e"."id",
   "e"."date",
@@ -93,11 +72,30 @@ select
   "l"."debit",
   "l"."credit"
 from
-  "page"
-  inner join "finance_journal_entries" as "e" on "e"."business_id" = $7
-    and "e"."id" = "page"."id"
+  "finance_journal_entries" as "e"
   inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
     and "l"."entry_id" = "e"."id"
+where
+  "e"."business_id" = $1
+  and "e"."id" in (
+    select
+      "entry_id" as "id"
+    from
+      "finance_journal_lines"
+    where
+      "business_id" = $2
+      and "account_code" = $3
+      and "date" >= $4
+      and "date" <= $5
+    group by
+      "date",
+      "entry_id"
+    order by
+      "date" desc,
+      "entry_id" desc
+    limit $6
+    offset $7
+  )
 order by
   "e"."date" desc,
   "e"."id" desc,

@@ -16,6 +16,30 @@ export async function insertEntry(
     .execute();
 }
 
+/** The business's journal entries joined with their lines: one row per line. */
+const entryLines = (db: Executor, businessId: string) =>
+  db
+    .selectFrom('finance_journal_entries as e')
+    .innerJoin('finance_journal_lines as l', (join) =>
+      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
+    )
+    .where('e.business_id', '=', businessId);
+
+/** What an entry shows of itself and of each of its lines. */
+const ENTRY_LINE_COLUMNS = [
+  'e.id',
+  'e.date',
+  'e.description',
+  'e.currency',
+  'e.source_type',
+  'e.source_id',
+  'e.created_at',
+  'l.line_no',
+  'l.account_code',
+  'l.debit',
+  'l.credit',
+] as const;
+
 /** The lines of the entries a document posted (its own kind of source, not voids). */
 export async function postedLines(
   db: Executor,
@@ -23,12 +47,7 @@ export async function postedLines(
   sourceType: 'bill' | 'invoice',
   sourceId: string,
 ) {
-  return db
-    .selectFrom('finance_journal_entries as e')
-    .innerJoin('finance_journal_lines as l', (join) =>
-      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
-    )
-    .where('e.business_id', '=', businessId)
+  return entryLines(db, businessId)
     .where('e.source_type', '=', sourceType)
     .where('e.source_id', '=', sourceId)
     .select(['e.id', 'e.currency', 'l.account_code', 'l.debit', 'l.credit'])
@@ -52,8 +71,8 @@ type JournalFilter = Pick<ListJournalQuery, 'start_date' | 'end_date' | 'account
 
 /**
  * One page of entries, newest date first then newest entry, with all their lines, in one statement.
- * With an account, the page is read from the lines' (account, date, entry) index, one row per entry
- * however many lines it has there.
+ * With an account, the page is read from the lines' (account, date, entry) index, one entry id per
+ * entry however many lines it has there.
  */
 export async function journalPage(db: Executor, businessId: string, query: ListJournalQuery) {
   const page =
@@ -64,7 +83,7 @@ export async function journalPage(db: Executor, businessId: string, query: ListJ
           .where('account_code', '=', query.account)
           .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
           .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
-          .select(['entry_id as id', 'date'])
+          .select('entry_id as id')
           .groupBy(['date', 'entry_id'])
           .orderBy('date', 'desc')
           .orderBy('entry_id', 'desc')
@@ -75,33 +94,14 @@ export async function journalPage(db: Executor, businessId: string, query: ListJ
           .where('business_id', '=', businessId)
           .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
           .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
-          .select(['id', 'date'])
+          .select('id')
           .orderBy('date', 'desc')
           .orderBy('id', 'desc')
           .limit(query.limit)
           .offset(query.offset);
-  return db
-    .with('page', () => page)
-    .selectFrom('page')
-    .innerJoin('finance_journal_entries as e', (join) =>
-      join.on('e.business_id', '=', businessId).onRef('e.id', '=', 'page.id'),
-    )
-    .innerJoin('finance_journal_lines as l', (join) =>
-      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
-    )
-    .select([
-      'e.id',
-      'e.date',
-      'e.description',
-      'e.currency',
-      'e.source_type',
-      'e.source_id',
-      'e.created_at',
-      'l.line_no',
-      'l.account_code',
-      'l.debit',
-      'l.credit',
-    ])
+  return entryLines(db, businessId)
+    .where('e.id', 'in', page)
+    .select(ENTRY_LINE_COLUMNS)
     .orderBy('e.date', 'desc')
     .orderBy('e.id', 'desc')
     .orderBy('l.line_no')
@@ -130,26 +130,9 @@ export async function countJournal(db: Executor, businessId: string, filter: Jou
 /** The entries with these ids and all their lines, lines in order. */
 export async function entriesWithLines(db: Executor, businessId: string, ids: string[]) {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('finance_journal_entries as e')
-    .innerJoin('finance_journal_lines as l', (join) =>
-      join.onRef('l.business_id', '=', 'e.business_id').onRef('l.entry_id', '=', 'e.id'),
-    )
-    .where('e.business_id', '=', businessId)
+  return entryLines(db, businessId)
     .where('e.id', 'in', ids)
-    .select([
-      'e.id',
-      'e.date',
-      'e.description',
-      'e.currency',
-      'e.source_type',
-      'e.source_id',
-      'e.created_at',
-      'l.line_no',
-      'l.account_code',
-      'l.debit',
-      'l.credit',
-    ])
+    .select(ENTRY_LINE_COLUMNS)
     .orderBy('e.id')
     .orderBy('l.line_no')
     .execute();

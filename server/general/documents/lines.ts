@@ -2,13 +2,16 @@ import type { InvoiceItemInput } from '../../../contract/general/invoices.js';
 import { type TxCtx } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { invalid } from '../../platform/errors.js';
-import { invoiceTotals, lineAmounts, toMinor, type LineAmounts } from '../../platform/money.js';
+import { newId } from '../../platform/ids.js';
+import { invoiceTotals, lineAmounts, toMajor, toMinor, type LineAmounts } from '../../platform/money.js';
 import { findCustomer } from '../customers/queries.js';
 import { findProducts } from '../products/queries.js';
+import { itemsOf, replaceItems, type LineRow, type LineTable } from './queries.js';
 
 /**
  * What invoices and quotes share: lines priced from their input (products filled in, prices in minor
- * units, each line rounded half up), the document's totals, and the checks of its customer and dates.
+ * units, each line rounded half up), written to the document's line table, the document's totals,
+ * and the checks of its customer and dates.
  */
 
 export interface PricedLine {
@@ -105,3 +108,63 @@ export const storedLines = (lines: PricedLine[]): StoredLine[] =>
     total_minor: line.amounts.totalMinor,
     tax_minor: line.amounts.taxMinor,
   }));
+
+/** A stored line carried over as it is (an accepted quote's lines on its invoice). */
+export const storedLineOf = (row: LineRow): StoredLine => ({
+  product_id: row.product_id,
+  description: row.description,
+  quantity: row.quantity,
+  unit_price_minor: row.unit_price_minor,
+  tax_rate: row.tax_rate,
+  total_minor: row.total_minor,
+  tax_minor: row.tax_minor,
+});
+
+/** Replaces the document's lines with `lines`, numbered in their order. */
+export async function writeLines(
+  ctx: TxCtx,
+  table: LineTable,
+  documentId: string,
+  lines: StoredLine[],
+): Promise<void> {
+  await replaceItems(
+    ctx.db,
+    ctx.businessId,
+    table,
+    documentId,
+    lines.map((line, position) => ({ business_id: ctx.businessId, id: newId('item'), position, ...line })),
+  );
+}
+
+/** A stored line as create input, so a currency change re-prices it through the same path. */
+function asInput(row: LineRow, currency: string): InvoiceItemInput {
+  return {
+    ...(row.product_id ? { product_id: row.product_id } : {}),
+    description: row.description,
+    quantity: Number(row.quantity),
+    unit_price: toMajor(Number(row.unit_price_minor), currency),
+    tax_rate: Number(row.tax_rate),
+  };
+}
+
+/**
+ * A draft's lines after an update: with new `items`, or a new currency (its lines re-priced in it),
+ * the lines are written in place of the old and their totals returned; otherwise nothing changes.
+ */
+export async function updateLines(
+  ctx: TxCtx,
+  table: LineTable,
+  document: { id: string; currency: string },
+  items: InvoiceItemInput[] | undefined,
+  currency: string,
+): Promise<Totals | undefined> {
+  if (items === undefined && currency === document.currency) return undefined;
+  const input =
+    items ??
+    (await itemsOf(ctx.db, ctx.businessId, table, [document.id])).map((row) =>
+      asInput(row, document.currency),
+    );
+  const lines = await priceLines(ctx, input, currency);
+  await writeLines(ctx, table, document.id, storedLines(lines));
+  return totalsOf(lines, currency);
+}

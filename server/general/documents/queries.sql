@@ -10,3 +10,91 @@ do update set
   "last_value" = "sequences"."last_value" + $4
 returning
   "last_value";
+
+-- itemsOf
+select
+  "id",
+  "business_id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "invoice_id" as "document_id"
+from
+  "invoice_items"
+where
+  "business_id" = $1
+  and "invoice_id" in ($2)
+order by
+  "invoice_id",
+  "position";
+
+-- itemsOf (table = "quote_items")
+select
+  "id",
+  "business_id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "quote_id" as "document_id"
+from
+  "quote_items"
+where
+  "business_id" = $1
+  and "quote_id" in ($2)
+order by
+  "quote_id",
+  "position";
+
+-- replaceItems
+delete from "invoice_items"
+where
+  "business_id" = $1
+  and "invoice_id" = $2;
+
+insert into "invoice_items" (
+  "business_id",
+  "id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "invoice_id"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+
+-- replaceItems (table = "quote_items")
+delete from "quote_items"
+where
+  "business_id" = $1
+  and "quote_id" = $2;
+
+insert into "quote_items" (
+  "business_id",
+  "id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "quote_id"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);

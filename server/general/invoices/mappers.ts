@@ -1,7 +1,10 @@
 import type { InvoiceFacts } from '../../platform/hooks.js';
 import type { Invoice, Payment } from '../../../contract/general/invoices.js';
+import { isOverdue } from '../../platform/due.js';
 import { toMajor } from '../../platform/money.js';
-import type { InvoiceItemRow, InvoiceRow, PaymentRow } from '../../platform/db/types.js';
+import type { InvoiceRow, PaymentRow } from '../../platform/db/types.js';
+import { toLine } from '../documents/mappers.js';
+import type { LineRow } from '../documents/queries.js';
 
 export type InvoiceRowWithCustomer = InvoiceRow & { customer_name: string };
 
@@ -17,12 +20,14 @@ export const toPayment = (row: PaymentRow): Payment => ({
 });
 
 /** `overdue` is derived: an unpaid invoice whose due date is before today. */
-export const reportedStatus = (row: InvoiceRow, today: string): Invoice['status'] =>
-  row.status === 'unpaid' && row.due_date < today ? 'overdue' : row.status;
+export const reportedStatus = <S extends InvoiceRow['status']>(
+  row: { status: S; due_date: string },
+  today: string,
+): S | 'overdue' => (isOverdue(row.status, row.due_date, today, 'unpaid') ? 'overdue' : row.status);
 
 export function toInvoice(
   row: InvoiceRowWithCustomer,
-  items: InvoiceItemRow[],
+  items: LineRow[],
   payments: PaymentRow[],
   today: string,
 ): Invoice {
@@ -37,16 +42,7 @@ export function toInvoice(
     issue_date: row.issue_date,
     due_date: row.due_date,
     notes: row.notes,
-    items: items.map((item) => ({
-      id: item.id,
-      product_id: item.product_id,
-      description: item.description,
-      quantity: Number(item.quantity),
-      unit_price: money(item.unit_price_minor),
-      tax_rate: Number(item.tax_rate),
-      total: money(item.total_minor),
-      tax: money(item.tax_minor),
-    })),
+    items: items.map((item) => toLine(item, row.currency)),
     subtotal: money(row.subtotal_minor),
     tax: money(row.tax_minor),
     total: money(row.total_minor),

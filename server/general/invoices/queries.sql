@@ -36,28 +36,6 @@ where
 returning
   *;
 
--- replaceItems
-delete from "invoice_items"
-where
-  "business_id" = $1
-  and "invoice_id" = $2;
-
-insert into "invoice_items" (
-  "business_id",
-  "id",
-  "invoice_id",
-  "position",
-  "product_id",
-  "description",
-  "quantity",
-  "unit_price_minor",
-  "tax_rate",
-  "total_minor",
-  "tax_minor"
-)
-values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
-
 -- insertPayment
 insert into "payments" (
   "business_id",
@@ -122,18 +100,6 @@ where
   and "id" = $2
   and "deleted_at" is null
 for update;
-
--- itemsOf
-select
-  *
-from
-  "invoice_items"
-where
-  "business_id" = $1
-  and "invoice_id" in ($2)
-order by
-  "invoice_id",
-  "position";
 
 -- paymentsOf
 select

@@ -2,7 +2,8 @@ import type { ListInvoicesQuery } from '../../../contract/general/invoices.js';
 import { offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { InvoiceItemsTable, InvoicesTable, PaymentsTable } from '../../platform/db/types.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
+import type { InvoicesTable, PaymentsTable } from '../../platform/db/types.js';
 
 export async function insertInvoice(trx: Trx, values: Insertable<InvoicesTable>): Promise<void> {
   await trx.insertInto('invoices').values(values).execute();
@@ -21,21 +22,6 @@ export async function updateInvoice(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** Replaces the invoice's lines with `items` (in their order). */
-export async function replaceItems(
-  trx: Trx,
-  businessId: string,
-  invoiceId: string,
-  items: Insertable<InvoiceItemsTable>[],
-): Promise<void> {
-  await trx
-    .deleteFrom('invoice_items')
-    .where('business_id', '=', businessId)
-    .where('invoice_id', '=', invoiceId)
-    .execute();
-  if (items.length > 0) await trx.insertInto('invoice_items').values(items).execute();
 }
 
 export async function insertPayment(trx: Trx, values: Insertable<PaymentsTable>) {
@@ -98,18 +84,6 @@ export async function lockInvoice(trx: Trx, businessId: string, id: string) {
     .executeTakeFirst();
 }
 
-export async function itemsOf(db: Executor, businessId: string, invoiceIds: string[]) {
-  if (invoiceIds.length === 0) return [];
-  return db
-    .selectFrom('invoice_items')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('invoice_id', 'in', invoiceIds)
-    .orderBy('invoice_id')
-    .orderBy('position')
-    .execute();
-}
-
 export async function paymentsOf(db: Executor, businessId: string, invoiceIds: string[]) {
   if (invoiceIds.length === 0) return [];
   return db
@@ -129,7 +103,10 @@ const SORT_COLUMNS = {
   number: 'i.number',
 } as const;
 
-/** `overdue` and `unpaid` are told apart by due_date against `today`, as the API reports them. */
+/**
+ * `overdue` and `unpaid` are told apart by due_date against `today`, as the API reports them (the
+ * rule of platform/due.ts, in SQL).
+ */
 export async function listInvoices(
   db: Executor,
   businessId: string,
@@ -144,17 +121,9 @@ export async function listInvoices(
     base = base.where('i.status', '=', 'unpaid').where('i.due_date', '>=', today);
   else if (query.status) base = base.where('i.status', '=', query.status);
   const sort = parseSort(query.sort, { field: 'created_at', direction: 'desc' });
-  const [rows, count] = await Promise.all([
-    base
-      .orderBy(SORT_COLUMNS[sort.field], sort.direction)
-      .orderBy('i.id', sort.direction)
-      .limit(query.limit)
-      .offset(offsetOf(query))
-      .execute(),
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    base,
+    (q) => q.orderBy(SORT_COLUMNS[sort.field], sort.direction).orderBy('i.id', sort.direction),
+    { limit: query.limit, offset: offsetOf(query) },
+  );
 }

@@ -31,6 +31,7 @@ export async function salesItems(db: Executor, businessId: string, query: SalesI
       'i.status',
       'i.due_date',
     ])
+    .$narrowType<{ status: 'unpaid' | 'paid' }>()
     .orderBy('i.issue_date')
     .orderBy('i.number')
     .limit(query.limit)

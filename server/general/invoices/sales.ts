@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context.js';
 import { today } from '../../platform/calendar.js';
+import { reportedStatus } from './mappers.js';
 import * as queries from './sales.queries.js';
 
 /** An issued invoice as the finance reports list it: net amount in minor units. */
@@ -23,7 +24,6 @@ export async function salesItems(ctx: Ctx, query: queries.SalesItemsQuery): Prom
     issueDate: row.issue_date ?? '',
     amount: row.subtotal_minor,
     currency: row.currency,
-    status:
-      row.status === 'unpaid' && row.due_date < on ? 'overdue' : row.status === 'paid' ? 'paid' : 'unpaid',
+    status: reportedStatus(row, on),
   }));
 }

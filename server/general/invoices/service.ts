@@ -3,7 +3,6 @@ import type {
   CreateInvoiceBody,
   CreatePaymentBody,
   Invoice,
-  InvoiceItemInput,
   ListInvoicesQuery,
   UpdateInvoiceBody,
 } from '../../../contract/general/invoices.js';
@@ -12,9 +11,9 @@ import { newId } from '../../platform/ids.js';
 import { toMajor, toMinor } from '../../platform/money.js';
 import { paginationOf } from '../../platform/pagination.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
-import { type Executor, type Trx } from '../../platform/db/database.js';
+import { type Executor } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
-import type { InvoiceItemRow, InvoicesTable } from '../../platform/db/types.js';
+import type { InvoicesTable } from '../../platform/db/types.js';
 import { ApiError, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
@@ -24,41 +23,23 @@ import {
   requireCustomer,
   storedLines,
   totalsOf,
+  updateLines,
+  writeLines,
   type StoredLine,
   type Totals,
 } from '../documents/lines.js';
-import { nextSequenceValue } from '../documents/queries.js';
+import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import { factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
 const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
-
-async function writeLines(
-  trx: Trx,
-  businessId: string,
-  invoiceId: string,
-  lines: StoredLine[],
-): Promise<void> {
-  await queries.replaceItems(
-    trx,
-    businessId,
-    invoiceId,
-    lines.map((line, position) => ({
-      business_id: businessId,
-      id: newId('item'),
-      invoice_id: invoiceId,
-      position,
-      ...line,
-    })),
-  );
-}
 
 /** The invoice as its detail endpoint serialises it. */
 async function loadInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   const row = await queries.findInvoice(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Invoice');
   const [items, payments, day] = await Promise.all([
-    queries.itemsOf(ctx.db, ctx.businessId, [id]),
+    itemsOf(ctx.db, ctx.businessId, 'invoice_items', [id]),
     paymentsOf(ctx.db, ctx, [row]),
     today(ctx),
   ]);
@@ -161,7 +142,7 @@ export async function createDraft(
     voided_at: null,
     deleted_at: null,
   });
-  await writeLines(ctx.db, ctx.businessId, id, draft.lines);
+  await writeLines(ctx, 'invoice_items', id, draft.lines);
   const invoice = await loadInvoice(ctx, id);
   await emit(ctx, 'invoice.created', invoice);
   return invoice;
@@ -174,9 +155,10 @@ export async function listInvoices(
   const day = await today(ctx);
   const { rows, total } = await queries.listInvoices(ctx.db, ctx.businessId, query, day);
   const [items, payments] = await Promise.all([
-    queries.itemsOf(
+    itemsOf(
       ctx.db,
       ctx.businessId,
+      'invoice_items',
       rows.map((r) => r.id),
     ),
     paymentsOf(ctx.db, ctx, rows),
@@ -184,7 +166,7 @@ export async function listInvoices(
   const data = rows.map((row) =>
     toInvoice(
       row,
-      items.filter((i) => i.invoice_id === row.id),
+      items.filter((i) => i.document_id === row.id),
       payments.filter((p) => p.invoice_id === row.id),
       day,
     ),
@@ -193,17 +175,6 @@ export async function listInvoices(
 }
 
 export const getInvoice = (ctx: Ctx, id: string): Promise<Invoice> => loadInvoice(ctx, id);
-
-/** Existing lines as create input, so a currency change re-prices them through the same path. */
-function asInput(item: InvoiceItemRow, currency: string): InvoiceItemInput {
-  return {
-    ...(item.product_id ? { product_id: item.product_id } : {}),
-    description: item.description,
-    quantity: Number(item.quantity),
-    unit_price: toMajor(Number(item.unit_price_minor), currency),
-    tax_rate: Number(item.tax_rate),
-  };
-}
 
 const notUpdatable = (status: string) =>
   invalidState(`Only draft invoices can be updated; this one is ${status}`);
@@ -221,15 +192,7 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
     const issueDate = input.issue_date !== undefined ? input.issue_date : current.issue_date;
     checkDates(issueDate, input.due_date ?? current.due_date);
     const currency = input.currency ?? current.currency;
-    let totals: Totals | undefined;
-    if (input.items !== undefined || currency !== current.currency) {
-      const items =
-        input.items ??
-        (await queries.itemsOf(ctx.db, ctx.businessId, [id])).map((i) => asInput(i, current.currency));
-      const lines = await priceLines(ctx, items, currency);
-      await writeLines(ctx.db, ctx.businessId, id, storedLines(lines));
-      totals = totalsOf(lines, currency);
-    }
+    const totals = await updateLines(ctx, 'invoice_items', current, input.items, currency);
     await setInvoice(ctx, id, {
       ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
       ...(input.due_date !== undefined && { due_date: input.due_date }),

@@ -1,7 +1,7 @@
 import type { Quote } from '../../../contract/general/quotes.js';
-import type { QuoteItemsTable } from '../../platform/db/types.js';
 import { toMajor } from '../../platform/money.js';
-import type { Selectable } from 'kysely';
+import { toLine } from '../documents/mappers.js';
+import type { LineRow } from '../documents/queries.js';
 import type { QuoteWithCustomer } from './queries.js';
 
 /** `expired` is derived: a sent quote whose valid_until is before today. */
@@ -12,7 +12,7 @@ export const reportedStatus = (
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toQuote(row: QuoteWithCustomer, items: Selectable<QuoteItemsTable>[], today: string): Quote {
+export function toQuote(row: QuoteWithCustomer, items: LineRow[], today: string): Quote {
   const money = (minor: number) => toMajor(Number(minor), row.currency);
   return {
     id: row.id,
@@ -23,16 +23,7 @@ export function toQuote(row: QuoteWithCustomer, items: Selectable<QuoteItemsTabl
     currency: row.currency,
     valid_until: row.valid_until,
     notes: row.notes,
-    items: items.map((item) => ({
-      id: item.id,
-      product_id: item.product_id,
-      description: item.description,
-      quantity: Number(item.quantity),
-      unit_price: money(item.unit_price_minor),
-      tax_rate: Number(item.tax_rate),
-      total: money(item.total_minor),
-      tax: money(item.tax_minor),
-    })),
+    items: items.map((item) => toLine(item, row.currency)),
     subtotal: money(row.subtotal_minor),
     tax: money(row.tax_minor),
     total: money(row.total_minor),

@@ -25,18 +25,6 @@ where
   and "deleted_at" is null
 for update;
 
--- itemsOf
-select
-  *
-from
-  "quote_items"
-where
-  "business_id" = $1
-  and "quote_id" in ($2)
-order by
-  "quote_id",
-  "position";
-
 -- listQuotes
 select
   "q".*,
@@ -100,25 +88,3 @@ set
 where
   "business_id" = $2
   and "id" = $3;
-
--- replaceItems
-delete from "quote_items"
-where
-  "business_id" = $1
-  and "quote_id" = $2;
-
-insert into "quote_items" (
-  "business_id",
-  "id",
-  "quote_id",
-  "position",
-  "product_id",
-  "description",
-  "quantity",
-  "unit_price_minor",
-  "tax_rate",
-  "total_minor",
-  "tax_minor"
-)
-values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);

@@ -1,7 +1,8 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ListQuotesQuery } from '../../../contract/general/quotes.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { QuoteItemsTable, QuotesTable } from '../../platform/db/types.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
+import type { QuotesTable } from '../../platform/db/types.js';
 import { offsetOf, parseSort } from '../../platform/pagination.js';
 
 const quoteColumns = (db: Executor, businessId: string) =>
@@ -33,18 +34,6 @@ export async function lockQuote(trx: Trx, businessId: string, id: string) {
     .executeTakeFirst();
 }
 
-export async function itemsOf(db: Executor, businessId: string, quoteIds: string[]) {
-  if (quoteIds.length === 0) return [];
-  return db
-    .selectFrom('quote_items')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('quote_id', 'in', quoteIds)
-    .orderBy('quote_id')
-    .orderBy('position')
-    .execute();
-}
-
 const SORT_COLUMNS = {
   valid_until: 'q.valid_until',
   created_at: 'q.created_at',
@@ -62,19 +51,11 @@ export async function listQuotes(db: Executor, businessId: string, query: ListQu
     base = base.where('q.status', '=', 'sent').where('q.valid_until', '>=', today);
   else if (query.status) base = base.where('q.status', '=', query.status);
   const sort = parseSort(query.sort, { field: 'created_at', direction: 'desc' });
-  const [rows, count] = await Promise.all([
-    base
-      .orderBy(SORT_COLUMNS[sort.field], sort.direction)
-      .orderBy('q.id', sort.direction)
-      .limit(query.limit)
-      .offset(offsetOf(query))
-      .execute(),
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    base,
+    (q) => q.orderBy(SORT_COLUMNS[sort.field], sort.direction).orderBy('q.id', sort.direction),
+    { limit: query.limit, offset: offsetOf(query) },
+  );
 }
 
 export async function insertQuote(trx: Trx, values: Insertable<QuotesTable>): Promise<void> {
@@ -88,19 +69,4 @@ export async function updateQuote(trx: Trx, businessId: string, id: string, patc
     .where('business_id', '=', businessId)
     .where('id', '=', id)
     .execute();
-}
-
-/** Replaces the quote's lines with `items` (in their order). */
-export async function replaceItems(
-  trx: Trx,
-  businessId: string,
-  quoteId: string,
-  items: Insertable<QuoteItemsTable>[],
-): Promise<void> {
-  await trx
-    .deleteFrom('quote_items')
-    .where('business_id', '=', businessId)
-    .where('quote_id', '=', quoteId)
-    .execute();
-  if (items.length > 0) await trx.insertInto('quote_items').values(items).execute();
 }

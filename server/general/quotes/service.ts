@@ -8,17 +8,23 @@ import type {
 } from '../../../contract/general/quotes.js';
 import { addDays, today } from '../../platform/calendar.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
-import { type Trx } from '../../platform/db/database.js';
 import type { QuotesTable } from '../../platform/db/types.js';
 import { invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { toMajor } from '../../platform/money.js';
 import { emit } from '../../platform/outbox.js';
 import { paginationOf } from '../../platform/pagination.js';
 import { baseCurrency } from '../../platform/settings.js';
 import type { Updateable } from 'kysely';
-import { priceLines, requireCustomer, storedLines, totalsOf, type StoredLine } from '../documents/lines.js';
-import { nextSequenceValue } from '../documents/queries.js';
+import {
+  priceLines,
+  requireCustomer,
+  storedLineOf,
+  storedLines,
+  totalsOf,
+  updateLines,
+  writeLines,
+} from '../documents/lines.js';
+import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import { createDraft } from '../invoices/service.js';
 import { reportedStatus, toQuote } from './mappers.js';
 import * as queries from './queries.js';
@@ -27,26 +33,11 @@ import * as queries from './queries.js';
 const INVOICE_TERM_DAYS = 30;
 const formatNumber = (n: number) => `QUO-${String(n).padStart(6, '0')}`;
 
-async function writeLines(trx: Trx, businessId: string, quoteId: string, lines: StoredLine[]): Promise<void> {
-  await queries.replaceItems(
-    trx,
-    businessId,
-    quoteId,
-    lines.map((line, position) => ({
-      business_id: businessId,
-      id: newId('item'),
-      quote_id: quoteId,
-      position,
-      ...line,
-    })),
-  );
-}
-
 /** The quote as its detail endpoint serialises it. */
 async function loadQuote(ctx: Ctx, id: string): Promise<Quote> {
   const row = await queries.findQuote(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Quote');
-  const [items, day] = await Promise.all([queries.itemsOf(ctx.db, ctx.businessId, [id]), today(ctx)]);
+  const [items, day] = await Promise.all([itemsOf(ctx.db, ctx.businessId, 'quote_items', [id]), today(ctx)]);
   return toQuote(row, items, day);
 }
 
@@ -100,7 +91,7 @@ export async function createQuote(ctx: Ctx, input: CreateQuoteBody): Promise<Quo
       created_at: now,
       updated_at: now,
     });
-    await writeLines(ctx.db, ctx.businessId, id, storedLines(lines));
+    await writeLines(ctx, 'quote_items', id, storedLines(lines));
     const quote = await loadQuote(ctx, id);
     await emit(ctx, 'quote.created', quote);
     return quote;
@@ -113,15 +104,16 @@ export async function listQuotes(
 ): Promise<{ data: Quote[]; pagination: Pagination }> {
   const day = await today(ctx);
   const { rows, total } = await queries.listQuotes(ctx.db, ctx.businessId, query, day);
-  const items = await queries.itemsOf(
+  const items = await itemsOf(
     ctx.db,
     ctx.businessId,
+    'quote_items',
     rows.map((r) => r.id),
   );
   const data = rows.map((row) =>
     toQuote(
       row,
-      items.filter((i) => i.quote_id === row.id),
+      items.filter((i) => i.document_id === row.id),
       day,
     ),
   );
@@ -144,21 +136,7 @@ export async function updateQuote(ctx: Ctx, id: string, input: UpdateQuoteBody):
     if (current.status !== 'draft') throw onlyDrafts(status, 'updated');
     if (input.customer_id !== undefined) await requireCustomer(ctx.db, ctx.businessId, input.customer_id);
     const currency = input.currency ?? current.currency;
-    let totals = {};
-    if (input.items !== undefined || currency !== current.currency) {
-      const items =
-        input.items ??
-        (await queries.itemsOf(ctx.db, ctx.businessId, [id])).map((i) => ({
-          ...(i.product_id ? { product_id: i.product_id } : {}),
-          description: i.description,
-          quantity: Number(i.quantity),
-          unit_price: toMajor(Number(i.unit_price_minor), current.currency),
-          tax_rate: Number(i.tax_rate),
-        }));
-      const lines = await priceLines(ctx, items, currency);
-      await writeLines(ctx.db, ctx.businessId, id, storedLines(lines));
-      totals = totalsOf(lines, currency);
-    }
+    const totals = await updateLines(ctx, 'quote_items', current, input.items, currency);
     return {
       ...(input.customer_id !== undefined && { customer_id: input.customer_id }),
       ...(input.valid_until !== undefined && { valid_until: input.valid_until }),
@@ -215,7 +193,7 @@ export async function convertQuote(ctx: Ctx, id: string): Promise<Invoice> {
     if (current.status !== 'accepted') {
       throw invalidState(`Only accepted quotes can be converted; this one is ${status}`);
     }
-    const items = await queries.itemsOf(ctx.db, ctx.businessId, [id]);
+    const items = await itemsOf(ctx.db, ctx.businessId, 'quote_items', [id]);
     const due = addDays(day, INVOICE_TERM_DAYS);
     const invoice = await createDraft(ctx, {
       customer_id: current.customer_id,
@@ -228,15 +206,7 @@ export async function convertQuote(ctx: Ctx, id: string): Promise<Invoice> {
         tax_minor: current.tax_minor,
         total_minor: current.total_minor,
       },
-      lines: items.map((item) => ({
-        product_id: item.product_id,
-        description: item.description,
-        quantity: item.quantity,
-        unit_price_minor: item.unit_price_minor,
-        tax_rate: item.tax_rate,
-        total_minor: item.total_minor,
-        tax_minor: item.tax_minor,
-      })),
+      lines: items.map(storedLineOf),
     });
     const now = ctx.clock.now();
     await queries.updateQuote(ctx.db, ctx.businessId, id, {
