@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db, Executor, Trx } from './db/database.js';
+import { pageWithTotal } from './db/paged.js';
 import type { MailMessagesTable } from './db/types.js';
 
 export async function insertMessage(
@@ -48,15 +49,9 @@ export async function listCaptured(
     .selectFrom('mail_messages')
     .where('business_id', '=', businessId)
     .where('status', '=', 'logged');
-  const [rows, count] = await Promise.all([
-    base
-      .select(['id', 'to_address', 'from_address', 'subject', 'body', 'html', 'headers', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    base.select(['id', 'to_address', 'from_address', 'subject', 'body', 'html', 'headers', 'created_at']),
+    (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    page,
+  );
 }

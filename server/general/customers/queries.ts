@@ -1,6 +1,7 @@
 import type { ListCustomersQuery } from '../../../contract/general/customers.js';
 import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
 
 export async function findCustomer(db: Executor, businessId: string, id: string, forUpdate = false) {
@@ -61,17 +62,11 @@ export async function listCustomers(db: Executor, businessId: string, query: Lis
     );
   }
   const sort = parseSort(query.sort, { field: 'created_at', direction: 'desc' });
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(sort.field, sort.direction)
-      .orderBy('id', sort.direction)
-      .limit(query.limit)
-      .offset(offsetOf(query))
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    base.selectAll(),
+    (q) => q.orderBy(sort.field, sort.direction).orderBy('id', sort.direction),
+    { limit: query.limit, offset: offsetOf(query) },
+  );
 }
 
 /** Whether invoices reference the customer. */

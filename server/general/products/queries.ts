@@ -1,6 +1,7 @@
 import type { ListProductsQuery } from '../../../contract/general/products.js';
 import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { ProductsTable } from '../../platform/db/types.js';
 
@@ -53,15 +54,9 @@ export async function listProducts(db: Executor, businessId: string, query: List
     base = base.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('sku', 'ilike', pattern)]));
   }
   const sort = parseSort(query.sort, { field: 'created_at', direction: 'desc' });
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(SORT_COLUMNS[sort.field], sort.direction)
-      .orderBy('id', sort.direction)
-      .limit(query.limit)
-      .offset(offsetOf(query))
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    base.selectAll(),
+    (q) => q.orderBy(SORT_COLUMNS[sort.field], sort.direction).orderBy('id', sort.direction),
+    { limit: query.limit, offset: offsetOf(query) },
+  );
 }

@@ -56,10 +56,10 @@ offset $6;
 select
   count(*) as "total"
 from
-  "hr_departments"
+  "hr_departments" as "d"
 where
-  "business_id" = $1
-  and "deleted_at" is null;
+  "d"."business_id" = $1
+  and "d"."deleted_at" is null;
 
 -- lockDepartment
 select

@@ -1,5 +1,6 @@
 import type { ListDepartmentsQuery } from '../../../contract/hr/departments.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { HrDepartmentsTable } from '../../platform/db/types.js';
 import type { Insertable, Updateable } from 'kysely';
 
@@ -36,21 +37,11 @@ export async function findDepartment(db: Executor, businessId: string, id: strin
 }
 
 export async function listDepartments(db: Executor, businessId: string, query: ListDepartmentsQuery) {
-  const [rows, count] = await Promise.all([
-    departments(db, businessId)
-      .orderBy((eb) => eb.fn('lower', ['d.name']))
-      .orderBy('d.id')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    db
-      .selectFrom('hr_departments')
-      .where('business_id', '=', businessId)
-      .where('deleted_at', 'is', null)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(
+    departments(db, businessId),
+    (q) => q.orderBy((eb) => eb.fn('lower', ['d.name'])).orderBy('d.id'),
+    query,
+  );
 }
 
 /**

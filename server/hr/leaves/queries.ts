@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ListLeavesQuery } from '../../../contract/hr/leaves.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { HrLeavesTable } from '../../platform/db/types.js';
 
 /** Leaves not deleted of employees not deleted, with the employee's name. */
@@ -28,19 +29,7 @@ export async function listLeaves(db: Executor, businessId: string, query: ListLe
   let base = leaves(db, businessId);
   if (query.employee_id !== undefined) base = base.where('l.employee_id', '=', query.employee_id);
   if (query.status !== undefined) base = base.where('l.status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base
-      .orderBy('l.start_date', 'desc')
-      .orderBy('l.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base
-      .clearSelect()
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return pageWithTotal(base, (q) => q.orderBy('l.start_date', 'desc').orderBy('l.id', 'desc'), query);
 }
 
 export async function insertLeave(db: Executor, values: Insertable<HrLeavesTable>): Promise<void> {

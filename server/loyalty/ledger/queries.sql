@@ -98,7 +98,7 @@ limit $4
 offset $5;
 
 select
-  count(*) as "n"
+  count(*) as "total"
 from
   "loyalty_transactions"
 where
@@ -121,7 +121,7 @@ limit $3
 offset $4;
 
 select
-  count(*) as "n"
+  count(*) as "total"
 from
   "loyalty_transactions"
 where

@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { ListTransactionsQuery } from '../../../contract/loyalty/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import { runPrepared } from '../../platform/db/prepared.js';
 import { outboxInsert } from '../../platform/outbox.queries.js';
 import type { LoyaltyTransactionRow, LoyaltyTransactionsTable } from '../../platform/db/types.js';
@@ -91,17 +92,7 @@ export async function listTransactions(
   let base = db.selectFrom('loyalty_transactions').where('business_id', '=', businessId);
   if (memberId !== undefined) base = base.where('member_id', '=', memberId);
   if (query.type) base = base.where('type', '=', query.type);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageWithTotal(base.selectAll(), (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'), query);
 }
 
 // The public earn (earn-by-email.ts).

@@ -25,7 +25,7 @@ limit $4
 offset $5;
 
 select
-  count(*) as "n"
+  count(*) as "total"
 from
   "loyalty_redemptions" as "r"
   inner join "loyalty_members" as "m" on "m"."business_id" = "r"."business_id"

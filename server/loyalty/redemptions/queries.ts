@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ListRedemptionsQuery } from '../../../contract/loyalty/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { LoyaltyRedemptionsTable } from '../../platform/db/types.js';
 
 /**
@@ -26,18 +27,11 @@ export async function listRedemptions(db: Executor, businessId: string, query: L
   let base = redemptionView(db, businessId);
   if (query.status) base = base.where('r.status', '=', query.status);
   if (query.memberId) base = base.where('r.member_id', '=', query.memberId);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('r')
-      .select(['c.name as member_name', 'w.name as reward_name'])
-      .orderBy('r.redeemed_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageWithTotal(
+    base.selectAll('r').select(['c.name as member_name', 'w.name as reward_name']),
+    (q) => q.orderBy('r.redeemed_at', 'desc').orderBy('r.id', 'desc'),
+    query,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ListCampaignsQuery, ListRecipientsQuery } from '../../../contract/marketing/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { MarketingCampaignsTable } from '../../platform/db/types.js';
 import { inSegment, type SegmentDefinition } from '../segments/filters.queries.js';
 
@@ -32,25 +33,9 @@ export async function findCampaign(db: Executor, businessId: string, id: string,
 export type CampaignRow = NonNullable<Awaited<ReturnType<typeof findCampaign>>>;
 
 export async function listCampaigns(db: Executor, businessId: string, query: ListCampaignsQuery) {
-  let page = db.selectFrom('marketing_campaigns').selectAll().where('business_id', '=', businessId);
-  let count = db
-    .selectFrom('marketing_campaigns')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('business_id', '=', businessId);
-  if (query.status) {
-    page = page.where('status', '=', query.status);
-    count = count.where('status', '=', query.status);
-  }
-  const [rows, total] = await Promise.all([
-    page
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  let base = db.selectFrom('marketing_campaigns').selectAll().where('business_id', '=', businessId);
+  if (query.status) base = base.where('status', '=', query.status);
+  return pageWithTotal(base, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'), query);
 }
 
 export async function insertCampaign(
@@ -154,25 +139,13 @@ export async function listRecipients(
   campaignId: string,
   query: ListRecipientsQuery,
 ) {
-  let page = db
+  let base = db
     .selectFrom('marketing_recipients')
     .select(['email', 'status', 'sent_at', 'opened_at', 'clicked_at', 'error'])
     .where('business_id', '=', businessId)
     .where('campaign_id', '=', campaignId);
-  let count = db
-    .selectFrom('marketing_recipients')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('business_id', '=', businessId)
-    .where('campaign_id', '=', campaignId);
-  if (query.status) {
-    page = page.where('status', '=', query.status);
-    count = count.where('status', '=', query.status);
-  }
-  const [rows, total] = await Promise.all([
-    page.orderBy('email').orderBy('customer_id').limit(query.limit).offset(query.offset).execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  if (query.status) base = base.where('status', '=', query.status);
+  return pageWithTotal(base, (q) => q.orderBy('email').orderBy('customer_id'), query);
 }
 
 /** The counts analytics are made of. */

@@ -88,3 +88,26 @@ order by
   "c"."id"
 limit $8
 offset $9;
+
+select
+  count(*) as "total"
+from
+  "customer_directory" as "c"
+where
+  "c"."business_id" = $1
+  and (
+    c.id = ANY(ARRAY(
+      SELECT
+        m.customer_id
+      FROM
+        marketing_segment_contacts m
+      WHERE
+        m.business_id = $2
+        AND m.segment_id = $3
+    ))
+    OR (
+      c.attributes @> jsonb_build_object($4::text, $5::text)
+      AND "c"."created_at" >= ($6::date::timestamp AT TIME ZONE 'UTC')
+      AND "c"."email" ILIKE $7
+    )
+  );

@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import { inSegment, type SegmentDefinition } from './filters.queries.js';
 
 /** Contacts: the business's customers, as marketing reads them. */
@@ -61,15 +62,17 @@ export async function countContacts(db: Executor, segment: SegmentDefinition): P
   return Number(row.n);
 }
 
-/** A page of the segment's contacts, oldest first. */
-export async function contactsPage(db: Executor, segment: SegmentDefinition, limit: number, offset: number) {
-  return contacts(db, segment)
-    .select(CONTACT_COLUMNS)
-    .orderBy('c.created_at')
-    .orderBy('c.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+/** A page of the segment's contacts, oldest first, and how many contacts the segment has. */
+export async function contactsPage(
+  db: Executor,
+  segment: SegmentDefinition,
+  page: { limit: number; offset: number },
+) {
+  return pageWithTotal(
+    contacts(db, segment).select(CONTACT_COLUMNS),
+    (q) => q.orderBy('c.created_at').orderBy('c.id'),
+    page,
+  );
 }
 
-export type ContactRow = Awaited<ReturnType<typeof contactsPage>>[number];
+export type ContactRow = Awaited<ReturnType<typeof contactsPage>>['rows'][number];

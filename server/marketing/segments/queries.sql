@@ -115,11 +115,11 @@ offset $4;
 select
   count(*) as "total"
 from
-  "marketing_segments"
+  "marketing_segments" as "s"
 where
-  "business_id" = $1
-  and "deleted_at" is null
-  and "status" = $2;
+  "s"."business_id" = $1
+  and "s"."deleted_at" is null
+  and "s"."status" = $2;
 
 -- insertSegment
 insert into "marketing_segments" (

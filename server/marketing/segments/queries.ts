@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ListSegmentsQuery } from '../../../contract/marketing/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { MarketingSegmentsTable } from '../../platform/db/types.js';
 
 function segments(db: Executor, businessId: string) {
@@ -39,26 +40,10 @@ export async function findSegment(db: Executor, businessId: string, id: string, 
 }
 
 export async function listSegments(db: Executor, businessId: string, query: ListSegmentsQuery) {
-  let page = segments(db, businessId);
-  let count = db
-    .selectFrom('marketing_segments')
-    .where('business_id', '=', businessId)
-    .where('deleted_at', 'is', null)
-    .select((eb) => eb.fn.countAll<number>().as('total'));
-  if (query.status) {
-    page = page.where('s.status', '=', query.status);
-    count = count.where('status', '=', query.status);
-  }
-  const [rows, total] = await Promise.all([
-    page
-      .orderBy('s.created_at', 'desc')
-      .orderBy('s.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  let base = segments(db, businessId);
+  if (query.status) base = base.where('s.status', '=', query.status);
+  // The count drops the listed_contacts subquery with the rest of the selection.
+  return pageWithTotal(base, (q) => q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc'), query);
 }
 
 export async function insertSegment(db: Executor, values: Insertable<MarketingSegmentsTable>): Promise<void> {

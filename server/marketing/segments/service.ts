@@ -127,9 +127,6 @@ export async function listSegmentContacts(
   page: { limit: number; offset: number },
 ): Promise<{ contacts: Contact[]; total_count: number }> {
   const definition = definitionOf(await segmentOrFail(ctx, id));
-  const [rows, total] = await Promise.all([
-    contacts.contactsPage(ctx.db, definition, page.limit, page.offset),
-    contacts.countContacts(ctx.db, definition),
-  ]);
+  const { rows, total } = await contacts.contactsPage(ctx.db, definition, page);
   return { contacts: rows.map(toContact), total_count: total };
 }

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ListTemplatesQuery } from '../../../contract/marketing/index.js';
 import type { Executor } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { MarketingTemplatesTable } from '../../platform/db/types.js';
 
 function templates(db: Executor, businessId: string) {
@@ -23,30 +24,13 @@ export async function findTemplate(db: Executor, businessId: string, id: string,
 export type TemplateRow = NonNullable<Awaited<ReturnType<typeof findTemplate>>>;
 
 export async function listTemplates(db: Executor, businessId: string, query: ListTemplatesQuery) {
-  let page = db
+  let base = db
     .selectFrom('marketing_templates')
     .select(['id', 'name', 'subject', 'from_name', 'from_email', 'status', 'created_at', 'updated_at'])
     .where('business_id', '=', businessId)
     .where('deleted_at', 'is', null);
-  let count = db
-    .selectFrom('marketing_templates')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('business_id', '=', businessId)
-    .where('deleted_at', 'is', null);
-  if (query.status) {
-    page = page.where('status', '=', query.status);
-    count = count.where('status', '=', query.status);
-  }
-  const [rows, total] = await Promise.all([
-    page
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.total) };
+  if (query.status) base = base.where('status', '=', query.status);
+  return pageWithTotal(base, (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'), query);
 }
 
 export async function insertTemplate(

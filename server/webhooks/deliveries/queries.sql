@@ -17,7 +17,7 @@ limit $4
 offset $5;
 
 select
-  count(*) as "n"
+  count(*) as "total"
 from
   "webhook_deliveries"
 where

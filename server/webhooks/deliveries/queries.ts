@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { ListDeliveriesQuery } from '../../../contract/webhooks/index.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { DeliveryRow, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../platform/db/types.js';
 
 export type NewAttempt = Insertable<WebhookAttemptsTable>;
@@ -23,17 +24,7 @@ export async function listDeliveries(
     .where('business_id', '=', businessId)
     .where('webhook_id', '=', webhookId);
   if (query.status) base = base.where('status', '=', query.status);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return pageWithTotal(base.selectAll(), (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'), query);
 }
 
 /** The attempts of the given deliveries, oldest first. */
