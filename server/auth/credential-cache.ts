@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { slot } from '../platform/state.js';
 import type { Deps } from '../platform/deps.js';
 import type { AuthInfo } from '../platform/deps.js';
 import { resolveCredential } from './service.js';
@@ -39,17 +40,12 @@ class CredentialCache {
   }
 }
 
-const caches = new WeakMap<Deps, CredentialCache>();
+/** The service's cache of resolved credentials; none when CREDENTIAL_CACHE_MS is 0. */
+const CREDENTIALS = slot('credential cache', (config) =>
+  config.CREDENTIAL_CACHE_MS === 0 ? null : new CredentialCache(config.CREDENTIAL_CACHE_MS),
+);
 
-function cacheOf(deps: Deps): CredentialCache | null {
-  if (deps.config.CREDENTIAL_CACHE_MS === 0) return null;
-  let cache = caches.get(deps);
-  if (!cache) {
-    cache = new CredentialCache(deps.config.CREDENTIAL_CACHE_MS);
-    caches.set(deps, cache);
-  }
-  return cache;
-}
+const cacheOf = (deps: Deps): CredentialCache | null => deps.state.get(CREDENTIALS);
 
 /** A presented secret's credential, from the cache when it was resolved recently. */
 export async function resolveCached(deps: Deps, secret: string): Promise<AuthInfo | null> {

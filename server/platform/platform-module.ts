@@ -1,16 +1,17 @@
 import type { Deps } from './deps.js';
+import { slot } from './state.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { QUEUES } from './jobs.js';
 import { mailSender } from './mail.js';
 import type { DomainModule } from './module.js';
 import { dispatch } from './outbox.js';
 
-const senders = new WeakMap<Deps, ReturnType<typeof mailSender>>();
-/** One mail transport per runtime (pooled connections are reused across jobs). */
+/** The service's mail sender, made on first use (its transport is reused across jobs). */
+const SENDER = slot('mail sender', () => ({ send: undefined as ReturnType<typeof mailSender> | undefined }));
 const senderOf = (deps: Deps) => {
-  let sender = senders.get(deps);
-  if (!sender) senders.set(deps, (sender = mailSender(deps.config, deps.db, deps.clock, deps.log)));
-  return sender;
+  const held = deps.state.get(SENDER);
+  held.send ??= mailSender(deps.config, deps.db, deps.clock, deps.log);
+  return held.send;
 };
 
 /** The platform's own queues and periodic work, run by every worker before the domains'. */

@@ -1,7 +1,7 @@
+import { slot } from './state.js';
 import type { Ctx } from './context.js';
 import { withTransaction } from './db/database.js';
 import type { Deps } from './deps.js';
-import type { JobEngine } from './jobs.js';
 import { dispatchIn } from './outbox.js';
 import { lockPending } from './outbox.queries.js';
 
@@ -36,7 +36,8 @@ export async function relayPendingEvents(deps: Deps): Promise<number> {
   }
 }
 
-const wakers = new WeakMap<JobEngine, () => void>();
+/** Wakes this service's relay, when it runs one. */
+const WAKER = slot('event relay waker', () => ({ wake: undefined as (() => void) | undefined }));
 
 /** Runs the relay in this worker: on a timer, and when `announce` wakes it. */
 export function startEventRelay(deps: Deps): void {
@@ -60,18 +61,18 @@ export function startEventRelay(deps: Deps): void {
   };
   let woken = false;
   // Wake-ups within a few milliseconds share one run.
-  wakers.set(deps.jobs, () => {
+  deps.state.get(WAKER).wake = () => {
     if (woken) return;
     woken = true;
     setTimeout(() => {
       woken = false;
       run();
     }, WAKE_DELAY_MS);
-  });
+  };
   deps.jobs.every(RELAY_INTERVAL_MS, 'event relay', async () => run());
 }
 
 /** Tells this process's relay (when it runs one) that events were just committed without a job. */
 export function announce(ctx: Ctx): void {
-  wakers.get(ctx.jobs)?.();
+  ctx.state.get(WAKER).wake?.();
 }

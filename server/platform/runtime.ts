@@ -68,7 +68,7 @@ export async function startRuntime(
       limiters: buildLimiters(config, { database }),
       secrets: loadSecretBox(config, log),
       dns: options.dns ?? systemDns,
-      state: new ServiceState(),
+      state: new ServiceState(config),
       hooks: new Hooks(modules.flatMap((m) => (m.subscriptions ? [m.subscriptions] : []))),
       modules,
     };
