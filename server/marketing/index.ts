@@ -4,7 +4,7 @@ import type { DomainModule } from '../platform/module.js';
 import { mountPages } from './tracking/pages.js';
 import { marketingRoutes } from './routes.js';
 import { runSending } from './sending/service.js';
-import { stopComposers } from './sending/transport.js';
+import { closeTransport } from './sending/transport.js';
 
 export { compileTemplate, type MergeFields } from './templates/render.js';
 
@@ -29,5 +29,5 @@ export const marketingModule: DomainModule = {
     createExpressEndpoints(contract.marketing, marketingRoutes(deps), app, options),
   pages: mountPages,
   periodic: [{ name: 'campaign sending', everyMs: (config) => config.MARKETING_POLL_MS, run: runSending }],
-  stop: (deps) => stopComposers(deps),
+  stop: (deps) => closeTransport(deps),
 };

@@ -5,9 +5,8 @@ import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { Db, Trx } from './db/database.js';
 import { QUEUES, type JobPayloads } from './jobs.js';
+import type { Logger } from './logger.js';
 import * as queries from './mail.queries.js';
-import type { Deps } from './deps.js';
-import { slot } from './state.js';
 
 export interface OutgoingMail {
   to: string;
@@ -89,37 +88,13 @@ export async function listCapturedMail(
 }
 
 /**
- * The service's one SMTP transport over `SMTP_URL`, shared by its own messages and campaign sending:
- * pooled (MAIL_POOL_SIZE connections). A message whose connection dropped is the sender's to retry
- * (a job's retry, a campaign's backoff and attempt count), never sent again by the pool on its own.
- * None without SMTP_URL: mail is then captured, not sent.
- */
-const SMTP = slot('SMTP transport', (config): Transporter | undefined =>
-  config.SMTP_URL
-    ? nodemailer.createTransport({
-        url: config.SMTP_URL,
-        pool: true,
-        maxConnections: config.MAIL_POOL_SIZE,
-        maxMessages: Infinity,
-        maxRequeues: 0,
-      })
-    : undefined,
-);
-
-export const smtpTransport = (deps: Pick<Deps, 'state'>): Transporter | undefined => deps.state.get(SMTP);
-
-/** Closes the pooled connections, if the service opened any (at shutdown). */
-export function closeSmtp(deps: Pick<Deps, 'state'>): void {
-  deps.state.peek(SMTP)?.close();
-}
-
-/**
  * The mail transport: nodemailer over `SMTP_URL`; without it the message stays recorded in
  * `mail_messages` (status `logged`) and is written to the log, never silently dropped.
  */
-export function mailSender(deps: Pick<Deps, 'config' | 'db' | 'clock' | 'log' | 'state'>) {
-  const { config, db, clock, log } = deps;
-  const transport = smtpTransport(deps);
+export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: Logger) {
+  const transport: Transporter | undefined = config.SMTP_URL
+    ? nodemailer.createTransport(config.SMTP_URL)
+    : undefined;
   return async (job: SendMailJob): Promise<void> => {
     const message = await queries.findQueued(db, job.businessId, job.messageId);
     if (!message) return;

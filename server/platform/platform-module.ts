@@ -2,7 +2,7 @@ import type { Deps } from './deps.js';
 import { slot } from './state.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
 import { QUEUES } from './jobs.js';
-import { closeSmtp, mailSender } from './mail.js';
+import { mailSender } from './mail.js';
 import type { DomainModule } from './module.js';
 import { dispatch } from './outbox.js';
 
@@ -10,7 +10,7 @@ import { dispatch } from './outbox.js';
 const SENDER = slot('mail sender', () => ({ send: undefined as ReturnType<typeof mailSender> | undefined }));
 const senderOf = (deps: Deps) => {
   const held = deps.state.get(SENDER);
-  held.send ??= mailSender(deps);
+  held.send ??= mailSender(deps.config, deps.db, deps.clock, deps.log);
   return held.send;
 };
 
@@ -26,6 +26,5 @@ export const platformModule: DomainModule = {
     },
     { queue: QUEUES.sendMail, handle: (deps, data) => senderOf(deps)(data) },
   ],
-  stop: (deps) => closeSmtp(deps),
   periodic: [{ name: 'idempotency key purge', everyMs: () => 10 * 60_000, run: purgeIdempotencyKeys }],
 };

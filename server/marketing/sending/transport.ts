@@ -1,14 +1,38 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
 import type { Deps } from '../../platform/deps.js';
-import { recordMail, smtpTransport } from '../../platform/mail.js';
+import { recordMail } from '../../platform/mail.js';
 import { composeMessage, type OutgoingMessage } from './compose.js';
 import { slot } from '../../platform/state.js';
 
 /** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
 export type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
+
+/** The service's pooled SMTP transport, made on first use; none without SMTP_URL. */
+const TRANSPORT = slot('campaign SMTP transport', () => ({
+  transport: undefined as Transporter | undefined,
+}));
+
+function transportOf(deps: Pick<Deps, 'config' | 'state'>): Transporter | undefined {
+  const { config } = deps;
+  if (!config.SMTP_URL) return undefined;
+  const held = deps.state.get(TRANSPORT);
+  if (!held.transport) {
+    held.transport = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      pool: true,
+      maxConnections: config.MAIL_POOL_SIZE,
+      maxMessages: Infinity,
+      // A message whose connection dropped is this service's to retry (with its backoff and its
+      // attempt count), never silently sent again by the pool.
+      maxRequeues: 0,
+    });
+  }
+  return held.transport;
+}
 
 type Composer = (message: OutgoingMessage) => Promise<Uint8Array>;
 
@@ -40,9 +64,14 @@ function composerOf(deps: Pick<Deps, 'state'>): Composer {
   return (message) => running.run(message) as Promise<Uint8Array>;
 }
 
-/** Stops the service's composing threads (at shutdown); the platform closes the SMTP transport. */
-export async function stopComposers(deps: Pick<Deps, 'state'>): Promise<void> {
-  await deps.state.peek(COMPOSERS)?.pool?.destroy();
+/** Closes the service's pooled transport and composing threads (at shutdown). */
+export async function closeTransport(deps: Pick<Deps, 'state'>): Promise<void> {
+  const transport = deps.state.get(TRANSPORT);
+  transport.transport?.close();
+  transport.transport = undefined;
+  const composers = deps.state.get(COMPOSERS);
+  await composers.pool?.destroy();
+  composers.pool = undefined;
 }
 
 export async function deliver(
@@ -50,7 +79,7 @@ export async function deliver(
   businessId: string,
   message: OutgoingMessage,
 ): Promise<SendOutcome> {
-  const transport = smtpTransport(deps);
+  const transport = transportOf(deps);
   if (!transport) {
     // No SMTP server configured: the message is recorded (mail outbox) and logged, never dropped.
     await recordMail(
