@@ -27,9 +27,4 @@ export class ServiceState {
     if (!this.values.has(slot)) this.values.set(slot, slot.create(this.config));
     return this.values.get(slot) as T;
   }
-
-  /** The service's value of `slot` if it was made, without making it (what a stop closes). */
-  peek<T>(slot: Slot<T>): T | undefined {
-    return this.values.get(slot) as T | undefined;
-  }
 }

@@ -10,7 +10,7 @@ import type { MemberViewRow } from '../members/queries.js';
 /**
  * What a credit computes, in one place for both ways points are earned: the ledger's `post`
  * (token routes, paid invoices, reminders, adjustments) and the public earn's two-statement fast
- * path (public-loyalty). Pure: no database, no clock of its own.
+ * path (earn-by-email.ts). Pure: no database, no clock of its own.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
