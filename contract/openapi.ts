@@ -118,6 +118,13 @@ const RESPONSE_HEADERS: Record<string, HeaderObject> = {
       'not run again); absent otherwise.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Bms-Environment': {
+    description:
+      'The environment of the business the credential reached: `live`, or `sandbox` (its staging twin, whose ' +
+      'mail is captured and whose clock can be advanced). Sent once the credential is accepted.',
+    schema: { type: 'string', enum: ['live', 'sandbox'] },
+    example: 'live',
+  },
   'WWW-Authenticate': {
     description:
       'The credential the operation takes: `Bearer` (an access token or a full API key in `Authorization`), or ' +
@@ -143,9 +150,10 @@ export const SECURITY_HEADERS = [
 ];
 
 /** The headers a response of `status` carries, for an operation that takes an Idempotency-Key or not. */
-function headersOf(status: string, idempotent: boolean): string[] {
+function headersOf(status: string, idempotent: boolean, authenticated: boolean): string[] {
   return [
     ...EVERY_RESPONSE,
+    ...(authenticated && status !== '401' ? ['Bms-Environment'] : []),
     ...(status === '401' ? ['WWW-Authenticate'] : []),
     ...(status === '409' || status === '429' ? ['Retry-After'] : []),
     ...(idempotent && Number(status) < 500 ? ['Idempotent-Replayed'] : []),
@@ -305,7 +313,10 @@ export function buildOpenApiDocument(): OpenAPIObject {
         description:
           'Back-office API: invoices, customers and products (general group), finance, HR, marketing, ' +
           'loyalty and webhooks.\n\nAuthenticate with `Authorization: Bearer <access token or full API key>`; ' +
-          'the public loyalty interface takes `X-Api-Key`. Every response carries `X-Request-Id` and the ' +
+          'the public loyalty interface takes `X-Api-Key`. A credential reaches one environment: `live`, or the ' +
+          '`sandbox` of `POST /v1/auth/token {"environment": "sandbox"}` (keys `bms_sk_test_...`, ' +
+          '`bms_pk_test_...`); each answer to it names it in `Bms-Environment`, and a request may pin it by ' +
+          'sending `Bms-Environment` itself (a credential of the other environment is then 401). Every response carries `X-Request-Id` and the ' +
           '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window ' +
           'resets) headers; a 429 adds `Retry-After` (seconds). Each response below lists its headers; every ' +
           'response also carries `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, ' +
@@ -353,7 +364,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
           if (r.description === status) {
             r.description = SUCCESS_TEXT[status] ?? errorStatusText(Number(status));
           }
-          r.headers = headerRefs(headersOf(status, idempotent));
+          r.headers = headerRefs(headersOf(status, idempotent, metadata.auth !== 'none'));
         }
         if (operation.requestBody && 'description' in operation.requestBody) {
           operation.requestBody.description = 'JSON body (at most 1 MiB).';

@@ -17,6 +17,7 @@ import * as authBusinessSettings from './2026_11_25_0001_auth_business_settings.
 import * as platformCapturedMail from './2026_11_25_0002_platform_captured_mail.js';
 import * as generalCustomerDirectory from './2026_11_25_0003_general_customer_directory.js';
 import * as platformBusinessTimeZones from './2026_11_25_0004_platform_business_time_zones.js';
+import * as platformSandbox from './2026_11_26_0001_platform_sandbox.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0002_platform_captured_mail': platformCapturedMail,
   '2026_11_25_0003_general_customer_directory': generalCustomerDirectory,
   '2026_11_25_0004_platform_business_time_zones': platformBusinessTimeZones,
+  '2026_11_26_0001_platform_sandbox': platformSandbox,
 };

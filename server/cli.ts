@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EmailSchema } from '../contract/common/schemas.js';
-import { createApiKey, createBusiness } from './auth/index.js';
+import {
+  createApiKey,
+  createBusiness,
+  sandboxSession,
+  type AuthSource,
+  type ProvisionedBusiness,
+} from './auth/index.js';
 import { systemClock } from './platform/clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './platform/db/data-dir-lock.js';
@@ -11,11 +17,12 @@ import { migrateToLatest } from './platform/db/migrate.js';
 import { ApiError } from './platform/errors.js';
 
 const USAGE = `Usage:
-  npm run cli -- business create --name NAME --email EMAIL [--plan PLAN] [--password PASSWORD] [--json]
+  npm run cli -- business create --name NAME --email EMAIL [--plan PLAN] [--password PASSWORD] [--sandbox] [--json]
   npm run cli -- --help
 
 Creates a business with its owner user (whether or not sign-up is enabled) and prints the business
 id, an access token and a full-scope API key. Without --password a random one is generated and printed.
+With --sandbox, its staging sandbox is made too, with a test access token and a bms_sk_test_ key.
 With --json, the result is one JSON object on stdout, and so is a refusal: {"error": {"code", "message"}}
 (exit code 1).`;
 
@@ -37,6 +44,7 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
       email: { type: 'string' },
       plan: { type: 'string' },
       password: { type: 'string' },
+      sandbox: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -74,6 +82,7 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
       accessToken: created.session.accessToken,
       accessTokenExpiresAt: created.session.expiresAt,
       apiKey: key.key,
+      ...(values.sandbox ? await sandboxCredentials(source, created) : {}),
     };
     if (values.json) {
       console.log(JSON.stringify(out));
@@ -83,6 +92,20 @@ async function createBusinessCommand(argv: string[]): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** The business's sandbox, made now, with a test access token and a full test key. */
+async function sandboxCredentials(source: AuthSource, created: ProvisionedBusiness) {
+  const session = await sandboxSession(source, created);
+  const key = await createApiKey(
+    { ...source, businessId: session.businessId },
+    { name: 'CLI', scope: 'full' },
+  );
+  return {
+    sandboxBusinessId: session.businessId,
+    sandboxAccessToken: session.accessToken,
+    sandboxApiKey: key.key,
+  };
 }
 
 class UsageError extends Error {}

@@ -23,9 +23,28 @@ export const RegisterBodySchema = extendApi(
 );
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 
+export const EnvironmentSchema = extendApi(z.enum(['live', 'sandbox']), {
+  description:
+    'Which of its two businesses a credential reaches: `live`, or `sandbox`, the staging twin of the live ' +
+    'business (its own data, captured mail and test clock). Every authenticated answer names it in the ' +
+    '`Bms-Environment` header.',
+});
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
 export const SignInBodySchema = extendApi(
-  z.object({ email: EmailSchema, password: z.string().min(1).max(200) }).strict(),
-  { title: 'SignInBody', example: { email: 'owner@acme.test', password: 'correct horse battery' } },
+  z
+    .object({
+      email: EmailSchema,
+      password: z.string().min(1).max(200),
+      environment: EnvironmentSchema.default('live').describe(
+        'Sign in to the live business (default) or to its staging sandbox, made at the first sandbox sign-in.',
+      ),
+    })
+    .strict(),
+  {
+    title: 'SignInBody',
+    example: { email: 'owner@acme.test', password: 'correct horse battery', environment: 'sandbox' },
+  },
 );
 export type SignInBody = z.infer<typeof SignInBodySchema>;
 
@@ -35,6 +54,7 @@ export const AuthSessionSchema = extendApi(
     accessToken: z.string().describe('Opaque bearer token; shown once, stored only as a hash.'),
     tokenType: z.literal('Bearer'),
     expiresAt: TimestampSchema,
+    environment: EnvironmentSchema,
   }),
   { title: 'AuthSession' },
 );

@@ -181,6 +181,11 @@ const envelopeFields = {
     example: '0b0f7d5e-6b0f-4a4e-9d59-2b1b8f6f2a71',
   }),
   occurredAt: extendApi(TimestampSchema, { description: 'When the change happened.' }),
+  livemode: extendApi(z.boolean(), {
+    description:
+      "false when the change happened in a business's staging sandbox (its test clock's time), true for live data.",
+    example: true,
+  }),
 };
 
 type WebhookEnvelopeZod = z.ZodObject<
@@ -190,11 +195,12 @@ type WebhookEnvelopeZod = z.ZodObject<
     timestamp: typeof TimestampSchema;
     deliveryId: z.ZodString;
     occurredAt: typeof TimestampSchema;
+    livemode: z.ZodBoolean;
   },
   'strip'
 >;
 export interface WebhookEnvelopeSchemaType extends WebhookEnvelopeZod {}
-/** The body of every delivery, whatever its event: `{event, data, timestamp, deliveryId, occurredAt}`. */
+/** The body of every delivery, whatever its event: `{event, data, timestamp, deliveryId, occurredAt, livemode}`. */
 export const WebhookEnvelopeSchema: WebhookEnvelopeSchemaType = extendApi(
   z.object({
     event: z.enum(EVENT_NAMES).describe('The event name (also `X-Webhook-Event`).'),
@@ -212,6 +218,7 @@ export interface WebhookMessageSchemaOf<E extends EventName, D extends z.ZodType
     timestamp: typeof TimestampSchema;
     deliveryId: z.ZodString;
     occurredAt: typeof TimestampSchema;
+    livemode: z.ZodBoolean;
   },
   'strip'
 > {}
@@ -250,6 +257,7 @@ export interface WebhookMessageOf<E extends EventName> {
   timestamp: string;
   deliveryId: string;
   occurredAt: string;
+  livemode: boolean;
 }
 /** A delivery body, narrowed by `event`: `if (message.event === 'invoice.paid') message.data.total`. */
 export type WebhookMessage = { [E in EventName]: WebhookMessageOf<E> }[EventName];

@@ -11,7 +11,7 @@ const MAX_ENTRIES = 10_000;
  * Resolved credentials by the hash of their secret, for `CREDENTIAL_CACHE_MS` (default 10 s), so a
  * busy till or dashboard costs no credential query per request. Revoking a key or signing out
  * forgets it here at once; other processes notice within the cache time. Expiry is checked on every
- * use. Unknown secrets are not cached.
+ * use. Unknown secrets and sandbox credentials (their clock may move) are not cached.
  */
 class CredentialCache {
   private readonly entries: LRUCache<string, AuthInfo>;
@@ -55,7 +55,8 @@ export async function resolveCached(deps: Deps, secret: string): Promise<AuthInf
   const cached = cache.get(hash, deps.clock.now());
   if (cached) return cached;
   const auth = await resolveCredential(deps, secret);
-  if (auth) cache.set(hash, auth);
+  // A sandbox's test clock moves on any process's advance: its credentials are read every time.
+  if (auth?.environment === 'live') cache.set(hash, auth);
   return auth;
 }
 

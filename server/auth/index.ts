@@ -4,7 +4,13 @@ import type { DomainModule } from '../platform/module.js';
 import { authRoutes } from './routes.js';
 
 export { requireAuth, resolveCredentials } from './middleware.js';
-export { createApiKey, createBusiness, type AuthSource } from './service.js';
+export {
+  createApiKey,
+  createBusiness,
+  sandboxSession,
+  type AuthSource,
+  type ProvisionedBusiness,
+} from './service.js';
 export type { AuthInfo } from '../platform/deps.js';
 
 /** Sign-up, sign-in, access tokens, API keys and the business's own settings. */

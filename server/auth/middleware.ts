@@ -1,7 +1,7 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RouteMetadata } from '../../contract/common/metadata.js';
-import type { Deps } from '../platform/deps.js';
+import type { AuthInfo, Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/errors.js';
 import { resolveCached } from './credential-cache.js';
 
@@ -40,18 +40,36 @@ const unauthorized = (what: 'access token or API key' | 'API key', challenge: st
 
 const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 
+/**
+ * A request may pin the environment it means (`Bms-Environment: live|sandbox`, as the SDK sends
+ * when told one): a credential of the other environment is then unknown to it, so a test key left in
+ * a live configuration fails at once rather than writing to the sandbox.
+ */
+function pinned(req: Request, auth: AuthInfo | null | undefined): AuthInfo | null | undefined {
+  const wanted = req.get('bms-environment');
+  if (!auth || wanted === undefined) return auth;
+  return wanted.trim().toLowerCase() === auth.environment ? auth : null;
+}
+
+/** Accepts the credential: the request is now its business's, and the answer says which environment. */
+function accept(req: Request, res: Response, auth: AuthInfo, next: NextFunction): void {
+  req.auth = auth;
+  res.setHeader('Bms-Environment', auth.environment);
+  next();
+}
+
 /** Enforces the route's contract metadata (`auth: user | token | apiKey | none`). */
-export function requireAuth(req: Request, _res: Response, next: NextFunction): void {
+export function requireAuth(req: Request, res: Response, next: NextFunction): void {
   const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
   const { auth } = route.metadata as RouteMetadata;
-  const { bearer, apiKey } = req.credentials;
 
   if (auth === 'none') return next();
+  const bearer = pinned(req, req.credentials.bearer);
+  const apiKey = pinned(req, req.credentials.apiKey);
 
   if (auth === 'apiKey') {
     if (!apiKey) return next(unauthorized('API key', 'ApiKey header="X-Api-Key"'));
-    req.auth = apiKey;
-    return next();
+    return accept(req, res, apiKey, next);
   }
 
   if (bearer === undefined && apiKey) {
@@ -76,6 +94,5 @@ export function requireAuth(req: Request, _res: Response, next: NextFunction): v
       ),
     );
   }
-  req.auth = bearer;
-  next();
+  accept(req, res, bearer, next);
 }

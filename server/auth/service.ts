@@ -11,6 +11,7 @@ import type {
 import { timeZoneName } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
+import type { Environment } from '../platform/db/types.js';
 import { newId } from '../platform/ids.js';
 import { withTransaction, type Executor } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
@@ -21,6 +22,7 @@ import * as queries from './queries.js';
 import {
   DUMMY_PASSWORD_HASH,
   KEY_PREFIXES,
+  TEST_KEY_PREFIXES,
   TOKEN_PREFIX,
   hashPassword,
   hashSecret,
@@ -55,6 +57,7 @@ async function issueToken(
   source: Pick<Ctx, 'clock' | 'config'>,
   businessId: string,
   userId: string,
+  environment: Environment = 'live',
 ): Promise<AuthSession> {
   const token = newSecret(TOKEN_PREFIX);
   const now = source.clock.now();
@@ -68,7 +71,13 @@ async function issueToken(
     revoked_at: null,
     created_at: now,
   });
-  return { businessId, accessToken: token, tokenType: 'Bearer', expiresAt: expiresAt.toISOString() };
+  return {
+    businessId,
+    accessToken: token,
+    tokenType: 'Bearer',
+    expiresAt: expiresAt.toISOString(),
+    environment,
+  };
 }
 
 /**
@@ -120,12 +129,37 @@ export async function register(source: AuthSource, input: RegisterBody): Promise
   return created.session;
 }
 
-/** Returns null for wrong credentials (the caller counts the failure). */
+/**
+ * Returns null for wrong credentials (the caller counts the failure). Signing in to the sandbox
+ * makes the live business's sandbox twin the first time (DESIGN section 12): the same person,
+ * a business of its own.
+ */
 export async function signIn(source: AuthSource, input: SignInBody): Promise<AuthSession | null> {
   const user = await queries.findUserByEmail(source.db, input.email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) return null;
-  return issueToken(source.db, source, user.business_id, user.id);
+  if (input.environment !== 'sandbox') return issueToken(source.db, source, user.business_id, user.id);
+  const sandboxId = await sandboxBusiness(source, user.business_id);
+  return issueToken(source.db, source, sandboxId, user.id, 'sandbox');
+}
+
+/** An access token to the sandbox of the user's live business (the CLI's `--sandbox`). */
+export async function sandboxSession(
+  source: AuthSource,
+  provisioned: Pick<ProvisionedBusiness, 'businessId' | 'userId'>,
+): Promise<AuthSession> {
+  const sandboxId = await sandboxBusiness(source, provisioned.businessId);
+  return issueToken(source.db, source, sandboxId, provisioned.userId, 'sandbox');
+}
+
+/** The live business's sandbox, made with the live business's settings on the first call. */
+export async function sandboxBusiness(
+  source: Pick<Ctx, 'db' | 'clock'>,
+  liveBusinessId: string,
+): Promise<string> {
+  const id = await settings.sandboxOf(source, liveBusinessId, newId('biz'));
+  if (!id) throw notFound('Business');
+  return id;
 }
 
 /** Revokes the business's access token `tokenId` (the one the caller signed in with). */
@@ -146,8 +180,8 @@ export async function resolveCredential(
   if (isApiKey(secret)) {
     const key = await queries.findKeyByHash(source.db, hash);
     if (!key || key.revoked_at) return null;
-    const plan = await settings.businessPlan({ db: source.db, businessId: key.business_id });
-    if (plan === undefined) return null;
+    const access = await settings.businessAccess({ db: source.db, businessId: key.business_id });
+    if (access === undefined) return null;
     const now = source.clock.now();
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > 60_000) {
       // Coarse last-use stamp: at most one write per key per minute.
@@ -155,7 +189,7 @@ export async function resolveCredential(
     }
     return {
       businessId: key.business_id,
-      plan,
+      ...access,
       kind: 'apiKey',
       scope: key.scope,
       credentialId: key.id,
@@ -164,11 +198,11 @@ export async function resolveCredential(
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
   const token = await queries.findTokenByHash(source.db, hash);
   if (!token || token.revoked_at || token.expires_at.getTime() <= source.clock.now().getTime()) return null;
-  const plan = await settings.businessPlan({ db: source.db, businessId: token.business_id });
-  if (plan === undefined) return null;
+  const access = await settings.businessAccess({ db: source.db, businessId: token.business_id });
+  if (access === undefined) return null;
   return {
     businessId: token.business_id,
-    plan,
+    ...access,
     kind: 'user',
     credentialId: token.id,
     expiresAt: token.expires_at,
@@ -181,13 +215,16 @@ export async function createApiKey(
   input: CreateApiKeyBody,
 ): Promise<CreatedApiKey> {
   const scope = input.scope ?? 'public_loyalty';
-  const key = newSecret(KEY_PREFIXES[scope]);
+  const access = await settings.businessAccess(ctx);
+  const prefix = (access?.environment === 'sandbox' ? TEST_KEY_PREFIXES : KEY_PREFIXES)[scope];
+  const key = newSecret(prefix);
   const row = await queries.insertKey(ctx.db, {
     id: newId('key'),
     business_id: ctx.businessId,
     name: input.name,
     scope,
-    prefix: key.slice(0, 11),
+    // The prefix shown in lists: the kind, then four characters of the secret.
+    prefix: key.slice(0, prefix.length + 4),
     key_hash: hashSecret(key),
     created_at: ctx.clock.now(),
     last_used_at: null,

@@ -29,6 +29,11 @@ export const loyaltyModule: DomainModule = {
     { name: 'service reminders', everyMs: () => MINUTE, run: sendDueReminders },
     { name: 'voucher expiry', everyMs: () => MINUTE, run: expireVouchers },
   ],
+  due: [
+    { counts: 'points_expired', run: expirePoints },
+    { counts: 'vouchers_expired', run: expireVouchers },
+    { counts: 'reminders_sent', run: sendDueReminders },
+  ],
   subscriptions: {
     // A paid invoice earns its customer points (DESIGN section 8).
     invoicePaid: (ctx, { invoice }) => earnForInvoice(ctx, invoice),

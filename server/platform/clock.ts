@@ -7,3 +7,13 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/**
+ * A sandbox's test clock (DESIGN section 12): `base` moved `offsetMs` ahead. It keeps running with
+ * real time; advancing it raises the offset. A zero offset is `base` itself.
+ */
+export const offsetClock = (base: Clock, offsetMs: number): Clock =>
+  offsetMs === 0 ? base : { now: () => new Date(base.now().getTime() + offsetMs) };
+
+/** A clock stopped at `instant`: the time each step of a test-clock advance runs the due rules at. */
+export const fixedClock = (instant: Date): Clock => ({ now: () => new Date(instant) });

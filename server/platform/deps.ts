@@ -1,12 +1,13 @@
 import type { ServiceState } from './state.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiKeyScope } from '../../contract/auth/api-keys.js';
-import type { Clock } from './clock.js';
+import { offsetClock, type Clock } from './clock.js';
 import type { SecretBox } from './secret-box.js';
 import type { Config } from '../config.js';
 import type { Ctx } from './context.js';
 import type { DnsResolver } from './dns.js';
 import type { DatabaseHandle, Db, Executor, Trx } from './db/database.js';
+import type { Environment } from './db/types.js';
 import type { Hooks } from './hooks.js';
 import type { DomainModule } from './module.js';
 import type { JobEngine } from './jobs.js';
@@ -52,6 +53,10 @@ export interface AuthInfo {
   credentialId: string;
   /** When an access token expires (API keys do not). */
   expiresAt?: Date;
+  /** The business's environment: a sandbox credential reaches only its sandbox. */
+  environment: Environment;
+  /** How far the sandbox's test clock runs ahead of real time (0 for live businesses). */
+  clockOffsetMs: number;
 }
 
 export interface Credentials {
@@ -85,7 +90,7 @@ export function ctxOf(req: Express.Request, deps: Deps): Ctx {
   return {
     db: dbOf(req, deps),
     businessId: req.auth.businessId,
-    clock: deps.clock,
+    clock: offsetClock(deps.clock, req.auth.clockOffsetMs),
     log: req.log,
     requestId: req.requestId,
     jobs: deps.jobs,

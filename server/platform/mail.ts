@@ -7,6 +7,8 @@ import type { Db, Trx } from './db/database.js';
 import { QUEUES, type JobPayloads } from './jobs.js';
 import type { Logger } from './logger.js';
 import * as queries from './mail.queries.js';
+import { isSandbox } from './settings.js';
+import type { ServiceState } from './state.js';
 
 export interface OutgoingMail {
   to: string;
@@ -88,10 +90,21 @@ export async function listCapturedMail(
 }
 
 /**
- * The mail transport: nodemailer over `SMTP_URL`; without it the message stays recorded in
- * `mail_messages` (status `logged`) and is written to the log, never silently dropped.
+ * Whether the business's mail is captured rather than handed to SMTP: a sandbox's always, every
+ * business's when no `SMTP_URL` is set (DESIGN section 12).
  */
-export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: Logger) {
+export async function mailCaptured(
+  deps: { config: Readonly<Config>; db: Db | Trx; state: ServiceState },
+  businessId: string,
+): Promise<boolean> {
+  return !deps.config.SMTP_URL || (await isSandbox({ db: deps.db, businessId, state: deps.state }));
+}
+
+/**
+ * The mail transport: nodemailer over `SMTP_URL`; without it, and for a sandbox's mail, the message
+ * stays recorded in `mail_messages` (status `logged`) and is written to the log, never silently dropped.
+ */
+export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: Logger, state: ServiceState) {
   const transport: Transporter | undefined = config.SMTP_URL
     ? nodemailer.createTransport(config.SMTP_URL)
     : undefined;
@@ -100,10 +113,10 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
     if (!message) return;
     const mark = (status: 'sent' | 'logged' | 'failed', error: string | null = null) =>
       queries.markMessage(db, job.businessId, job.messageId, { status, sent_at: clock.now(), error });
-    if (!transport) {
+    if (!transport || (await mailCaptured({ config, db, state }, job.businessId))) {
       log.info(
         { mailId: message.id, to: message.to_address, subject: message.subject },
-        'mail captured (no SMTP_URL set): GET /v1/sandbox/messages lists it',
+        'mail captured (sandbox, or no SMTP_URL set): GET /v1/sandbox/messages lists it',
       );
       await mark('logged');
       return;

@@ -5,6 +5,8 @@ import type { Subscriptions } from './hooks.js';
 import type { JobPayloads, QueueName } from './jobs.js';
 import type { Trx } from './db/database.js';
 import type { OutboxEvent } from './outbox.js';
+import type { CtxSource, TxCtx } from './context.js';
+import type { DueRun } from '../../contract/sandbox/clock.js';
 
 /** How every module's routes are mounted: the same middleware and validation-error handling. */
 export interface EndpointOptions {
@@ -30,6 +32,32 @@ export type JobOf<Q extends QueueName> =
 
 /** Any queue's job. */
 export type Job = { [Q in QueueName]: JobOf<Q> }[QueueName];
+
+/** The counts a sandbox clock advance answers (`POST /v1/sandbox/clock`), one per due rule. */
+export type DueCount = keyof DueRun;
+
+/**
+ * A rule that time makes due (expiry, reminders, scheduled sends, alerts), run for one business at
+ * the time of `deps.clock`: a sandbox's test clock runs each domain's on its way (DESIGN section 12).
+ * Returns how many things it did, counted as `counts`.
+ */
+export interface DueRule {
+  counts: DueCount;
+  run(deps: CtxSource, businessId: string): Promise<number>;
+}
+
+/** What a domain's demo data is made with (`POST /v1/sandbox/reset {"seed": true}`). */
+export interface DemoSeed {
+  /** The sandbox's context in the reset's transaction, its clock stopped at `instant`. */
+  at(instant: Date): TxCtx;
+  /** The span the demo covers: `start` is 18 months before `now`, the sandbox's time. */
+  readonly start: Date;
+  readonly now: Date;
+  /** A pseudo-random number in [0, 1), the same sequence on every seed. */
+  random(): number;
+  /** Adds `n` (default 1) to what the reset reports as seeded, by kind (`customers`, `invoices`). */
+  count(kind: string, n?: number): void;
+}
 
 /** Work a worker repeats (sweeps, expiry, reminders); a run never overlaps the previous one. */
 export interface Periodic {
@@ -63,6 +91,13 @@ export interface DomainModule {
   stop?(deps: Deps): Promise<void> | void;
   readonly jobs?: readonly Job[];
   readonly periodic?: readonly Periodic[];
+  /** What time makes due for one business, in the order it runs within a domain. */
+  readonly due?: readonly DueRule[];
+  /**
+   * Fills a reset sandbox with this domain's part of the demo business, through its own services;
+   * run in module order (the general group's customers exist before loyalty enrols them).
+   */
+  seedDemo?(seed: DemoSeed): Promise<void>;
   readonly subscriptions?: Subscriptions;
   /** Receives outbox events as they are dispatched, in the dispatching transaction. */
   dispatch?(trx: Trx, deps: Deps, events: readonly OutboxEvent[]): Promise<void>;

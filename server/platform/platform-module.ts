@@ -10,7 +10,7 @@ import { dispatch } from './outbox.js';
 const SENDER = slot('mail sender', () => ({ send: undefined as ReturnType<typeof mailSender> | undefined }));
 const senderOf = (deps: Deps) => {
   const held = deps.state.get(SENDER);
-  held.send ??= mailSender(deps.config, deps.db, deps.clock, deps.log);
+  held.send ??= mailSender(deps.config, deps.db, deps.clock, deps.log, deps.state);
   return held.send;
 };
 

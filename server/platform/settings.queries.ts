@@ -2,11 +2,11 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Executor, Trx } from './db/database.js';
 import type { BusinessesTable } from './db/types.js';
 
-/** The settings every domain reads of a business: its base currency and its time zone. */
+/** The settings every domain reads of a business: its base currency, time zone and environment. */
 export async function findSettings(db: Executor, businessId: string) {
   return db
     .selectFrom('businesses')
-    .select(['base_currency', 'timezone'])
+    .select(['base_currency', 'timezone', 'environment'])
     .where('id', '=', businessId)
     .executeTakeFirst();
 }
@@ -50,14 +50,100 @@ export async function updateBusiness(db: Executor, businessId: string, changes: 
 
 export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
 
-/** The business's plan (credentials carry it to rate limiting). */
-export async function findPlan(db: Executor, businessId: string): Promise<string | undefined> {
-  const row = await db
+/**
+ * What a credential carries of its business: the plan (to rate limiting), the environment and the
+ * test clock's offset (to the request's context).
+ */
+export async function findAccess(db: Executor, businessId: string) {
+  return db
     .selectFrom('businesses')
-    .select('plan')
+    .select(['plan', 'environment', 'clock_offset_ms'])
     .where('id', '=', businessId)
     .executeTakeFirst();
-  return row?.plan;
+}
+
+/** The live business's sandbox twin, when it has one. */
+export async function findSandboxOf(db: Executor, liveBusinessId: string) {
+  return db
+    .selectFrom('businesses')
+    .select('id')
+    .where('live_business_id', '=', liveBusinessId)
+    .executeTakeFirst();
+}
+
+/**
+ * Makes the live business's sandbox twin with the live business's settings, unless it has one (a
+ * concurrent first sign-in made it): the unique twin key decides.
+ */
+export async function insertSandboxOf(db: Executor, liveBusinessId: string, id: string, now: Date) {
+  await db
+    .insertInto('businesses')
+    .columns([
+      'id',
+      'name',
+      'email',
+      'plan',
+      'base_currency',
+      'timezone',
+      'country',
+      'address',
+      'tax_number',
+      'created_at',
+      'environment',
+      'live_business_id',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('businesses')
+        .select((eb) => [
+          eb.val(id).as('id'),
+          'name',
+          'email',
+          'plan',
+          'base_currency',
+          'timezone',
+          'country',
+          'address',
+          'tax_number',
+          eb.val(now).as('created_at'),
+          eb.val('sandbox').as('environment'),
+          'id as live_business_id',
+        ])
+        .where('id', '=', liveBusinessId)
+        .where('environment', '=', 'live'),
+    )
+    .onConflict((oc) => oc.column('live_business_id').where('live_business_id', 'is not', null).doNothing())
+    .execute();
+}
+
+/** The sandboxes whose test clock runs ahead of real time, with how far (the periodic due-rule pass). */
+export async function movedClocks(db: Executor, limit: number, after?: string) {
+  let query = db
+    .selectFrom('businesses')
+    .select(['id', 'clock_offset_ms'])
+    .where('clock_offset_ms', '>', 0)
+    .orderBy('id')
+    .limit(limit);
+  if (after) query = query.where('id', '>', after);
+  return query.execute();
+}
+
+/** Locks the sandbox's row and reads its clock offset (a test-clock advance or reset). */
+export async function lockClock(trx: Trx, businessId: string, forUpdate: boolean) {
+  const query = trx
+    .selectFrom('businesses')
+    .select(['environment', 'clock_offset_ms'])
+    .where('id', '=', businessId);
+  return (forUpdate ? query.forUpdate() : query.forShare()).executeTakeFirst();
+}
+
+/** Sets the sandbox's clock offset (the CHECK keeps live businesses at 0). */
+export async function setClockOffset(db: Executor, businessId: string, offsetMs: number): Promise<void> {
+  await db
+    .updateTable('businesses')
+    .set({ clock_offset_ms: offsetMs })
+    .where('id', '=', businessId)
+    .execute();
 }
 
 /** The business's own address, for notices about its account. */

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { slot } from './state.js';
 import type { Ctx, TxCtx } from './context.js';
 import type { Executor } from './db/database.js';
-import type { BusinessesTable } from './db/types.js';
+import type { BusinessesTable, Environment } from './db/types.js';
 import * as queries from './settings.queries.js';
 
 /** What every domain reads of a business's settings (`GET /v1/business` shows them all). */
@@ -12,12 +12,15 @@ export interface BusinessSettings {
   baseCurrency: string;
   /** IANA time zone: where the business's days begin and end. */
   timezone: string;
+  /** `sandbox` for a live business's staging twin: its mail is captured, never sent. */
+  environment: Environment;
 }
 
 /** A business without settings of its own (or gone): what a new business starts with. */
 export const DEFAULT_SETTINGS: Readonly<BusinessSettings> = Object.freeze({
   baseCurrency: 'USD',
   timezone: 'UTC',
+  environment: 'live',
 });
 
 /** How long this process reuses a business's settings without reading them again. */
@@ -53,6 +56,7 @@ export async function businessSettings(ctx: SettingsCtx): Promise<BusinessSettin
   const settings: BusinessSettings = Object.freeze({
     baseCurrency: row.base_currency,
     timezone: row.timezone,
+    environment: row.environment,
   });
   if (seen === held.generation) held.cache.set(ctx.businessId, settings);
   return settings;
@@ -102,9 +106,46 @@ export async function updateBusiness(ctx: SettingsCtx, changes: Updateable<Busin
   return row;
 }
 
-/** The business's plan; undefined when it is gone. */
-export const businessPlan = (ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string | undefined> =>
-  queries.findPlan(ctx.db, ctx.businessId);
+/** What a credential carries of its business; undefined when it is gone. */
+export async function businessAccess(
+  ctx: Pick<Ctx, 'db' | 'businessId'>,
+): Promise<{ plan: string; environment: Environment; clockOffsetMs: number } | undefined> {
+  const row = await queries.findAccess(ctx.db, ctx.businessId);
+  return row && { plan: row.plan, environment: row.environment, clockOffsetMs: Number(row.clock_offset_ms) };
+}
+
+/** Whether the business is a sandbox (its mail captured, never handed to SMTP). */
+export const isSandbox = async (ctx: SettingsCtx): Promise<boolean> =>
+  (await businessSettings(ctx)).environment === 'sandbox';
+
+/*
+ * Sandboxes (DESIGN section 12): each live business has at most one twin, a business of its own.
+ */
+
+/** The live business's sandbox twin, made with its settings at the first call. */
+export async function sandboxOf(ctx: Pick<Ctx, 'db' | 'clock'>, liveBusinessId: string, newTwinId: string) {
+  const found = await queries.findSandboxOf(ctx.db, liveBusinessId);
+  if (found) return found.id;
+  await queries.insertSandboxOf(ctx.db, liveBusinessId, newTwinId, ctx.clock.now());
+  return (await queries.findSandboxOf(ctx.db, liveBusinessId))?.id;
+}
+
+/**
+ * Reads the business's environment and clock offset (undefined when it is gone), locking its row
+ * until the transaction ends when `forUpdate` (an advance or a reset), sharing it otherwise.
+ */
+export async function lockClock(ctx: TxCtx, forUpdate: boolean) {
+  const row = await queries.lockClock(ctx.db, ctx.businessId, forUpdate);
+  return row && { environment: row.environment, clockOffsetMs: Number(row.clock_offset_ms) };
+}
+
+/** Moves the sandbox's test clock to `offsetMs` ahead of real time. */
+export const setClockOffset = (ctx: TxCtx, offsetMs: number): Promise<void> =>
+  queries.setClockOffset(ctx.db, ctx.businessId, offsetMs);
+
+/** The sandboxes whose clock runs ahead, a page at a time. */
+export const movedClocks = (ctx: Pick<Ctx, 'db'>, limit: number, after?: string) =>
+  queries.movedClocks(ctx.db, limit, after);
 
 /** The business's own email address, where notices about its account go; undefined when it is gone. */
 export const businessEmail = (ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string | undefined> =>

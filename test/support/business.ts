@@ -31,6 +31,26 @@ export async function registerBusiness(server: TestServer, name = 'Test Business
   };
 }
 
+/**
+ * The staging sandbox of a registered business (made at its first sandbox sign-in): the same owner,
+ * signed in with `environment: "sandbox"`, as a business of its own.
+ */
+export async function sandboxOf(
+  server: TestServer,
+  live: Pick<TestBusiness, 'email' | 'password'>,
+): Promise<TestBusiness> {
+  const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
+  const { email, password } = live;
+  const { data } = await unwrap(anonymous.auth.signIn({ body: { email, password, environment: 'sandbox' } }));
+  return {
+    businessId: data.businessId,
+    email,
+    password,
+    accessToken: data.accessToken,
+    client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
+  };
+}
+
 /** The typed client that presents `key` as `X-Api-Key`: a point of sale, or a full-key backend. */
 export const keyClient = (server: TestServer, key: string): Client =>
   createClient({ baseUrl: server.baseUrl, apiKey: key, maxRetries: 0 });

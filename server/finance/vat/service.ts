@@ -306,6 +306,10 @@ function dueAlerts(row: Row, on: string) {
 const JOB = 'vat threshold alerts';
 const BATCH = 100;
 
+/** The business's check at the time of `deps.clock` (a sandbox's test clock moving on). */
+export const checkBusinessVatThreshold = (deps: CtxSource, businessId: string): Promise<number> =>
+  inTransaction(jobCtx(deps, businessId, JOB), checkVatAlerts);
+
 /** The periodic check of every configuration not registered (alerts that no invoice issue caught). */
 export async function checkAllVatThresholds(deps: CtxSource): Promise<number> {
   let sent = 0;

@@ -17,6 +17,7 @@ export async function expiredCredits(
   now: Date,
   limit: number,
   after?: ExpiringCredit,
+  businessId?: string,
 ): Promise<ExpiringCredit[]> {
   let query = db
     .selectFrom('loyalty_transactions as t')
@@ -27,6 +28,7 @@ export async function expiredCredits(
     .where('t.remaining', '>', 0)
     .where('t.expires_at', '<=', now)
     .where('m.deleted_at', 'is', null);
+  if (businessId !== undefined) query = query.where('t.business_id', '=', businessId);
   if (after) {
     query = query.where((eb) =>
       eb(

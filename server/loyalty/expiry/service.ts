@@ -11,14 +11,15 @@ const BATCH = 500;
 /**
  * Writes an `expire` transaction for the rest of every credit whose expiry has passed, oldest first,
  * one credit per transaction. Credits of deleted members are left alone (their balance is no longer
- * shown anywhere). Returns how many credits expired.
+ * shown anywhere). Every business's, or only `businessId`'s (a sandbox's test clock). Returns how
+ * many credits expired.
  */
-export async function expirePoints(deps: CtxSource): Promise<number> {
+export async function expirePoints(deps: CtxSource, businessId?: string): Promise<number> {
   const now = deps.clock.now();
   let expired = 0;
   let after: ExpiringCredit | undefined;
   for (;;) {
-    const batch = await queries.expiredCredits(deps.db, now, BATCH, after);
+    const batch = await queries.expiredCredits(deps.db, now, BATCH, after, businessId);
     for (const credit of batch) {
       try {
         if (await expireOne(deps, credit, now)) expired++;

@@ -95,7 +95,12 @@ export async function findVoucher(db: Executor, businessId: string, code: string
  * Moves up to `batch` pending redemptions whose voucher has expired by `now` to `expired`, across
  * businesses. Rows another transaction holds are skipped (SKIP LOCKED). Returns how many moved.
  */
-export async function expireVoucherBatch(db: Executor, now: Date, batch: number): Promise<number> {
+export async function expireVoucherBatch(
+  db: Executor,
+  now: Date,
+  batch: number,
+  businessId?: string,
+): Promise<number> {
   const moved = await db
     .updateTable('loyalty_redemptions')
     .set({ status: 'expired', updated_at: now })
@@ -108,6 +113,7 @@ export async function expireVoucherBatch(db: Executor, now: Date, batch: number)
           .select(['business_id', 'id'])
           .where('status', '=', 'pending')
           .where('expires_at', '<=', now)
+          .$if(businessId !== undefined, (q) => q.where('business_id', '=', businessId!))
           .limit(batch)
           .forUpdate()
           .skipLocked()

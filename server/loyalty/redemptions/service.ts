@@ -193,11 +193,11 @@ export async function findVoucher(ctx: Ctx, code: string) {
  * businesses, a batch per statement. Rows another transaction holds are skipped; the next run
  * takes them. Returns how many moved.
  */
-export async function expireVouchers(deps: CtxSource): Promise<number> {
+export async function expireVouchers(deps: CtxSource, businessId?: string): Promise<number> {
   const now = deps.clock.now();
   let total = 0;
   for (;;) {
-    const n = await queries.expireVoucherBatch(deps.db, now, EXPIRY_BATCH);
+    const n = await queries.expireVoucherBatch(deps.db, now, EXPIRY_BATCH, businessId);
     total += n;
     if (n < EXPIRY_BATCH) break;
   }

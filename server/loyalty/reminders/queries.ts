@@ -106,8 +106,10 @@ export async function dueScheduleKeys(
   days: DaysByZone,
   limit: number,
   after?: ScheduleKey,
+  businessId?: string,
 ): Promise<ScheduleKey[]> {
   let query = dueSchedules(db, days).select(['s.business_id', 's.reminder_id', 's.member_id']);
+  if (businessId !== undefined) query = query.where('s.business_id', '=', businessId);
   if (after) {
     query = query.where((eb) =>
       eb(

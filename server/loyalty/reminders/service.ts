@@ -4,7 +4,14 @@ import type {
   Transaction,
   UpdateReminderBody,
 } from '../../../contract/loyalty/index.js';
-import { addDays, today, todayOfEveryBusiness, type DaysByZone } from '../../platform/calendar.js';
+import {
+  addDays,
+  today,
+  todayByDate,
+  todayOfEveryBusiness,
+  type DaysByZone,
+} from '../../platform/calendar.js';
+import { businessSettings } from '../../platform/settings.js';
 import { newId } from '../../platform/ids.js';
 import { jobCtx, type CtxSource, type Ctx, inTransaction } from '../../platform/context.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
@@ -117,15 +124,18 @@ export async function completeReminder(
  * Emails every member whose service is due (once per due date) and announces it
  * (loyalty.reminder_sent). A service is due on its date in its business's time zone. Each reminder
  * is sent in its own transaction with its schedule row locked, so concurrent workers never send one
- * twice. Returns how many were sent.
+ * twice. Every business's, or only `businessId`'s (a sandbox's test clock). Returns how many were sent.
  */
-export async function sendDueReminders(deps: CtxSource): Promise<number> {
-  const days = await todayOfEveryBusiness(deps);
+export async function sendDueReminders(deps: CtxSource, businessId?: string): Promise<number> {
+  const days =
+    businessId === undefined
+      ? await todayOfEveryBusiness(deps)
+      : todayByDate([(await businessSettings({ ...deps, businessId })).timezone], deps.clock.now());
   if (days.length === 0) return 0;
   let sent = 0;
   let after: ScheduleKey | undefined;
   for (;;) {
-    const batch = await queries.dueScheduleKeys(deps.db, days, BATCH, after);
+    const batch = await queries.dueScheduleKeys(deps.db, days, BATCH, after, businessId);
     for (const key of batch) {
       try {
         if (await sendOne(deps, key, days)) sent++;

@@ -285,12 +285,13 @@ export async function releaseStaleClaims(db: Executor, before: Date, now: Date):
 }
 
 /** Scheduled campaigns whose time has come (any business). */
-export async function dueCampaigns(db: Executor, now: Date, limit: number) {
+export async function dueCampaigns(db: Executor, now: Date, limit: number, businessId?: string) {
   return db
     .selectFrom('marketing_campaigns')
     .select(['business_id', 'id'])
     .where('status', '=', 'scheduled')
     .where('scheduled_at', '<=', now)
+    .$if(businessId !== undefined, (q) => q.where('business_id', '=', businessId!))
     .orderBy('scheduled_at')
     .limit(limit)
     .execute();

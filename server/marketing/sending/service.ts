@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { inTransaction, jobCtx, type Ctx, type TxCtx } from '../../platform/context.js';
+import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMail } from '../../platform/mail.js';
 import { businessEmail } from '../../platform/settings.js';
@@ -213,7 +213,7 @@ async function pauseOrphan(ctx: TxCtx, campaign: Campaign, missing: readonly Mis
 }
 
 /** The one warning an orphaned campaign is worth (not an error: nothing failed, nothing is retried). */
-function warnOrphan(deps: Deps, campaign: Campaign, missing: readonly MissingPart[]): void {
+function warnOrphan(deps: Pick<Deps, 'log'>, campaign: Campaign, missing: readonly MissingPart[]): void {
   deps.log.warn(
     { campaignId: campaign.id, businessId: campaign.business_id, missing },
     `campaign paused: ${orphanNotice(missing).reason}`,
@@ -449,8 +449,9 @@ async function sendClaimed(
  * Scheduled campaigns whose time has come start sending; one whose template or segment is gone is
  * paused instead (with one warning), and one that fails is logged without holding up the others.
  */
-async function startDue(deps: Deps): Promise<void> {
-  for (const due of await recipients.dueCampaigns(deps.db, deps.clock.now(), 100)) {
+export async function startDue(deps: CtxSource, businessId?: string): Promise<number> {
+  let started = 0;
+  for (const due of await recipients.dueCampaigns(deps.db, deps.clock.now(), 100, businessId)) {
     const ctx = jobCtx(deps, due.business_id, JOB);
     try {
       const orphan = await inTransaction(ctx, async (ctx) => {
@@ -463,6 +464,7 @@ async function startDue(deps: Deps): Promise<void> {
           return { campaign, missing };
         }
         await startSending(ctx, campaign, parts.segment);
+        started++;
         return null;
       });
       if (orphan) warnOrphan(deps, orphan.campaign, orphan.missing);
@@ -470,6 +472,7 @@ async function startDue(deps: Deps): Promise<void> {
       deps.log.error({ err, campaignId: due.id }, 'starting a scheduled campaign failed');
     }
   }
+  return started;
 }
 
 /**

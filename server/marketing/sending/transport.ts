@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
 import type { Deps } from '../../platform/deps.js';
-import { recordMail } from '../../platform/mail.js';
+import { mailCaptured, recordMail } from '../../platform/mail.js';
 import { composeMessage, type OutgoingMessage } from './compose.js';
 import { slot } from '../../platform/state.js';
 
@@ -80,8 +80,9 @@ export async function deliver(
   message: OutgoingMessage,
 ): Promise<SendOutcome> {
   const transport = transportOf(deps);
-  if (!transport) {
-    // No SMTP server configured: the message is recorded (mail outbox) and logged, never dropped.
+  if (!transport || (await mailCaptured(deps, businessId))) {
+    // A sandbox's campaign, or no SMTP server configured: the message is recorded (mail outbox) and
+    // logged, never dropped, and every recipient's state, link and unsubscribe page works as sent.
     await recordMail(
       deps.db,
       { businessId, clock: deps.clock },
@@ -94,7 +95,10 @@ export async function deliver(
         headers: { ...message.headers, ...(message.replyTo && { 'Reply-To': message.replyTo }) },
       },
     );
-    deps.log.info({ to: message.to, subject: message.subject }, 'campaign mail captured (no SMTP_URL set)');
+    deps.log.info(
+      { to: message.to, subject: message.subject },
+      'campaign mail captured (sandbox, or no SMTP_URL set)',
+    );
     return { ok: true };
   }
   try {

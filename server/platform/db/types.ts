@@ -26,7 +26,15 @@ export interface BusinessesTable {
   address: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   tax_number: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
+  /** `live`, or `sandbox` for a live business's staging twin (DESIGN section 12). */
+  environment: Generated<Environment>;
+  /** The sandbox's live business; null for a live business. */
+  live_business_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How far the sandbox's test clock is ahead of real time; 0 for a live business. */
+  clock_offset_ms: ColumnType<number, number | undefined, number>;
 }
+
+export type Environment = 'live' | 'sandbox';
 
 export interface UsersTable {
   id: string;

@@ -1,3 +1,4 @@
+import { isSandbox } from '../../platform/settings.js';
 import { randomUUID } from 'node:crypto';
 import { jobCtx, type Ctx, type CtxSource, inTransaction } from '../../platform/context.js';
 import { withTransaction, type Trx } from '../../platform/db/database.js';
@@ -146,6 +147,7 @@ export async function deliver(deps: CtxSource, job: DeliverJob): Promise<void> {
     timestamp: startedAt.toISOString(),
     deliveryId: delivery.id,
     occurredAt: event.occurred_at.toISOString(),
+    livemode: !(await isSandbox(ctx)),
   });
   const previousSecret =
     webhook.previous_secret_sealed &&
