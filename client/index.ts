@@ -43,6 +43,12 @@ export interface ClientOptions {
    */
   apiKey?: string;
   /**
+   * The environment the credential is meant for, sent as `Bms-Environment` on every request: a
+   * credential of the other one is then refused (401) instead of reaching its data, so a test key
+   * (`bms_sk_test_...`) left in a live configuration fails at once. Unset, the credential decides.
+   */
+  environment?: 'live' | 'sandbox';
+  /**
    * Retries of a request that got no answer (network error) or a 429 or 409 IDEMPOTENCY_IN_PROGRESS,
    * waiting as `Retry-After` says. Every POST is sent with an `Idempotency-Key` (a random UUID unless
    * the call gives one) that its retries repeat, so a retried POST is never applied twice. Default 3;
@@ -110,6 +116,7 @@ export type Client = InitClientReturn<Contract, SdkClientArgs>;
  */
 export function createClient(options: ClientOptions): Client {
   const baseHeaders: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.environment) baseHeaders['bms-environment'] = options.environment;
   if (options.accessToken) baseHeaders.authorization = `Bearer ${options.accessToken}`;
   if (options.apiKey) {
     baseHeaders['x-api-key'] = options.apiKey;

@@ -6,28 +6,78 @@ import { createCustomer } from './general.js';
 import { createProgram } from './loyalty.js';
 import type { TestServer } from './server.js';
 
+export type Environment = 'live' | 'sandbox';
+
 export interface TestBusiness {
   businessId: string;
   email: string;
   password: string;
   accessToken: string;
   client: Client;
+  /** The environment its credentials reach (absent: live). */
+  environment?: Environment;
 }
 
 export const uniqueEmail = (tag = 'owner') => `${tag}-${randomBytes(5).toString('hex')}@example.test`;
 
-/** Registers a new business through the API and returns a client signed in as its owner. */
+/** Where `registerBusiness` makes its business on a server seen through `inEnvironment`. */
+const TARGET = Symbol('environment');
+interface Target {
+  environment: Environment;
+  account?: Pick<TestBusiness, 'email' | 'password'>;
+}
+type Targeted = TestServer & { [TARGET]?: Target };
+
+/**
+ * The server as seen from one environment: `registerBusiness` through it (and so every factory built
+ * on it: registerShop, registerTenant, ...) gives a business of `environment`, so the factory makes
+ * its fixtures there. With `account`, that business is the account's own in that environment (its
+ * sandbox twin, or its live business) rather than a newly registered one; without, a new business
+ * is registered and, for the sandbox, its sandbox twin is returned.
+ */
+export const inEnvironment = (
+  server: TestServer,
+  environment: Environment,
+  account?: Pick<TestBusiness, 'email' | 'password'>,
+): TestServer => ({ ...server, [TARGET]: { environment, account } }) as Targeted;
+
+/**
+ * Registers a new business through the API and returns a client signed in as its owner (in the
+ * environment the server is seen from: `inEnvironment`).
+ */
 export async function registerBusiness(server: TestServer, name = 'Test Business'): Promise<TestBusiness> {
+  const target = (server as Targeted)[TARGET];
+  if (target?.account) return signInTo(server, target.account, target.environment);
   const email = uniqueEmail();
   const password = 'correct horse battery staple';
   const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
   const { data } = await unwrap(anonymous.auth.register({ body: { businessName: name, email, password } }));
+  if (target?.environment === 'sandbox') return signInTo(server, { email, password }, 'sandbox');
   return {
     businessId: data.businessId,
     email,
     password,
     accessToken: data.accessToken,
     client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
+  };
+}
+
+/** The account signed in anew to `environment` (its sandbox twin is made at the first sandbox sign-in). */
+export async function signInTo(
+  server: TestServer,
+  account: Pick<TestBusiness, 'email' | 'password'>,
+  environment: Environment = 'live',
+): Promise<TestBusiness> {
+  const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
+  const { email, password } = account;
+  const { data } = await unwrap(anonymous.auth.signIn({ body: { email, password, environment } }));
+  return {
+    businessId: data.businessId,
+    email,
+    password,
+    accessToken: data.accessToken,
+    client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
+    environment,
   };
 }
 
@@ -35,21 +85,10 @@ export async function registerBusiness(server: TestServer, name = 'Test Business
  * The staging sandbox of a registered business (made at its first sandbox sign-in): the same owner,
  * signed in with `environment: "sandbox"`, as a business of its own.
  */
-export async function sandboxOf(
+export const sandboxOf = (
   server: TestServer,
   live: Pick<TestBusiness, 'email' | 'password'>,
-): Promise<TestBusiness> {
-  const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
-  const { email, password } = live;
-  const { data } = await unwrap(anonymous.auth.signIn({ body: { email, password, environment: 'sandbox' } }));
-  return {
-    businessId: data.businessId,
-    email,
-    password,
-    accessToken: data.accessToken,
-    client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
-  };
-}
+): Promise<TestBusiness> => signInTo(server, live, 'sandbox');
 
 /** The typed client that presents `key` as `X-Api-Key`: a point of sale, or a full-key backend. */
 export const keyClient = (server: TestServer, key: string): Client =>

@@ -81,7 +81,7 @@ describe('a delivery', () => {
 
     expect(hit.method).toBe('POST');
     expect(hit.path).toBe(new URL(receiver.url).pathname);
-    expect(Object.keys(hit.body).sort()).toEqual(['data', 'deliveryId', 'event', 'occurredAt', 'timestamp']);
+    expect(Object.keys(hit.body).sort()).toEqual(['data', 'deliveryId', 'event', 'livemode', 'occurredAt', 'timestamp']);
     expect(hit.body.event).toBe('customer.created');
     expect(hit.body.data).toEqual(customer);
     expect(hit.body.timestamp).toMatch(ISO);
@@ -89,6 +89,7 @@ describe('a delivery', () => {
     expect(Math.abs(Date.parse(hit.body.timestamp) - Date.now())).toBeLessThan(10_000);
     expect(Date.parse(hit.body.occurredAt)).toBeLessThanOrEqual(Date.parse(hit.body.timestamp));
     expect(hit.body.deliveryId).toMatch(UUID);
+    expect(hit.body.livemode).toBe(true);
 
     expect(hit.headers['content-type']).toBe('application/json');
     expect(hit.headers['user-agent']).toMatch(/\S/);

@@ -97,6 +97,7 @@ describe('with a running worker', () => {
         deliveryId: delivery.id,
         timestamp: expect.any(String),
         occurredAt: event.occurred_at.toISOString(),
+        livemode: true,
       },
     ]);
   });
