@@ -28,6 +28,7 @@ type Hit = ReceivedRequest<{
   timestamp: string;
   deliveryId: string;
   occurredAt: string;
+  livemode: boolean;
 }>;
 
 const startReceiver = useReceivers<Hit['body']>();
@@ -81,7 +82,14 @@ describe('a delivery', () => {
 
     expect(hit.method).toBe('POST');
     expect(hit.path).toBe(new URL(receiver.url).pathname);
-    expect(Object.keys(hit.body).sort()).toEqual(['data', 'deliveryId', 'event', 'livemode', 'occurredAt', 'timestamp']);
+    expect(Object.keys(hit.body).sort()).toEqual([
+      'data',
+      'deliveryId',
+      'event',
+      'livemode',
+      'occurredAt',
+      'timestamp',
+    ]);
     expect(hit.body.event).toBe('customer.created');
     expect(hit.body.data).toEqual(customer);
     expect(hit.body.timestamp).toMatch(ISO);

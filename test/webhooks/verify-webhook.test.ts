@@ -190,7 +190,14 @@ describe('verifyWebhook on the service’s deliveries', () => {
       // Zod drops unknown keys, so a parse equal to its input has every field of the schema and no other.
       expect(WEBHOOK_MESSAGE_SCHEMAS[message.event].parse(message), message.event).toEqual(message);
       expect(WebhookMessageSchema.parse(message)).toEqual(message);
-      expect(Object.keys(message).sort()).toEqual(['data', 'deliveryId', 'event', 'livemode', 'occurredAt', 'timestamp']);
+      expect(Object.keys(message).sort()).toEqual([
+        'data',
+        'deliveryId',
+        'event',
+        'livemode',
+        'occurredAt',
+        'timestamp',
+      ]);
     }
     // payment.created carries an invoice payment (major units) or a bill payment (minor units).
     const payments = hits
