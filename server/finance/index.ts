@@ -1,7 +1,7 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
-import { checkAllVatThresholds, checkBusinessVatThreshold } from './vat/service.js';
+import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
 import { financeRoutes } from './routes.js';
 
@@ -29,5 +29,5 @@ export const financeModule: DomainModule = {
   mount: (app, deps, options) => createExpressEndpoints(contract.finance, financeRoutes(deps), app, options),
   subscriptions: invoiceSubscriptions,
   periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],
-  due: [{ counts: 'vat_alerts_sent', run: checkBusinessVatThreshold }],
+  due: [{ counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending }],
 };

@@ -1,11 +1,11 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
-import { expirePoints } from './expiry/service.js';
+import { expirePoints, hasExpiredPoints } from './expiry/service.js';
 import { earnForInvoice } from './members/service.js';
 import { refuseDeletingMemberCustomer } from './members/subscriptions.js';
-import { expireVouchers } from './redemptions/service.js';
-import { sendDueReminders } from './reminders/service.js';
+import { expireVouchers, hasExpiredVouchers } from './redemptions/service.js';
+import { hasDueReminders, sendDueReminders } from './reminders/service.js';
 import { loyaltyRoutes } from './routes.js';
 
 const MINUTE = 60_000;
@@ -30,9 +30,9 @@ export const loyaltyModule: DomainModule = {
     { name: 'voucher expiry', everyMs: () => MINUTE, run: expireVouchers },
   ],
   due: [
-    { counts: 'points_expired', run: expirePoints },
-    { counts: 'vouchers_expired', run: expireVouchers },
-    { counts: 'reminders_sent', run: sendDueReminders },
+    { counts: 'points_expired', run: expirePoints, pending: hasExpiredPoints },
+    { counts: 'vouchers_expired', run: expireVouchers, pending: hasExpiredVouchers },
+    { counts: 'reminders_sent', run: sendDueReminders, pending: hasDueReminders },
   ],
   subscriptions: {
     // A paid invoice earns its customer points (DESIGN section 8).

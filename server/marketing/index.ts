@@ -3,7 +3,7 @@ import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { mountPages } from './tracking/pages.js';
 import { marketingRoutes } from './routes.js';
-import { runSending, startDue } from './sending/service.js';
+import { hasDueCampaigns, runSending, startDue } from './sending/service.js';
 import { closeTransport } from './sending/transport.js';
 
 export { compileTemplate, type MergeFields } from './templates/render.js';
@@ -29,6 +29,6 @@ export const marketingModule: DomainModule = {
     createExpressEndpoints(contract.marketing, marketingRoutes(deps), app, options),
   pages: mountPages,
   periodic: [{ name: 'campaign sending', everyMs: (config) => config.MARKETING_POLL_MS, run: runSending }],
-  due: [{ counts: 'campaigns_started', run: startDue }],
+  due: [{ counts: 'campaigns_started', run: startDue, pending: hasDueCampaigns }],
   stop: (deps) => closeTransport(deps),
 };

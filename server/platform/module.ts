@@ -44,6 +44,12 @@ export type DueCount = keyof DueRun;
 export interface DueRule {
   counts: DueCount;
   run(deps: CtxSource, businessId: string): Promise<number>;
+  /**
+   * Whether anything is due for the business at the time of `deps.clock`. For a rule whose due
+   * things stay due until run (an expiry, a date), asked once at the end of an advance: nothing due
+   * then means nothing due on the way, and the rule is left out of every step.
+   */
+  pending?(deps: CtxSource, businessId: string): Promise<boolean>;
 }
 
 /** What a domain's demo data is made with (`POST /v1/sandbox/reset {"seed": true}`). */

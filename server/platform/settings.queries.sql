@@ -4,7 +4,8 @@
 -- findSettings
 select
   "base_currency",
-  "timezone"
+  "timezone",
+  "environment"
 from
   "businesses"
 where
@@ -17,9 +18,20 @@ from
   "businesses";
 
 -- insertBusiness
-insert into "businesses" ("id", "name", "email", "plan", "country", "address", "tax_number", "created_at")
+insert into "businesses" (
+  "id",
+  "name",
+  "email",
+  "plan",
+  "country",
+  "address",
+  "tax_number",
+  "created_at",
+  "live_business_id",
+  "clock_offset_ms"
+)
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- findBusiness
 select
@@ -54,13 +66,113 @@ returning
   "plan",
   "created_at";
 
--- findPlan
+-- findAccess
 select
-  "plan"
+  "plan",
+  "environment",
+  "clock_offset_ms"
 from
   "businesses"
 where
   "id" = $1;
+
+-- findSandboxOf
+select
+  "id"
+from
+  "businesses"
+where
+  "live_business_id" = $1;
+
+-- insertSandboxOf
+insert into "businesses" (
+  "id",
+  "name",
+  "email",
+  "plan",
+  "base_currency",
+  "timezone",
+  "country",
+  "address",
+  "tax_number",
+  "created_at",
+  "environment",
+  "live_business_id"
+)
+select
+  $1 as "id",
+  "name",
+  "email",
+  "plan",
+  "base_currency",
+  "timezone",
+  "country",
+  "address",
+  "tax_number",
+  $2 as "created_at",
+  $3 as "environment",
+  "id" as "live_business_id"
+from
+  "businesses"
+where
+  "id" = $4
+  and "environment" = $5
+on conflict ("live_business_id")
+where
+  "live_business_id" is not null
+do nothing;
+
+-- movedClocks
+select
+  "id",
+  "clock_offset_ms"
+from
+  "businesses"
+where
+  "clock_offset_ms" > $1
+  and "id" > $2
+order by
+  "id"
+limit $3;
+
+-- movedClocks (after = undefined)
+select
+  "id",
+  "clock_offset_ms"
+from
+  "businesses"
+where
+  "clock_offset_ms" > $1
+order by
+  "id"
+limit $2;
+
+-- lockClock
+select
+  "environment",
+  "clock_offset_ms"
+from
+  "businesses"
+where
+  "id" = $1
+for share;
+
+-- lockClock (forUpdate = true)
+select
+  "environment",
+  "clock_offset_ms"
+from
+  "businesses"
+where
+  "id" = $1
+for update;
+
+-- setClockOffset
+update "businesses"
+set
+  "clock_offset_ms" = $1
+where
+  "id" = $2;
 
 -- findEmail
 select

@@ -73,6 +73,15 @@ set
 where
   "business_id" = $2;
 
+-- hasUnregistered
+select
+  "business_id"
+from
+  "finance_vat_thresholds"
+where
+  "business_id" = $1
+  and "registered" = $2;
+
 -- unregisteredBusinesses
 select
   "business_id"

@@ -66,6 +66,17 @@ export async function updateThreshold(
 }
 
 /** Businesses with a configuration not yet registered, after `after`, in id order. */
+/** Whether the business has a configuration not registered (its alerts may still come due). */
+export async function hasUnregistered(db: Executor, businessId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('finance_vat_thresholds')
+    .select('business_id')
+    .where('business_id', '=', businessId)
+    .where('registered', '=', false)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function unregisteredBusinesses(db: Executor, limit: number, after?: string): Promise<string[]> {
   let q = db
     .selectFrom('finance_vat_thresholds')

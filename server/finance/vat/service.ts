@@ -310,6 +310,13 @@ const BATCH = 100;
 export const checkBusinessVatThreshold = (deps: CtxSource, businessId: string): Promise<number> =>
   inTransaction(jobCtx(deps, businessId, JOB), checkVatAlerts);
 
+/**
+ * Whether the business's alerts may come due: it has a configuration not registered. Windows move
+ * every day, so such a business is checked at every step of an advance.
+ */
+export const vatAlertsPending = (deps: CtxSource, businessId: string): Promise<boolean> =>
+  queries.hasUnregistered(deps.db, businessId);
+
 /** The periodic check of every configuration not registered (alerts that no invoice issue caught). */
 export async function checkAllVatThresholds(deps: CtxSource): Promise<number> {
   let sent = 0;

@@ -16,13 +16,14 @@ where
   "t"."remaining" > $1
   and "t"."expires_at" <= $2
   and "m"."deleted_at" is null
-  and ("t"."expires_at", "t"."created_at", "t"."business_id", "t"."id") > ($3, $4, $5, $6)
+  and "t"."business_id" = $3
+  and ("t"."expires_at", "t"."created_at", "t"."business_id", "t"."id") > ($4, $5, $6, $7)
 order by
   "t"."expires_at",
   "t"."created_at",
   "t"."business_id",
   "t"."id"
-limit $7;
+limit $8;
 
 -- expiredCredits (after = undefined)
 select
@@ -39,12 +40,36 @@ where
   "t"."remaining" > $1
   and "t"."expires_at" <= $2
   and "m"."deleted_at" is null
+  and "t"."business_id" = $3
 order by
   "t"."expires_at",
   "t"."created_at",
   "t"."business_id",
   "t"."id"
-limit $3;
+limit $4;
+
+-- expiredCredits (businessId = undefined)
+select
+  "t"."business_id",
+  "t"."id",
+  "t"."member_id",
+  "t"."expires_at",
+  "t"."created_at"
+from
+  "loyalty_transactions" as "t"
+  inner join "loyalty_members" as "m" on "m"."business_id" = "t"."business_id"
+    and "m"."id" = "t"."member_id"
+where
+  "t"."remaining" > $1
+  and "t"."expires_at" <= $2
+  and "m"."deleted_at" is null
+  and ("t"."expires_at", "t"."created_at", "t"."business_id", "t"."id") > ($3, $4, $5, $6)
+order by
+  "t"."expires_at",
+  "t"."created_at",
+  "t"."business_id",
+  "t"."id"
+limit $7;
 
 -- lockCredit
 select

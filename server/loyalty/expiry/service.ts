@@ -35,6 +35,11 @@ export async function expirePoints(deps: CtxSource, businessId?: string): Promis
   return expired;
 }
 
+/** Whether some credit of the business has expired by `deps.clock`'s time and is not expired yet. */
+export async function hasExpiredPoints(deps: CtxSource, businessId: string): Promise<boolean> {
+  return (await queries.expiredCredits(deps.db, deps.clock.now(), 1, undefined, businessId)).length > 0;
+}
+
 async function expireOne(deps: CtxSource, credit: ExpiringCredit, now: Date): Promise<boolean> {
   return inTransaction(jobCtx(deps, credit.business_id, JOB), async (ctx) => {
     // The member first, then the credit: the order every balance change takes its locks in.

@@ -100,7 +100,39 @@ where
   "r"."business_id" = $1
   and "r"."voucher_code" = $2;
 
+-- hasExpiredVoucher
+select
+  "id"
+from
+  "loyalty_redemptions"
+where
+  "business_id" = $1
+  and "status" = $2
+  and "expires_at" <= $3
+limit $4;
+
 -- expireVoucherBatch
+update "loyalty_redemptions"
+set
+  "status" = $1,
+  "updated_at" = $2
+where
+  ("business_id", "id") in (
+    select
+      "business_id",
+      "id"
+    from
+      "loyalty_redemptions"
+    where
+      "status" = $3
+      and "expires_at" <= $4
+      and "business_id" = $5
+    limit $6
+    for update skip locked
+  )
+  and "status" = $7;
+
+-- expireVoucherBatch (businessId = undefined)
 update "loyalty_redemptions"
 set
   "status" = $1,

@@ -95,6 +95,19 @@ export async function findVoucher(db: Executor, businessId: string, code: string
  * Moves up to `batch` pending redemptions whose voucher has expired by `now` to `expired`, across
  * businesses. Rows another transaction holds are skipped (SKIP LOCKED). Returns how many moved.
  */
+/** Whether a pending voucher of the business is past its expiry at `now`. */
+export async function hasExpiredVoucher(db: Executor, now: Date, businessId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('loyalty_redemptions')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function expireVoucherBatch(
   db: Executor,
   now: Date,

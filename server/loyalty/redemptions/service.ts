@@ -193,6 +193,10 @@ export async function findVoucher(ctx: Ctx, code: string) {
  * businesses, a batch per statement. Rows another transaction holds are skipped; the next run
  * takes them. Returns how many moved.
  */
+/** Whether a pending voucher of the business has expired by `deps.clock`'s time. */
+export const hasExpiredVouchers = (deps: CtxSource, businessId: string): Promise<boolean> =>
+  queries.hasExpiredVoucher(deps.db, deps.clock.now(), businessId);
+
 export async function expireVouchers(deps: CtxSource, businessId?: string): Promise<number> {
   const now = deps.clock.now();
   let total = 0;

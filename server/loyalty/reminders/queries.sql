@@ -105,12 +105,13 @@ where
   and "m"."deleted_at" is null
   and "c"."email" is not null
   and "p"."auto_notify" = $6
-  and ("s"."business_id", "s"."reminder_id", "s"."member_id") > ($7, $8, $9)
+  and "s"."business_id" = $7
+  and ("s"."business_id", "s"."reminder_id", "s"."member_id") > ($8, $9, $10)
 order by
   "s"."business_id",
   "s"."reminder_id",
   "s"."member_id"
-limit $10;
+limit $11;
 
 -- dueScheduleKeys (after = undefined)
 select
@@ -137,11 +138,44 @@ where
   and "m"."deleted_at" is null
   and "c"."email" is not null
   and "p"."auto_notify" = $6
+  and "s"."business_id" = $7
 order by
   "s"."business_id",
   "s"."reminder_id",
   "s"."member_id"
-limit $7;
+limit $8;
+
+-- dueScheduleKeys (businessId = undefined)
+select
+  "s"."business_id",
+  "s"."reminder_id",
+  "s"."member_id"
+from
+  "loyalty_member_reminders" as "s"
+  inner join "business_time_zones" as "b" on "b"."business_id" = "s"."business_id"
+  inner join "loyalty_reminders" as "r" on "r"."business_id" = "s"."business_id"
+    and "r"."id" = "s"."reminder_id"
+  inner join "loyalty_members" as "m" on "m"."business_id" = "s"."business_id"
+    and "m"."id" = "s"."member_id"
+  inner join "customer_directory" as "c" on "c"."business_id" = "m"."business_id"
+    and "c"."id" = "m"."customer_id"
+  inner join "loyalty_programs" as "p" on "p"."business_id" = "s"."business_id"
+    and "p"."is_active" = $1
+where
+  ("b"."timezone" in ($2) and "s"."due_date" <= $3)
+  and "s"."notified_for" is distinct from "s"."due_date"
+  and "r"."is_active" = $4
+  and "r"."deleted_at" is null
+  and "m"."status" = $5
+  and "m"."deleted_at" is null
+  and "c"."email" is not null
+  and "p"."auto_notify" = $6
+  and ("s"."business_id", "s"."reminder_id", "s"."member_id") > ($7, $8, $9)
+order by
+  "s"."business_id",
+  "s"."reminder_id",
+  "s"."member_id"
+limit $10;
 
 -- lockDueSchedule
 select

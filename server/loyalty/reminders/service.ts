@@ -127,10 +127,7 @@ export async function completeReminder(
  * twice. Every business's, or only `businessId`'s (a sandbox's test clock). Returns how many were sent.
  */
 export async function sendDueReminders(deps: CtxSource, businessId?: string): Promise<number> {
-  const days =
-    businessId === undefined
-      ? await todayOfEveryBusiness(deps)
-      : todayByDate([(await businessSettings({ ...deps, businessId })).timezone], deps.clock.now());
+  const days = businessId === undefined ? await todayOfEveryBusiness(deps) : await todayOf(deps, businessId);
   if (days.length === 0) return 0;
   let sent = 0;
   let after: ScheduleKey | undefined;
@@ -149,6 +146,16 @@ export async function sendDueReminders(deps: CtxSource, businessId?: string): Pr
   }
   if (sent > 0) deps.log.info({ sent }, 'service reminders sent');
   return sent;
+}
+
+/** The business's today as the sweeps take it. */
+const todayOf = async (deps: CtxSource, businessId: string): Promise<DaysByZone> =>
+  todayByDate([(await businessSettings({ ...deps, businessId })).timezone], deps.clock.now());
+
+/** Whether a reminder of the business is due and not sent by `deps.clock`'s today. */
+export async function hasDueReminders(deps: CtxSource, businessId: string): Promise<boolean> {
+  const days = await todayOf(deps, businessId);
+  return (await queries.dueScheduleKeys(deps.db, days, 1, undefined, businessId)).length > 0;
 }
 
 async function sendOne(deps: CtxSource, key: ScheduleKey, days: DaysByZone): Promise<boolean> {

@@ -127,12 +127,12 @@ select
     c.attributes
   ) as "fields",
   'queued' as "status",
-  $3::timestamptz as "next_attempt_at",
-  $4::timestamptz as "updated_at"
+  'epoch'::timestamptz as "next_attempt_at",
+  $3::timestamptz as "updated_at"
 from
   "customer_directory" as "c"
 where
-  "c"."business_id" = $5
+  "c"."business_id" = $4
   and (
     c.id = ANY(ARRAY(
       SELECT
@@ -140,25 +140,25 @@ where
       FROM
         marketing_segment_contacts m
       WHERE
-        m.business_id = $6
-        AND m.segment_id = $7
+        m.business_id = $5
+        AND m.segment_id = $6
     ))
     OR (
-      c.attributes @> jsonb_build_object($8::text, $9::text)
-      AND "c"."created_at" >= ($10::date::timestamp AT TIME ZONE 'UTC')
-      AND "c"."email" ILIKE $11
+      c.attributes @> jsonb_build_object($7::text, $8::text)
+      AND "c"."created_at" >= ($9::date::timestamp AT TIME ZONE 'UTC')
+      AND "c"."email" ILIKE $10
     )
   )
   and "c"."email" is not null
-  and "c"."email" <> $12
-  and "c"."unsubscribed" = $13
+  and "c"."email" <> $11
+  and "c"."unsubscribed" = $12
   and not exists (
     select
       "s"."email"
     from
       "marketing_suppressions" as "s"
     where
-      "s"."business_id" = $14
+      "s"."business_id" = $13
       and "s"."email" = lower(c.email)
   );
 

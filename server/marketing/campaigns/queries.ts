@@ -62,7 +62,9 @@ export async function updateCampaign(
 
 /**
  * One recipient row per eligible contact of the segment (an email, not unsubscribed, not
- * suppressed), with its merge fields as they are now, in one statement; returns how many.
+ * suppressed), with its merge fields as they are now, in one statement; returns how many. A new
+ * recipient is due at once, whatever clock started the campaign (a sandbox's test clock runs ahead
+ * of the sending workers'): `next_attempt_at` dates only retries.
  */
 export async function resolveRecipients(
   db: Executor,
@@ -109,7 +111,7 @@ export async function resolveRecipients(
           sql`jsonb_build_object('first_name', c.first_name, 'last_name', c.last_name, 'name', c.name,
                 'email', c.email, 'company', c.company, 'attributes', c.attributes)`.as('fields'),
           sql<string>`'queued'`.as('status'),
-          sql`${now}::timestamptz`.as('next_attempt_at'),
+          sql`'epoch'::timestamptz`.as('next_attempt_at'),
           sql`${now}::timestamptz`.as('updated_at'),
         ]),
     )

@@ -275,6 +275,20 @@ from
 where
   "status" = $1
   and "scheduled_at" <= $2
+  and "business_id" = $3
+order by
+  "scheduled_at"
+limit $4;
+
+-- dueCampaigns (businessId = undefined)
+select
+  "business_id",
+  "id"
+from
+  "marketing_campaigns"
+where
+  "status" = $1
+  and "scheduled_at" <= $2
 order by
   "scheduled_at"
 limit $3;

@@ -449,6 +449,11 @@ async function sendClaimed(
  * Scheduled campaigns whose time has come start sending; one whose template or segment is gone is
  * paused instead (with one warning), and one that fails is logged without holding up the others.
  */
+/** Whether a scheduled campaign of the business is due by `deps.clock`'s time. */
+export async function hasDueCampaigns(deps: CtxSource, businessId: string): Promise<boolean> {
+  return (await recipients.dueCampaigns(deps.db, deps.clock.now(), 1, businessId)).length > 0;
+}
+
 export async function startDue(deps: CtxSource, businessId?: string): Promise<number> {
   let started = 0;
   for (const due of await recipients.dueCampaigns(deps.db, deps.clock.now(), 100, businessId)) {
