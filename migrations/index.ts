@@ -18,6 +18,7 @@ import * as platformCapturedMail from './2026_11_25_0002_platform_captured_mail.
 import * as generalCustomerDirectory from './2026_11_25_0003_general_customer_directory.js';
 import * as platformBusinessTimeZones from './2026_11_25_0004_platform_business_time_zones.js';
 import * as platformSandbox from './2026_11_26_0001_platform_sandbox.js';
+import * as financeSandboxReset from './2026_11_26_0002_finance_sandbox_reset.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0003_general_customer_directory': generalCustomerDirectory,
   '2026_11_25_0004_platform_business_time_zones': platformBusinessTimeZones,
   '2026_11_26_0001_platform_sandbox': platformSandbox,
+  '2026_11_26_0002_finance_sandbox_reset': financeSandboxReset,
 };

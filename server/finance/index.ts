@@ -4,6 +4,7 @@ import type { DomainModule } from '../platform/module.js';
 import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
 import { financeRoutes } from './routes.js';
+import { restoreDefaultAccounts } from './accounts/service.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -30,4 +31,5 @@ export const financeModule: DomainModule = {
   subscriptions: invoiceSubscriptions,
   periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],
   due: [{ counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending }],
+  restoreDefaults: restoreDefaultAccounts,
 };

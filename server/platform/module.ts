@@ -104,6 +104,11 @@ export interface DomainModule {
    * run in module order (the general group's customers exist before loyalty enrols them).
    */
   seedDemo?(seed: DemoSeed): Promise<void>;
+  /**
+   * Puts back what every new business starts with in this module's tables (the default chart of
+   * accounts), after a sandbox reset emptied them.
+   */
+  restoreDefaults?(ctx: TxCtx): Promise<void>;
   readonly subscriptions?: Subscriptions;
   /** Receives outbox events as they are dispatched, in the dispatching transaction. */
   dispatch?(trx: Trx, deps: Deps, events: readonly OutboxEvent[]): Promise<void>;

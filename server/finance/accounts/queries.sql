@@ -23,3 +23,7 @@ returning
   "name",
   "type",
   "system";
+
+-- addDefaultAccounts
+SELECT
+  finance_add_default_accounts($1);

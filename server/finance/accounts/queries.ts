@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { FinanceAccountsTable } from '../../platform/db/types.js';
 
@@ -17,4 +17,9 @@ export async function insertAccount(db: Executor, values: Insertable<FinanceAcco
     .values(values)
     .returning(['code', 'name', 'type', 'system'])
     .executeTakeFirstOrThrow();
+}
+
+/** Gives the business the default chart of accounts (what every new business starts with) again. */
+export async function addDefaultAccounts(db: Executor, businessId: string): Promise<void> {
+  await sql`SELECT finance_add_default_accounts(${businessId})`.execute(db);
 }

@@ -5,7 +5,7 @@ import type {
   TrialBalanceQuery,
 } from '../../../contract/finance/index.js';
 import { today } from '../../platform/calendar.js';
-import type { Ctx } from '../../platform/context.js';
+import type { Ctx, TxCtx } from '../../platform/context.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict } from '../../platform/errors.js';
 import { exactSum } from '../../platform/money.js';
@@ -66,3 +66,7 @@ export async function getTrialBalance(ctx: Ctx, query: TrialBalanceQuery): Promi
     total_credit: exactSum(totalCredit, 'as_of'),
   };
 }
+
+/** The default chart again, after a sandbox reset emptied the business's accounts. */
+export const restoreDefaultAccounts = (ctx: TxCtx): Promise<void> =>
+  queries.addDefaultAccounts(ctx.db, ctx.businessId);

@@ -12,13 +12,13 @@ const DEMO_MONTHS = 18;
 /**
  * Empties the sandbox in one transaction (its row locked, so an advance of its clock waits): every
  * row of its data goes, its keys, tokens, webhook endpoints and settings stay, and its clock is back
- * on real time. With `seed`, each module then fills in its part of the demo business, and the
+ * on real time, with what a new business starts with (each module's `restoreDefaults`). With `seed`, each module then fills in its part of the demo business, and the
  * events the demo raised are dropped with it: seeding sends no webhook. `ctx` runs on real time.
  */
 export async function resetSandbox(
   ctx: Ctx,
   body: ResetSandboxBody,
-  modules: readonly Pick<DomainModule, 'name' | 'seedDemo'>[],
+  modules: readonly Pick<DomainModule, 'name' | 'seedDemo' | 'restoreDefaults'>[],
 ): Promise<SandboxReset> {
   await sandboxOnly(ctx);
   return inTransaction(ctx, async (tx) => {
@@ -27,6 +27,7 @@ export async function resetSandbox(
     for (const group of await queries.resetTables(tx.db)) {
       deletedRows += await queries.deleteRows(tx.db, group, tx.businessId);
     }
+    for (const module of modules) await module.restoreDefaults?.(tx);
     await setClockOffset(tx, 0);
     const seeded: Record<string, number> = {};
     if (body.seed) {
