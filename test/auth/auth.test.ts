@@ -42,7 +42,14 @@ describe('POST /v1/auth/register', () => {
     if (res.status !== 201) return;
     expect(res.body.result).toBe('success');
     const { data } = res.body;
-    expect(Object.keys(data).sort()).toEqual(['accessToken', 'businessId', 'expiresAt', 'tokenType']);
+    expect(Object.keys(data).sort()).toEqual([
+      'accessToken',
+      'businessId',
+      'environment',
+      'expiresAt',
+      'tokenType',
+    ]);
+    expect(data.environment).toBe('live');
     expect(data.businessId).toMatch(/^biz_/);
     expect(data.tokenType).toBe('Bearer');
     expect(data.accessToken.length).toBeGreaterThanOrEqual(32);
