@@ -1,6 +1,7 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
+import { seedLoyaltyDemo } from './demo.js';
 import { expirePoints, hasExpiredPoints } from './expiry/service.js';
 import { earnForInvoice } from './members/service.js';
 import { refuseDeletingMemberCustomer } from './members/subscriptions.js';
@@ -34,6 +35,7 @@ export const loyaltyModule: DomainModule = {
     { counts: 'vouchers_expired', run: expireVouchers, pending: hasExpiredVouchers },
     { counts: 'reminders_sent', run: sendDueReminders, pending: hasDueReminders },
   ],
+  seedDemo: seedLoyaltyDemo,
   subscriptions: {
     // A paid invoice earns its customer points (DESIGN section 8).
     invoicePaid: (ctx, { invoice }) => earnForInvoice(ctx, invoice),

@@ -1,6 +1,7 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
+import { seedMarketingDemo } from './demo.js';
 import { mountPages } from './tracking/pages.js';
 import { marketingRoutes } from './routes.js';
 import { hasDueCampaigns, runSending, startDue } from './sending/service.js';
@@ -30,5 +31,6 @@ export const marketingModule: DomainModule = {
   pages: mountPages,
   periodic: [{ name: 'campaign sending', everyMs: (config) => config.MARKETING_POLL_MS, run: runSending }],
   due: [{ counts: 'campaigns_started', run: startDue, pending: hasDueCampaigns }],
+  seedDemo: seedMarketingDemo,
   stop: (deps) => closeTransport(deps),
 };
