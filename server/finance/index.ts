@@ -1,6 +1,7 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
+import { seedFinanceDemo } from './demo.js';
 import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
 import { financeRoutes } from './routes.js';
@@ -32,4 +33,5 @@ export const financeModule: DomainModule = {
   periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],
   due: [{ counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending }],
   restoreDefaults: restoreDefaultAccounts,
+  seedDemo: seedFinanceDemo,
 };

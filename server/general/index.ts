@@ -1,6 +1,7 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
+import { seedGeneralDemo } from './demo.js';
 import { generalRoutes } from './routes.js';
 
 /** The general group: customers, products, invoices. It announces the invoice hooks. */
@@ -18,6 +19,7 @@ export const generalModule: DomainModule = {
   ],
   views: ['customer_directory'],
   mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
+  seedDemo: seedGeneralDemo,
 };
 
 export { customerForEmail, unsubscribeCustomer } from './customers/service.js';

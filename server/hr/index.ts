@@ -1,6 +1,7 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
+import { seedHrDemo } from './demo.js';
 import { hrRoutes } from './routes.js';
 
 /** HR: departments, employees and their leave requests. */
@@ -8,4 +9,5 @@ export const hrModule: DomainModule = {
   name: 'hr',
   tables: ['hr_departments', 'hr_employees', 'hr_employee_counts', 'hr_leaves'],
   mount: (app, deps, options) => createExpressEndpoints(contract.hr, hrRoutes(deps), app, options),
+  seedDemo: seedHrDemo,
 };
