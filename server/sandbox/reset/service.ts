@@ -1,5 +1,6 @@
 import type { ResetSandboxBody, SandboxReset } from '../../../contract/sandbox/index.js';
 import { fixedClock } from '../../platform/clock.js';
+import { QUEUES, type JobEngine } from '../../platform/jobs.js';
 import { inTransaction, type Ctx, type TxCtx } from '../../platform/context.js';
 import type { DemoSeed, DomainModule } from '../../platform/module.js';
 import { lockClock, setClockOffset } from '../../platform/settings.js';
@@ -38,6 +39,21 @@ export async function resetSandbox(
   });
 }
 
+/**
+ * The job engine as the seed sees it: the events the demo raises are deleted before the reset
+ * commits, so their dispatch jobs are never queued (a third of the seed's statements otherwise).
+ */
+function withoutDispatch(jobs: JobEngine): JobEngine {
+  const quiet = Object.create(jobs) as JobEngine;
+  quiet.send = async (trx, name, data) => {
+    if (name !== QUEUES.dispatchEvent) await jobs.send(trx, name, data);
+  };
+  quiet.sendMany = async (trx, name, data) => {
+    if (name !== QUEUES.dispatchEvent) await jobs.sendMany(trx, name, data);
+  };
+  return quiet;
+}
+
 /** A small deterministic generator (mulberry32): the same demo on every seed. */
 function generator(seed: number): () => number {
   let a = seed >>> 0;
@@ -58,8 +74,9 @@ async function seedDemo(
   const now = tx.clock.now();
   const start = new Date(now);
   start.setUTCMonth(start.getUTCMonth() - DEMO_MONTHS);
+  const quiet = { ...tx, jobs: withoutDispatch(tx.jobs) };
   const seed: DemoSeed = {
-    at: (instant) => ({ ...tx, clock: fixedClock(instant) }),
+    at: (instant) => ({ ...quiet, clock: fixedClock(instant) }),
     start,
     now,
     random: generator(0x5eed),
