@@ -136,10 +136,24 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
 
   describe('the credentials it printed', () => {
     let created: Created;
+    let sandboxed: Created & { sandboxBusinessId: string; sandboxAccessToken: string; sandboxApiKey: string };
     let server: TestServer;
     beforeAll(async () => {
       // The CLI opens the database itself, so it runs before the server holds it.
       created = await createBusiness('Signin Ltd', 'Signin@Cli.test');
+      const { stdout } = await cli([
+        'business',
+        'create',
+        '--name',
+        'Sandboxed Ltd',
+        '--email',
+        'sandboxed@cli.test',
+        '--password',
+        'correct horse battery staple',
+        '--sandbox',
+        '--json',
+      ]);
+      sandboxed = JSON.parse(stdout) as typeof sandboxed;
       server = await startTestServer({
         databaseUrl: env.DATABASE_URL,
         env: {
@@ -173,6 +187,32 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
       expect(signIn.status).toBe(200);
       const limit = await byKey.general.customers.listCustomers({ query: {} });
       expect(limit.headers.get('x-ratelimit-limit')).toBe('10000');
+    });
+
+    it('with --sandbox, also a sandbox token and a test key that reach the sandbox only', async () => {
+      expect(sandboxed.sandboxBusinessId).toMatch(/^biz_/);
+      expect(sandboxed.sandboxBusinessId).not.toBe(sandboxed.businessId);
+      expect(sandboxed.sandboxAccessToken).toMatch(/^bms_at_/);
+      expect(sandboxed.sandboxApiKey).toMatch(/^bms_sk_test_/);
+      for (const credentials of [
+        { accessToken: sandboxed.sandboxAccessToken },
+        { apiKey: sandboxed.sandboxApiKey },
+      ]) {
+        const client = createClient({ baseUrl: server.baseUrl, maxRetries: 0, ...credentials });
+        const business = await client.auth.getBusiness();
+        expect(business.headers.get('bms-environment')).toBe('sandbox');
+        expect(business.status === 200 && business.body.data.id).toBe(sandboxed.sandboxBusinessId);
+      }
+      const signIn = await unwrap(
+        createClient({ baseUrl: server.baseUrl }).auth.signIn({
+          body: {
+            email: 'sandboxed@cli.test',
+            password: 'correct horse battery staple',
+            environment: 'sandbox',
+          },
+        }),
+      );
+      expect(signIn.data.businessId).toBe(sandboxed.sandboxBusinessId);
     });
   });
 });
