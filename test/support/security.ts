@@ -12,8 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type ErrorCode } from '../../client/index.js';
 import { envelopeForPath } from '../../contract/common/errors.js';
 import type { RouteAuth, RouteMetadata } from '../../contract/common/metadata.js';
-import { createApiKey, signIn } from './auth.js';
-import type { TestBusiness } from './business.js';
+import { createApiKey } from './auth.js';
+import { inEnvironment, signInTo, type Environment, type TestBusiness } from './business.js';
 import type { TestServer } from './server.js';
 
 /**
@@ -28,8 +28,11 @@ import type { TestServer } from './server.js';
  * - acceptance (2xx) of every credential kind the route takes, so the refusals above are about the
  *   credential and not the request;
  * - another business's ids answer 404 NOT_FOUND, exactly like ids that do not exist;
+ * - and so do the ids of the business's twin in the other environment (DESIGN.md section 12): its
+ *   sandbox's credentials get that answer for its live resources, and its live credentials for the
+ *   same resources made in its sandbox;
  *
- * and after every refusal nothing changed in the database for either business.
+ * and after every refusal nothing changed in the database for any business involved.
  */
 
 /** What a request for the route carries besides its credential, typed by the contract. */
@@ -61,17 +64,28 @@ export interface RouteCheck<T> {
    */
   build: (tenant: T) => Promise<{ params?: unknown; query?: unknown; body?: unknown }>;
   /**
-   * What another business gets for this request about `tenant`'s resources. Default: 404 NOT_FOUND
-   * when the path names a resource; no check when it names none, unless this is given (ids in the
-   * body or the query).
+   * What another business gets for this request about `tenant`'s resources, and what the tenant's
+   * twin in the other environment gets, both ways (a twin holds items of its own, so a check of an
+   * unfiltered list names what must be absent rather than expecting nothing). Default: 404
+   * NOT_FOUND when the path names a resource; no check when it names none, unless this is given
+   * (ids in the body or the query).
    */
   otherBusiness?: Refusal | ((answer: Answer) => void);
 }
 
 export interface RouteSecurityOptions<T extends TestBusiness> {
   server: () => TestServer;
-  /** A new business as the routes need it (with a loyalty program, say). */
+  /**
+   * A new business as the routes need it (with a loyalty program, say). It must make the business
+   * with `registerBusiness(server)` (or a factory built on it) from the server it is given: the
+   * checks also call it through `inEnvironment` to make the same fixtures in the business's twin.
+   */
   tenant: (server: TestServer) => Promise<T>;
+  /**
+   * The environment the routes' businesses are made in (default live): the sandbox's own operations
+   * answer only sandbox credentials. Either way each business's twin is made in the other one.
+   */
+  environment?: Environment;
   /** Every authenticated route of this router must have a check. */
   router: AppRouter;
   /** One check per route: `route(contract route, build, options?)`. */
@@ -274,25 +288,36 @@ function tenantTables(server: TestServer): Promise<string[]> {
   return tables;
 }
 
+/**
+ * Every row each business owns, table by table, in a stable order (the volatile columns left out),
+ * read in one query over every table.
+ */
+async function rowsOf(server: TestServer, businessIds: string[]): Promise<Record<string, string[]>[]> {
+  const tables = await tenantTables(server);
+  const ids = sql.join(businessIds);
+  const volatile = sql`ARRAY[${sql.join([...VOLATILE].map((column) => sql.lit(column)))}]::text[]`;
+  const rowsIn = (table: string, owner: string) =>
+    sql`SELECT ${sql.lit(table)} AS t, ${sql.ref(owner)}::text AS b, (to_jsonb(x) - ${volatile})::text AS r
+        FROM ${sql.table(table)} AS x WHERE ${sql.ref(owner)} IN (${ids})`;
+  const { rows } = await sql<{ t: string; b: string; r: string }>`${sql.join(
+    [rowsIn('businesses', 'id'), ...tables.map((table) => rowsIn(table, 'business_id'))],
+    sql` UNION ALL `,
+  )}`.execute(server.deps.db);
+  const snapshots = businessIds.map(() =>
+    Object.fromEntries(['businesses', ...tables].map((table): [string, string[]] => [table, []])),
+  );
+  for (const { t, b, r } of rows) snapshots[businessIds.indexOf(b)]?.[t]?.push(r);
+  for (const snapshot of snapshots) for (const list of Object.values(snapshot)) list.sort();
+  return snapshots;
+}
+
 /** Every row the business owns, table by table, in a stable order (the volatile columns left out). */
 export async function businessRows(
   server: TestServer,
   businessId: string,
 ): Promise<Record<string, string[]>> {
-  const db = server.deps.db;
-  const snapshot: Record<string, string[]> = {};
-  const business = await sql<
-    Record<string, unknown>
-  >`SELECT * FROM businesses WHERE id = ${businessId}`.execute(db);
-  snapshot.businesses = business.rows.map((row) => JSON.stringify(row));
-  for (const table of await tenantTables(server)) {
-    const { rows } = await sql<Record<string, unknown>>`
-      SELECT * FROM ${sql.table(table)} WHERE business_id = ${businessId}`.execute(db);
-    snapshot[table] = rows
-      .map((row) => JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k]) => !VOLATILE.has(k)))))
-      .sort();
-  }
-  return snapshot;
+  const [snapshot] = await rowsOf(server, [businessId]);
+  return snapshot ?? {};
 }
 
 /** Runs `action` and fails when it changed any row of the given businesses. */
@@ -301,9 +326,9 @@ export async function expectNothingChanged(
   businessIds: string[],
   action: () => Promise<void>,
 ): Promise<void> {
-  const before = await Promise.all(businessIds.map((id) => businessRows(server, id)));
+  const before = await rowsOf(server, businessIds);
   await action();
-  const after = await Promise.all(businessIds.map((id) => businessRows(server, id)));
+  const after = await rowsOf(server, businessIds);
   expect(after, 'the rows of the businesses').toEqual(before);
 }
 
@@ -322,7 +347,7 @@ async function revokedOf(server: TestServer, tenant: TestBusiness): Promise<Revo
   const full = await createApiKey(tenant.client, 'full', 'Revoked full');
   const publicKey = await createApiKey(tenant.client, 'public_loyalty', 'Revoked public');
   for (const { id } of [full, publicKey]) await unwrap(tenant.client.auth.revokeApiKey({ params: { id } }));
-  const signedOutToken = await signIn(server, tenant);
+  const { accessToken: signedOutToken } = await signInTo(server, tenant, tenant.environment);
   const signedIn = createClient({ baseUrl: server.baseUrl, accessToken: signedOutToken, maxRetries: 0 });
   await unwrap(signedIn.auth.logout());
   return { revokedFullKey: full.key, revokedPublicKey: publicKey.key, signedOutToken };
@@ -346,13 +371,35 @@ export function routesIn(router: AppRouter): AppRoute[] {
   return Object.values(router).flatMap((entry) => (isAppRoute(entry) ? [entry] : routesIn(entry)));
 }
 
+const opposite = (environment: Environment = 'live'): Environment =>
+  environment === 'live' ? 'sandbox' : 'live';
+
+/** The keys of each environment: the sandbox's are `bms_sk_test_` / `bms_pk_test_`. */
+function expectKeysOf(credentials: Credentials, environment: Environment): void {
+  for (const [key, prefix] of [
+    [credentials.fullKey, 'bms_sk_'],
+    [credentials.publicKey, 'bms_pk_'],
+  ] as const) {
+    expect(key.startsWith(prefix), `${key.slice(0, 12)}... is a ${prefix} key`).toBe(true);
+    expect(key.startsWith(`${prefix}test_`), `${key.slice(0, 12)}... is a ${environment} key`).toBe(
+      environment === 'sandbox',
+    );
+  }
+}
+
 /**
  * Registers, for every route the checks list, the shared security tests (see the top of this file),
  * and a test that every authenticated route of `router` is listed. Each route gets a business of
- * its own (`tenant`); the other business is shared by the file.
+ * its own (`tenant`), and for the routes with an other-business check its twin in the other
+ * environment (`tenant` through `inEnvironment`: the same fixtures, made there); the other business
+ * is shared by the file.
  */
 export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecurityOptions<T>): void {
   const { server } = options;
+  const environment = options.environment ?? 'live';
+  const twinEnvironment = opposite(environment);
+  /** The route's businesses: `tenant` in the suite's environment. */
+  const newTenant = () => options.tenant(inEnvironment(server(), environment));
   const factory: RouteCheckFactory<T> = (route, build, extra = {}) => ({ route, build, ...extra });
   const checks = options.routes(factory);
 
@@ -367,7 +414,7 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
 
     let other: Party<T>;
     beforeAll(async () => {
-      const tenant = await options.tenant(server());
+      const tenant = await newTenant();
       other = await partyOf(tenant, await revokedOf(server(), tenant));
     });
 
@@ -382,21 +429,29 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
 
       describe(label(route), () => {
         let owner: Party<T>;
+        /** The owner's twin in the other environment: the same account, the same fixtures. */
+        let twin: Party<T>;
         beforeAll(async () => {
           // The dead credentials are the other business's: dead is dead, whoever held them.
-          owner = await partyOf(await options.tenant(server()), other.credentials);
+          owner = await partyOf(await newTenant(), other.credentials);
+          if (otherBusiness) {
+            const tenant = await options.tenant(inEnvironment(server(), twinEnvironment, owner.tenant));
+            twin = await partyOf(tenant, other.credentials);
+          }
         });
 
         /**
-         * Builds one request about the owner's resources, sends it with each credential (a refused
-         * request leaves it valid for the next) and checks that no row of `businesses` changed.
+         * Builds one request about the resources of `about` (the owner unless told), sends it with
+         * each credential (a refused request leaves it valid for the next) and checks that no row of
+         * `businesses` changed.
          */
         async function refused(
           from: () => Party<T>,
           credentials: { presented: Presented; expectAnswer: (answer: Answer, why: string) => void }[],
           businesses: () => string[],
+          about: () => Party<T> = () => owner,
         ): Promise<void> {
-          const request = await check.build(owner.tenant);
+          const request = await check.build(about().tenant);
           await expectNothingChanged(server(), businesses(), async () => {
             for (const { presented, expectAnswer } of credentials) {
               const answer = await send(server(), route, request, presented.headers(from().credentials));
@@ -428,35 +483,56 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
             () => [owner.tenant.businessId],
           ));
 
-        it(`accepts ${accepted.map((v) => v.presented.name).join(' and ')} of the business (2xx)`, async () => {
-          // A new sign-in: the request may be the one that signs its own token out.
-          const credentials = { ...owner.credentials, accessToken: await signIn(server(), owner.tenant) };
-          for (const { presented } of accepted) {
-            const request = await check.build(owner.tenant);
-            const answer = await send(server(), route, request, presented.headers(credentials));
-            const context = `${label(route)}, ${presented.name}: ${answer.status} ${JSON.stringify(answer.body)}`;
-            expect(answer.status >= 200 && answer.status < 300, context).toBe(true);
-          }
-        });
-
         if (otherBusiness) {
           const expected =
             typeof otherBusiness === 'function'
               ? 'what the route documents'
               : `${otherBusiness.status} ${otherBusiness.code}`;
+          const refusedTo = (whose: string) =>
+            accepted.map(({ presented }) => ({
+              presented,
+              expectAnswer: (answer: Answer, why: string) =>
+                typeof otherBusiness === 'function'
+                  ? otherBusiness(answer)
+                  : expectRefusal(route, answer, otherBusiness, `${whose} ${why}`),
+            }));
           it(`answers ${expected} to another business's credentials for this business's resources; nothing changes in either`, () =>
             refused(
               () => other,
-              accepted.map(({ presented }) => ({
-                presented,
-                expectAnswer: (answer, why) =>
-                  typeof otherBusiness === 'function'
-                    ? otherBusiness(answer)
-                    : expectRefusal(route, answer, otherBusiness, `another business's ${why}`),
-              })),
+              refusedTo("another business's"),
               () => [owner.tenant.businessId, other.tenant.businessId],
             ));
+
+          // The twin is a business of its own (DESIGN.md section 12): a credential reaches only its
+          // own environment, in both directions.
+          it(`answers ${expected} to the credentials of the business's ${twinEnvironment} twin (access token, keys) for its ${environment} resources; nothing changes in either`, () => {
+            expectKeysOf(twin.credentials, twinEnvironment);
+            return refused(
+              () => twin,
+              refusedTo(`the ${twinEnvironment} twin's`),
+              () => [owner.tenant.businessId, twin.tenant.businessId],
+            );
+          });
+          it(`answers ${expected} to the business's ${environment} credentials for the same resources made in its ${twinEnvironment} twin; nothing changes in either`, () => {
+            expectKeysOf(owner.credentials, environment);
+            return refused(
+              () => owner,
+              refusedTo(`the ${environment} business's`),
+              () => [owner.tenant.businessId, twin.tenant.businessId],
+              () => twin,
+            );
+          });
         }
+
+        // Last: an accepted request may consume what the owner holds (logout signs out its token).
+        it(`accepts ${accepted.map((v) => v.presented.name).join(' and ')} of the business (2xx)`, async () => {
+          for (const { presented } of accepted) {
+            const request = await check.build(owner.tenant);
+            const answer = await send(server(), route, request, presented.headers(owner.credentials));
+            const context = `${label(route)}, ${presented.name}: ${answer.status} ${JSON.stringify(answer.body)}`;
+            expect(answer.status >= 200 && answer.status < 300, context).toBe(true);
+          }
+        });
       });
     }
   });
