@@ -40,6 +40,7 @@ export const AdvanceClockBodySchema = extendApi(
     .object({
       advance_to: z
         .string()
+        .max(64)
         .datetime({ offset: true, message: 'Must be an ISO 8601 date-time, e.g. 2027-01-31T09:00:00Z' })
         .describe(
           "The sandbox's new time: later than its current time, at most 5 years (1,826 days) ahead of it.",
