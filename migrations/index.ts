@@ -19,6 +19,7 @@ import * as generalCustomerDirectory from './2026_11_25_0003_general_customer_di
 import * as platformBusinessTimeZones from './2026_11_25_0004_platform_business_time_zones.js';
 import * as platformSandbox from './2026_11_26_0001_platform_sandbox.js';
 import * as financeSandboxReset from './2026_11_26_0002_finance_sandbox_reset.js';
+import * as authMemberships from './2026_11_26_0003_auth_memberships.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0004_platform_business_time_zones': platformBusinessTimeZones,
   '2026_11_26_0001_platform_sandbox': platformSandbox,
   '2026_11_26_0002_finance_sandbox_reset': financeSandboxReset,
+  '2026_11_26_0003_auth_memberships': authMemberships,
 };

@@ -4,6 +4,7 @@ import type { RouteMetadata } from '../../contract/common/metadata.js';
 import type { AuthInfo, Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/errors.js';
 import { resolveCached } from './credential-cache.js';
+import { checkPermission } from './permissions.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -51,11 +52,14 @@ function pinned(req: Request, auth: AuthInfo | null | undefined): AuthInfo | nul
   return wanted.trim().toLowerCase() === auth.environment ? auth : null;
 }
 
-/** Accepts the credential: the request is now its business's, and the answer says which environment. */
+/**
+ * Accepts the credential: the request is now its business's, and the answer says which environment;
+ * then the role must hold the operation's permission (contract/permissions.ts).
+ */
 function accept(req: Request, res: Response, auth: AuthInfo, next: NextFunction): void {
   req.auth = auth;
   res.setHeader('Bms-Environment', auth.environment);
-  next();
+  next(checkPermission((req as Request & { tsRestRoute: AppRoute }).tsRestRoute, auth));
 }
 
 /** Enforces the route's contract metadata (`auth: user | token | apiKey | none`). */

@@ -53,6 +53,20 @@ insert into "users" ("id", "business_id", "email", "password_hash", "created_at"
 values
   ($1, $2, $3, $4, $5);
 
+-- insertMembership
+insert into "memberships" ("business_id", "user_id", "role", "created_at", "updated_at")
+values
+  ($1, $2, $3, $4, $5);
+
+-- findRole
+select
+  "role"
+from
+  "memberships"
+where
+  "business_id" = $1
+  and "user_id" = $2;
+
 -- insertToken
 insert into "access_tokens" (
   "id",

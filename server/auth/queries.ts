@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
-import type { AccessTokensTable, ApiKeysTable, UsersTable } from '../platform/db/types.js';
+import type { AccessTokensTable, ApiKeysTable, MembershipsTable, UsersTable } from '../platform/db/types.js';
 
 export async function findUserByEmail(db: Executor, email: string) {
   return db
@@ -40,6 +40,21 @@ export async function listKeys(db: Executor, businessId: string) {
 
 export async function insertUser(db: Executor, values: Insertable<UsersTable>): Promise<void> {
   await db.insertInto('users').values(values).execute();
+}
+
+export async function insertMembership(db: Executor, values: Insertable<MembershipsTable>): Promise<void> {
+  await db.insertInto('memberships').values(values).execute();
+}
+
+/** The person's role in the business; undefined when they are not (or no longer) a member. */
+export async function findRole(db: Executor, businessId: string, userId: string) {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('business_id', '=', businessId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role;
 }
 
 export async function insertToken(db: Executor, values: Insertable<AccessTokensTable>): Promise<void> {

@@ -113,6 +113,7 @@ export async function createBusiness(source: AuthSource, input: NewBusiness): Pr
         }),
       { users_email_key: emailTaken },
     );
+    await queries.insertMembership(trx, { business_id: businessId, user_id: userId, role: 'owner' });
     const session = await issueToken(trx, source, businessId, userId);
     return { businessId, userId, session };
   });
@@ -180,8 +181,9 @@ export async function resolveCredential(
   if (isApiKey(secret)) {
     const key = await queries.findKeyByHash(source.db, hash);
     if (!key || key.revoked_at) return null;
-    const access = await settings.businessAccess({ db: source.db, businessId: key.business_id });
-    if (access === undefined) return null;
+    const found = await settings.businessAccess({ db: source.db, businessId: key.business_id });
+    if (found === undefined) return null;
+    const access = { plan: found.plan, environment: found.environment, clockOffsetMs: found.clockOffsetMs };
     const now = source.clock.now();
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > 60_000) {
       // Coarse last-use stamp: at most one write per key per minute.
@@ -190,6 +192,7 @@ export async function resolveCredential(
     return {
       businessId: key.business_id,
       ...access,
+      ...(key.scope === 'full' && { role: 'admin' as const }),
       kind: 'apiKey',
       scope: key.scope,
       credentialId: key.id,
@@ -198,11 +201,16 @@ export async function resolveCredential(
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
   const token = await queries.findTokenByHash(source.db, hash);
   if (!token || token.revoked_at || token.expires_at.getTime() <= source.clock.now().getTime()) return null;
-  const access = await settings.businessAccess({ db: source.db, businessId: token.business_id });
-  if (access === undefined) return null;
+  const found = await settings.businessAccess({ db: source.db, businessId: token.business_id });
+  if (found === undefined) return null;
+  const { teamBusinessId, ...access } = found;
+  // A person removed from the team keeps no way in, whatever token they still hold.
+  const role = await queries.findRole(source.db, teamBusinessId, token.user_id);
+  if (role === undefined) return null;
   return {
     businessId: token.business_id,
     ...access,
+    role,
     kind: 'user',
     credentialId: token.id,
     expiresAt: token.expires_at,

@@ -1,6 +1,7 @@
 import type { ServiceState } from './state.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ApiKeyScope } from '../../contract/auth/api-keys.js';
+import type { Role } from '../../contract/permissions.js';
 import { offsetClock, type Clock } from './clock.js';
 import type { SecretBox } from './secret-box.js';
 import type { Config } from '../config.js';
@@ -53,6 +54,11 @@ export interface AuthInfo {
   credentialId: string;
   /** When an access token expires (API keys do not). */
   expiresAt?: Date;
+  /**
+   * The person's role in the business (a sandbox's: in its live business); `full` API keys act as
+   * `admin`; none for `public_loyalty` keys, which reach only the public loyalty interface.
+   */
+  role?: Role;
   /** The business's environment: a sandbox credential reaches only its sandbox. */
   environment: Environment;
   /** How far the sandbox's test clock runs ahead of real time (0 for live businesses). */

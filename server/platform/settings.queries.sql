@@ -70,7 +70,8 @@ returning
 select
   "plan",
   "environment",
-  "clock_offset_ms"
+  "clock_offset_ms",
+  "live_business_id"
 from
   "businesses"
 where

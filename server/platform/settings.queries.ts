@@ -57,7 +57,7 @@ export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
 export async function findAccess(db: Executor, businessId: string) {
   return db
     .selectFrom('businesses')
-    .select(['plan', 'environment', 'clock_offset_ms'])
+    .select(['plan', 'environment', 'clock_offset_ms', 'live_business_id'])
     .where('id', '=', businessId)
     .executeTakeFirst();
 }

@@ -109,9 +109,19 @@ export async function updateBusiness(ctx: SettingsCtx, changes: Updateable<Busin
 /** What a credential carries of its business; undefined when it is gone. */
 export async function businessAccess(
   ctx: Pick<Ctx, 'db' | 'businessId'>,
-): Promise<{ plan: string; environment: Environment; clockOffsetMs: number } | undefined> {
+): Promise<
+  { plan: string; environment: Environment; clockOffsetMs: number; teamBusinessId: string } | undefined
+> {
   const row = await queries.findAccess(ctx.db, ctx.businessId);
-  return row && { plan: row.plan, environment: row.environment, clockOffsetMs: Number(row.clock_offset_ms) };
+  return (
+    row && {
+      plan: row.plan,
+      environment: row.environment,
+      clockOffsetMs: Number(row.clock_offset_ms),
+      // A sandbox's team is its live business's (DESIGN section 12).
+      teamBusinessId: row.live_business_id ?? ctx.businessId,
+    }
+  );
 }
 
 /** Whether the business is a sandbox (its mail captured, never handed to SMTP). */

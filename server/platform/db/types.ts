@@ -36,6 +36,14 @@ export interface BusinessesTable {
 
 export type Environment = 'live' | 'sandbox';
 
+export interface MembershipsTable {
+  business_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'accountant' | 'hr' | 'marketing' | 'loyalty' | 'viewer';
+  created_at: GeneratedTimestamp;
+  updated_at: GeneratedTimestamp;
+}
+
 export interface UsersTable {
   id: string;
   business_id: string;
@@ -700,6 +708,7 @@ export interface BusinessTimeZonesView {
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
+  memberships: MembershipsTable;
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
   sequences: SequencesTable;

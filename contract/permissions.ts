@@ -1,0 +1,261 @@
+/**
+ * Who may do what (DESIGN section 15): each operation of the contract names the permission it needs,
+ * and each role holds a set of permissions. One table, beside the contract, read by the server's
+ * middleware (403 FORBIDDEN naming the missing permission), by the SDK and by the dashboard (which
+ * hides what a role cannot do). `null`: no permission beyond the credential itself (sign-up and
+ * sign-in, signing out, and the public loyalty interface, whose keys keep their own scope).
+ */
+export const PERMISSIONS = [
+  'settings.read',
+  'settings.write',
+  'team.read',
+  'team.manage',
+  'audit.read',
+  'api_keys.manage',
+  'webhooks.manage',
+  'customers.read',
+  'customers.write',
+  'sales.read',
+  'sales.write',
+  'finance.read',
+  'finance.write',
+  'hr.read',
+  'hr.write',
+  'marketing.read',
+  'marketing.write',
+  'loyalty.read',
+  'loyalty.write',
+  'sandbox.read',
+  'sandbox.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLES = ['owner', 'admin', 'accountant', 'hr', 'marketing', 'loyalty', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+const READS = PERMISSIONS.filter((p) => p.endsWith('.read') && p !== 'audit.read');
+
+/**
+ * What each role may do. `owner` and `admin` everything (only an owner may make or unmake owners:
+ * the team's own rule); `full` API keys act as `admin`. `viewer` reads everything but the audit log.
+ */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  owner: PERMISSIONS,
+  admin: PERMISSIONS,
+  accountant: [
+    'settings.read',
+    'team.read',
+    'customers.read',
+    'customers.write',
+    'sales.read',
+    'sales.write',
+    'finance.read',
+    'finance.write',
+    'sandbox.read',
+  ],
+  hr: ['settings.read', 'team.read', 'hr.read', 'hr.write', 'sandbox.read'],
+  marketing: [
+    'settings.read',
+    'team.read',
+    'customers.read',
+    'customers.write',
+    'marketing.read',
+    'marketing.write',
+    'sandbox.read',
+  ],
+  loyalty: ['settings.read', 'team.read', 'customers.read', 'loyalty.read', 'loyalty.write', 'sandbox.read'],
+  viewer: READS,
+};
+
+/** The permission each operation needs, by operation id (the contract's route names). */
+export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> = {
+  // auth
+  register: null,
+  signIn: null,
+  logout: null,
+  createApiKey: 'api_keys.manage',
+  listApiKeys: 'api_keys.manage',
+  revokeApiKey: 'api_keys.manage',
+  getBusiness: 'settings.read',
+  updateBusiness: 'settings.write',
+  // general.customers
+  listCustomers: 'customers.read',
+  createCustomer: 'customers.write',
+  getCustomer: 'customers.read',
+  updateCustomer: 'customers.write',
+  deleteCustomer: 'customers.write',
+  // general.products
+  listProducts: 'sales.read',
+  createProduct: 'sales.write',
+  getProduct: 'sales.read',
+  updateProduct: 'sales.write',
+  deleteProduct: 'sales.write',
+  // general.invoices
+  listInvoices: 'sales.read',
+  createInvoice: 'sales.write',
+  getInvoice: 'sales.read',
+  updateInvoice: 'sales.write',
+  deleteInvoice: 'sales.write',
+  issueInvoice: 'sales.write',
+  createPayment: 'sales.write',
+  voidInvoice: 'sales.write',
+  // general.quotes
+  listQuotes: 'sales.read',
+  createQuote: 'sales.write',
+  getQuote: 'sales.read',
+  updateQuote: 'sales.write',
+  deleteQuote: 'sales.write',
+  sendQuote: 'sales.write',
+  acceptQuote: 'sales.write',
+  declineQuote: 'sales.write',
+  convertQuote: 'sales.write',
+  // hr.departments
+  listDepartments: 'hr.read',
+  createDepartment: 'hr.write',
+  getDepartment: 'hr.read',
+  updateDepartment: 'hr.write',
+  deleteDepartment: 'hr.write',
+  // hr.employees
+  listEmployees: 'hr.read',
+  listEmployeesAlias: 'hr.read',
+  listGeneralEmployees: 'hr.read',
+  createEmployee: 'hr.write',
+  getEmployee: 'hr.read',
+  updateEmployee: 'hr.write',
+  deleteEmployee: 'hr.write',
+  // hr.leaves
+  listLeaves: 'hr.read',
+  createLeave: 'hr.write',
+  getLeave: 'hr.read',
+  updateLeave: 'hr.write',
+  deleteLeave: 'hr.write',
+  // finance.vendors
+  listVendors: 'finance.read',
+  createVendor: 'finance.write',
+  getVendor: 'finance.read',
+  updateVendor: 'finance.write',
+  // finance.bills
+  listBills: 'finance.read',
+  createBill: 'finance.write',
+  getBill: 'finance.read',
+  updateBill: 'finance.write',
+  deleteBill: 'finance.write',
+  approveBill: 'finance.write',
+  voidBill: 'finance.write',
+  payBill: 'finance.write',
+  // finance.accounts
+  listAccounts: 'finance.read',
+  createAccount: 'finance.write',
+  getTrialBalance: 'finance.read',
+  // finance.journal
+  listJournal: 'finance.read',
+  createJournalEntry: 'finance.write',
+  // finance.reports
+  getSalesSchedule: 'finance.read',
+  getRevenueCalculator: 'finance.read',
+  getProfitLoss: 'finance.read',
+  // finance.vat
+  getVatThreshold: 'finance.read',
+  createVatThreshold: 'finance.write',
+  updateVatThreshold: 'finance.write',
+  markVatRegistered: 'finance.write',
+  // marketing.domains
+  listDomains: 'marketing.read',
+  createDomain: 'marketing.write',
+  getDomain: 'marketing.read',
+  verifyDomain: 'marketing.write',
+  deleteDomain: 'marketing.write',
+  // marketing.segments
+  listSegments: 'marketing.read',
+  createSegment: 'marketing.write',
+  getSegment: 'marketing.read',
+  listSegmentContacts: 'marketing.read',
+  updateSegment: 'marketing.write',
+  deleteSegment: 'marketing.write',
+  // marketing.templates
+  listTemplates: 'marketing.read',
+  createTemplate: 'marketing.write',
+  getTemplate: 'marketing.read',
+  updateTemplate: 'marketing.write',
+  deleteTemplate: 'marketing.write',
+  previewTemplate: 'marketing.write',
+  // marketing.campaigns
+  listCampaigns: 'marketing.read',
+  createCampaign: 'marketing.write',
+  getCampaign: 'marketing.read',
+  sendCampaign: 'marketing.write',
+  scheduleCampaign: 'marketing.write',
+  pauseCampaign: 'marketing.write',
+  resumeCampaign: 'marketing.write',
+  cancelCampaign: 'marketing.write',
+  getCampaignAnalytics: 'marketing.read',
+  listCampaignRecipients: 'marketing.read',
+  reportBounce: 'marketing.write',
+  // webhooks
+  createWebhook: 'webhooks.manage',
+  listWebhooks: 'webhooks.manage',
+  getWebhook: 'webhooks.manage',
+  updateWebhook: 'webhooks.manage',
+  deleteWebhook: 'webhooks.manage',
+  rotateSecret: 'webhooks.manage',
+  listDeliveries: 'webhooks.manage',
+  redeliver: 'webhooks.manage',
+  // loyalty.program
+  getProgram: 'loyalty.read',
+  createProgram: 'loyalty.write',
+  updateProgram: 'loyalty.write',
+  deleteProgram: 'loyalty.write',
+  // loyalty.tiers
+  listTiers: 'loyalty.read',
+  createTier: 'loyalty.write',
+  updateTier: 'loyalty.write',
+  deleteTier: 'loyalty.write',
+  // loyalty.members
+  listMembers: 'loyalty.read',
+  getMember: 'loyalty.read',
+  enrollMember: 'loyalty.write',
+  bulkEnrollMembers: 'loyalty.write',
+  updateMember: 'loyalty.write',
+  deleteMember: 'loyalty.write',
+  listMemberTransactions: 'loyalty.read',
+  // loyalty.transactions
+  listTransactions: 'loyalty.read',
+  adjustPoints: 'loyalty.write',
+  // loyalty.rewards
+  listRewards: 'loyalty.read',
+  listRewardsAlias: 'loyalty.read',
+  createReward: 'loyalty.write',
+  updateReward: 'loyalty.write',
+  deleteReward: 'loyalty.write',
+  // loyalty.redemptions
+  listRedemptions: 'loyalty.read',
+  createRedemption: 'loyalty.write',
+  updateRedemption: 'loyalty.write',
+  verifyVoucher: 'loyalty.read',
+  // loyalty.stats
+  getStats: 'loyalty.read',
+  getStatsAlias: 'loyalty.read',
+  // loyalty.reminders
+  listReminders: 'loyalty.read',
+  createReminder: 'loyalty.write',
+  updateReminder: 'loyalty.write',
+  deleteReminder: 'loyalty.write',
+  completeReminder: 'loyalty.write',
+  // publicLoyalty
+  publicGetBalance: null,
+  publicEarn: null,
+  publicRedeem: null,
+  publicListRewards: null,
+  publicVerifyVoucher: null,
+  // sandbox.messages
+  listMessages: 'sandbox.read',
+  // sandbox.clock
+  getClock: 'sandbox.read',
+  advanceClock: 'sandbox.manage',
+  // sandbox.reset
+  resetSandbox: 'sandbox.manage',
+};
+
+/** Whether the role may do what the permission allows. */
+export const roleAllows = (role: Role, permission: Permission | null): boolean =>
+  permission === null || ROLE_PERMISSIONS[role].includes(permission);
