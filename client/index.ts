@@ -4,6 +4,16 @@ import { contract, type Contract } from '../contract/index.js';
 
 export { contract };
 export { toMajor, toMinor } from './money.js';
+/** Who may do what: each operation's permission and each role's permissions (a UI hides the rest). */
+export {
+  OPERATION_PERMISSIONS,
+  PERMISSIONS,
+  ROLE_PERMISSIONS,
+  ROLES,
+  roleAllows,
+  type Permission,
+  type Role,
+} from '../contract/permissions.js';
 /** What a webhook receives, typed by event; `verifyWebhook` (from `@bms/client/webhooks`) returns it. */
 export {
   WebhookEnvelopeSchema,
