@@ -1,4 +1,5 @@
 import { initContract, type AppRouter } from '@ts-rest/core';
+import * as audit from './audit/index.js';
 import * as auth from './auth/index.js';
 import * as finance from './finance/index.js';
 import * as general from './general/index.js';
@@ -28,6 +29,7 @@ export const contract: {
   loyalty: Mounted<typeof loyalty.loyaltyContract>;
   publicLoyalty: Mounted<typeof publicLoyalty.publicLoyaltyContract>;
   sandbox: Mounted<typeof sandbox.sandboxContract>;
+  auditLog: Mounted<typeof audit.auditLogContract>;
 } = c.router(
   {
     auth: auth.authContract,
@@ -39,6 +41,7 @@ export const contract: {
     loyalty: loyalty.loyaltyContract,
     publicLoyalty: publicLoyalty.publicLoyaltyContract,
     sandbox: sandbox.sandboxContract,
+    auditLog: audit.auditLogContract,
   },
   V1,
 );
@@ -49,7 +52,7 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { auth, finance, general, hr, loyalty, marketing, publicLoyalty, sandbox, webhooks };
+export { audit, auth, finance, general, hr, loyalty, marketing, publicLoyalty, sandbox, webhooks };
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

@@ -58,6 +58,10 @@ const TAGS = [
       'catalogue and voucher checks. Browsers may call it from the origins in `CORS_ORIGINS`.',
   },
   {
+    name: 'Audit log',
+    description: 'Every change made to the business, who made it and when; append-only, kept at least 2 years.',
+  },
+  {
     name: 'Sandbox',
     description:
       'What an integrator tests against: mail the service captured instead of sending it (all mail, where ' +

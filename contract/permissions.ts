@@ -254,6 +254,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   advanceClock: 'sandbox.manage',
   // sandbox.reset
   resetSandbox: 'sandbox.manage',
+  // auditLog
+  listAuditLog: 'audit.read',
 };
 
 /** Whether the role may do what the permission allows. */

@@ -1,3 +1,4 @@
+import { auditModule } from './audit/index.js';
 import { authModule } from './auth/index.js';
 import { financeModule } from './finance/index.js';
 import { generalModule } from './general/index.js';
@@ -23,4 +24,5 @@ export const domains: readonly DomainModule[] = [
   webhooksModule,
   loyaltyModule,
   sandboxModule,
+  auditModule,
 ];

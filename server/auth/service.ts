@@ -213,6 +213,7 @@ export async function resolveCredential(
     role,
     kind: 'user',
     credentialId: token.id,
+    userId: token.user_id,
     expiresAt: token.expires_at,
   };
 }

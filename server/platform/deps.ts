@@ -52,6 +52,8 @@ export interface AuthInfo {
   scope?: ApiKeyScope;
   /** Access token id or API key id. */
   credentialId: string;
+  /** The person an access token was given to (the audit trail's actor). */
+  userId?: string;
   /** When an access token expires (API keys do not). */
   expiresAt?: Date;
   /**

@@ -3,7 +3,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ErrorCode } from '../../contract/common/errors.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../contract/common/schemas.js';
 import type { Clock } from './clock.js';
+import type { AppRoute } from '@ts-rest/core';
 import type { ControlledTransaction } from 'kysely';
+import { actorOf, operationOf, recordChange, resourceIdOf, SELF_AUDITED, type AuditActor } from './audit.js';
 import type { Executor } from './db/database.js';
 import type { Database } from './db/types.js';
 import type { Deps } from './deps.js';
@@ -58,21 +60,123 @@ const SAVEPOINT = 'idempotent_request';
  * Refusals (validation, auth, rate limits) and server errors keep nothing. Keys are scoped to the
  * business. A route middleware after `requireAuth`, so the route's own authentication decides the
  * business; routes without authentication (register, sign-in) take no key.
+ *
+ * Every other authenticated change (a request other than a read, without a key) runs in a request
+ * transaction too, so that its audit row (server/platform/audit.ts) is written in the change's own
+ * transaction just before the commit, and only for a 2xx answer. The operations that write their own
+ * audit row (the public earn, with its two statements and no transaction) run as they are.
  */
 export function idempotency(deps: Deps): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'POST') return next();
-    const key = req.get('idempotency-key');
-    // A missing key opts out; an empty or over-long one is refused by the route's header schema.
-    if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) return next();
+    if (READS.has(req.method)) return next();
     // Runs after requireAuth: only a credential this route accepts reaches a claim or a replay.
-    const businessId = req.auth?.businessId;
-    if (!businessId) return next();
-    begin(deps, req, res, businessId, key).then((outcome) => {
+    const auth = req.auth;
+    if (!auth) return next();
+    const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+    const operation = operationOf(route);
+    const audit: Audit | undefined = SELF_AUDITED.has(operation)
+      ? undefined
+      : { actor: actorOf(auth), operation };
+    const key = req.method === 'POST' ? req.get('idempotency-key') : undefined;
+    // A missing key opts out; an empty or over-long one is refused by the route's header schema.
+    if (key === undefined || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+      if (!audit) return next();
+      deps.db
+        .startTransaction()
+        .execute()
+        .then((trx) => {
+          req.transaction = trx;
+          settleAudited(deps, req, res, trx, auth.businessId, audit);
+          next();
+        }, next);
+      return;
+    }
+    begin(deps, req, res, auth.businessId, key, audit).then((outcome) => {
       if (outcome === 'run') next();
       else if (outcome) next(outcome);
     }, next);
   };
+}
+
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Who made the change and with which operation; its resource is read from the answer. */
+interface Audit {
+  actor: AuditActor;
+  operation: string;
+}
+
+/** Writes the change's audit row in `trx` when the answer is a success. */
+async function auditSuccess(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  trx: Executor,
+  businessId: string,
+  audit: Audit | undefined,
+  body: unknown,
+): Promise<void> {
+  if (!audit || res.statusCode < 200 || res.statusCode >= 300) return;
+  await recordChange(trx, {
+    businessId,
+    actor: audit.actor,
+    operation: audit.operation,
+    resourceId: resourceIdOf(req.params, body),
+    requestId: req.requestId,
+    at: deps.clock.now(),
+  });
+}
+
+/** Sends the answer of a request whose transaction could not commit: nothing was changed. */
+function answerFailure(req: Request, res: Response, err: unknown, what: string): void {
+  const failure = toApiError(err);
+  if (failure.status >= 500) req.log.error({ err }, what);
+  if (failure.headers) res.set(failure.headers);
+  res
+    .status(failure.status)
+    .type('application/json')
+    .send(JSON.stringify(errorBody(req.path, failure)));
+}
+
+/**
+ * Ends an unkeyed change's request transaction when its answer is ready, before sending it: a 2xx
+ * writes the audit row and commits; anything else rolls the request's work back.
+ */
+function settleAudited(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  trx: ControlledTransaction<Database>,
+  businessId: string,
+  audit: Audit,
+): void {
+  res.json = (body: unknown) => {
+    const text = JSON.stringify(body);
+    const settle = async () => {
+      if (res.statusCode < 200 || res.statusCode >= 300) return trx.rollback().execute();
+      await auditSuccess(deps, req, res, trx, businessId, audit, body);
+      await trx.commit().execute();
+    };
+    settle().then(
+      () => res.type('application/json').send(text),
+      async (err: unknown) => {
+        await trx
+          .rollback()
+          .execute()
+          .catch(() => undefined);
+        answerFailure(req, res, err, 'request failed at commit');
+      },
+    );
+    return res;
+  };
+  // An answer not sent through res.json (none today) must not leave the transaction open.
+  res.on('close', () => {
+    if (!trx.isCommitted && !trx.isRolledBack)
+      void trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+  });
 }
 
 /**
@@ -85,6 +189,7 @@ async function begin(
   res: Response,
   businessId: string,
   key: string,
+  audit: Audit | undefined,
 ): Promise<ApiError | 'run' | undefined> {
   const trx = await deps.db.startTransaction().execute();
   try {
@@ -114,7 +219,7 @@ async function begin(
     }
     const work = await trx.savepoint(SAVEPOINT).execute();
     req.transaction = work;
-    settleOnResponse(deps, req, res, { trx: work, businessId, key, fingerprint });
+    settleOnResponse(deps, req, res, { trx: work, businessId, key, fingerprint, audit });
     return 'run';
   } catch (err) {
     await trx
@@ -129,7 +234,7 @@ async function begin(
  * Ends the request's transaction when its response is ready, before sending it: a success commits
  * with its response stored; a refusal worth keeping (a 404, a 409 of the resource's state, ...)
  * undoes the request's work and commits only the stored refusal; refusals not kept and server
- * errors roll everything back. Stored responses are sealed like other secrets at rest: some carry
+ * errors roll everything back. A success writes its audit row before the commit. Stored responses are sealed like other secrets at rest: some carry
  * one (a new API key, a webhook signing secret) and are replayable for a day.
  */
 function settleOnResponse(
@@ -141,6 +246,7 @@ function settleOnResponse(
     businessId: string;
     key: string;
     fingerprint: string;
+    audit: Audit | undefined;
   },
 ): void {
   const { trx } = request;
@@ -155,6 +261,7 @@ function settleOnResponse(
       const ended =
         res.statusCode < 400 ? trx.releaseSavepoint(SAVEPOINT) : trx.rollbackToSavepoint(SAVEPOINT);
       const tx = await ended.execute();
+      await auditSuccess(deps, req, res, tx, request.businessId, request.audit, body);
       await queries.storeKey(tx, {
         business_id: request.businessId,
         key: request.key,

@@ -1,6 +1,6 @@
 /**
  * What the platform owns of the database (docs/decisions.md, "Table ownership"): the tenant registry
- * and its settings, the outbox, idempotency keys, rate limits and mail. Only `server/platform/`
+ * and its settings, the outbox, idempotency keys, rate limits, mail and the audit log. Only `server/platform/`
  * queries files read or write these tables; domains call the platform's functions
  * (`settings.ts`, `outbox.ts`, `mail.ts`) or read one of its published views.
  */
@@ -10,6 +10,7 @@ export const PLATFORM_TABLES: readonly string[] = [
   'idempotency_keys',
   'rate_limits',
   'mail_messages',
+  'audit_log',
 ];
 
 /** Read-only views the platform publishes for domains' set-based SQL. */

@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { created, ok, success } from '../platform/answers.js';
+import { actorOf } from '../platform/audit.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
 import * as service from './service.js';
 
@@ -11,7 +12,8 @@ export const publicLoyaltyRoutes = (deps: Deps) => {
   return s.router(contract.publicLoyalty, {
     publicGetBalance: async ({ query, req }) =>
       ok(success({ data: await service.getBalance(ctx(req), query.email) })),
-    publicEarn: async ({ body, req }) => ok(success({ data: await service.earn(ctx(req), body) })),
+    publicEarn: async ({ body, req }) =>
+      ok(success({ data: await service.earn(ctx(req), body, actorOf(req.auth!)) })),
     publicRedeem: async ({ body, req }) => created(success({ data: await service.redeem(ctx(req), body) })),
     publicListRewards: async ({ req }) => ok(success({ data: await service.listRewards(ctx(req)) })),
     publicVerifyVoucher: async ({ params, req }) =>

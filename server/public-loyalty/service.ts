@@ -1,3 +1,4 @@
+import type { AuditActor } from '../platform/audit.js';
 import type {
   Balance,
   EarnPointsBody,
@@ -36,7 +37,8 @@ export async function getBalance(ctx: Ctx, email: string): Promise<Balance> {
 }
 
 /** Public earn: loyalty's earn by email (two statements on the usual path, see earn-by-email.ts). */
-export const earn = (ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsResult> => earnByEmail(ctx, input);
+export const earn = (ctx: Ctx, input: EarnPointsBody, actor: AuditActor): Promise<EarnPointsResult> =>
+  earnByEmail(ctx, input, actor);
 
 export async function redeem(ctx: Ctx, input: RedeemRewardBody): Promise<RedeemRewardResult> {
   const member = await memberByEmail(ctx, input.email);

@@ -1,4 +1,5 @@
 import type { EarnPointsBody, EarnPointsResult } from '../../../contract/public-loyalty/index.js';
+import type { AuditActor } from '../../platform/audit.js';
 import { inTransaction, type Ctx } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
@@ -79,18 +80,23 @@ async function enrollByEmail(ctx: Ctx, email: string): Promise<void> {
  * read (balance, lifetime, tier, status) and, from that update, inserts the ledger row and the
  * events. A concurrent change makes the update match nothing, and the earn is computed again; after
  * a few such losses (a member hammered from many tills) it takes the member's row lock instead.
- * The events are handed to the dispatcher after the commit (server/platform/relay.ts).
+ * The events are handed to the dispatcher after the commit (server/platform/relay.ts). The same
+ * statement writes the earn's audit row (the earn runs in no request transaction: server/platform/audit.ts).
  */
-export async function earnByEmail(ctx: Ctx, input: EarnPointsBody): Promise<EarnPointsResult> {
+export async function earnByEmail(
+  ctx: Ctx,
+  input: EarnPointsBody,
+  actor: AuditActor,
+): Promise<EarnPointsResult> {
   const email = input.email.toLowerCase();
   for (let attempt = 0; ; attempt++) {
     const locking = attempt >= OPTIMISTIC_ATTEMPTS;
     const outcome = locking
       ? await inTransaction(ctx, async (ctx) => {
           await queries.lockMemberOfEmail(ctx.db, ctx.businessId, email);
-          return tryEarn(ctx, input, await earnState(ctx.db, ctx.businessId, email));
+          return tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email));
         })
-      : await tryEarn(ctx, input, await earnState(ctx.db, ctx.businessId, email));
+      : await tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email));
     if (outcome === 'changed') continue;
     if (outcome === 'enroll') {
       await enrollByEmail(ctx, email);
@@ -104,7 +110,12 @@ export async function earnByEmail(ctx: Ctx, input: EarnPointsBody): Promise<Earn
 /** Earned; or the member changed meanwhile; or the customer must be enrolled first (automatic). */
 type EarnOutcome = { result: EarnPointsResult; eventIds: string[] } | 'changed' | 'enroll';
 
-async function tryEarn(ctx: Ctx, input: EarnPointsBody, state: EarnState): Promise<EarnOutcome> {
+async function tryEarn(
+  ctx: Ctx,
+  input: EarnPointsBody,
+  actor: AuditActor,
+  state: EarnState,
+): Promise<EarnOutcome> {
   if (!state.member_id) {
     if (state.enrollment_type !== 'automatic') throw noMember();
     return 'enroll';
@@ -200,6 +211,7 @@ async function tryEarn(ctx: Ctx, input: EarnPointsBody, state: EarnState): Promi
           },
           tierId: memberAfter.tier_id,
           events,
+          audit: { id: newId('aud'), actor, requestId: ctx.requestId },
         }),
       { loyalty_transactions_reference_key: referenceTaken },
     );

@@ -272,6 +272,29 @@ WITH
     FROM
       jsonb_to_recordset($14::jsonb) AS e (id text, type text, data jsonb),
       updated
+  ),
+  audited AS (
+    INSERT INTO audit_log (
+      business_id,
+      id,
+      occurred_at,
+      actor_kind,
+      actor_id,
+      operation,
+      resource_id,
+      request_id
+    )
+    SELECT
+      $1,
+      $15,
+      $5,
+      $16,
+      $17,
+      'publicEarn',
+      NULL,
+      $18
+    FROM
+      updated
   )
 SELECT
   points_balance

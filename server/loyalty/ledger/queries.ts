@@ -3,6 +3,8 @@ import type { ListTransactionsQuery } from '../../../contract/loyalty/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import { runPrepared } from '../../platform/db/prepared.js';
+import type { AuditActor } from '../../platform/audit.js';
+import { auditInsert } from '../../platform/audit.queries.js';
 import { outboxInsert } from '../../platform/outbox.queries.js';
 import type { LoyaltyTransactionRow, LoyaltyTransactionsTable } from '../../platform/db/types.js';
 
@@ -195,6 +197,8 @@ const EARN_WRITE_SQL = `
       FROM updated
   ), announced AS (
     ${outboxInsert({ businessId: '$1', events: '$14', occurredAt: '$5', onlyWith: 'updated' })}
+  ), audited AS (
+    ${auditInsert({ businessId: '$1', id: '$15', occurredAt: '$5', actorKind: '$16', actorId: '$17', operation: "'publicEarn'", requestId: '$18', onlyWith: 'updated' })}
   )
   SELECT points_balance FROM updated`;
 
@@ -207,6 +211,8 @@ export interface EarnWrite {
   tierId: string | null;
   /** Outbox rows, written undispatched (the relay hands them on). */
   events: readonly { id: string; type: string; data: unknown }[];
+  /** The change's audit row (server/platform/audit.ts), written with it. */
+  audit: { id: string; actor: AuditActor; requestId: string };
 }
 
 /**
@@ -230,6 +236,10 @@ export async function writeEarn(db: Executor, w: EarnWrite): Promise<boolean> {
     t.multiplier_applied,
     t.expires_at,
     JSON.stringify(w.events),
+    w.audit.id,
+    w.audit.actor.kind,
+    w.audit.actor.id,
+    w.audit.requestId,
   ]);
   return rows.length === 1;
 }

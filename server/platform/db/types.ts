@@ -166,6 +166,17 @@ export interface EventsTable {
   dispatched_at: NullableTimestamp;
 }
 
+export interface AuditLogTable {
+  business_id: string;
+  id: string;
+  occurred_at: Timestamp;
+  actor_kind: 'user' | 'api_key';
+  actor_id: string;
+  operation: string;
+  resource_id: string | null;
+  request_id: string;
+}
+
 export interface WebhooksTable {
   business_id: string;
   id: GeneratedAlways<number>;
@@ -718,6 +729,7 @@ export interface Database {
   invoice_items: InvoiceItemsTable;
   payments: PaymentsTable;
   events: EventsTable;
+  audit_log: AuditLogTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -1,0 +1,72 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { resultEnvelope } from '../common/envelopes.js';
+import { resultErrors } from '../common/errors.js';
+import { meta } from '../common/metadata.js';
+import { offsetPageQuery } from '../common/pagination.js';
+import { TimestampSchema, idOf } from '../common/schemas.js';
+
+const c = initContract();
+
+export const AuditActorKindSchema = z.enum(['user', 'api_key']);
+
+export const AuditEntrySchema = extendApi(
+  z.object({
+    id: idOf('aud'),
+    occurred_at: TimestampSchema,
+    actor: z.object({
+      kind: AuditActorKindSchema.describe('`user`: a person signed in; `api_key`: an API key.'),
+      id: z.string().describe('The user id, or the API key id.'),
+    }),
+    operation: z.string().describe('The contract operation that made the change (`createInvoice`).'),
+    resource_id: z
+      .string()
+      .nullable()
+      .describe("The resource changed: the path's id, else the id the answer gave, else null."),
+    request_id: z.string().describe('The `X-Request-Id` of the request.'),
+  }),
+  {
+    title: 'AuditEntry',
+    example: {
+      id: 'aud_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
+      occurred_at: '2026-11-21T09:30:00.000Z',
+      actor: { kind: 'user', id: 'usr_01JD7X2R5VQ8N3K4M6P9T1W2Y4' },
+      operation: 'createCustomer',
+      resource_id: 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y5',
+      request_id: '3f1c8d2e-5b7a-4c1e-9f0a-2d6b8e4c7a91',
+    },
+  },
+);
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+const FilterText = z.string().trim().min(1).max(128);
+
+export const ListAuditLogQuerySchema = offsetPageQuery(10_000_000).extend({
+  actor_id: FilterText.optional().describe('Only changes by this user or API key.'),
+  resource_id: FilterText.optional().describe('Only changes of this resource.'),
+  operation: FilterText.optional().describe('Only this operation (`createInvoice`).'),
+  from: z.string().datetime({ offset: true }).optional().describe('Only changes at or after this instant.'),
+  to: z.string().datetime({ offset: true }).optional().describe('Only changes before this instant.'),
+});
+export type ListAuditLogQuery = z.infer<typeof ListAuditLogQuerySchema>;
+
+export const auditLogContract = c.router({
+  listAuditLog: {
+    method: 'GET',
+    path: '/audit-log',
+    summary: 'List the audit log',
+    description:
+      'Every change made to the business (any request other than a read that succeeded), newest first: who (a ' +
+      'user or an API key), when, the operation, the resource and the request id, written in the same transaction ' +
+      'as the change. Filters by actor, resource, operation and a date range (`from` inclusive, `to` exclusive); ' +
+      '`limit` (default 50, max 200) and `offset`. Owners and admins only. Entries cannot be changed or deleted ' +
+      'and are kept at least 2 years.',
+    query: ListAuditLogQuerySchema,
+    responses: {
+      200: resultEnvelope({ entries: z.array(AuditEntrySchema), total_count: z.number().int() }),
+      ...resultErrors(),
+    },
+    metadata: meta('token', 'Audit log'),
+  },
+});

@@ -1,0 +1,45 @@
+import type { Insertable } from 'kysely';
+import type { ListAuditLogQuery } from '../../contract/audit/index.js';
+import type { Executor } from './db/database.js';
+import { pageWithTotal } from './db/paged.js';
+import type { AuditLogTable } from './db/types.js';
+
+export async function insertAuditEntry(db: Executor, row: Insertable<AuditLogTable>): Promise<void> {
+  await db.insertInto('audit_log').values(row).execute();
+}
+
+/**
+ * The audit row of a statement that writes its change in one SQL statement (the public earn): an
+ * INSERT for a CTE, written only with a row of `onlyWith`, its values as the statement's parameters.
+ */
+export const auditInsert = (p: {
+  businessId: string;
+  id: string;
+  occurredAt: string;
+  actorKind: string;
+  actorId: string;
+  operation: string;
+  requestId: string;
+  onlyWith: string;
+}) => `
+    INSERT INTO audit_log (business_id, id, occurred_at, actor_kind, actor_id, operation, resource_id, request_id)
+    SELECT ${p.businessId}, ${p.id}, ${p.occurredAt}, ${p.actorKind}, ${p.actorId}, ${p.operation}, NULL, ${p.requestId}
+      FROM ${p.onlyWith}`;
+
+/** The business's audit rows, newest first, filtered, with their total. */
+export function listAuditEntries(
+  db: Executor,
+  businessId: string,
+  query: Omit<ListAuditLogQuery, 'from' | 'to'> & { from?: Date; to?: Date },
+) {
+  let base = db
+    .selectFrom('audit_log')
+    .select(['id', 'occurred_at', 'actor_kind', 'actor_id', 'operation', 'resource_id', 'request_id'])
+    .where('business_id', '=', businessId);
+  if (query.actor_id !== undefined) base = base.where('actor_id', '=', query.actor_id);
+  if (query.resource_id !== undefined) base = base.where('resource_id', '=', query.resource_id);
+  if (query.operation !== undefined) base = base.where('operation', '=', query.operation);
+  if (query.from !== undefined) base = base.where('occurred_at', '>=', query.from);
+  if (query.to !== undefined) base = base.where('occurred_at', '<', query.to);
+  return pageWithTotal(base, (q) => q.orderBy('occurred_at', 'desc').orderBy('id', 'desc'), query);
+}

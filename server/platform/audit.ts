@@ -1,0 +1,119 @@
+import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import type { AuditEntry, ListAuditLogQuery } from '../../contract/audit/index.js';
+import { contract } from '../../contract/index.js';
+import type { Ctx } from './context.js';
+import type { Executor } from './db/database.js';
+import type { AuthInfo } from './deps.js';
+import { newId } from './ids.js';
+import * as queries from './audit.queries.js';
+
+/**
+ * The audit trail (DESIGN section 15): every change a business's credential makes (a request other
+ * than a read, answered 2xx) is written to `audit_log` in the change's own transaction, so a change
+ * that rolls back leaves no row. The request transaction (server/platform/idempotency.ts) writes it
+ * just before its commit; the public earn, which runs without one, writes it in its own statement
+ * (SELF_AUDITED). Rows are append-only (a trigger refuses UPDATE and DELETE but a sandbox's) and kept
+ * at least 2 years: nothing purges them.
+ */
+
+/** Who made a change: a person (their user id) or an API key (its id). */
+export interface AuditActor {
+  kind: 'user' | 'api_key';
+  id: string;
+}
+
+export const actorOf = (auth: AuthInfo): AuditActor =>
+  auth.kind === 'user' && auth.userId
+    ? { kind: 'user', id: auth.userId }
+    : { kind: 'api_key', id: auth.credentialId };
+
+/** Operations that write their own audit row in the statement that makes their change. */
+export const SELF_AUDITED: ReadonlySet<string> = new Set(['publicEarn']);
+
+const keyOf = (route: Pick<AppRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+let operations: Map<string, string> | undefined;
+
+/** The contract's name of the route's operation (`createInvoice`). */
+export function operationOf(route: AppRoute): string {
+  if (!operations) {
+    const found = new Map<string, string>();
+    const walk = (router: AppRouter) => {
+      for (const [name, entry] of Object.entries(router)) {
+        if (isAppRoute(entry)) found.set(keyOf(entry), name);
+        else walk(entry);
+      }
+    };
+    walk(contract);
+    operations = found;
+  }
+  return operations.get(keyOf(route)) ?? `${route.method} ${route.path}`;
+}
+
+const idText = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : null;
+
+/**
+ * The resource a change is about: the path's last parameter (`:id`, `:publicId`, ...); else the id
+ * in the answer (`data.id`, `id`, or the one `<resource>_id` field of a result envelope); else null.
+ */
+export function resourceIdOf(params: Record<string, string> | undefined, body: unknown): string | null {
+  const values = Object.values(params ?? {});
+  const fromPath = idText(values[values.length - 1]);
+  if (fromPath) return fromPath;
+  if (typeof body !== 'object' || body === null) return null;
+  const answer = body as Record<string, unknown>;
+  const data = answer.data as Record<string, unknown> | null | undefined;
+  const fromData = typeof data === 'object' && data !== null ? idText(data.id) : null;
+  if (fromData) return fromData;
+  const own = idText(answer.id);
+  if (own) return own;
+  const named = Object.keys(answer).filter((k) => k.endsWith('_id'));
+  return named.length === 1 ? idText(answer[named[0]!]) : null;
+}
+
+export interface AuditRecord {
+  businessId: string;
+  actor: AuditActor;
+  operation: string;
+  resourceId: string | null;
+  requestId: string;
+  at: Date;
+}
+
+/** Writes one audit row on `db`, the change's own transaction. */
+export function recordChange(db: Executor, record: AuditRecord): Promise<void> {
+  return queries.insertAuditEntry(db, {
+    business_id: record.businessId,
+    id: newId('aud'),
+    occurred_at: record.at,
+    actor_kind: record.actor.kind,
+    actor_id: record.actor.id,
+    operation: record.operation,
+    resource_id: record.resourceId,
+    request_id: record.requestId,
+  });
+}
+
+/** `GET /v1/audit-log`: the business's changes, newest first. */
+export async function listAuditLog(
+  ctx: Ctx,
+  query: ListAuditLogQuery,
+): Promise<{ entries: AuditEntry[]; total_count: number }> {
+  const { rows, total } = await queries.listAuditEntries(ctx.db, ctx.businessId, {
+    ...query,
+    from: query.from === undefined ? undefined : new Date(query.from),
+    to: query.to === undefined ? undefined : new Date(query.to),
+  });
+  return {
+    entries: rows.map((r) => ({
+      id: r.id,
+      occurred_at: r.occurred_at.toISOString(),
+      actor: { kind: r.actor_kind, id: r.actor_id },
+      operation: r.operation,
+      resource_id: r.resource_id,
+      request_id: r.request_id,
+    })),
+    total_count: total,
+  };
+}
