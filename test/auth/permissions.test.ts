@@ -14,7 +14,6 @@ import { newId } from '../../server/platform/ids.js';
 import { hashPassword } from '../../server/auth/secrets.js';
 import { createApiKey } from '../support/auth.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
-import { routesIn } from '../support/security.js';
 import { useTestServer } from '../support/setup.js';
 
 const UNLIMITED = '1000000000';
