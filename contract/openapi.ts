@@ -16,6 +16,10 @@ const SUCCESS_TEXT: Record<string, string> = {
 const TAGS = [
   { name: 'Auth', description: 'Registration, sign-in and sign-out. Access tokens are opaque and expire.' },
   {
+    name: 'Team',
+    description: 'The people of a business, their roles, and invitations to join it.',
+  },
+  {
     name: 'API keys',
     description: 'Keys for server-to-server (`full`) and point-of-sale (`public_loyalty`) use.',
   },
@@ -59,7 +63,8 @@ const TAGS = [
   },
   {
     name: 'Audit log',
-    description: 'Every change made to the business, who made it and when; append-only, kept at least 2 years.',
+    description:
+      'Every change made to the business, who made it and when; append-only, kept at least 2 years.',
   },
   {
     name: 'Sandbox',

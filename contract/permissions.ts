@@ -78,6 +78,11 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   revokeApiKey: 'api_keys.manage',
   getBusiness: 'settings.read',
   updateBusiness: 'settings.write',
+  getTeam: 'team.read',
+  inviteMember: 'team.manage',
+  changeMemberRole: 'team.manage',
+  removeMember: 'team.manage',
+  acceptInvitation: null,
   // general.customers
   listCustomers: 'customers.read',
   createCustomer: 'customers.write',

@@ -20,6 +20,7 @@ import * as platformBusinessTimeZones from './2026_11_25_0004_platform_business_
 import * as platformSandbox from './2026_11_26_0001_platform_sandbox.js';
 import * as financeSandboxReset from './2026_11_26_0002_finance_sandbox_reset.js';
 import * as authMemberships from './2026_11_26_0003_auth_memberships.js';
+import * as authInvitations from './2026_11_26_0004_auth_invitations.js';
 import * as platformAuditLog from './2026_11_26_0005_platform_audit_log.js';
 
 /** Every migration, in order. Add new files here. */
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0001_platform_sandbox': platformSandbox,
   '2026_11_26_0002_finance_sandbox_reset': financeSandboxReset,
   '2026_11_26_0003_auth_memberships': authMemberships,
+  '2026_11_26_0004_auth_invitations': authInvitations,
   '2026_11_26_0005_platform_audit_log': platformAuditLog,
 };

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { apiKeysContract } from './api-keys.js';
 import { businessContract } from './business.js';
 import { sessionsContract } from './sessions.js';
+import { teamContract } from './team.js';
 
 const c = initContract();
 
@@ -9,8 +10,14 @@ const c = initContract();
  * The auth domain: its routes sit directly under `auth` (`client.auth.register`, `client.auth.createApiKey`,
  * `client.auth.getBusiness`).
  */
-export const authContract = c.router({ ...sessionsContract, ...apiKeysContract, ...businessContract });
+export const authContract = c.router({
+  ...sessionsContract,
+  ...apiKeysContract,
+  ...businessContract,
+  ...teamContract,
+});
 
 export * from './api-keys.js';
 export * from './business.js';
 export * from './sessions.js';
+export * from './team.js';

@@ -39,6 +39,13 @@ export const SignInBodySchema = extendApi(
       environment: EnvironmentSchema.default('live').describe(
         'Sign in to the live business (default) or to its staging sandbox, made at the first sandbox sign-in.',
       ),
+      businessId: idOf('biz')
+        .optional()
+        .describe(
+          'The business to sign in to, for a person in several teams: without it, such a person is answered ' +
+            '422 on `businessId` with the choices (`<id>: <name>`) in `details`. A business the person is not ' +
+            'a member of: 401, as wrong credentials.',
+        ),
     })
     .strict(),
   {
@@ -78,7 +85,8 @@ export const sessionsContract = c.router({
     path: '/auth/token',
     summary: 'Sign in',
     description:
-      'Exchanges email and password for an access token. After 10 failed attempts in a minute for one IP or ' +
+      'Exchanges email and password for an access token to one of the businesses the person is a member of ' +
+      '(`businessId` chooses among several). After 10 failed attempts in a minute for one IP or ' +
       'one email, every attempt for it is refused with 429 until the minute ends.',
     body: SignInBodySchema,
     responses: { 200: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC, 401]) },

@@ -16,6 +16,6 @@ export type { AuthInfo } from '../platform/deps.js';
 /** Sign-up, sign-in, access tokens, API keys and the business's own settings. */
 export const authModule: DomainModule = {
   name: 'auth',
-  tables: ['users', 'memberships', 'access_tokens', 'api_keys'],
+  tables: ['users', 'memberships', 'invitations', 'access_tokens', 'api_keys'],
   mount: (app, deps, options) => createExpressEndpoints(contract.auth, authRoutes(deps), app, options),
 };

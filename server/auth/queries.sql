@@ -11,6 +11,19 @@ from
 where
   lower("email") = $1;
 
+-- listMembershipsOf
+select
+  "business_id",
+  "role"
+from
+  "memberships"
+where
+  "user_id" = $1
+order by
+  "created_at",
+  "business_id"
+limit $2;
+
 -- findTokenByHash
 select
   "id",

@@ -10,6 +10,18 @@ export async function findUserByEmail(db: Executor, email: string) {
     .executeTakeFirst();
 }
 
+/** The businesses the person is a member of, the earliest joined first. */
+export async function listMembershipsOf(db: Executor, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .select(['business_id', 'role'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('business_id')
+    .limit(1000)
+    .execute();
+}
+
 export async function findTokenByHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('access_tokens')

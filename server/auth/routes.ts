@@ -4,9 +4,10 @@ import { consume, isBlocked } from '../platform/rate-limit.js';
 import { rateLimited } from '../platform/middleware.js';
 import { created, ok, success } from '../platform/answers.js';
 import { ctxFor, dbOf, type Deps } from '../platform/deps.js';
-import { ApiError } from '../platform/errors.js';
+import { ApiError, invalid } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
+import * as team from './team/service.js';
 
 const s = initServer();
 
@@ -16,6 +17,9 @@ const sourceOf = (req: Express.Request, deps: Deps): auth.AuthSource => ({
   clock: deps.clock,
   config: deps.config,
 });
+
+/** Who acts on the team: the role of the caller's credential. */
+const actorOf = (req: Express.Request): team.Actor => ({ role: req.auth?.role });
 
 /** The access token or key the caller authenticated with. */
 function credentialOf(req: Express.Request): string {
@@ -76,5 +80,34 @@ export const authRoutes = (deps: Deps) => {
     getBusiness: async ({ req }) => ok(success({ data: await auth.getBusiness(ctx(req)) })),
 
     updateBusiness: async ({ body, req }) => ok(success({ data: await auth.updateBusiness(ctx(req), body) })),
+
+    getTeam: async ({ req }) => ok(success({ data: await team.getTeam(ctx(req)) })),
+
+    inviteMember: async ({ body, req }) =>
+      created(success({ data: await team.invite(ctx(req), actorOf(req), body) })),
+
+    changeMemberRole: async ({ params, body, req }) => {
+      const { member, tokenIds } = await team.changeRole(ctx(req), actorOf(req), params.userId, body);
+      for (const id of tokenIds) forgetCredential(deps, id);
+      return ok(success({ data: member }));
+    },
+
+    removeMember: async ({ params, req }) => {
+      const revoked = await team.removeMember(ctx(req), actorOf(req), params.userId);
+      for (const id of revoked) forgetCredential(deps, id);
+      return ok(success({ message: 'Team member removed' }));
+    },
+
+    // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
+    acceptInvitation: async ({ body, req }) => {
+      const blocked = await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures);
+      if (blocked) throw rateLimited(blocked, 'Too many failed attempts; try again later');
+      const session = await team.acceptInvitation(sourceOf(req, deps), body);
+      if (!session) {
+        await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
+        throw invalid('token', 'This invitation is unknown, already used or expired');
+      }
+      return ok(success({ data: session }));
+    },
   });
 };

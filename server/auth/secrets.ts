@@ -37,6 +37,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const DUMMY_PASSWORD_HASH = await hashPassword(randomBytes(16).toString('hex'));
 
 export const TOKEN_PREFIX = 'bms_at_';
+/** Invitations to a team: single-use, mailed, stored only as a hash. */
+export const INVITATION_PREFIX = 'bms_inv_';
 export const KEY_PREFIXES = { public_loyalty: 'bms_pk_', full: 'bms_sk_' } as const;
 /** A sandbox's keys say so (DESIGN section 12): `bms_pk_test_...`, `bms_sk_test_...`. */
 export const TEST_KEY_PREFIXES = { public_loyalty: 'bms_pk_test_', full: 'bms_sk_test_' } as const;

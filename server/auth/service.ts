@@ -52,7 +52,7 @@ export interface ProvisionedBusiness {
 
 const emailTaken = () => conflict('An account with this email already exists');
 
-async function issueToken(
+export async function issueToken(
   db: Executor,
   source: Pick<Ctx, 'clock' | 'config'>,
   businessId: string,
@@ -131,17 +131,45 @@ export async function register(source: AuthSource, input: RegisterBody): Promise
 }
 
 /**
- * Returns null for wrong credentials (the caller counts the failure). Signing in to the sandbox
- * makes the live business's sandbox twin the first time (DESIGN section 12): the same person,
- * a business of its own.
+ * Returns null for wrong credentials (the caller counts the failure): an unknown email, a wrong
+ * password, or a `businessId` the person is not a member of. A person in several businesses names
+ * one (422 on `businessId` with the choices otherwise). Signing in to the sandbox makes the live
+ * business's sandbox twin the first time (DESIGN section 12): the same person, a business of its own.
  */
 export async function signIn(source: AuthSource, input: SignInBody): Promise<AuthSession | null> {
   const user = await queries.findUserByEmail(source.db, input.email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) return null;
-  if (input.environment !== 'sandbox') return issueToken(source.db, source, user.business_id, user.id);
-  const sandboxId = await sandboxBusiness(source, user.business_id);
+  const businessId = await chosenBusiness(source, user.id, input.businessId);
+  if (businessId === undefined) return null;
+  if (input.environment !== 'sandbox') return issueToken(source.db, source, businessId, user.id);
+  const sandboxId = await sandboxBusiness(source, businessId);
   return issueToken(source.db, source, sandboxId, user.id, 'sandbox');
+}
+
+/**
+ * The live business the person signs in to: the one named (undefined when they are not a member of
+ * it), or their only one; several and none named is refused with the choices.
+ */
+async function chosenBusiness(
+  source: AuthSource,
+  userId: string,
+  named: string | undefined,
+): Promise<string | undefined> {
+  const memberships = await queries.listMembershipsOf(source.db, userId);
+  if (named !== undefined) return memberships.find((m) => m.business_id === named)?.business_id;
+  if (memberships.length <= 1) return memberships[0]?.business_id;
+  const choices = await Promise.all(
+    memberships.map(async (m) => {
+      const business = await settings.findBusiness({ db: source.db, businessId: m.business_id });
+      return { field: 'businessId', message: `${m.business_id}: ${business?.name ?? ''}` };
+    }),
+  );
+  throw new ApiError(
+    'VALIDATION_ERROR',
+    'You are a member of several businesses: sign in with the businessId of one of them',
+    choices,
+  );
 }
 
 /** An access token to the sandbox of the user's live business (the CLI's `--sandbox`). */

@@ -140,6 +140,10 @@ export async function sandboxOf(ctx: Pick<Ctx, 'db' | 'clock'>, liveBusinessId: 
   return (await queries.findSandboxOf(ctx.db, liveBusinessId))?.id;
 }
 
+/** The live business's sandbox twin, if it has been made. */
+export const existingSandboxOf = async (ctx: Pick<Ctx, 'db'>, liveBusinessId: string) =>
+  (await queries.findSandboxOf(ctx.db, liveBusinessId))?.id;
+
 /**
  * Reads the business's environment and clock offset (undefined when it is gone), locking its row
  * until the transaction ends when `forUpdate` (an advance or a reset), sharing it otherwise.

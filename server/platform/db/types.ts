@@ -44,6 +44,17 @@ export interface MembershipsTable {
   updated_at: GeneratedTimestamp;
 }
 
+export interface InvitationsTable {
+  id: string;
+  business_id: string;
+  email: string;
+  role: MembershipsTable['role'];
+  token_hash: string;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+}
+
 export interface UsersTable {
   id: string;
   business_id: string;
@@ -720,6 +731,7 @@ export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
   memberships: MembershipsTable;
+  invitations: InvitationsTable;
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
   sequences: SequencesTable;
@@ -779,6 +791,7 @@ export type InvoiceRow = Selectable<InvoicesTable>;
 export type InvoiceItemRow = Selectable<InvoiceItemsTable>;
 export type PaymentRow = Selectable<PaymentsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type InvitationRow = Selectable<InvitationsTable>;
 export type NewCustomer = Insertable<CustomersTable>;
 export type CustomerUpdate = Updateable<CustomersTable>;
 export type WebhookRow = Selectable<WebhooksTable>;

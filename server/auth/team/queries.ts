@@ -1,0 +1,147 @@
+import type { Insertable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { InvitationsTable, MembershipsTable } from '../../platform/db/types.js';
+
+type Role = MembershipsTable['role'];
+
+/** The business's members with their emails, the earliest to join first. */
+export async function listMembers(db: Executor, businessId: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'u.email', 'm.role', 'm.created_at'])
+    .where('m.business_id', '=', businessId)
+    .orderBy('m.created_at')
+    .orderBy('m.user_id')
+    .limit(1000)
+    .execute();
+}
+
+/** One member of the business with their email; undefined when the person is not a member. */
+export async function findMember(db: Executor, businessId: string, userId: string) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'u.email', 'm.role', 'm.created_at'])
+    .where('m.business_id', '=', businessId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Whether someone with this email (any case) is a member of the business. */
+export async function isMemberByEmail(db: Executor, businessId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('m.user_id')
+    .where('m.business_id', '=', businessId)
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Locks the business's owners' memberships and counts them (a change of owners checks the last one). */
+export async function lockOwners(db: Executor, businessId: string): Promise<number> {
+  const rows = await db
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('business_id', '=', businessId)
+    .where('role', '=', 'owner')
+    .forUpdate()
+    .execute();
+  return rows.length;
+}
+
+export async function updateRole(db: Executor, businessId: string, userId: string, role: Role, now: Date) {
+  return db
+    .updateTable('memberships')
+    .set({ role, updated_at: now })
+    .where('business_id', '=', businessId)
+    .where('user_id', '=', userId)
+    .returning(['user_id', 'role', 'created_at'])
+    .executeTakeFirst();
+}
+
+export async function deleteMembership(db: Executor, businessId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('memberships')
+    .where('business_id', '=', businessId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** The ids of the person's access tokens for these businesses that are not revoked. */
+export async function activeTokenIds(db: Executor, businessIds: readonly string[], userId: string) {
+  const rows = await db
+    .selectFrom('access_tokens')
+    .select('id')
+    .where('business_id', 'in', businessIds)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .limit(10_000)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Revokes the person's live access tokens for the business and its sandbox; the ids of those it
+ * revoked (for this process's credential cache).
+ */
+export async function revokeMemberTokens(
+  db: Executor,
+  businessIds: readonly string[],
+  userId: string,
+  now: Date,
+): Promise<string[]> {
+  const rows = await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('business_id', 'in', businessIds)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The business's invitations neither accepted nor expired at `now`, newest first. */
+export async function listPendingInvitations(db: Executor, businessId: string, now: Date) {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1000)
+    .execute();
+}
+
+/** Drops the business's pending invitations of this email (a new one replaces them). */
+export async function deletePendingInvitations(db: Executor, businessId: string, email: string) {
+  await db
+    .deleteFrom('invitations')
+    .where('business_id', '=', businessId)
+    .where('email', '=', email.toLowerCase())
+    .where('accepted_at', 'is', null)
+    .execute();
+}
+
+export async function insertInvitation(db: Executor, values: Insertable<InvitationsTable>) {
+  return db.insertInto('invitations').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The invitation of this token hash, locked until the transaction ends. */
+export async function lockInvitationByHash(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function markAccepted(db: Executor, id: string, now: Date): Promise<void> {
+  await db.updateTable('invitations').set({ accepted_at: now }).where('id', '=', id).execute();
+}
