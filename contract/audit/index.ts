@@ -46,8 +46,13 @@ export const ListAuditLogQuerySchema = offsetPageQuery(10_000_000).extend({
   actor_id: FilterText.optional().describe('Only changes by this user or API key.'),
   resource_id: FilterText.optional().describe('Only changes of this resource.'),
   operation: FilterText.optional().describe('Only this operation (`createInvoice`).'),
-  from: z.string().datetime({ offset: true }).optional().describe('Only changes at or after this instant.'),
-  to: z.string().datetime({ offset: true }).optional().describe('Only changes before this instant.'),
+  from: z
+    .string()
+    .max(64)
+    .datetime({ offset: true })
+    .optional()
+    .describe('Only changes at or after this instant.'),
+  to: z.string().max(64).datetime({ offset: true }).optional().describe('Only changes before this instant.'),
 });
 export type ListAuditLogQuery = z.infer<typeof ListAuditLogQuerySchema>;
 
