@@ -130,6 +130,6 @@ describe('every operation with a token of every role', () => {
           expect(refused && refused[1], `${who} ${name}: ${body.error?.message}`).toBe(permission);
         }
       }
-    }, 120_000);
+    }, 300_000);
   }
 });
