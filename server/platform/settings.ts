@@ -132,17 +132,17 @@ export const isSandbox = async (ctx: SettingsCtx): Promise<boolean> =>
  * Sandboxes (DESIGN section 12): each live business has at most one twin, a business of its own.
  */
 
-/** The live business's sandbox twin, made with its settings at the first call. */
-export async function sandboxOf(ctx: Pick<Ctx, 'db' | 'clock'>, liveBusinessId: string, newTwinId: string) {
-  const found = await queries.findSandboxOf(ctx.db, liveBusinessId);
-  if (found) return found.id;
-  await queries.insertSandboxOf(ctx.db, liveBusinessId, newTwinId, ctx.clock.now());
-  return (await queries.findSandboxOf(ctx.db, liveBusinessId))?.id;
-}
-
 /** The live business's sandbox twin, if it has been made. */
 export const existingSandboxOf = async (ctx: Pick<Ctx, 'db'>, liveBusinessId: string) =>
   (await queries.findSandboxOf(ctx.db, liveBusinessId))?.id;
+
+/** The live business's sandbox twin, made with its settings at the first call. */
+export async function sandboxOf(ctx: Pick<Ctx, 'db' | 'clock'>, liveBusinessId: string, newTwinId: string) {
+  const found = await existingSandboxOf(ctx, liveBusinessId);
+  if (found) return found;
+  await queries.insertSandboxOf(ctx.db, liveBusinessId, newTwinId, ctx.clock.now());
+  return existingSandboxOf(ctx, liveBusinessId);
+}
 
 /**
  * Reads the business's environment and clock offset (undefined when it is gone), locking its row
