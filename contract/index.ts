@@ -8,6 +8,7 @@ import * as loyalty from './loyalty/index.js';
 import * as marketing from './marketing/index.js';
 import * as publicLoyalty from './public-loyalty/index.js';
 import * as sandbox from './sandbox/index.js';
+import * as team from './team/index.js';
 import * as webhooks from './webhooks/index.js';
 
 // Annotated, like the contract below, so that the declaration files name types instead of spelling them out
@@ -29,6 +30,7 @@ export const contract: {
   loyalty: Mounted<typeof loyalty.loyaltyContract>;
   publicLoyalty: Mounted<typeof publicLoyalty.publicLoyaltyContract>;
   sandbox: Mounted<typeof sandbox.sandboxContract>;
+  team: Mounted<typeof team.teamContract>;
   auditLog: Mounted<typeof audit.auditLogContract>;
 } = c.router(
   {
@@ -41,6 +43,7 @@ export const contract: {
     loyalty: loyalty.loyaltyContract,
     publicLoyalty: publicLoyalty.publicLoyaltyContract,
     sandbox: sandbox.sandboxContract,
+    team: team.teamContract,
     auditLog: audit.auditLogContract,
   },
   V1,
@@ -52,7 +55,7 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { audit, auth, finance, general, hr, loyalty, marketing, publicLoyalty, sandbox, webhooks };
+export { audit, auth, finance, general, hr, loyalty, marketing, publicLoyalty, sandbox, team, webhooks };
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { apiKeysContract } from './api-keys.js';
 import { businessContract } from './business.js';
 import { sessionsContract } from './sessions.js';
-import { teamContract } from './team.js';
+import { invitationsContract } from './invitations.js';
 
 const c = initContract();
 
@@ -14,10 +14,10 @@ export const authContract = c.router({
   ...sessionsContract,
   ...apiKeysContract,
   ...businessContract,
-  ...teamContract,
+  ...invitationsContract,
 });
 
 export * from './api-keys.js';
 export * from './business.js';
 export * from './sessions.js';
-export * from './team.js';
+export * from './invitations.js';

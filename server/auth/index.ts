@@ -2,6 +2,8 @@ import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { authRoutes } from './routes.js';
+import { mountInvitationPages } from './team/pages.js';
+import { teamRoutes } from './team/routes.js';
 
 export { requireAuth, resolveCredentials } from './middleware.js';
 export {
@@ -13,9 +15,13 @@ export {
 } from './service.js';
 export type { AuthInfo } from '../platform/deps.js';
 
-/** Sign-up, sign-in, access tokens, API keys and the business's own settings. */
+/** Sign-up, sign-in, access tokens, API keys, the business's own settings, and its team. */
 export const authModule: DomainModule = {
   name: 'auth',
   tables: ['users', 'memberships', 'invitations', 'access_tokens', 'api_keys'],
-  mount: (app, deps, options) => createExpressEndpoints(contract.auth, authRoutes(deps), app, options),
+  pages: mountInvitationPages,
+  mount: (app, deps, options) => {
+    createExpressEndpoints(contract.auth, authRoutes(deps), app, options);
+    createExpressEndpoints(contract.team, teamRoutes(deps), app, options);
+  },
 };

@@ -18,9 +18,6 @@ const sourceOf = (req: Express.Request, deps: Deps): auth.AuthSource => ({
   config: deps.config,
 });
 
-/** Who acts on the team: the role of the caller's credential. */
-const actorOf = (req: Express.Request): team.Actor => ({ role: req.auth?.role });
-
 /** The access token or key the caller authenticated with. */
 function credentialOf(req: Express.Request): string {
   if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
@@ -80,23 +77,6 @@ export const authRoutes = (deps: Deps) => {
     getBusiness: async ({ req }) => ok(success({ data: await auth.getBusiness(ctx(req)) })),
 
     updateBusiness: async ({ body, req }) => ok(success({ data: await auth.updateBusiness(ctx(req), body) })),
-
-    getTeam: async ({ req }) => ok(success({ data: await team.getTeam(ctx(req)) })),
-
-    inviteMember: async ({ body, req }) =>
-      created(success({ data: await team.invite(ctx(req), actorOf(req), body) })),
-
-    changeMemberRole: async ({ params, body, req }) => {
-      const { member, tokenIds } = await team.changeRole(ctx(req), actorOf(req), params.userId, body);
-      for (const id of tokenIds) forgetCredential(deps, id);
-      return ok(success({ data: member }));
-    },
-
-    removeMember: async ({ params, req }) => {
-      const revoked = await team.removeMember(ctx(req), actorOf(req), params.userId);
-      for (const id of revoked) forgetCredential(deps, id);
-      return ok(success({ message: 'Team member removed' }));
-    },
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     acceptInvitation: async ({ body, req }) => {

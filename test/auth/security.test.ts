@@ -1,30 +1,12 @@
 import { contract } from '../../client/index.js';
 import { createApiKey } from '../support/auth.js';
-import { hashPassword } from '../../server/auth/secrets.js';
-import { newId } from '../../server/platform/ids.js';
-import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { registerBusiness } from '../support/business.js';
 import { describeRouteSecurity } from '../support/security.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
 const { auth } = contract;
-
-/** A viewer of the business, made as accepting an invitation does (user and membership): their user id. */
-async function memberOf(t: TestBusiness): Promise<string> {
-  const db = server().deps.db;
-  const userId = newId('usr');
-  const password_hash = await hashPassword('correct horse battery staple');
-  await db
-    .insertInto('users')
-    .values({ id: userId, business_id: t.businessId, email: uniqueEmail('member'), password_hash })
-    .execute();
-  await db
-    .insertInto('memberships')
-    .values({ business_id: t.businessId, user_id: userId, role: 'viewer' })
-    .execute();
-  return userId;
-}
 
 describeRouteSecurity({
   server,
@@ -40,14 +22,5 @@ describeRouteSecurity({
     route(auth.updateBusiness, async () => ({
       body: { timezone: 'Pacific/Auckland', base_currency: 'NZD' },
     })),
-    route(auth.getTeam, async () => ({})),
-    route(auth.inviteMember, async () => ({
-      body: { email: uniqueEmail('invited'), role: 'viewer' as const },
-    })),
-    route(auth.changeMemberRole, async (t) => ({
-      params: { userId: await memberOf(t) },
-      body: { role: 'hr' as const },
-    })),
-    route(auth.removeMember, async (t) => ({ params: { userId: await memberOf(t) } })),
   ],
 });

@@ -1,4 +1,4 @@
-import type { Invitation, TeamMember } from '../../../contract/auth/index.js';
+import type { Invitation, TeamMember } from '../../../contract/team/index.js';
 import type { InvitationRow, MembershipsTable } from '../../platform/db/types.js';
 
 export const toMember = (row: {

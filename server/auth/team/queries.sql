@@ -128,6 +128,18 @@ values
 returning
   *;
 
+-- findInvitationByHash
+select
+  "business_id",
+  "email",
+  "role",
+  "expires_at",
+  "accepted_at"
+from
+  "invitations"
+where
+  "token_hash" = $1;
+
 -- lockInvitationByHash
 select
   *

@@ -133,6 +133,15 @@ export async function insertInvitation(db: Executor, values: Insertable<Invitati
 }
 
 /** The invitation of this token hash, locked until the transaction ends. */
+/** The invitation a token names, unlocked: what its page shows before it is accepted. */
+export async function findInvitationByHash(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('invitations')
+    .select(['business_id', 'email', 'role', 'expires_at', 'accepted_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
 export async function lockInvitationByHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('invitations')

@@ -1,12 +1,11 @@
+import type { AcceptInvitationBody, AuthSession } from '../../../contract/auth/index.js';
 import type {
-  AcceptInvitationBody,
-  AuthSession,
   ChangeRoleBody,
   Invitation,
   InviteBody,
   Team,
   TeamMember,
-} from '../../../contract/auth/index.js';
+} from '../../../contract/team/index.js';
 import type { Role } from '../../../contract/permissions.js';
 import { inTransaction, type Ctx } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db/database.js';
@@ -150,6 +149,39 @@ async function businessesOf(ctx: Pick<Ctx, 'db'>, teamId: string): Promise<strin
   return sandboxId ? [teamId, sandboxId] : [teamId];
 }
 
+/** What an invitation's page shows: the business, the role, and whether the person has an account. */
+export interface InvitationView {
+  businessName: string;
+  email: string;
+  role: Role;
+  hasAccount: boolean;
+}
+
+const hashOfToken = (token: string) =>
+  token.length > 200 || !token.startsWith(INVITATION_PREFIX) ? null : hashSecret(token);
+
+/** The invitation a token names while it can be accepted; null when unknown, used or expired. */
+export async function describeInvitation(source: AuthSource, token: string): Promise<InvitationView | null> {
+  const hash = hashOfToken(token);
+  const invitation = hash && (await queries.findInvitationByHash(source.db, hash));
+  if (
+    !invitation ||
+    invitation.accepted_at ||
+    invitation.expires_at.getTime() <= source.clock.now().getTime()
+  )
+    return null;
+  const [business, user] = await Promise.all([
+    settings.findBusiness({ db: source.db, businessId: invitation.business_id }),
+    authQueries.findUserByEmail(source.db, invitation.email),
+  ]);
+  return {
+    businessName: business?.name ?? 'a business',
+    email: invitation.email,
+    role: invitation.role,
+    hasAccount: user !== undefined,
+  };
+}
+
 /**
  * Accepts an invitation: a person without an account gives a password and gets one, a person with
  * one joins with it (a password given is ignored); the membership is made, the invitation used, and
@@ -160,8 +192,8 @@ export async function acceptInvitation(
   source: AuthSource,
   input: AcceptInvitationBody,
 ): Promise<AuthSession | null> {
-  if (input.token.length > 200 || !input.token.startsWith(INVITATION_PREFIX)) return null;
-  const hash = hashSecret(input.token);
+  const hash = hashOfToken(input.token);
+  if (!hash) return null;
   return withTransaction(source.db, async (trx) => {
     const invitation = await queries.lockInvitationByHash(trx, hash);
     const now = source.clock.now();

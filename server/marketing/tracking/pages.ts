@@ -1,8 +1,9 @@
-import express, { type Express, type Request, type Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import { unsubscribeCustomer } from '../../general/index.js';
 import { inTransaction, jobCtx } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db/database.js';
 import type { Deps } from '../../platform/deps.js';
+import { escapeHtml, handle, page } from '../../platform/pages.js';
 import * as queries from './queries.js';
 import { isPrefetch, isSignedLink, readToken, type RecipientKey } from './service.js';
 
@@ -14,26 +15,6 @@ import { isPrefetch, isSignedLink, readToken, type RecipientKey } from './servic
 
 /** A transparent 1x1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
-function page(res: Response, status: number, title: string, body: string): void {
-  res
-    .status(status)
-    .set('Cache-Control', 'no-store')
-    .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .type('html')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
-        `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
-        `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem}</style>` +
-        `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
-    );
-}
 
 const notFound = (res: Response) => page(res, 404, 'Link not found', '<p>This link is not valid.</p>');
 
@@ -65,13 +46,6 @@ async function track(
     if (counted) await queries.markTracked(trx, key, kind, at);
   });
 }
-
-/** An async page handler whose failures reach the error handler. */
-const handle =
-  (run: (req: Request, res: Response) => Promise<void>) =>
-  (req: Request, res: Response, next: express.NextFunction) => {
-    run(req, res).catch(next);
-  };
 
 export function mountPages(app: Express, deps: Deps): void {
   app.get(

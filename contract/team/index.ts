@@ -3,10 +3,9 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ROLES } from '../permissions.js';
 import { resultData, ResultMessageSchema } from '../common/envelopes.js';
-import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
+import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { EmailSchema, IdempotencyHeadersSchema, IdSchema, TimestampSchema, idOf } from '../common/schemas.js';
-import { AuthSessionSchema } from './sessions.js';
 
 const c = initContract();
 
@@ -63,27 +62,14 @@ export const ChangeRoleBodySchema = extendApi(z.object({ role: RoleSchema }).str
 });
 export type ChangeRoleBody = z.infer<typeof ChangeRoleBodySchema>;
 
-export const AcceptInvitationBodySchema = extendApi(
-  z
-    .object({
-      token: z.string().min(1).max(200).describe('The token of the invitation mail.'),
-      password: z
-        .string()
-        .min(12, 'Password must be at least 12 characters')
-        .max(200)
-        .optional()
-        .describe('Required when the invited email has no account yet; ignored otherwise.'),
-    })
-    .strict(),
-  { title: 'AcceptInvitationBody', example: { token: 'bms_inv_...', password: 'correct horse battery' } },
-);
-export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBodySchema>;
-
 const MemberParamsSchema = z.object({ userId: IdSchema.describe("The member's user id") });
 
 const teamRoute = meta('user', 'Team');
 
-/** The business's team: members, their roles, and invitations (DESIGN section 15). */
+/**
+ * The business's team: members, their roles, and invitations (DESIGN section 15). Accepting an
+ * invitation is signing in, so it is in the auth contract.
+ */
 export const teamContract = c.router({
   getTeam: {
     method: 'GET',
@@ -129,17 +115,5 @@ export const teamContract = c.router({
     body: c.noBody(),
     responses: { 200: ResultMessageSchema, ...resultErrors(404, 409) },
     metadata: teamRoute,
-  },
-  acceptInvitation: {
-    method: 'POST',
-    path: '/auth/invitations/accept',
-    summary: 'Accept an invitation',
-    description:
-      'Joins the invited business: a person without an account gives a password (12+ characters) and gets ' +
-      'one; a person with an account joins with it (no password needed). Answers an access token to the ' +
-      'business, as sign-in does. An unknown, used or expired token: 422 on `token`. Throttled as sign-in is.',
-    body: AcceptInvitationBodySchema,
-    responses: { 200: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC]) },
-    metadata: meta('none', 'Auth'),
   },
 });

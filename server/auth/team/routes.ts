@@ -1,0 +1,35 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '../../../contract/index.js';
+import { created, ok, success } from '../../platform/answers.js';
+import { ctxFor, type Deps } from '../../platform/deps.js';
+import { forgetCredential } from '../credential-cache.js';
+import * as team from './service.js';
+
+const s = initServer();
+
+/** Who acts on the team: the role of the caller's credential. */
+const actorOf = (req: Express.Request): team.Actor => ({ role: req.auth?.role });
+
+/** The team's routes: `contract.team` (accepting an invitation is signing in, in the auth routes). */
+export const teamRoutes = (deps: Deps) => {
+  const ctx = ctxFor(deps);
+
+  return s.router(contract.team, {
+    getTeam: async ({ req }) => ok(success({ data: await team.getTeam(ctx(req)) })),
+
+    inviteMember: async ({ body, req }) =>
+      created(success({ data: await team.invite(ctx(req), actorOf(req), body) })),
+
+    changeMemberRole: async ({ params, body, req }) => {
+      const { member, tokenIds } = await team.changeRole(ctx(req), actorOf(req), params.userId, body);
+      for (const id of tokenIds) forgetCredential(deps, id);
+      return ok(success({ data: member }));
+    },
+
+    removeMember: async ({ params, req }) => {
+      const revoked = await team.removeMember(ctx(req), actorOf(req), params.userId);
+      for (const id of revoked) forgetCredential(deps, id);
+      return ok(success({ message: 'Team member removed' }));
+    },
+  });
+};
