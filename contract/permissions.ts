@@ -72,6 +72,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   // auth
   register: null,
   signIn: null,
+  getSession: null,
   logout: null,
   createApiKey: 'api_keys.manage',
   listApiKeys: 'api_keys.manage',

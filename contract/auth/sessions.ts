@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { resultData, ResultMessageSchema } from '../common/envelopes.js';
 import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
+import { PERMISSIONS, ROLES } from '../permissions.js';
 import { EmailSchema, IdempotencyHeadersSchema, TimestampSchema, idOf } from '../common/schemas.js';
 
 const c = initContract();
@@ -67,6 +68,27 @@ export const AuthSessionSchema = extendApi(
 );
 export type AuthSession = z.infer<typeof AuthSessionSchema>;
 
+export const SessionInfoSchema = extendApi(
+  z.object({
+    businessId: idOf('biz'),
+    businessName: z.string(),
+    environment: EnvironmentSchema,
+    credential: z.enum(['access_token', 'api_key']).describe('What the request was authenticated with.'),
+    user: z
+      .object({ id: idOf('usr'), email: z.string() })
+      .nullable()
+      .describe('The person an access token was given to; null for an API key.'),
+    role: z.enum(ROLES).describe('The role in the business; a `full` API key acts as `admin`.'),
+    permissions: z
+      .array(z.enum(PERMISSIONS))
+      .max(PERMISSIONS.length)
+      .describe("What the role may do: compare with each operation's permission in `OPERATION_PERMISSIONS`."),
+    expiresAt: TimestampSchema.nullable().describe('When an access token expires; null for an API key.'),
+  }),
+  { title: 'SessionInfo' },
+);
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
 /** Registration, sign-in and sign-out: the routes that give out and revoke access tokens. */
 export const sessionsContract = c.router({
   register: {
@@ -91,6 +113,16 @@ export const sessionsContract = c.router({
     body: SignInBodySchema,
     responses: { 200: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC, 401]) },
     metadata: meta('none', 'Auth'),
+  },
+  getSession: {
+    method: 'GET',
+    path: '/auth/session',
+    summary: 'Who am I',
+    description:
+      'The credential of this request: its business and environment, the person (for an access token), ' +
+      'the role and its permissions. A dashboard reads it to show only what the role may do.',
+    responses: { 200: resultData(SessionInfoSchema), ...resultErrors() },
+    metadata: meta('token', 'Auth'),
   },
   logout: {
     method: 'POST',

@@ -11,6 +11,14 @@ from
 where
   lower("email") = $1;
 
+-- findUserEmail
+select
+  "email"
+from
+  "users"
+where
+  "id" = $1;
+
 -- listMembershipsOf
 select
   "business_id",

@@ -10,6 +10,10 @@ export async function findUserByEmail(db: Executor, email: string) {
     .executeTakeFirst();
 }
 
+export async function findUserEmail(db: Executor, userId: string) {
+  return (await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email;
+}
+
 /** The businesses the person is a member of, the earliest joined first. */
 export async function listMembershipsOf(db: Executor, userId: string) {
   return db

@@ -57,6 +57,11 @@ export const authRoutes = (deps: Deps) => {
       return ok(success({ data: session }));
     },
 
+    getSession: async ({ req }) => {
+      if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
+      return ok(success({ data: await auth.getSession(ctx(req), req.auth) }));
+    },
+
     logout: async ({ req }) => {
       await auth.logout(ctx(req), credentialOf(req));
       forgetCredential(deps, credentialOf(req));

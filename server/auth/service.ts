@@ -5,9 +5,11 @@ import type {
   CreateApiKeyBody,
   CreatedApiKey,
   RegisterBody,
+  SessionInfo,
   SignInBody,
   UpdateBusinessBody,
 } from '../../contract/auth/index.js';
+import { ROLE_PERMISSIONS } from '../../contract/permissions.js';
 import { timeZoneName } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
@@ -282,6 +284,26 @@ async function businessOrFail(ctx: Ctx) {
   const row = await settings.findBusiness(ctx);
   if (!row) throw notFound('Business');
   return row;
+}
+
+/** The credential of the request: business, environment, person, role and its permissions. */
+export async function getSession(ctx: Ctx, auth: AuthInfo): Promise<SessionInfo> {
+  const [business, email] = await Promise.all([
+    businessOrFail(ctx),
+    auth.userId ? queries.findUserEmail(ctx.db, auth.userId) : undefined,
+  ]);
+  const role = auth.role;
+  if (!role) throw new ApiError('FORBIDDEN', 'This credential has no role in the business');
+  return {
+    businessId: business.id,
+    businessName: business.name,
+    environment: auth.environment,
+    credential: auth.kind === 'user' ? 'access_token' : 'api_key',
+    user: auth.userId && email ? { id: auth.userId, email } : null,
+    role,
+    permissions: [...ROLE_PERMISSIONS[role]],
+    expiresAt: auth.expiresAt?.toISOString() ?? null,
+  };
 }
 
 /** The settings of the caller's business. */

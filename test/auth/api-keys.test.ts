@@ -359,3 +359,31 @@ describe('API keys as credentials', () => {
     expect(still.data.name).toBe('B Customer');
   });
 });
+
+describe('GET /v1/auth/session', () => {
+  it('names the person, role and permissions of an access token, and an API key as admin without a person', async () => {
+    const owner = await registerBusiness(server(), 'Who Am I Ltd');
+    const mine = (await unwrap(owner.client.auth.getSession())).data;
+    expect(mine).toMatchObject({
+      businessId: owner.businessId,
+      businessName: 'Who Am I Ltd',
+      environment: 'live',
+      credential: 'access_token',
+      user: { email: owner.email },
+      role: 'owner',
+    });
+    expect(mine.user?.id).toMatch(/^usr_/);
+    expect(mine.permissions).toContain('audit.read');
+    expect(Date.parse(mine.expiresAt ?? '')).toBeGreaterThan(Date.now());
+
+    const created = (
+      await unwrap(owner.client.auth.createApiKey({ body: { name: 'Backend', scope: 'full' } }))
+    ).data;
+    const byKey = createClient({ baseUrl: server().baseUrl, apiKey: created.key, maxRetries: 0 });
+    const keyed = (await unwrap(byKey.auth.getSession())).data;
+    expect(keyed).toMatchObject({ credential: 'api_key', user: null, role: 'admin', expiresAt: null });
+
+    const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
+    expect((await anonymous.auth.getSession()).status).toBe(401);
+  });
+});

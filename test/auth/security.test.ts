@@ -15,6 +15,7 @@ describeRouteSecurity({
   routes: (route) => [
     // Signs out the very token it is sent with (the accepted check signs in afresh).
     route(auth.logout, async () => ({})),
+    route(auth.getSession, async () => ({})),
     route(auth.createApiKey, async () => ({ body: { name: 'Backend', scope: 'full' as const } })),
     route(auth.listApiKeys, async () => ({})),
     route(auth.revokeApiKey, async (t) => ({ params: { id: (await createApiKey(t.client, 'full')).id } })),
