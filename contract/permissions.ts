@@ -73,6 +73,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   register: null,
   signIn: null,
   getSession: null,
+  switchEnvironment: 'sandbox.read',
   logout: null,
   createApiKey: 'api_keys.manage',
   listApiKeys: 'api_keys.manage',

@@ -89,6 +89,12 @@ export const SessionInfoSchema = extendApi(
 );
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
+export const SwitchEnvironmentBodySchema = extendApi(z.object({ environment: EnvironmentSchema }).strict(), {
+  title: 'SwitchEnvironmentBody',
+  example: { environment: 'sandbox' },
+});
+export type SwitchEnvironmentBody = z.infer<typeof SwitchEnvironmentBodySchema>;
+
 /** Registration, sign-in and sign-out: the routes that give out and revoke access tokens. */
 export const sessionsContract = c.router({
   register: {
@@ -123,6 +129,19 @@ export const sessionsContract = c.router({
       'the role and its permissions. A dashboard reads it to show only what the role may do.',
     responses: { 200: resultData(SessionInfoSchema), ...resultErrors() },
     metadata: meta('token', 'Auth'),
+  },
+  switchEnvironment: {
+    method: 'POST',
+    path: '/auth/environment',
+    headers: IdempotencyHeadersSchema,
+    summary: 'Switch between live and sandbox',
+    description:
+      "Exchanges a signed-in person's access token for a new one to the business's other environment " +
+      '(making the sandbox on its first use), as signing in again with `environment` would, without the ' +
+      'password. The token presented stays valid until signed out. Access tokens only.',
+    body: SwitchEnvironmentBodySchema,
+    responses: { 200: resultData(AuthSessionSchema), ...resultErrors(409) },
+    metadata: meta('user', 'Auth'),
   },
   logout: {
     method: 'POST',

@@ -62,6 +62,11 @@ export const authRoutes = (deps: Deps) => {
       return ok(success({ data: await auth.getSession(ctx(req), req.auth) }));
     },
 
+    switchEnvironment: async ({ body, req }) => {
+      if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
+      return ok(success({ data: await auth.switchEnvironment(ctx(req), req.auth, body.environment) }));
+    },
+
     logout: async ({ req }) => {
       await auth.logout(ctx(req), credentialOf(req));
       forgetCredential(deps, credentialOf(req));

@@ -306,6 +306,23 @@ export async function getSession(ctx: Ctx, auth: AuthInfo): Promise<SessionInfo>
   };
 }
 
+/**
+ * A new access token for the signed-in person to the other environment of their business (or the
+ * same one): the sandbox made on its first use.
+ */
+export async function switchEnvironment(
+  ctx: Ctx,
+  auth: AuthInfo,
+  environment: Environment,
+): Promise<AuthSession> {
+  if (!auth.userId) throw new ApiError('FORBIDDEN', 'Only a signed-in person switches environment');
+  const access = await settings.businessAccess(ctx);
+  if (!access) throw notFound('Business');
+  const liveId = access.teamBusinessId;
+  const target = environment === 'live' ? liveId : await sandboxBusiness(ctx, liveId);
+  return issueToken(ctx.db, ctx, target, auth.userId, environment);
+}
+
 /** The settings of the caller's business. */
 export async function getBusiness(ctx: Ctx): Promise<Business> {
   return toBusiness(await businessOrFail(ctx));

@@ -16,6 +16,7 @@ describeRouteSecurity({
     // Signs out the very token it is sent with (the accepted check signs in afresh).
     route(auth.logout, async () => ({})),
     route(auth.getSession, async () => ({})),
+    route(auth.switchEnvironment, async () => ({ body: { environment: 'sandbox' as const } })),
     route(auth.createApiKey, async () => ({ body: { name: 'Backend', scope: 'full' as const } })),
     route(auth.listApiKeys, async () => ({})),
     route(auth.revokeApiKey, async (t) => ({ params: { id: (await createApiKey(t.client, 'full')).id } })),

@@ -320,3 +320,38 @@ describe('mail and webhooks of the sandbox', () => {
     expect(byName).toEqual({ 'From the sandbox': false, 'From live': true });
   });
 });
+
+describe('POST /v1/auth/environment', () => {
+  it("switches a signed-in person's token to the sandbox and back, each token reaching its own business", async () => {
+    const owner = await registerBusiness(server(), 'Switch Ltd');
+    await createCustomer(owner.client, { name: 'Live only', email: uniqueEmail('live') });
+    const toSandbox = (
+      await unwrap(owner.client.auth.switchEnvironment({ body: { environment: 'sandbox' } }))
+    ).data;
+    expect(toSandbox.environment).toBe('sandbox');
+    expect(toSandbox.businessId).not.toBe(owner.businessId);
+    const sandbox = createClient({
+      baseUrl: server().baseUrl,
+      accessToken: toSandbox.accessToken,
+      maxRetries: 0,
+    });
+    const info = (await unwrap(sandbox.auth.getSession())).data;
+    expect(info).toMatchObject({ environment: 'sandbox', role: 'owner', user: { email: owner.email } });
+    expect((await unwrap(sandbox.general.customers.listCustomers({ query: {} }))).data).toHaveLength(0);
+
+    // Again: the same twin.
+    const again = (await unwrap(owner.client.auth.switchEnvironment({ body: { environment: 'sandbox' } })))
+      .data;
+    expect(again.businessId).toBe(toSandbox.businessId);
+
+    const back = (await unwrap(sandbox.auth.switchEnvironment({ body: { environment: 'live' } }))).data;
+    expect(back).toMatchObject({ environment: 'live', businessId: owner.businessId });
+    const live = createClient({ baseUrl: server().baseUrl, accessToken: back.accessToken, maxRetries: 0 });
+    expect((await unwrap(live.general.customers.listCustomers({ query: {} }))).data).toHaveLength(1);
+
+    // API keys have no person to switch.
+    const key = await createApiKey(owner.client, 'full');
+    const byKey = createClient({ baseUrl: server().baseUrl, apiKey: key.key, maxRetries: 0 });
+    expect((await byKey.auth.switchEnvironment({ body: { environment: 'sandbox' } })).status).toBe(403);
+  });
+});
