@@ -132,6 +132,25 @@ export default tseslint.config(
     files: ['server/**/*.ts', 'bench/**/*.ts'],
     rules: { 'import-x/no-restricted-paths': boundaryRule },
   },
+  // The dashboard calls the service only through the SDK (DESIGN.md section 13).
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: root,
+          zones: [
+            {
+              target: 'web',
+              from: ['server', 'contract'],
+              message: 'The dashboard reaches the service only through the SDK of client/ (DESIGN.md section 13).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['server/**/*.ts'],
     ignores: ['server/**/*queries.ts', 'server/platform/db/**'],

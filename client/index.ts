@@ -27,8 +27,13 @@ export type {
   WebhookMessage,
   WebhookMessageOf,
 } from '../contract/webhooks/events.js';
-/** Each domain's types under its own name: `loyalty.Member`, `general.Invoice`, `hr.Employee`, `webhooks.Delivery`. */
-export type {
+/**
+ * Each domain's schemas and types under its own name: `loyalty.Member`, `general.Invoice`,
+ * `hr.Employee`, `webhooks.Delivery` as types, and `general.CreateInvoiceBodySchema` as the Zod schema a
+ * form can check its input with before sending.
+ */
+export {
+  audit,
   auth,
   finance,
   general,
@@ -37,6 +42,7 @@ export type {
   marketing,
   publicLoyalty,
   sandbox,
+  team,
   webhooks,
 } from '../contract/index.js';
 /** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */

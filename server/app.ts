@@ -15,6 +15,7 @@ import {
 } from './platform/middleware.js';
 import { migrationsCurrent } from './platform/db/migrate.js';
 import type { Deps } from './platform/deps.js';
+import { dashboardRouter } from './platform/dashboard.js';
 import { docsRouter } from './platform/docs.js';
 import { errorHandler, notUtf8, refusalOfRequest } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
@@ -54,6 +55,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   });
   app.get('/', (_req, res) => res.redirect(302, '/docs'));
   app.use(docsRouter(OPENAPI_PATH));
+  app.use(dashboardRouter());
   // API answers are per caller and may carry credentials or secrets: never stored by any cache.
   app.use('/v1', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

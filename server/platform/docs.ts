@@ -11,6 +11,7 @@ const PAGE = `<!doctype html>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
+  <p style="margin:0;padding:.5rem 1rem;font-family:system-ui,sans-serif;background:#1f4e79"><a href="/app" style="color:#fff">Open the dashboard</a></p>
   <div id="reference"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/init.js"></script>

@@ -1,0 +1,113 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, expect } from 'vitest';
+
+/**
+ * The dashboard in a real browser: Debian's Chromium driven by playwright-core (its own browser
+ * download does not work here). Each test's page records console errors, failed scripts and any
+ * request leaving the service's origin (refused), which `expectClean` asserts are none.
+ */
+
+export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'screens');
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  for (const bin of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      return execFileSync('which', [bin], { encoding: 'utf8' }).trim();
+    } catch {
+      // next
+    }
+  }
+  throw new Error('Chromium is missing: run `bash scripts/ensure-chromium.sh` (npm test runs it first)');
+}
+
+/** One browser per test file. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('browser not started');
+    return browser;
+  };
+}
+
+export interface AppPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions so far. */
+  errors: string[];
+  /** Requests to another origin, refused. */
+  foreign: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh browser context (its own sessionStorage) on the service's origin. */
+export async function openApp(browser: Browser, baseUrl: string, path = '/app'): Promise<AppPage> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 860 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  const origin = new URL(baseUrl).origin;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('data:') || new URL(url).origin === origin) return route.continue();
+    foreign.push(url);
+    return route.abort();
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page: ${err.message}`));
+  await page.goto(path);
+  return { page, context, errors, foreign, close: () => context.close() };
+}
+
+/**
+ * Known console errors a test provokes on purpose: the browser logs every non-2xx answer a screen
+ * shows as a refusal ("Failed to load resource: ... 422").
+ */
+export function expectClean(app: AppPage, allowedStatuses: number[] = []): void {
+  const unexpected = app.errors.filter((e) => {
+    const status = /status of (\d{3})/.exec(e)?.[1];
+    return !(status && allowedStatuses.includes(Number(status)));
+  });
+  expect(unexpected).toEqual([]);
+  expect(app.foreign).toEqual([]);
+}
+
+/** axe-core on the page as it is: no serious or critical violation. Returns the counts by impact. */
+export async function expectAccessible(page: Page, screen: string): Promise<Record<string, number>> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const counts: Record<string, number> = {};
+  for (const violation of result.violations) {
+    const impact = violation.impact ?? 'unknown';
+    counts[impact] = (counts[impact] ?? 0) + violation.nodes.length;
+  }
+  const severe = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${screen}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(severe).toEqual([]);
+  return counts;
+}
+
+/** A screenshot kept as a test artefact (test-artifacts/screens, not committed). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

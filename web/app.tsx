@@ -1,0 +1,182 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Button, ErrorMessage, Link, Loading } from './components/ui.js';
+import { describeError } from './lib/forms.js';
+import { here, match } from './lib/router.js';
+import { allowed, inSandbox, restoring, session, signOut, switchEnvironment } from './lib/session.js';
+import { SCREENS, type Screen, type ScreenModule } from './routes.js';
+import Register from './screens/register.js';
+import SignIn from './screens/sign-in.js';
+
+const loaded = new Map<string, ScreenModule>();
+
+/** The screen a path names, and its parameters. */
+function resolve(path: string): { screen: Screen; params: Record<string, string> } | null {
+  // Fixed paths before parameters: `/invoices/new` is not the invoice `new`.
+  const ordered = [...SCREENS].sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
+  for (const screen of ordered) {
+    const params = match(screen.path, path);
+    if (params) return { screen, params };
+  }
+  return null;
+}
+
+function ScreenView(props: { screen: Screen; params: Record<string, string> }) {
+  const { screen, params } = props;
+  const [module, setModule] = useState<ScreenModule | undefined>(loaded.get(screen.path));
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    document.title = `${screen.title} · Business Management`;
+    if (loaded.has(screen.path)) {
+      setModule(loaded.get(screen.path));
+      return;
+    }
+    setModule(undefined);
+    screen.load().then(
+      (m) => {
+        loaded.set(screen.path, m);
+        setModule(m);
+      },
+      () => setError('This screen could not be loaded; reload the page.'),
+    );
+  }, [screen]);
+  if (error) return <ErrorMessage message={error} />;
+  if (!module) return <Loading />;
+  const View = module.default;
+  return <View params={params} />;
+}
+
+function EnvironmentSwitch() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!allowed('sandbox.read')) return null;
+  const target = inSandbox.value ? 'live' : 'sandbox';
+  return (
+    <div class="environment">
+      <Button
+        busy={busy}
+        onClick={() => {
+          setBusy(true);
+          setError(null);
+          switchEnvironment(target).then(
+            () => setBusy(false),
+            (err: unknown) => {
+              setBusy(false);
+              setError(describeError(err).message);
+            },
+          );
+        }}
+      >
+        {inSandbox.value ? 'Leave the sandbox' : 'Open the sandbox'}
+      </Button>
+      {error ? (
+        <span class="error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Navigation(props: { path: string }) {
+  const groups = new Map<string, Screen[]>();
+  for (const screen of SCREENS) {
+    if (!screen.nav || !allowed(screen.permission)) continue;
+    const list = groups.get(screen.nav.group) ?? [];
+    list.push(screen);
+    groups.set(screen.nav.group, list);
+  }
+  const current = (screen: Screen) =>
+    screen.path === '/'
+      ? props.path === '/'
+      : props.path === screen.path || props.path.startsWith(`${screen.path}/`);
+  return (
+    <nav class="sidebar" aria-label="Main">
+      {[...groups].map(([group, screens]) => (
+        <div key={group} class="nav-group">
+          <h2>{group}</h2>
+          <ul>
+            {screens.map((screen) => (
+              <li key={screen.path}>
+                <a
+                  href={`/app${screen.path === '/' ? '' : screen.path}`}
+                  aria-current={current(screen) ? 'page' : undefined}
+                >
+                  {screen.nav!.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      <div class="nav-group">
+        <h2>Developers</h2>
+        <ul>
+          <li>
+            <a href="/docs">API reference</a>
+          </li>
+        </ul>
+      </div>
+    </nav>
+  );
+}
+
+function Shell() {
+  const current = session.value!;
+  const path = here.value.path;
+  const found = resolve(path);
+  return (
+    <div class={`shell${inSandbox.value ? ' sandbox' : ''}`}>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      {inSandbox.value ? (
+        <div class="sandbox-bar" role="note">
+          Sandbox: test data only. Mail is captured, never sent, and the clock can be moved.
+        </div>
+      ) : null}
+      <header class="topbar">
+        <Link to="/" class="brand">
+          {current.info.businessName}
+        </Link>
+        <EnvironmentSwitch />
+        <span class="who">
+          {current.info.user?.email} · {current.info.role}
+        </span>
+        <Button onClick={() => void signOut()}>Sign out</Button>
+      </header>
+      <div class="body">
+        <Navigation path={path} />
+        <main id="main" tabIndex={-1}>
+          {!found ? (
+            <div>
+              <h1>Not found</h1>
+              <p>
+                Nothing lives at this address. <Link to="/">Go to the overview</Link>.
+              </p>
+            </div>
+          ) : !allowed(found.screen.permission) ? (
+            <div>
+              <h1>{found.screen.title}</h1>
+              <p>
+                Your role ({current.info.role}) cannot open this screen: it needs the permission{' '}
+                <code>{found.screen.permission}</code>. Ask an owner or admin of the business.
+              </p>
+            </div>
+          ) : (
+            <ScreenView
+              key={`${current.environment}:${found.screen.path}`}
+              screen={found.screen}
+              params={found.params}
+            />
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  if (restoring.value) return <Loading label="Opening the dashboard…" />;
+  if (!session.value) return here.value.path === '/register' ? <Register /> : <SignIn />;
+  return <Shell />;
+}

@@ -1,0 +1,59 @@
+import { toMajor } from '../../client/index.js';
+
+/** Money, dates and numbers in the browser's locale, money in its currency's own exponent. */
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
+/** An amount in major units (the general group's, `19.99`) in its currency: `$19.99`, `¥1,250`, `KWD 1.234`. */
+export function money(major: number | string | null | undefined, currency: string): string {
+  if (major === null || major === undefined || major === '') return '—';
+  return moneyFormat(currency).format(Number(major));
+}
+
+/** An amount in integer minor units (finance, loyalty: `1999`) in its currency. */
+export function minorMoney(minor: number | null | undefined, currency: string): string {
+  if (minor === null || minor === undefined) return '—';
+  return moneyFormat(currency).format(toMajor(minor, currency));
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A calendar date (`2026-11-26`) shown in the locale, without shifting it by a time zone. */
+export function date(value: string | null | undefined): string {
+  if (!value) return '—';
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number);
+  if (!y || !m || !d) return value;
+  return dateFormat.format(new Date(y, m - 1, d));
+}
+
+export function dateTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? value : dateTimeFormat.format(at);
+}
+
+const numberFormat = new Intl.NumberFormat();
+export const number = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '—' : numberFormat.format(value);
+
+const percentFormat = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+/** A ratio (0.25) as a percentage. */
+export const percent = (ratio: number | null | undefined): string =>
+  ratio === null || ratio === undefined ? '—' : percentFormat.format(ratio);
+
+/** Today in the browser's calendar, as `YYYY-MM-DD`. */
+export function today(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}

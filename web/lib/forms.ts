@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { ZodType, ZodTypeDef } from 'zod';
+import { BmsApiError } from '../../client/index.js';
+import { expired } from './session.js';
+
+/**
+ * Forms and loads. A form checks its input with the contract's own Zod schema before sending, and
+ * shows the server's `details` beside the fields they name; any other refusal shows as one message.
+ */
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message per field of a Zod refusal, by dotted path (`items.0.quantity`). */
+export function zodErrors(issues: readonly { path: (string | number)[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const field = issue.path.join('.') || '_';
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** What a failed call says: its message, and the fields it names. */
+export function describeError(err: unknown): { message: string; fields: FieldErrors } {
+  if (err instanceof BmsApiError) {
+    if (err.status === 401) expired();
+    const fields: FieldErrors = {};
+    for (const detail of err.details ?? []) fields[detail.field] ??= detail.message;
+    return { message: err.message, fields };
+  }
+  if (err instanceof TypeError) {
+    return { message: 'The service cannot be reached; check the connection and try again.', fields: {} };
+  }
+  return { message: err instanceof Error ? err.message : 'Something went wrong; try again.', fields: {} };
+}
+
+export interface Form {
+  errors: FieldErrors;
+  message: string | null;
+  busy: boolean;
+  /**
+   * Checks `input` with the schema, then runs `send` with the parsed value; errors land on the
+   * form. Resolves to what `send` returned, or undefined when refused.
+   */
+  submit<T, R>(
+    schema: ZodType<T, ZodTypeDef, unknown> | null,
+    input: unknown,
+    send: (value: T) => Promise<R>,
+  ): Promise<R | undefined>;
+  clear(): void;
+}
+
+export function useForm(): Form {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = useCallback(
+    async <T, R>(
+      schema: ZodType<T, ZodTypeDef, unknown> | null,
+      input: unknown,
+      send: (value: T) => Promise<R>,
+    ): Promise<R | undefined> => {
+      let value = input as T;
+      if (schema) {
+        const parsed = schema.safeParse(input);
+        if (!parsed.success) {
+          setErrors(zodErrors(parsed.error.issues));
+          setMessage('Check the highlighted fields.');
+          return undefined;
+        }
+        value = parsed.data;
+      }
+      setBusy(true);
+      setErrors({});
+      setMessage(null);
+      try {
+        return await send(value);
+      } catch (err) {
+        const described = describeError(err);
+        setErrors(described.fields);
+        setMessage(described.message);
+        return undefined;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [],
+  );
+  const clear = useCallback(() => {
+    setErrors({});
+    setMessage(null);
+  }, []);
+  return { errors, message, busy, submit, clear };
+}
+
+export interface Load<T> {
+  data: T | undefined;
+  error: string | null;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Loads with `fetch` whenever `deps` change; a later load wins over an earlier one still running. */
+export function useLoad<T>(fetch: () => Promise<T>, deps: readonly unknown[]): Load<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  const latest = useRef(0);
+  useEffect(() => {
+    const run = ++latest.current;
+    setLoading(true);
+    fetch().then(
+      (value) => {
+        if (run !== latest.current) return;
+        setData(value);
+        setError(null);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (run !== latest.current) return;
+        setError(describeError(err).message);
+        setLoading(false);
+      },
+    );
+  }, [...deps, tick]);
+  return { data, error, loading, reload: () => setTick((t) => t + 1) };
+}

@@ -1,0 +1,113 @@
+import { computed, signal } from '@preact/signals';
+import {
+  BmsApiError,
+  createClient,
+  OPERATION_PERMISSIONS,
+  unwrap,
+  type auth,
+  type Client,
+  type Permission,
+} from '../../client/index.js';
+
+/**
+ * Who is signed in: the access token (in memory, and in sessionStorage so a reload keeps it; never
+ * localStorage), its environment, and what the credential may do (GET /v1/auth/session).
+ */
+
+export type Environment = 'live' | 'sandbox';
+
+export interface Session {
+  accessToken: string;
+  environment: Environment;
+  info: auth.SessionInfo;
+}
+
+const STORAGE_KEY = 'bms.session';
+
+export const session = signal<Session | null>(null);
+/** True until a stored token has been checked at start. */
+export const restoring = signal(true);
+
+const anonymousClient = createClient({ baseUrl: location.origin, maxRetries: 1 });
+
+/** The typed client of the signed-in person (or an anonymous one for sign-in and register). */
+export const api = computed<Client>(() => {
+  const current = session.value;
+  if (!current) return anonymousClient;
+  return createClient({
+    baseUrl: location.origin,
+    accessToken: current.accessToken,
+    environment: current.environment,
+    maxRetries: 2,
+  });
+});
+
+export const inSandbox = computed(() => session.value?.environment === 'sandbox');
+
+/** Whether the role holds the permission. */
+export function allowed(permission: Permission | null): boolean {
+  if (permission === null) return true;
+  return session.value?.info.permissions.includes(permission) ?? false;
+}
+
+/** Whether the role may call the operation (its permission in the contract's table). */
+export function can(operation: keyof typeof OPERATION_PERMISSIONS): boolean {
+  const permission = OPERATION_PERMISSIONS[operation];
+  return permission === undefined ? allowed('team.manage') && allowed('audit.read') : allowed(permission);
+}
+
+function store(value: Session | null): void {
+  if (value) {
+    sessionStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({ accessToken: value.accessToken, environment: value.environment }),
+    );
+  } else {
+    sessionStorage.removeItem(STORAGE_KEY);
+  }
+  session.value = value;
+}
+
+/** Reads what the token may do and keeps it as the session. */
+export async function adopt(accessToken: string, environment: Environment): Promise<void> {
+  const client = createClient({ baseUrl: location.origin, accessToken, environment, maxRetries: 1 });
+  const info = (await unwrap(client.auth.getSession())).data;
+  store({ accessToken, environment: info.environment, info });
+}
+
+/** At start: the token of this tab, if it still works. */
+export async function restore(): Promise<void> {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    if (!raw) return;
+    const saved = JSON.parse(raw) as { accessToken?: unknown; environment?: unknown };
+    if (typeof saved.accessToken !== 'string') return;
+    const environment = saved.environment === 'sandbox' ? 'sandbox' : 'live';
+    await adopt(saved.accessToken, environment).catch((err: unknown) => {
+      if (err instanceof BmsApiError && err.status === 401) store(null);
+      else throw err;
+    });
+  } finally {
+    restoring.value = false;
+  }
+}
+
+/** Signs out: the token is revoked, then forgotten (forgotten anyway when the service cannot be reached). */
+export async function signOut(): Promise<void> {
+  const client = api.value;
+  store(null);
+  await client.auth.logout().catch(() => undefined);
+}
+
+/** A session expired or revoked under the dashboard: back to sign-in. */
+export function expired(): void {
+  store(null);
+}
+
+/** Switches between live and sandbox: a token to the other environment, and the old one revoked. */
+export async function switchEnvironment(environment: Environment): Promise<void> {
+  const before = api.value;
+  const next = (await unwrap(before.auth.switchEnvironment({ body: { environment } }))).data;
+  await adopt(next.accessToken, next.environment);
+  await before.auth.logout().catch(() => undefined);
+}
