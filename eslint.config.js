@@ -144,7 +144,8 @@ export default tseslint.config(
             {
               target: 'web',
               from: ['server', 'contract'],
-              message: 'The dashboard reaches the service only through the SDK of client/ (DESIGN.md section 13).',
+              message:
+                'The dashboard reaches the service only through the SDK of client/ (DESIGN.md section 13).',
             },
           ],
         },

@@ -94,7 +94,7 @@ export function Select(props: {
         disabled={props.disabled}
         aria-invalid={props.error ? 'true' : undefined}
         aria-describedby={props.error ? `${id}-error` : undefined}
-        onChange={(e) => props.onValue((e.currentTarget).value)}
+        onChange={(e) => props.onValue(e.currentTarget.value)}
       >
         {props.options.map((o) =>
           typeof o === 'string' ? (
@@ -136,7 +136,7 @@ export function TextArea(props: {
         value={props.value}
         aria-invalid={props.error ? 'true' : undefined}
         aria-describedby={props.error ? `${id}-error` : undefined}
-        onInput={(e) => props.onValue((e.currentTarget).value)}
+        onInput={(e) => props.onValue(e.currentTarget.value)}
       />
       {props.error ? (
         <small id={`${id}-error`} class="error" role="alert">
@@ -324,12 +324,7 @@ export function Secret(props: { label: string; value: string }) {
     <div class="secret">
       <label for={id}>{props.label}</label>
       <div class="secret-row">
-        <input
-          id={id}
-          readOnly
-          value={props.value}
-          onFocus={(e) => (e.currentTarget).select()}
-        />
+        <input id={id} readOnly value={props.value} onFocus={(e) => e.currentTarget.select()} />
         <Button
           onClick={() => {
             void navigator.clipboard?.writeText(props.value).then(
