@@ -53,9 +53,26 @@ export interface AppPage {
   close(): Promise<void>;
 }
 
-/** A fresh browser context (its own sessionStorage) on the service's origin. */
-export async function openApp(browser: Browser, baseUrl: string, path = '/app'): Promise<AppPage> {
+/**
+ * A fresh browser context (its own sessionStorage) on the service's origin; with `signedIn`, the tab
+ * starts with that access token, as after signing in (the dashboard keeps it in sessionStorage).
+ */
+export async function openApp(
+  browser: Browser,
+  baseUrl: string,
+  path = '/app',
+  signedIn?: { accessToken: string; environment?: 'live' | 'sandbox' },
+): Promise<AppPage> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 860 } });
+  if (signedIn) {
+    const saved = JSON.stringify({
+      accessToken: signedIn.accessToken,
+      environment: signedIn.environment ?? 'live',
+    });
+    await context.addInitScript((value: string) => {
+      if (!sessionStorage.getItem('bms.session')) sessionStorage.setItem('bms.session', value);
+    }, saved);
+  }
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
   const errors: string[] = [];
