@@ -69,9 +69,10 @@ export async function openApp(
       accessToken: signedIn.accessToken,
       environment: signedIn.environment ?? 'live',
     });
-    await context.addInitScript((value: string) => {
-      if (!sessionStorage.getItem('bms.session')) sessionStorage.setItem('bms.session', value);
-    }, saved);
+    // Runs in the page, where sessionStorage exists (this file's types are Node's).
+    await context.addInitScript(
+      `if (!sessionStorage.getItem('bms.session')) sessionStorage.setItem('bms.session', ${JSON.stringify(saved)});`,
+    );
   }
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
