@@ -47,6 +47,8 @@ export {
 } from '../contract/index.js';
 /** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */
 export type * from '../contract/common/index.js';
+/** The event names a webhook may subscribe to, and the currency codes the service accepts. */
+export { CURRENCY_CODES, EVENT_NAMES } from '../contract/common/index.js';
 
 export interface ClientOptions {
   /** Root of the service, e.g. `https://api.example.com` (paths already start with `/v1`). */

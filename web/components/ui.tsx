@@ -43,6 +43,8 @@ interface InputProps {
   inputMode?: 'numeric' | 'decimal' | 'text' | 'email';
   readOnly?: boolean;
   disabled?: boolean;
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
 }
 
 /** A labelled input with its error and hint read out with it. */
