@@ -1,9 +1,8 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
 /*
@@ -81,6 +80,19 @@ function writeIndex(metafile: esbuild.Metafile): { entry: string; css?: string }
   return { entry, css };
 }
 
+/**
+ * Removes what an earlier build left in dist/web/assets. Done after the new files are written, so
+ * a page being served while the dashboard is rebuilt still finds the files it names.
+ */
+function removeStale(metafile: esbuild.Metafile): void {
+  const current = new Set(Object.keys(metafile.outputs).map((file) => join(root, file)));
+  const assets = join(out, 'assets');
+  for (const entry of readdirSync(assets, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && !current.has(path)) rmSync(path);
+  }
+}
+
 /** The JavaScript and CSS the sign-in page loads before any screen: the entry and its static imports. */
 export function firstLoad(metafile: esbuild.Metafile): { files: string[]; bytes: number; gzip: number } {
   const files = new Set<string>();
@@ -106,7 +118,6 @@ export function firstLoad(metafile: esbuild.Metafile): { files: string[]; bytes:
 
 async function main() {
   const watch = process.argv.includes('--watch');
-  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const withIndex: esbuild.Plugin = {
     name: 'index-html',
@@ -114,6 +125,7 @@ async function main() {
       build.onEnd((result) => {
         if (!result.metafile) return;
         writeIndex(result.metafile);
+        removeStale(result.metafile);
         writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
         const first = firstLoad(result.metafile);
         console.log(
