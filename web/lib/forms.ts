@@ -97,7 +97,7 @@ export interface Load<T> {
   data: T | undefined;
   error: string | null;
   loading: boolean;
-  reload(): void;
+  reload: () => void;
 }
 
 /** Loads with `fetch` whenever `deps` change; a later load wins over an earlier one still running. */

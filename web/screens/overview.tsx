@@ -65,16 +65,21 @@ function Revenue(props: { load: Load<finance.SalesSchedule> }) {
         data!.summary.totalInvoices === 0 ? (
           <Empty title="No revenue in the last 12 months yet">
             <p>
-              Issued invoices count here by their issue date. <Link to="/invoices/new">Create an invoice</Link>.
+              Issued invoices count here by their issue date.{' '}
+              <Link to="/invoices/new">Create an invoice</Link>.
             </p>
           </Empty>
         ) : (
           <>
             <p>
-              <span class="figure">{minorMoney(data!.summary.totalRevenue, currency)}</span> net over the last 12 months,
-              from {number(data!.summary.totalInvoices)} invoices.
+              <span class="figure">{minorMoney(data!.summary.totalRevenue, currency)}</span> net over the last
+              12 months, from {number(data!.summary.totalInvoices)} invoices.
             </p>
-            <RevenueChart title="Net revenue by month and cumulative, last 12 months" format={format} {...series} />
+            <RevenueChart
+              title="Net revenue by month and cumulative, last 12 months"
+              format={format}
+              {...series}
+            />
           </>
         )
       }
@@ -91,8 +96,8 @@ function Vat(props: { load: Load<finance.SalesSchedule> }) {
         if (!vat.configured) {
           return (
             <p>
-              No threshold is set up. Set one through the API (<code>POST /v1/post/vatThreshold</code>) to follow
-              the revenue that counts towards VAT registration.
+              No threshold is set up. Set one through the API (<code>POST /v1/post/vatThreshold</code>) to
+              follow the revenue that counts towards VAT registration.
             </p>
           );
         }
@@ -100,9 +105,7 @@ function Vat(props: { load: Load<finance.SalesSchedule> }) {
         return (
           <>
             {vat.registered ? (
-              <p>
-                Registered{vat.registrationNumber ? ` (${vat.registrationNumber})` : ''}.
-              </p>
+              <p>Registered{vat.registrationNumber ? ` (${vat.registrationNumber})` : ''}.</p>
             ) : null}
             <div
               class="progress"
@@ -122,7 +125,9 @@ function Vat(props: { load: Load<finance.SalesSchedule> }) {
               <dt>Reached</dt>
               <dd>{percent(vat.percentageReached / 100)}</dd>
               <dt>Projected crossing</dt>
-              <dd>{vat.projectedCrossingDate ? date(vat.projectedCrossingDate) : 'Not at the current pace'}</dd>
+              <dd>
+                {vat.projectedCrossingDate ? date(vat.projectedCrossingDate) : 'Not at the current pace'}
+              </dd>
             </dl>
           </>
         );
@@ -168,7 +173,8 @@ function LatestInvoices(props: { load: Load<general.Invoice[]> }) {
             {props.load.data!.map((invoice) => (
               <li key={invoice.id}>
                 <Link to={`/invoices/${invoice.id}`}>{invoice.number}</Link> {invoice.customer.name}{' '}
-                <span class="numeric">{money(invoice.total, invoice.currency)}</span> <Badge value={invoice.status} />
+                <span class="numeric">{money(invoice.total, invoice.currency)}</span>{' '}
+                <Badge value={invoice.status} />
               </li>
             ))}
           </ul>
@@ -258,11 +264,13 @@ export default function Overview() {
     [client],
   );
   const invoices = useLoad(
-    async () => (canSales ? (await unwrap(client.general.invoices.listInvoices({ query: { limit: 5 } }))).data : []),
+    async () =>
+      canSales ? (await unwrap(client.general.invoices.listInvoices({ query: { limit: 5 } }))).data : [],
     [client],
   );
   const bills = useLoad(
-    async () => (canFinance ? (await unwrap(client.finance.bills.listBills({ query: { limit: 5 } }))).bills : []),
+    async () =>
+      canFinance ? (await unwrap(client.finance.bills.listBills({ query: { limit: 5 } }))).bills : [],
     [client],
   );
   const stats = useLoad(
