@@ -1,5 +1,246 @@
-import { PageHeader } from '../components/ui.js';
+import { useEffect, useState } from 'preact/hooks';
+import { audit, OPERATION_PERMISSIONS, unwrap } from '../../client/index.js';
+import {
+  Button,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  PageHeader,
+  Pager,
+  Table,
+} from '../components/ui.js';
+import { dateTime } from '../lib/format.js';
+import { useLoad } from '../lib/forms.js';
+import { here, navigate, withQuery } from '../lib/router.js';
+import { allowed, api, session } from '../lib/session.js';
+import type { ScreenProps } from '../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="audit-log" />;
+const PAGE_SIZE = 50;
+type TextFilter = 'actor_id' | 'resource_id' | 'operation';
+
+/** Changes only: the operations a read never is (the audit log records no GET). */
+const OPERATIONS = Object.keys(OPERATION_PERMISSIONS)
+  .filter((op) => !/^(list|get)[A-Z]/.test(op))
+  .sort();
+
+/** A date of the filter (`2026-11-26`, the browser's calendar) as the instant its day starts. */
+function startOfDay(value: string, plusDays = 0): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plusDays).toISOString();
+}
+
+/** Who an actor is: a member's email, an API key's name, else its id. */
+function useActors(): Map<string, string> {
+  const canTeam = allowed('team.read');
+  const canKeys = allowed('api_keys.manage');
+  const load = useLoad(async () => {
+    const names = new Map<string, string>();
+    const [team, keys] = await Promise.all([
+      canTeam ? unwrap(api.value.team.getTeam()).catch(() => null) : null,
+      canKeys ? unwrap(api.value.auth.listApiKeys()).catch(() => null) : null,
+    ]);
+    for (const m of team?.data.members ?? []) names.set(m.userId, m.email);
+    for (const k of keys?.data ?? []) names.set(k.id, `API key “${k.name}”`);
+    return names;
+  }, [canTeam, canKeys]);
+  return load.data ?? new Map<string, string>();
+}
+
+/** A text filter typed into a field: the URL follows a moment after the last key. */
+function useTypedFilter(key: TextFilter): [string, (value: string) => void] {
+  const fromUrl = here.value.query.get(key) ?? '';
+  const [value, setValue] = useState(fromUrl);
+  useEffect(() => setValue(fromUrl), [fromUrl]);
+  useEffect(() => {
+    if (value.trim() === fromUrl) return;
+    const timer = setTimeout(
+      () => navigate(withQuery({ [key]: value.trim(), page: null }), { replace: true }),
+      400,
+    );
+    return () => clearTimeout(timer);
+  }, [value]);
+  return [value, setValue];
+}
+
+export default function AuditLog(_props: ScreenProps) {
+  const query = here.value.query;
+  const page = Math.max(1, Math.floor(Number(query.get('page'))) || 1);
+  const filters = {
+    actor_id: query.get('actor_id') ?? '',
+    resource_id: query.get('resource_id') ?? '',
+    operation: query.get('operation') ?? '',
+    from: query.get('from') ?? '',
+    to: query.get('to') ?? '',
+  };
+  const key = JSON.stringify([filters, page]);
+
+  const load = useLoad(async () => {
+    const from = startOfDay(filters.from);
+    const to = startOfDay(filters.to, 1);
+    const request: audit.ListAuditLogQuery = {
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+      ...(filters.actor_id ? { actor_id: filters.actor_id } : {}),
+      ...(filters.resource_id ? { resource_id: filters.resource_id } : {}),
+      ...(filters.operation ? { operation: filters.operation } : {}),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+    };
+    return unwrap(api.value.auditLog.listAuditLog({ query: request }));
+  }, [key]);
+
+  const actors = useActors();
+  const [actor, setActor] = useTypedFilter('actor_id');
+  const [resource, setResource] = useTypedFilter('resource_id');
+  const [operation, setOperation] = useTypedFilter('operation');
+  const filtered = Object.values(filters).some(Boolean);
+  const data = load.data;
+  const totalPages = data ? Math.max(1, Math.ceil(data.total_count / PAGE_SIZE)) : 1;
+  const me = session.value?.info.user?.id;
+
+  return (
+    <div>
+      <PageHeader title="Audit log" />
+      <p class="lead">
+        Every change made to the business, by a person or an API key, newest first. Entries cannot be changed
+        or deleted and are kept for at least two years.
+      </p>
+      <form
+        class="filters"
+        role="search"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <Field
+          label="Operation"
+          name="operation"
+          list="audit-operations"
+          value={operation}
+          onValue={setOperation}
+          autoComplete="off"
+        />
+        <datalist id="audit-operations">
+          {OPERATIONS.map((op) => (
+            <option key={op} value={op} />
+          ))}
+        </datalist>
+        <Field
+          label="Actor id"
+          name="actor_id"
+          value={actor}
+          onValue={setActor}
+          autoComplete="off"
+          placeholder="usr_… or key_…"
+        />
+        <Field
+          label="Resource id"
+          name="resource_id"
+          value={resource}
+          onValue={setResource}
+          autoComplete="off"
+        />
+        <Field
+          label="From"
+          name="from"
+          type="date"
+          value={filters.from}
+          onValue={(v) => navigate(withQuery({ from: v, page: null }), { replace: true })}
+        />
+        <Field
+          label="To (inclusive)"
+          name="to"
+          type="date"
+          value={filters.to}
+          onValue={(v) => navigate(withQuery({ to: v, page: null }), { replace: true })}
+        />
+        {filtered ? (
+          <Button
+            onClick={() =>
+              navigate(
+                withQuery({
+                  actor_id: null,
+                  resource_id: null,
+                  operation: null,
+                  from: null,
+                  to: null,
+                  page: null,
+                }),
+                { replace: true },
+              )
+            }
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </form>
+
+      {load.loading && !data ? <Loading /> : null}
+      <ErrorMessage message={load.error} onRetry={load.reload} />
+      {data ? (
+        data.entries.length === 0 ? (
+          <Empty title={filtered ? 'No changes match these filters' : 'No changes recorded yet'}>
+            <p>
+              {filtered
+                ? 'Widen the dates or clear a filter.'
+                : 'Each change made through the dashboard or the API (a customer created, a key revoked) appears here.'}
+            </p>
+          </Empty>
+        ) : (
+          <>
+            <Table
+              caption="Audit log entries"
+              rows={data.entries}
+              rowKey={(e) => e.id}
+              columns={[
+                {
+                  label: 'Time',
+                  render: (e) => (
+                    <time dateTime={e.occurred_at} title={e.occurred_at}>
+                      {dateTime(e.occurred_at)}
+                    </time>
+                  ),
+                },
+                {
+                  label: 'Actor',
+                  render: (e) => (
+                    <span>
+                      <Link to={withQuery({ actor_id: e.actor.id, page: null })}>
+                        {actors.get(e.actor.id) ?? (e.actor.kind === 'api_key' ? 'API key' : 'Person')}
+                        {e.actor.id === me ? ' (you)' : ''}
+                      </Link>
+                      <small class="hint block mono">{e.actor.id}</small>
+                    </span>
+                  ),
+                },
+                {
+                  label: 'Operation',
+                  render: (e) => (
+                    <Link to={withQuery({ operation: e.operation, page: null })}>
+                      <code>{e.operation}</code>
+                    </Link>
+                  ),
+                },
+                {
+                  label: 'Resource',
+                  render: (e) =>
+                    e.resource_id ? (
+                      <Link to={withQuery({ resource_id: e.resource_id, page: null })} class="mono">
+                        {e.resource_id}
+                      </Link>
+                    ) : (
+                      '—'
+                    ),
+                },
+                { label: 'Request id', render: (e) => <code class="small">{e.request_id}</code> },
+              ]}
+            />
+            <Pager page={page} totalPages={totalPages} total={data.total_count} />
+          </>
+        )
+      ) : null}
+    </div>
+  );
 }

@@ -1,5 +1,289 @@
-import { PageHeader } from '../../components/ui.js';
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import { ROLES, team, unwrap, type Role } from '../../../client/index.js';
+import { ConfirmDialog } from '../../components/actions.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Loading,
+  Notice,
+  PageHeader,
+  Select,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { date, dateTime } from '../../lib/format.js';
+import { describeError, useForm, useLoad } from '../../lib/forms.js';
+import { api, can, session } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="settings/team" />;
+const ROLE_HELP: Record<Role, string> = {
+  owner: 'Everything, including making or removing owners.',
+  admin: 'Everything else: settings, team, API keys, webhooks and the audit log.',
+  accountant: 'Customers, sales and finance.',
+  hr: 'Employees, departments and leave.',
+  marketing: 'Marketing, and customers as contacts.',
+  loyalty: 'The loyalty program and its members.',
+  viewer: 'Reads everything but the audit log; changes nothing.',
+};
+
+const roleLabel = (role: Role) => role.charAt(0).toUpperCase() + role.slice(1);
+
+/** The roles the signed-in person may give: only an owner makes owners. */
+const assignable = (): Role[] =>
+  ROLES.filter((role) => role !== 'owner' || session.value?.info.role === 'owner');
+
+function InviteDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  onInvited: (i: team.Invitation) => void;
+}) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const form = useForm();
+  const close = () => {
+    form.clear();
+    setEmail('');
+    setRole('viewer');
+    props.onClose();
+  };
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void form
+      .submit(
+        team.InviteBodySchema,
+        { email: email.trim(), role },
+        async (body) => (await unwrap(api.value.team.inviteMember({ body }))).data,
+      )
+      .then((invitation) => {
+        if (!invitation) return;
+        props.onInvited(invitation);
+        close();
+      });
+  };
+  return (
+    <Dialog title="Invite a team member" open={props.open} onClose={close}>
+      <form onSubmit={submit} noValidate>
+        <p class="hint">
+          They get an email with a link valid for 7 days. Accepting it makes them a member with this role.
+        </p>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onValue={setEmail}
+          error={form.errors.email}
+          required
+        />
+        <Select
+          label="Role"
+          name="role"
+          value={role}
+          options={assignable().map((r) => ({ value: r, label: `${roleLabel(r)}: ${ROLE_HELP[r]}` }))}
+          onValue={(value) => setRole(value as Role)}
+          error={form.errors.role}
+        />
+        <ErrorMessage message={form.message} />
+        <div class="dialog-actions">
+          <Button onClick={close}>Cancel</Button>
+          <Button type="submit" kind="primary" busy={form.busy}>
+            Send invitation
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** A member's role, changed in place when the signed-in role may. */
+function RoleCell(props: {
+  member: team.TeamMember;
+  onChange: (member: team.TeamMember, role: Role) => Promise<boolean>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const { member } = props;
+  const ownerOnly = member.role === 'owner' && session.value?.info.role !== 'owner';
+  if (!can('changeMemberRole') || ownerOnly) return <Badge value={member.role} />;
+  const options = member.role === 'owner' ? ROLES : assignable();
+  return (
+    <select
+      class="inline-select"
+      aria-label={`Role of ${member.email}`}
+      value={member.role}
+      disabled={busy}
+      onChange={(e) => {
+        const select = e.currentTarget;
+        const role = select.value as Role;
+        setBusy(true);
+        void props.onChange(member, role).then((changed) => {
+          setBusy(false);
+          // The server decides: on a refusal the row shows the role as it still is.
+          if (!changed) select.value = member.role;
+        });
+      }}
+    >
+      {options.map((r) => (
+        <option key={r} value={r}>
+          {roleLabel(r)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export default function TeamSettings(_props: ScreenProps) {
+  const load = useLoad(async () => (await unwrap(api.value.team.getTeam())).data, []);
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<team.TeamMember | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const me = session.value?.info.user?.id;
+
+  const changeRole = async (member: team.TeamMember, role: Role) => {
+    if (role === member.role) return true;
+    setNotice(null);
+    setError(null);
+    try {
+      await unwrap(api.value.team.changeMemberRole({ params: { userId: member.userId }, body: { role } }));
+      setNotice(`${member.email} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`);
+      load.reload();
+      return true;
+    } catch (err) {
+      setError(describeError(err).message);
+      return false;
+    }
+  };
+
+  const columns: Column<team.TeamMember>[] = [
+    {
+      label: 'Member',
+      render: (m) => (
+        <span>
+          {m.email}
+          {m.userId === me ? <span class="you"> (you)</span> : null}
+        </span>
+      ),
+    },
+    { label: 'Role', render: (m) => <RoleCell member={m} onChange={changeRole} /> },
+    { label: 'Joined', render: (m) => <time dateTime={m.joinedAt}>{date(m.joinedAt)}</time> },
+  ];
+  if (can('removeMember')) {
+    columns.push({
+      label: 'Actions',
+      render: (m) => (
+        <Button
+          class="button danger small"
+          aria-label={`Remove ${m.email}`}
+          onClick={() => {
+            setNotice(null);
+            setError(null);
+            setRemoving(m);
+          }}
+        >
+          Remove
+        </Button>
+      ),
+    });
+  }
+
+  const data = load.data;
+  return (
+    <div class="settings">
+      <PageHeader title="Team">
+        {can('inviteMember') ? (
+          <Button kind="primary" onClick={() => setInviting(true)}>
+            Invite a member
+          </Button>
+        ) : null}
+      </PageHeader>
+      <p class="lead">The people who can sign in to this business, and what their role lets them do.</p>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <ErrorMessage message={error} />
+      {load.loading && !data ? <Loading /> : null}
+      <ErrorMessage message={load.error} onRetry={load.reload} />
+      {data ? (
+        <>
+          <h2>Members</h2>
+          <Table caption="Team members" columns={columns} rows={data.members} rowKey={(m) => m.userId} />
+
+          <h2>Pending invitations</h2>
+          {data.invitations.length === 0 ? (
+            <Empty title="No pending invitations">
+              <p>
+                {can('inviteMember')
+                  ? 'Invite someone with “Invite a member”: they get a link by email, valid for 7 days.'
+                  : 'An owner or admin can invite people to the team.'}
+              </p>
+            </Empty>
+          ) : (
+            <Table
+              caption="Pending invitations"
+              rows={data.invitations}
+              rowKey={(i) => i.id}
+              columns={[
+                { label: 'Email', render: (i) => i.email },
+                { label: 'Role', render: (i) => <Badge value={i.role} /> },
+                { label: 'Invited', render: (i) => dateTime(i.createdAt) },
+                {
+                  label: 'Expires',
+                  render: (i) => (
+                    <span>
+                      {dateTime(i.expiresAt)} <Badge value="pending" />
+                    </span>
+                  ),
+                },
+              ]}
+            />
+          )}
+
+          <details class="roles-help">
+            <summary>What each role can do</summary>
+            <dl class="facts">
+              {ROLES.map((role) => (
+                <Fragment key={role}>
+                  <dt>{roleLabel(role)}</dt>
+                  <dd>{ROLE_HELP[role]}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          </details>
+        </>
+      ) : null}
+
+      {can('inviteMember') ? (
+        <InviteDialog
+          open={inviting}
+          onClose={() => setInviting(false)}
+          onInvited={(invitation) => {
+            setNotice(`Invitation sent to ${invitation.email}.`);
+            setError(null);
+            load.reload();
+          }}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove this member?"
+        confirmLabel="Remove member"
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          const member = removing!;
+          await unwrap(api.value.team.removeMember({ params: { userId: member.userId } }));
+          setNotice(`${member.email} was removed from the team.`);
+          load.reload();
+        }}
+      >
+        <p>
+          <strong>{removing?.email}</strong> loses access to this business and its sandbox at once: their
+          sessions end. You can invite them again later.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
 }
