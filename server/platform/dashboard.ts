@@ -31,12 +31,11 @@ export function dashboardRouter(dir: string | undefined = BUILT): Router {
     });
     return router;
   }
-  // Read once: a rebuilt dashboard is served after a restart.
-  let page: string | undefined;
-  const index = () => (page ??= readFileSync(`${dir}index.html`, 'utf8'));
+  // Read per request (a small file): a rebuilt dashboard names new files, and the old ones go.
+  const index = () => readFileSync(`${dir}index.html`, 'utf8');
   router.use(
     '/app/assets',
-    express.static(`${dir}assets`, { index: false, immutable: true, maxAge: '365d', fallthrough: false }),
+    express.static(`${dir}assets`, { index: false, immutable: true, maxAge: '365d' }),
     (_req, res) => void res.status(404).end(),
   );
   router.get('/app/favicon.svg', (_req, res) => {

@@ -140,6 +140,8 @@ describe('webhooks', () => {
     expect(await page.getByLabel('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('fieldset.events.invalid [role="alert"]').textContent()).toMatch(/at least 1/);
 
+    await expectAccessible(page, 'settings-webhooks-new');
+    await screenshot(page, 'settings-webhooks-new');
     await page.getByLabel('Endpoint URL').fill(receiver.url);
     await page.getByRole('checkbox', { name: 'customer.created' }).check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -242,7 +244,7 @@ describe('team', () => {
     await page.reload();
     await heading(page, 'Team');
     await page.getByLabel(`Role of ${member.email}`).selectOption('marketing');
-    await page.getByText(`${member.email} is now a marketing.`).waitFor();
+    await page.getByText(`${member.email} now has the Marketing role.`).waitFor();
     const members = (await unwrap(owner.client.team.getTeam())).data.members;
     expect(members.find((m) => m.email === member.email)?.role).toBe('marketing');
     await expectAccessible(page, 'settings-team');
@@ -437,6 +439,7 @@ describe('audit log', () => {
     expect(await page.getByLabel('Operation').inputValue()).toBe('createCustomer');
     const operations = await rows.locator('td:nth-child(3)').allTextContents();
     expect(operations).toEqual(['createCustomer', 'createCustomer']);
+    await screenshot(page, 'settings-audit-log-filtered');
 
     // A bookmarked filter by resource.
     await page.goto(`/app/audit-log?resource_id=${key.id}`);

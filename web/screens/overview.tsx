@@ -73,7 +73,8 @@ function Revenue(props: { load: Load<finance.SalesSchedule> }) {
           <>
             <p>
               <span class="figure">{minorMoney(data!.summary.totalRevenue, currency)}</span> net over the last
-              12 months, from {number(data!.summary.totalInvoices)} invoices.
+              12 months, from {number(data!.summary.totalInvoices)}{' '}
+              {data!.summary.totalInvoices === 1 ? 'invoice' : 'invoices'}.
             </p>
             <RevenueChart
               title="Net revenue by month and cumulative, last 12 months"
