@@ -97,7 +97,7 @@ function Vat(props: { load: Load<finance.SalesSchedule> }) {
         if (!vat.configured) {
           return (
             <p>
-              No threshold is set up. Set one through the API (<code>POST /v1/post/vatThreshold</code>) to
+              No threshold is set up. Set one through the API (<code>POST /v1/create/vatThreshold</code>) to
               follow the revenue that counts towards VAT registration.
             </p>
           );
