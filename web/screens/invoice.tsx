@@ -1,5 +1,306 @@
-import { PageHeader } from '../components/ui.js';
+import { useState } from 'preact/hooks';
+import { general, unwrap } from '../../client/index.js';
+import { ConfirmButton } from '../components/confirm.js';
+import { DocumentLines } from '../components/documents.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Select,
+  Table,
+} from '../components/ui.js';
+import { date, dateTime, money, today } from '../lib/format.js';
+import { describeError, useForm, useLoad } from '../lib/forms.js';
+import { summaryOf } from '../lib/refusals.js';
+import { decimalText } from '../lib/lines.js';
+import { navigate } from '../lib/router.js';
+import { allowed, api, can } from '../lib/session.js';
+import type { ScreenProps } from '../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="invoice" />;
+/** One invoice: its lines, totals and payments; issue, record a payment, void or delete as its status allows. */
+
+const METHOD_LABELS: Record<(typeof general.PAYMENT_METHODS)[number], string> = {
+  bank_transfer: 'Bank transfer',
+  card: 'Card',
+  cash: 'Cash',
+  check: 'Cheque',
+  mobile_money: 'Mobile money',
+};
+
+function PaymentForm(props: {
+  invoice: general.Invoice;
+  onSaved: (invoice: general.Invoice) => void;
+  onCancel: () => void;
+}) {
+  const { invoice } = props;
+  const [amount, setAmount] = useState(() => decimalText(invoice.amount_due, invoice.currency));
+  const [method, setMethod] = useState<string>('bank_transfer');
+  const [paidOn, setPaidOn] = useState(today());
+  const [reference, setReference] = useState('');
+  const form = useForm();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const body = {
+      amount: amount.trim() === '' ? undefined : Number(amount.trim()),
+      payment_method: method,
+      payment_date: paidOn || undefined,
+      reference: reference.trim() || undefined,
+    };
+    void form
+      .submit(general.CreatePaymentBodySchema, body, (value) =>
+        unwrap(api.value.general.invoices.createPayment({ params: { id: invoice.id }, body: value })),
+      )
+      .then((saved) => {
+        if (saved) props.onSaved(saved.data);
+      });
+  };
+  const e = form.errors;
+  return (
+    <form onSubmit={submit} noValidate>
+      <p>
+        {money(invoice.amount_due, invoice.currency)} of {money(invoice.total, invoice.currency)} is due.
+      </p>
+      <div class="form-row">
+        <Field
+          label={`Amount in ${invoice.currency}`}
+          name="amount"
+          inputMode="decimal"
+          value={amount}
+          onValue={setAmount}
+          error={e.amount}
+          required
+        />
+        <Field
+          label="Paid on"
+          name="payment_date"
+          type="date"
+          value={paidOn}
+          onValue={setPaidOn}
+          error={e.payment_date}
+        />
+      </div>
+      <Select
+        label="Method"
+        name="payment_method"
+        value={method}
+        options={general.PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
+        onValue={setMethod}
+        error={e.payment_method}
+      />
+      <Field
+        label="Reference"
+        name="reference"
+        hint="Optional: the bank reference or receipt number"
+        value={reference}
+        onValue={setReference}
+        error={e.reference}
+      />
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Record payment
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+const PAYMENT_COLUMNS = (currency: string) => [
+  { label: 'Date', render: (p: general.Payment) => date(p.payment_date) },
+  { label: 'Method', render: (p: general.Payment) => METHOD_LABELS[p.payment_method] },
+  { label: 'Reference', render: (p: general.Payment) => p.reference ?? '—' },
+  { label: 'Amount', numeric: true, render: (p: general.Payment) => money(p.amount, currency) },
+];
+
+export default function Invoice({ params }: ScreenProps) {
+  const id = params.id!;
+  const load = useLoad(() => unwrap(api.value.general.invoices.getInvoice({ params: { id } })), [id]);
+  const [current, setCurrent] = useState<general.Invoice | null>(null);
+  const [paying, setPaying] = useState(false);
+  const [issuing, setIssuing] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  if (load.error) {
+    return (
+      <>
+        <PageHeader title="Invoice" />
+        <ErrorMessage message={load.error} onRetry={load.reload} />
+        <p>
+          <Link to="/invoices">Back to invoices</Link>
+        </p>
+      </>
+    );
+  }
+  if (!load.data) return <Loading />;
+  const invoice = current && current.id === id ? current : load.data.data;
+  const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
+
+  const issue = () => {
+    setIssuing(true);
+    setActionError(null);
+    unwrap(api.value.general.invoices.issueInvoice({ params: { id } })).then(
+      (res) => {
+        setIssuing(false);
+        setCurrent(res.data);
+        setNotice(`Issued: ${res.data.number} is now due on ${date(res.data.due_date)}.`);
+      },
+      (err: unknown) => {
+        setIssuing(false);
+        setActionError(describeError(err).message);
+      },
+    );
+  };
+
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/invoices">Invoices</Link>
+      </p>
+      <PageHeader title={`Invoice ${invoice.number}`}>
+        {invoice.status === 'draft' && can('issueInvoice') ? (
+          <Button kind="primary" busy={issuing} onClick={issue}>
+            Issue invoice
+          </Button>
+        ) : null}
+        {open && can('createPayment') ? (
+          <Button
+            kind="primary"
+            onClick={() => {
+              setNotice(null);
+              setPaying(true);
+            }}
+          >
+            Record payment
+          </Button>
+        ) : null}
+        {open && invoice.payments.length === 0 && can('voidInvoice') ? (
+          <ConfirmButton
+            label="Void"
+            title={`Void invoice ${invoice.number}?`}
+            confirmLabel="Void invoice"
+            onConfirm={async () => {
+              const voided = (await unwrap(api.value.general.invoices.voidInvoice({ params: { id } }))).data;
+              setCurrent(voided);
+              setNotice(`${voided.number} is void: nothing is owed on it any more.`);
+            }}
+          >
+            <p>
+              {invoice.customer.name} will owe nothing on {invoice.number} (
+              {money(invoice.total, invoice.currency)}). A void invoice keeps its number and cannot be issued
+              again.
+            </p>
+          </ConfirmButton>
+        ) : null}
+        {invoice.status === 'draft' && can('deleteInvoice') ? (
+          <ConfirmButton
+            label="Delete draft"
+            title={`Delete draft ${invoice.number}?`}
+            confirmLabel="Delete draft"
+            onConfirm={async () => {
+              await unwrap(api.value.general.invoices.deleteInvoice({ params: { id } }));
+              navigate('/invoices');
+            }}
+          >
+            <p>The draft is removed; its number stays recorded as deleted.</p>
+          </ConfirmButton>
+        ) : null}
+      </PageHeader>
+      <p class="status-line">
+        <Badge value={invoice.status} />{' '}
+        {invoice.status === 'draft'
+          ? 'Not issued yet: check it, then issue it.'
+          : invoice.status === 'overdue'
+            ? `Was due on ${date(invoice.due_date)}.`
+            : invoice.status === 'unpaid'
+              ? `Due on ${date(invoice.due_date)}.`
+              : invoice.status === 'paid'
+                ? `Paid in full on ${dateTime(invoice.paid_at)}.`
+                : `Voided on ${dateTime(invoice.voided_at)}.`}
+      </p>
+      <ErrorMessage message={actionError} />
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <section class="panel" aria-labelledby="invoice-details">
+        <h2 id="invoice-details">Details</h2>
+        <dl class="facts">
+          <dt>Customer</dt>
+          <dd>
+            {allowed('customers.read') ? (
+              <Link to={`/customers/${invoice.customer.id}`}>{invoice.customer.name}</Link>
+            ) : (
+              invoice.customer.name
+            )}
+          </dd>
+          <dt>Currency</dt>
+          <dd>{invoice.currency}</dd>
+          <dt>Issue date</dt>
+          <dd>{invoice.issue_date ? date(invoice.issue_date) : 'When issued'}</dd>
+          <dt>Due date</dt>
+          <dd>{date(invoice.due_date)}</dd>
+          <dt>Created</dt>
+          <dd>{dateTime(invoice.created_at)}</dd>
+          {invoice.notes ? (
+            <>
+              <dt>Notes</dt>
+              <dd class="notes">{invoice.notes}</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
+      <section aria-labelledby="invoice-lines">
+        <h2 id="invoice-lines">Lines</h2>
+        <DocumentLines
+          document={invoice}
+          extra={
+            invoice.status === 'draft' || invoice.status === 'void'
+              ? []
+              : [
+                  { label: 'Paid', value: invoice.amount_paid },
+                  { label: 'Amount due', value: invoice.amount_due, strong: true },
+                ]
+          }
+        />
+      </section>
+      {invoice.status !== 'draft' ? (
+        <section aria-labelledby="invoice-payments">
+          <h2 id="invoice-payments">Payments</h2>
+          {invoice.payments.length === 0 ? (
+            <p class="muted">
+              No payments yet.
+              {open && can('createPayment') ? ' Record one when the customer pays.' : ''}
+            </p>
+          ) : (
+            <Table
+              caption="Payments"
+              columns={PAYMENT_COLUMNS(invoice.currency)}
+              rows={invoice.payments}
+              rowKey={(p) => p.id}
+            />
+          )}
+        </section>
+      ) : null}
+      <Dialog title={`Record a payment of ${invoice.number}`} open={paying} onClose={() => setPaying(false)}>
+        <PaymentForm
+          invoice={invoice}
+          onCancel={() => setPaying(false)}
+          onSaved={(next) => {
+            setCurrent(next);
+            setPaying(false);
+            setNotice(
+              next.status === 'paid'
+                ? `Payment recorded: ${next.number} is paid in full.`
+                : `Payment recorded: ${money(next.amount_due, next.currency)} is still due.`,
+            );
+          }}
+        />
+      </Dialog>
+    </>
+  );
 }

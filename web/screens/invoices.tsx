@@ -1,5 +1,110 @@
-import { PageHeader } from '../components/ui.js';
+import { general, unwrap } from '../../client/index.js';
+import { InvoiceTable, StatusFilter, statusLabel } from '../components/documents.js';
+import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../components/ui.js';
+import { useLoad } from '../lib/forms.js';
+import { apiSort, oneOf, pageOf, sortOf } from '../lib/lists.js';
+import { here, withQuery } from '../lib/router.js';
+import { allowed, api, can } from '../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="invoices" />;
+/** Invoices by status (the URL's `status`), of one customer (`customer_id`), sorted and paged from the URL. */
+
+function CustomerScope(props: { id: string }) {
+  const customer = useLoad(
+    async () =>
+      allowed('customers.read')
+        ? (await unwrap(api.value.general.customers.getCustomer({ params: { id: props.id } }))).data.name
+        : props.id,
+    [props.id],
+  );
+  return (
+    <Notice>
+      Invoices of {customer.data ?? (customer.error ? props.id : '…')}.{' '}
+      <Link to={withQuery({ customer_id: null, page: null })}>Show every customer’s</Link>
+    </Notice>
+  );
+}
+
+export default function Invoices() {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const sort = sortOf(query, general.INVOICE_SORT_FIELDS);
+  const status = oneOf(query, 'status', general.INVOICE_STATUSES);
+  const customerId = query.get('customer_id') || undefined;
+
+  const list = useLoad(
+    () =>
+      unwrap(
+        api.value.general.invoices.listInvoices({
+          query: { page, limit: 20, sort: apiSort(sort), status, customer_id: customerId },
+        }),
+      ),
+    [page, sort, status, customerId],
+  );
+  const canCreate = can('createInvoice');
+
+  return (
+    <>
+      <PageHeader title="Invoices">
+        {canCreate ? (
+          <Link
+            class="button primary"
+            to={customerId ? `/invoices/new?customer_id=${customerId}` : '/invoices/new'}
+          >
+            New invoice
+          </Link>
+        ) : null}
+      </PageHeader>
+      <StatusFilter label="Invoice status" statuses={general.INVOICE_STATUSES} current={status} />
+      {customerId ? <CustomerScope id={customerId} /> : null}
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.data.length === 0 ? (
+        status || customerId ? (
+          <Empty
+            title={
+              status ? `No ${statusLabel(status).toLowerCase()} invoices` : 'No invoices for this customer'
+            }
+          >
+            <p>
+              <Link to={withQuery({ status: null, customer_id: null, page: null })}>Show every invoice</Link>.
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No invoices yet">
+            <p>
+              {canCreate ? (
+                <>
+                  <Link to="/invoices/new">Create an invoice</Link>: it starts as a draft you can check before
+                  issuing it.
+                </>
+              ) : (
+                'Invoices appear here once someone with permission to create them does so.'
+              )}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <InvoiceTable
+            caption={status ? `${statusLabel(status)} invoices` : 'Invoices'}
+            rows={list.data.data}
+            sort={sort}
+          />
+          <Pager
+            page={page}
+            total={list.data.pagination.total}
+            totalPages={list.data.pagination.total_pages}
+          />
+        </>
+      )}
+    </>
+  );
 }

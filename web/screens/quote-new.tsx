@@ -1,5 +1,35 @@
-import { PageHeader } from '../components/ui.js';
+import { general, unwrap } from '../../client/index.js';
+import { DocumentForm } from '../components/documents.js';
+import { Link, PageHeader } from '../components/ui.js';
+import { today } from '../lib/format.js';
+import { addDays } from '../lib/lines.js';
+import { here, navigate } from '../lib/router.js';
+import { api } from '../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="quote-new" />;
+/** A new draft quote; saved, it opens so it can be sent. */
+export default function QuoteNew() {
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/quotes">Quotes</Link>
+      </p>
+      <PageHeader title="New quote" />
+      <DocumentForm
+        schema={general.CreateQuoteBodySchema}
+        customerId={here.value.query.get('customer_id') ?? undefined}
+        dates={[
+          {
+            key: 'valid_until',
+            label: 'Valid until',
+            initial: addDays(today(), 30),
+            hint: 'The last day the customer may accept it.',
+          },
+        ]}
+        saveLabel="Save draft"
+        cancelTo="/quotes"
+        create={async (body) => (await unwrap(api.value.general.quotes.createQuote({ body }))).data}
+        onCreated={(id) => navigate(`/quotes/${id}`)}
+      />
+    </>
+  );
 }

@@ -1,0 +1,37 @@
+import { BmsApiError } from '../../client/index.js';
+import type { FieldErrors } from './forms.js';
+
+/** How a form shows a refusal: beside the fields it names, with a line under the form pointing to them. */
+
+/**
+ * A 409 CONFLICT on a value that must be unique (a customer's email, a product's SKU) names no field:
+ * the one field it can be about gets the message, so the form shows it there.
+ */
+export async function conflictOn<T>(field: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof BmsApiError && err.code === 'CONFLICT' && !err.details?.length) {
+      throw new BmsApiError(err.status, {
+        error: {
+          code: err.code,
+          message: err.message,
+          status: err.status,
+          details: [{ field, message: err.message }],
+        },
+      });
+    }
+    throw err;
+  }
+}
+
+/**
+ * The line under a form: when the refusal names fields (shown beside them), it points to them rather
+ * than repeat one of them or say "Request validation failed"; otherwise the refusal's own message.
+ */
+export function summaryOf(form: { message: string | null; errors: FieldErrors }): string | null {
+  if (!form.message) return null;
+  const named = Object.keys(form.errors).filter((field) => field !== '_').length;
+  if (named === 0) return form.errors._ ?? form.message;
+  return named === 1 ? 'Check the highlighted field.' : `Check the ${named} highlighted fields.`;
+}
