@@ -136,9 +136,12 @@ describe('webhooks', () => {
     // Refused beside the fields: no URL, no event.
     await page.getByLabel('Endpoint URL').fill('not a url');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await page.getByText('Choose at least one event.').waitFor();
+    await page.getByText('Choose at least one event to send.').waitFor();
     expect(await page.getByLabel('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
-    expect(await page.locator('fieldset.events.invalid [role="alert"]').textContent()).toMatch(/at least 1/);
+    expect(await page.locator('fieldset.events.invalid [role="alert"]').textContent()).toBe(
+      'Choose at least one event to send.',
+    );
+    expect(await page.locator('.field.invalid [role="alert"]').textContent()).toMatch(/full address/);
 
     await expectAccessible(page, 'settings-webhooks-new');
     await screenshot(page, 'settings-webhooks-new');
@@ -312,7 +315,9 @@ describe('business settings', () => {
     await zoneField.getByRole('alert').filter({ hasText: 'Expected an IANA time zone' }).waitFor();
     expect(await timeZone.getAttribute('aria-invalid')).toBe('true');
     const countryField = page.locator('.field').filter({ has: page.getByLabel('Country of registration') });
-    expect(await countryField.getByRole('alert').textContent()).toMatch(/2 character|two-letter/i);
+    expect(await countryField.getByRole('alert').textContent()).toBe(
+      'Use the two-letter country code, e.g. GB.',
+    );
     await page.getByText('Check the highlighted fields.').waitFor();
     await expectAccessible(page, 'settings-business-invalid');
     await screenshot(page, 'settings-business-invalid');

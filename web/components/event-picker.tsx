@@ -32,7 +32,7 @@ export function EventPicker(props: {
       <legend>Events to send</legend>
       <p class="hint" id={`${id}-hint`}>
         {chosen.size === 0
-          ? 'Choose at least one event.'
+          ? 'No event chosen yet.'
           : `${chosen.size} of ${EVENT_NAMES.length} events chosen.`}{' '}
         <Button class="button link" onClick={() => props.onValue([...EVENT_NAMES])}>
           Select all
@@ -68,3 +68,9 @@ export function EventPicker(props: {
     </fieldset>
   );
 }
+
+/** Zod's generic wording, said as a person would. */
+export const urlMessage = (message: string | undefined) =>
+  message === 'Invalid url' ? 'Enter a full address, e.g. https://example.com/webhooks/bms.' : message;
+export const eventsMessage = (message: string | undefined) =>
+  message?.startsWith('Array must contain at least') ? 'Choose at least one event to send.' : message;

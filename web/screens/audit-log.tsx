@@ -89,7 +89,8 @@ export default function AuditLog(_props: ScreenProps) {
       ...(from ? { from } : {}),
       ...(to ? { to } : {}),
     };
-    return unwrap(api.value.auditLog.listAuditLog({ query: request }));
+    // The page travels with its answer, so the pager never shows a page the rows are not of.
+    return { ...(await unwrap(api.value.auditLog.listAuditLog({ query: request }))), page };
   }, [key]);
 
   const actors = useActors();
@@ -109,7 +110,7 @@ export default function AuditLog(_props: ScreenProps) {
         or deleted and are kept for at least two years.
       </p>
       <form
-        class="filters"
+        class="filters audit-filters"
         role="search"
         aria-label="Filter the audit log"
         onSubmit={(e) => e.preventDefault()}
@@ -190,54 +191,65 @@ export default function AuditLog(_props: ScreenProps) {
           </Empty>
         ) : (
           <>
-            <Table
-              caption="Audit log entries"
-              rows={data.entries}
-              rowKey={(e) => e.id}
-              columns={[
-                {
-                  label: 'Time',
-                  render: (e) => (
-                    <time dateTime={e.occurred_at} title={e.occurred_at}>
-                      {dateTime(e.occurred_at)}
-                    </time>
-                  ),
-                },
-                {
-                  label: 'Actor',
-                  render: (e) => (
-                    <span>
-                      <Link to={withQuery({ actor_id: e.actor.id, page: null })}>
-                        {actors.get(e.actor.id) ?? (e.actor.kind === 'api_key' ? 'API key' : 'Person')}
-                        {e.actor.id === me ? ' (you)' : ''}
-                      </Link>
-                      <small class="hint block mono">{e.actor.id}</small>
-                    </span>
-                  ),
-                },
-                {
-                  label: 'Operation',
-                  render: (e) => (
-                    <Link to={withQuery({ operation: e.operation, page: null })}>
-                      <code>{e.operation}</code>
-                    </Link>
-                  ),
-                },
-                {
-                  label: 'Resource',
-                  render: (e) =>
-                    e.resource_id ? (
-                      <Link to={withQuery({ resource_id: e.resource_id, page: null })} class="mono">
-                        {e.resource_id}
-                      </Link>
-                    ) : (
-                      '—'
+            <div
+              class={`audit-table${load.loading ? ' stale' : ''}`}
+              aria-busy={load.loading ? 'true' : undefined}
+            >
+              <Table
+                caption="Audit log entries"
+                rows={data.entries}
+                rowKey={(e) => e.id}
+                columns={[
+                  {
+                    label: 'Time',
+                    render: (e) => (
+                      <time dateTime={e.occurred_at} title={e.occurred_at}>
+                        {dateTime(e.occurred_at)}
+                      </time>
                     ),
-                },
-                { label: 'Request id', render: (e) => <code class="small">{e.request_id}</code> },
-              ]}
-            />
-            <Pager page={page} totalPages={totalPages} total={data.total_count} />
+                  },
+                  {
+                    label: 'Actor',
+                    render: (e) => (
+                      <Link to={withQuery({ actor_id: e.actor.id, page: null })}>
+                        <span title={e.actor.id}>
+                          {actors.get(e.actor.id) ?? e.actor.id}
+                          {e.actor.id === me ? ' (you)' : ''}
+                        </span>
+                      </Link>
+                    ),
+                  },
+                  {
+                    label: 'Operation',
+                    render: (e) => (
+                      <Link to={withQuery({ operation: e.operation, page: null })}>
+                        <code>{e.operation}</code>
+                      </Link>
+                    ),
+                  },
+                  {
+                    label: 'Resource',
+                    render: (e) =>
+                      e.resource_id ? (
+                        <Link to={withQuery({ resource_id: e.resource_id, page: null })} class="mono">
+                          {e.resource_id}
+                        </Link>
+                      ) : (
+                        '—'
+                      ),
+                  },
+                  {
+                    label: 'Request id',
+                    render: (e) => (
+                      <code class="request-id" title={e.request_id}>
+                        {e.request_id}
+                      </code>
+                    ),
+                  },
+                ]}
+              />
+            </div>
+            <Pager page={data.page} totalPages={totalPages} total={data.total_count} />
           </>
         )
       ) : null}

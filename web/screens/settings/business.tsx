@@ -8,6 +8,12 @@ import type { ScreenProps } from '../../routes.js';
 
 type Business = auth.Business;
 
+/** Zod's generic wording of a country code refused, said as a person would. */
+const countryMessage = (message: string | undefined) =>
+  message && /exactly 2 character|country code/.test(message)
+    ? 'Use the two-letter country code, e.g. GB.'
+    : message;
+
 const ADDRESS_FIELDS = [
   ['line1', 'Address line 1', 'address-line1'],
   ['line2', 'Address line 2', 'address-line2'],
@@ -226,7 +232,7 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
             name="country"
             value={draft.country}
             onValue={(country) => set({ country })}
-            error={form.errors.country}
+            error={countryMessage(form.errors.country)}
             hint="Two letters, e.g. GB. Leave empty to clear."
             autoComplete="country"
           />
@@ -252,7 +258,11 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
               autoComplete={autoComplete}
               value={draft.address[key]}
               onValue={(value) => setAddress(key, value)}
-              error={form.errors[`address.${key}`]}
+              error={
+                key === 'country'
+                  ? countryMessage(form.errors['address.country'])
+                  : form.errors[`address.${key}`]
+              }
               hint={key === 'country' ? 'Two letters, e.g. GB.' : undefined}
             />
           ))}

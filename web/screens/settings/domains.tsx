@@ -24,26 +24,14 @@ const PURPOSE: Record<DnsRecord['purpose'], string> = {
   dkim: 'DKIM signing key',
 };
 
-function RecordRow(props: { record: DnsRecord; checked: boolean }) {
+function RecordItem(props: { record: DnsRecord; checked: boolean }) {
   const { record, checked } = props;
   const what = PURPOSE[record.purpose];
   return (
-    <tr>
-      <th scope="row">{what}</th>
-      <td>{record.type}</td>
-      <td>
-        <div class="copyable">
-          <code class="dns-text">{record.name}</code>
-          <CopyButton value={record.name} what={`the name of the ${what} record`} />
-        </div>
-      </td>
-      <td>
-        <div class="copyable">
-          <code class="dns-text dns-value">{record.value}</code>
-          <CopyButton value={record.value} what={`the value of the ${what} record`} />
-        </div>
-      </td>
-      <td>
+    <li class="dns-record">
+      <div class="dns-record-head">
+        <h3>{what}</h3>
+        <span class="hint">{record.type} record</span>
         {record.verified ? (
           <Badge value="verified" />
         ) : checked ? (
@@ -51,8 +39,20 @@ function RecordRow(props: { record: DnsRecord; checked: boolean }) {
         ) : (
           <span class="badge badge-pending">not checked</span>
         )}
-      </td>
-    </tr>
+      </div>
+      <dl class="dns-fields">
+        <dt>Name</dt>
+        <dd class="copyable">
+          <code class="dns-text">{record.name}</code>
+          <CopyButton value={record.name} what={`the name of the ${what} record`} />
+        </dd>
+        <dt>Value</dt>
+        <dd class="copyable">
+          <code class="dns-text">{record.value}</code>
+          <CopyButton value={record.value} what={`the value of the ${what} record`} />
+        </dd>
+      </dl>
+    </li>
   );
 }
 
@@ -125,25 +125,11 @@ function DomainCard(props: {
         </p>
       )}
       <ErrorMessage message={error} />
-      <div class="table-wrap">
-        <table class="records">
-          <caption class="visually-hidden">DNS records for {domain.domain}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Record</th>
-              <th scope="col">Type</th>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-              <th scope="col">Found</th>
-            </tr>
-          </thead>
-          <tbody>
-            {domain.verification.map((record) => (
-              <RecordRow key={record.purpose} record={record} checked={props.checked} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ul class="dns-records" aria-label={`DNS records for ${domain.domain}`}>
+        {domain.verification.map((record) => (
+          <RecordItem key={record.purpose} record={record} checked={props.checked} />
+        ))}
+      </ul>
     </section>
   );
 }
@@ -193,7 +179,7 @@ export default function Domains(_props: ScreenProps) {
 
       {writable ? (
         <form class="panel add-domain" onSubmit={add} noValidate>
-          <div class="form-row">
+          <div class="inline-form">
             <Field
               label="Domain"
               name="domain"
@@ -204,11 +190,11 @@ export default function Domains(_props: ScreenProps) {
               hint="The part after the @ of the addresses you will send from."
               autoComplete="off"
             />
+            <Button type="submit" kind="primary" busy={form.busy}>
+              Add domain
+            </Button>
           </div>
           <ErrorMessage message={form.message} />
-          <Button type="submit" kind="primary" busy={form.busy}>
-            Add domain
-          </Button>
         </form>
       ) : null}
 

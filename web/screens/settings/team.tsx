@@ -151,7 +151,7 @@ export default function TeamSettings(_props: ScreenProps) {
     setError(null);
     try {
       await unwrap(api.value.team.changeMemberRole({ params: { userId: member.userId }, body: { role } }));
-      setNotice(`${member.email} is now ${role === 'admin' ? 'an' : 'a'} ${role}.`);
+      setNotice(`${member.email} now has the ${roleLabel(role)} role.`);
       load.reload();
       return true;
     } catch (err) {

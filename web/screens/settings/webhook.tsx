@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/actions.js';
-import { EventPicker } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage, urlMessage } from '../../components/event-picker.js';
 import {
   Badge,
   Button,
@@ -74,11 +74,11 @@ function EditDialog(props: {
           type="url"
           value={url}
           onValue={setUrl}
-          error={form.errors.url}
+          error={urlMessage(form.errors.url)}
           autoComplete="off"
           required
         />
-        <EventPicker value={events} onValue={setEvents} error={form.errors.events} />
+        <EventPicker value={events} onValue={setEvents} error={eventsMessage(form.errors.events)} />
         <ErrorMessage message={form.message} />
         <div class="dialog-actions">
           <Button onClick={props.onClose}>Cancel</Button>
@@ -182,12 +182,13 @@ export default function WebhookScreen(props: ScreenProps) {
   }, [id]);
   const log = useLoad(async () => {
     if (!valid) return null;
-    return unwrap(
+    const answer = await unwrap(
       api.value.webhooks.listDeliveries({
         params: { id },
         query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...(status ? { status } : {}) },
       }),
     );
+    return { ...answer, page };
   }, [id, page, status]);
 
   const [editing, setEditing] = useState(false);
@@ -377,7 +378,7 @@ export default function WebhookScreen(props: ScreenProps) {
                 />
               ))}
             </ul>
-            <Pager page={page} totalPages={totalPages} total={deliveries.total_count} />
+            <Pager page={deliveries.page} totalPages={totalPages} total={deliveries.total_count} />
           </>
         )
       ) : null}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { unwrap, webhooks, type EventName } from '../../../client/index.js';
-import { EventPicker } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage, urlMessage } from '../../components/event-picker.js';
 import {
   Badge,
   Button,
@@ -54,12 +54,12 @@ function CreateForm(props: {
           placeholder="https://example.com/webhooks/bms"
           value={url}
           onValue={setUrl}
-          error={form.errors.url}
+          error={urlMessage(form.errors.url)}
           hint="An HTTPS address of yours that answers 2xx. Each event is POSTed as JSON, signed with the endpoint's secret."
           autoComplete="off"
           required
         />
-        <EventPicker value={events} onValue={setEvents} error={form.errors.events} />
+        <EventPicker value={events} onValue={setEvents} error={eventsMessage(form.errors.events)} />
         <ErrorMessage message={form.message} />
         <div class="form-actions">
           <Button type="submit" kind="primary" busy={form.busy}>
