@@ -628,6 +628,49 @@ describe('changing and deleting', () => {
     await app.close();
   });
 
+  it('changes the lines of a draft invoice with live totals, then deletes the draft', async () => {
+    const owner = await registerBusiness(server(), 'Drafts Ltd');
+    const customer = await createCustomer(owner.client);
+    const invoice = await createInvoice(owner.client, { customer_id: customer.id, notes: 'First notes' });
+    const app = await open(owner, `/invoices/${invoice.id}`);
+    const { page } = app;
+    await page.getByRole('heading', { name: `Invoice ${invoice.number}` }).waitFor();
+    await page.getByRole('button', { name: 'Edit draft' }).click();
+    await page.getByRole('heading', { name: `Edit draft ${invoice.number}` }).waitFor();
+    expect(await page.getByLabel('Description, line 1').inputValue()).toBe('Consulting (hours)');
+    expect(await page.getByLabel('Unit price in USD, line 1').inputValue()).toBe('100.00');
+    expect(await page.getByLabel('Due date').inputValue()).toBe('2026-12-21');
+    await page.getByLabel('Quantity, line 1').fill('2.5');
+    await page.getByRole('button', { name: 'Add line' }).click();
+    await page.getByLabel('Description, line 2').fill('Travel');
+    await page.getByLabel('Unit price in USD, line 2').fill('40.25');
+    await page.getByLabel('Notes').fill('');
+    const total = await inPage(page, 290.25, 'USD');
+    expect(await liveTotal(page)).toBe(total);
+    await expectAccessible(page, 'edit draft invoice');
+    await screenshot(page, 'general-invoice-edit');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
+    expect(await page.locator('.totals [data-total]').textContent()).toBe(total);
+    const saved = await getInvoice(owner.client, invoice.id);
+    expect(saved).toMatchObject({ total: 290.25, notes: null, status: 'draft' });
+    expect(saved.items.map((i) => [i.description, i.quantity, i.unit_price])).toEqual([
+      ['Consulting (hours)', 2.5, 100],
+      ['Travel', 1, 40.25],
+    ]);
+
+    await page.getByRole('button', { name: 'Delete draft' }).click();
+    await page
+      .getByRole('dialog', { name: `Delete draft ${invoice.number}?` })
+      .getByRole('button', { name: 'Delete draft' })
+      .click();
+    await page.getByText('No invoices yet').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/app/invoices');
+    expect((await owner.client.general.invoices.getInvoice({ params: { id: invoice.id } })).status).toBe(404);
+    expectClean(app);
+    await app.close();
+  });
+
   it('voids an issued invoice after asking', async () => {
     const owner = await registerBusiness(server(), 'Voids Ltd');
     const customer = await createCustomer(owner.client);

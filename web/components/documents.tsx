@@ -216,6 +216,16 @@ const newLine = (): LineDraft => ({
   tax_rate: '',
 });
 
+/** A stored line as the form's text, prices in the currency's decimals. */
+const lineOf = (item: general.Invoice['items'][number], currency: string): LineDraft => ({
+  key: nextKey++,
+  product_id: item.product_id ?? '',
+  description: item.description,
+  quantity: String(item.quantity),
+  unit_price: decimalText(item.unit_price, currency),
+  tax_rate: item.tax_rate === 0 ? '' : String(item.tax_rate),
+});
+
 /** A typed number as the body takes it: left out when empty (the schema then says it is required). */
 const numberOf = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()));
 
@@ -553,6 +563,9 @@ function CustomerPicker(props: { value: string; onValue: (id: string) => void; e
   );
 }
 
+export const ISSUE_DATE_HINT = 'Left empty, the day it is issued.';
+export const VALID_UNTIL_HINT = 'The last day the customer may accept it.';
+
 export interface DateField {
   key: string;
   label: string;
@@ -564,24 +577,33 @@ export interface DateField {
  * A new invoice or quote: customer, currency, dates, lines with live totals and notes, checked with
  * the contract's schema, then created as a draft.
  */
-export function DocumentForm<B>(props: {
+export function DocumentForm<B, R>(props: {
   schema: ZodType<B, ZodTypeDef, unknown>;
   dates: DateField[];
   saveLabel: string;
-  cancelTo: string;
-  create: (body: B) => Promise<{ id: string }>;
-  onCreated: (id: string) => void;
+  /** Where Cancel leads, or what it does. */
+  cancel: string | (() => void);
+  save: (body: B) => Promise<R>;
+  onSaved: (saved: R) => void;
+  /** The customer of a new document (a customer's "New invoice"). */
   customerId?: string;
+  /** A draft being changed: its customer, currency, notes and lines to start from. */
+  existing?: Pick<general.Invoice, 'customer_id' | 'currency' | 'notes' | 'items'>;
 }) {
+  const { existing } = props;
   const base = useBaseCurrency();
-  const [customerId, setCustomerId] = useState(props.customerId ?? '');
-  const [chosenCurrency, setCurrency] = useState<string | null>(null);
+  const [customerId, setCustomerId] = useState(existing?.customer_id ?? props.customerId ?? '');
+  const [chosenCurrency, setCurrency] = useState<string | null>(existing?.currency ?? null);
   const currency = chosenCurrency ?? base.currency;
   const [dates, setDates] = useState<Record<string, string>>(() =>
     Object.fromEntries(props.dates.map((d) => [d.key, d.initial])),
   );
-  const [notes, setNotes] = useState('');
-  const [lines, setLines] = useState<LineDraft[]>(() => [newLine()]);
+  const [notes, setNotes] = useState(existing?.notes ?? '');
+  const [lines, setLines] = useState<LineDraft[]>(() =>
+    existing && existing.items.length > 0
+      ? existing.items.map((item) => lineOf(item, existing.currency))
+      : [newLine()],
+  );
   const products = useLoad(
     () => unwrap(api.value.general.products.listProducts({ query: { limit: 100, sort: 'name:asc' } })),
     [],
@@ -598,11 +620,13 @@ export function DocumentForm<B>(props: {
       customer_id: customerId || undefined,
       currency,
       items: itemsOf(lines),
-      notes: notes.trim() || undefined,
+      // Emptied on a draft being changed, the notes are removed.
+      notes: notes.trim() || (existing ? null : undefined),
     };
     for (const d of props.dates) if (dates[d.key]) body[d.key] = dates[d.key];
-    void form.submit(props.schema, body, props.create).then((created) => {
-      if (created) props.onCreated(created.id);
+    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+    void form.submit(props.schema, body, props.save).then((saved) => {
+      if (saved !== undefined) props.onSaved(saved);
     });
   };
 
@@ -649,7 +673,11 @@ export function DocumentForm<B>(props: {
         <Button type="submit" kind="primary" busy={form.busy}>
           {props.saveLabel}
         </Button>
-        <Link to={props.cancelTo}>Cancel</Link>
+        {typeof props.cancel === 'string' ? (
+          <Link to={props.cancel}>Cancel</Link>
+        ) : (
+          <Button onClick={props.cancel}>Cancel</Button>
+        )}
       </div>
     </form>
   );

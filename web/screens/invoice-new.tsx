@@ -1,5 +1,5 @@
 import { general, unwrap } from '../../client/index.js';
-import { DocumentForm } from '../components/documents.js';
+import { DocumentForm, ISSUE_DATE_HINT } from '../components/documents.js';
 import { Link, PageHeader } from '../components/ui.js';
 import { today } from '../lib/format.js';
 import { addDays } from '../lib/lines.js';
@@ -22,14 +22,14 @@ export default function InvoiceNew() {
             key: 'issue_date',
             label: 'Issue date',
             initial: '',
-            hint: 'Left empty, the day it is issued.',
+            hint: ISSUE_DATE_HINT,
           },
           { key: 'due_date', label: 'Due date', initial: addDays(today(), 30) },
         ]}
         saveLabel="Save draft"
-        cancelTo="/invoices"
-        create={async (body) => (await unwrap(api.value.general.invoices.createInvoice({ body }))).data}
-        onCreated={(id) => navigate(`/invoices/${id}`)}
+        cancel="/invoices"
+        save={async (body) => (await unwrap(api.value.general.invoices.createInvoice({ body }))).data}
+        onSaved={(invoice) => navigate(`/invoices/${invoice.id}`)}
       />
     </>
   );

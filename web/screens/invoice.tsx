@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../client/index.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { DocumentLines } from '../components/documents.js';
+import { DocumentForm, DocumentLines, ISSUE_DATE_HINT } from '../components/documents.js';
 import {
   Badge,
   Button,
@@ -127,6 +127,7 @@ export default function Invoice({ params }: ScreenProps) {
   const [issuing, setIssuing] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
 
   if (load.error) {
     return (
@@ -142,6 +143,40 @@ export default function Invoice({ params }: ScreenProps) {
   if (!load.data) return <Loading />;
   const invoice = current && current.id === id ? current : load.data.data;
   const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
+
+  if (editing && invoice.status === 'draft') {
+    return (
+      <>
+        <p class="breadcrumb">
+          <Link to="/invoices">Invoices</Link>
+        </p>
+        <PageHeader title={`Edit draft ${invoice.number}`} />
+        <DocumentForm
+          schema={general.UpdateInvoiceBodySchema}
+          existing={invoice}
+          dates={[
+            {
+              key: 'issue_date',
+              label: 'Issue date',
+              initial: invoice.issue_date ?? '',
+              hint: ISSUE_DATE_HINT,
+            },
+            { key: 'due_date', label: 'Due date', initial: invoice.due_date },
+          ]}
+          saveLabel="Save changes"
+          cancel={() => setEditing(false)}
+          save={async (body) =>
+            (await unwrap(api.value.general.invoices.updateInvoice({ params: { id }, body }))).data
+          }
+          onSaved={(saved) => {
+            setCurrent(saved);
+            setEditing(false);
+            setNotice('Changes saved.');
+          }}
+        />
+      </>
+    );
+  }
 
   const issue = () => {
     setIssuing(true);
@@ -165,6 +200,16 @@ export default function Invoice({ params }: ScreenProps) {
         <Link to="/invoices">Invoices</Link>
       </p>
       <PageHeader title={`Invoice ${invoice.number}`}>
+        {invoice.status === 'draft' && can('updateInvoice') ? (
+          <Button
+            onClick={() => {
+              setNotice(null);
+              setEditing(true);
+            }}
+          >
+            Edit draft
+          </Button>
+        ) : null}
         {invoice.status === 'draft' && can('issueInvoice') ? (
           <Button kind="primary" busy={issuing} onClick={issue}>
             Issue invoice

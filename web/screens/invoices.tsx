@@ -6,6 +6,15 @@ import { apiSort, oneOf, pageOf, sortOf } from '../lib/lists.js';
 import { here, withQuery } from '../lib/router.js';
 import { allowed, api, can } from '../lib/session.js';
 
+/** The statuses in the order an invoice moves through them. */
+const STATUS_ORDER = [
+  'draft',
+  'unpaid',
+  'overdue',
+  'paid',
+  'void',
+] as const satisfies readonly general.Invoice['status'][];
+
 /** Invoices by status (the URL's `status`), of one customer (`customer_id`), sorted and paged from the URL. */
 
 function CustomerScope(props: { id: string }) {
@@ -54,7 +63,7 @@ export default function Invoices() {
           </Link>
         ) : null}
       </PageHeader>
-      <StatusFilter label="Invoice status" statuses={general.INVOICE_STATUSES} current={status} />
+      <StatusFilter label="Invoice status" statuses={STATUS_ORDER} current={status} />
       {customerId ? <CustomerScope id={customerId} /> : null}
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />

@@ -1,5 +1,5 @@
 import { general, unwrap } from '../../client/index.js';
-import { DocumentForm } from '../components/documents.js';
+import { DocumentForm, VALID_UNTIL_HINT } from '../components/documents.js';
 import { Link, PageHeader } from '../components/ui.js';
 import { today } from '../lib/format.js';
 import { addDays } from '../lib/lines.js';
@@ -22,13 +22,13 @@ export default function QuoteNew() {
             key: 'valid_until',
             label: 'Valid until',
             initial: addDays(today(), 30),
-            hint: 'The last day the customer may accept it.',
+            hint: VALID_UNTIL_HINT,
           },
         ]}
         saveLabel="Save draft"
-        cancelTo="/quotes"
-        create={async (body) => (await unwrap(api.value.general.quotes.createQuote({ body }))).data}
-        onCreated={(id) => navigate(`/quotes/${id}`)}
+        cancel="/quotes"
+        save={async (body) => (await unwrap(api.value.general.quotes.createQuote({ body }))).data}
+        onSaved={(quote) => navigate(`/quotes/${quote.id}`)}
       />
     </>
   );

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../client/index.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { DocumentLines } from '../components/documents.js';
+import { DocumentForm, DocumentLines, VALID_UNTIL_HINT } from '../components/documents.js';
 import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../components/ui.js';
 import { date, dateTime } from '../lib/format.js';
 import { describeError, useLoad } from '../lib/forms.js';
@@ -48,6 +48,7 @@ export default function Quote({ params }: ScreenProps) {
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<ComponentChildren>(null);
+  const [editing, setEditing] = useState(false);
 
   if (load.error) {
     return (
@@ -63,6 +64,32 @@ export default function Quote({ params }: ScreenProps) {
   if (!load.data) return <Loading />;
   const quote = current && current.id === id ? current : load.data.data;
   const quotes = api.value.general.quotes;
+
+  if (editing && quote.status === 'draft') {
+    return (
+      <>
+        <p class="breadcrumb">
+          <Link to="/quotes">Quotes</Link>
+        </p>
+        <PageHeader title={`Edit draft ${quote.number}`} />
+        <DocumentForm
+          schema={general.UpdateQuoteBodySchema}
+          existing={quote}
+          dates={[
+            { key: 'valid_until', label: 'Valid until', initial: quote.valid_until, hint: VALID_UNTIL_HINT },
+          ]}
+          saveLabel="Save changes"
+          cancel={() => setEditing(false)}
+          save={async (body) => (await unwrap(quotes.updateQuote({ params: { id }, body }))).data}
+          onSaved={(saved) => {
+            setCurrent(saved);
+            setEditing(false);
+            setNotice('Changes saved.');
+          }}
+        />
+      </>
+    );
+  }
 
   /** Runs an action; the quote as it is afterwards replaces the one shown. */
   const run = (name: string, action: () => Promise<{ quote: general.Quote; notice: ComponentChildren }>) => {
@@ -157,6 +184,19 @@ export default function Quote({ params }: ScreenProps) {
         }
       >
         Convert to invoice
+      </Button>,
+    );
+  }
+  if (quote.status === 'draft' && can('updateQuote')) {
+    actions.push(
+      <Button
+        key="edit"
+        onClick={() => {
+          setNotice(null);
+          setEditing(true);
+        }}
+      >
+        Edit draft
       </Button>,
     );
   }
