@@ -15,7 +15,7 @@ import {
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { api, inSandbox } from '../../lib/session.js';
+import { api, can, inSandbox } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
 
 type Scope = auth.ApiKeyScope;
@@ -122,15 +122,17 @@ export default function ApiKeys(_props: ScreenProps) {
   return (
     <div class="settings">
       <PageHeader title="API keys">
-        <Button
-          kind="primary"
-          onClick={() => {
-            setNotice(null);
-            setCreating(true);
-          }}
-        >
-          Create API key
-        </Button>
+        {can('createApiKey') ? (
+          <Button
+            kind="primary"
+            onClick={() => {
+              setNotice(null);
+              setCreating(true);
+            }}
+          >
+            Create API key
+          </Button>
+        ) : null}
       </PageHeader>
       <p class="lead">
         Keys let your servers and tills call the API as this business
@@ -160,9 +162,11 @@ export default function ApiKeys(_props: ScreenProps) {
         keys.length === 0 ? (
           <Empty title="No API keys yet">
             <p>Create a key to connect a point of sale, a website or your own server to this business.</p>
-            <Button kind="primary" onClick={() => setCreating(true)}>
-              Create API key
-            </Button>
+            {can('createApiKey') ? (
+              <Button kind="primary" onClick={() => setCreating(true)}>
+                Create API key
+              </Button>
+            ) : null}
           </Empty>
         ) : (
           <Table
@@ -183,18 +187,19 @@ export default function ApiKeys(_props: ScreenProps) {
               { label: 'Last used', render: (k) => (k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never') },
               {
                 label: 'Actions',
-                render: (k) => (
-                  <Button
-                    class="button danger small"
-                    aria-label={`Revoke ${k.name}`}
-                    onClick={() => {
-                      setNotice(null);
-                      setRevoking(k);
-                    }}
-                  >
-                    Revoke
-                  </Button>
-                ),
+                render: (k) =>
+                  can('revokeApiKey') && (
+                    <Button
+                      class="button danger small"
+                      aria-label={`Revoke ${k.name}`}
+                      onClick={() => {
+                        setNotice(null);
+                        setRevoking(k);
+                      }}
+                    >
+                      Revoke
+                    </Button>
+                  ),
               },
             ]}
           />

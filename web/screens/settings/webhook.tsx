@@ -20,7 +20,7 @@ import {
 import { dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
 
 const PAGE_SIZE = 20;
@@ -107,19 +107,21 @@ function DeliveryItem(props: {
         <span class="hint mono" title="Sent as the webhook-id header">
           {d.deliveryId}
         </span>
-        <Button
-          class="button secondary small push-right"
-          busy={busy}
-          disabled={!props.active}
-          aria-label={`Redeliver ${d.event} (${d.deliveryId})`}
-          title={props.active ? undefined : 'Enable the endpoint to redeliver'}
-          onClick={() => {
-            setBusy(true);
-            void props.onRedeliver(d).finally(() => setBusy(false));
-          }}
-        >
-          Redeliver
-        </Button>
+        {can('redeliver') ? (
+          <Button
+            class="button secondary small push-right"
+            busy={busy}
+            disabled={!props.active}
+            aria-label={`Redeliver ${d.event} (${d.deliveryId})`}
+            title={props.active ? undefined : 'Enable the endpoint to redeliver'}
+            onClick={() => {
+              setBusy(true);
+              void props.onRedeliver(d).finally(() => setBusy(false));
+            }}
+          >
+            Redeliver
+          </Button>
+        ) : null}
       </div>
       {d.status === 'retrying' && d.nextAttemptAt ? (
         <p class="hint">Next attempt {dateTime(d.nextAttemptAt)}.</p>
@@ -272,21 +274,29 @@ export default function WebhookScreen(props: ScreenProps) {
       <PageHeader title={webhook ? webhook.url : 'Webhook'}>
         {webhook ? (
           <>
-            <Button onClick={() => setEditing(true)}>Edit</Button>
-            <Button busy={toggling} onClick={() => void setActive(!webhook.is_active)}>
-              {webhook.is_active ? 'Disable' : 'Enable'}
-            </Button>
-            <Button
-              onClick={() => {
-                setSecret(null);
-                setRotating(true);
-              }}
-            >
-              Rotate secret
-            </Button>
-            <Button kind="danger" onClick={() => setDeleting(true)}>
-              Delete
-            </Button>
+            {can('updateWebhook') ? (
+              <>
+                <Button onClick={() => setEditing(true)}>Edit</Button>
+                <Button busy={toggling} onClick={() => void setActive(!webhook.is_active)}>
+                  {webhook.is_active ? 'Disable' : 'Enable'}
+                </Button>
+              </>
+            ) : null}
+            {can('rotateSecret') ? (
+              <Button
+                onClick={() => {
+                  setSecret(null);
+                  setRotating(true);
+                }}
+              >
+                Rotate secret
+              </Button>
+            ) : null}
+            {can('deleteWebhook') ? (
+              <Button kind="danger" onClick={() => setDeleting(true)}>
+                Delete
+              </Button>
+            ) : null}
           </>
         ) : null}
       </PageHeader>

@@ -16,7 +16,7 @@ import {
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { api } from '../../lib/session.js';
+import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
 
 /** The service's limit (contract: MAX_WEBHOOKS_PER_BUSINESS). */
@@ -82,7 +82,7 @@ export default function Webhooks(_props: ScreenProps) {
   return (
     <div class="settings">
       <PageHeader title="Webhooks">
-        {!adding ? (
+        {!adding && can('createWebhook') ? (
           <Button
             kind="primary"
             disabled={full}
@@ -140,9 +140,11 @@ export default function Webhooks(_props: ScreenProps) {
           !adding ? (
             <Empty title="No endpoints yet">
               <p>Add an endpoint to have the service tell your systems about changes as they happen.</p>
-              <Button kind="primary" onClick={() => setAdding(true)}>
-                Add endpoint
-              </Button>
+              {can('createWebhook') ? (
+                <Button kind="primary" onClick={() => setAdding(true)}>
+                  Add endpoint
+                </Button>
+              ) : null}
             </Empty>
           ) : null
         ) : (
