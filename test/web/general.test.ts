@@ -685,6 +685,7 @@ describe('changing and deleting', () => {
     await page.getByText(`${invoice.number} is void`).waitFor();
     expect(await page.locator('.status-line .badge').textContent()).toBe('void');
     expect(await page.getByRole('button', { name: 'Record payment' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Payments' }).count()).toBe(0);
     expect((await getInvoice(owner.client, invoice.id)).status).toBe('void');
     await screenshot(page, 'general-invoice-void');
     expectClean(app);

@@ -313,7 +313,7 @@ export default function Invoice({ params }: ScreenProps) {
           }
         />
       </section>
-      {invoice.status !== 'draft' ? (
+      {invoice.status !== 'draft' && !(invoice.status === 'void' && invoice.payments.length === 0) ? (
         <section aria-labelledby="invoice-payments">
           <h2 id="invoice-payments">Payments</h2>
           {invoice.payments.length === 0 ? (
