@@ -64,11 +64,13 @@ describe('the permission table', () => {
     }
   });
 
-  it('needs no permission only where the credential decides: sign-up, sign-in, sign-out and the public loyalty keys', () => {
+  it('needs no permission only where the credential decides: sign-up, sign-in, sign-out, who am I and the public loyalty keys', () => {
     for (const { name, route } of operations()) {
       const { auth } = route.metadata as RouteMetadata;
       const open = OPERATION_PERMISSIONS[name] === null;
-      expect(open, name).toBe(auth === 'none' || auth === 'apiKey' || name === 'logout');
+      expect(open, name).toBe(
+        auth === 'none' || auth === 'apiKey' || name === 'logout' || name === 'getSession',
+      );
     }
   });
 
@@ -99,8 +101,8 @@ describe('every operation with a token of every role', () => {
 
   const checked = operations().filter(({ name, route }) => {
     const { auth } = route.metadata as RouteMetadata;
-    // Signing out would end the token the walk goes on with; it needs no permission (above).
-    return (auth === 'token' || auth === 'user') && name !== 'logout';
+    // Signing out would end the token the walk goes on with; it and who am I need no permission (above).
+    return (auth === 'token' || auth === 'user') && name !== 'logout' && name !== 'getSession';
   });
 
   for (const who of [...ROLES, 'full key'] as const) {
