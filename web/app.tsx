@@ -81,6 +81,8 @@ function Navigation(props: { path: string }) {
   const groups = new Map<string, Screen[]>();
   for (const screen of SCREENS) {
     if (!screen.nav || !allowed(screen.permission)) continue;
+    // The sandbox's own tools only in the sandbox.
+    if (screen.nav.group === 'Sandbox' && !inSandbox.value) continue;
     const list = groups.get(screen.nav.group) ?? [];
     list.push(screen);
     groups.set(screen.nav.group, list);

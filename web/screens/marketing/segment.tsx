@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/ui.js';
+
+export default function Screen() {
+  return <PageHeader title="Segment" />;
+}
