@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -114,6 +114,9 @@ export async function expectAccessible(page: Page, screen: string): Promise<Reco
     const impact = violation.impact ?? 'unknown';
     counts[impact] = (counts[impact] ?? 0) + violation.nodes.length;
   }
+  // Every screen's counts, for the record (test-artifacts/axe.jsonl).
+  mkdirSync(ARTIFACTS, { recursive: true });
+  appendFileSync(join(ARTIFACTS, '..', 'axe.jsonl'), `${JSON.stringify({ screen, counts })}\n`);
   const severe = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
