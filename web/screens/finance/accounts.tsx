@@ -1,5 +1,149 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { finance, unwrap } from '../../../client/index.js';
+import { ACCOUNT_TYPE_LABELS, useAccounts } from '../../components/finance.js';
+import {
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Select,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { useForm } from '../../lib/forms.js';
+import { conflictOn, summaryOf } from '../../lib/refusals.js';
+import { api, can } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="Chart of accounts" />;
+/** The chart of accounts by code: the default accounts and the business's own; a new one added in a dialog. */
+
+function AccountForm(props: { onSaved: (account: finance.Account) => void; onCancel: () => void }) {
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [type, setType] = useState<string>('expense');
+  const form = useForm();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void form
+      .submit(finance.CreateAccountBodySchema, { code: code.trim(), name, type }, (body) =>
+        conflictOn('code', unwrap(api.value.finance.accounts.createAccount({ body }))),
+      )
+      .then((saved) => {
+        if (saved) props.onSaved(saved.account);
+      });
+  };
+  const e = form.errors;
+  return (
+    <form onSubmit={submit} noValidate>
+      <div class="form-row">
+        <Field
+          label="Code"
+          name="code"
+          hint="Letters, digits, “.” or “-”, such as 6100"
+          value={code}
+          onValue={setCode}
+          error={e.code}
+          required
+        />
+        <Select
+          label="Type"
+          name="type"
+          value={type}
+          options={finance.ACCOUNT_TYPES.map((t) => ({ value: t, label: ACCOUNT_TYPE_LABELS[t] }))}
+          onValue={setType}
+          error={e.type}
+        />
+      </div>
+      <Field label="Name" name="name" value={name} onValue={setName} error={e.name} required />
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Add account
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+const COLUMNS: Column<finance.Account>[] = [
+  { label: 'Code', render: (a) => <span class="mono">{a.code}</span> },
+  { label: 'Name', render: (a) => a.name },
+  { label: 'Type', render: (a) => ACCOUNT_TYPE_LABELS[a.type] },
+  { label: 'Kind', render: (a) => (a.system ? 'Default' : 'Added') },
+  {
+    label: 'Entries',
+    render: (a) => (
+      <Link
+        to={`/finance/journal?account=${encodeURIComponent(a.code)}`}
+        aria-label={`Journal of ${a.code} ${a.name}`}
+      >
+        Journal
+      </Link>
+    ),
+  },
+];
+
+export default function Accounts() {
+  const accounts = useAccounts();
+  const [creating, setCreating] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const canCreate = can('createAccount');
+  return (
+    <>
+      <PageHeader title="Chart of accounts">
+        {canCreate ? (
+          <Button
+            kind="primary"
+            onClick={() => {
+              setNotice(null);
+              setCreating(true);
+            }}
+          >
+            New account
+          </Button>
+        ) : null}
+      </PageHeader>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <p class="lead">
+        Default accounts post bills, invoices and their payments; they cannot be removed or retyped. Add your
+        own to post manual journal entries to.
+      </p>
+      {accounts.error ? (
+        <ErrorMessage message={accounts.error} onRetry={accounts.reload} />
+      ) : !accounts.data ? (
+        <Loading />
+      ) : accounts.data.length === 0 ? (
+        <Empty title="No accounts">
+          <p>{canCreate ? 'Add one with New account.' : 'Accounts appear once someone adds them.'}</p>
+        </Empty>
+      ) : (
+        finance.ACCOUNT_TYPES.filter((t) => accounts.data!.some((a) => a.type === t)).map((t) => (
+          <section key={t} aria-labelledby={`accounts-${t}`}>
+            <h2 id={`accounts-${t}`}>{ACCOUNT_TYPE_LABELS[t]}</h2>
+            <Table
+              caption={`${ACCOUNT_TYPE_LABELS[t]} accounts`}
+              columns={COLUMNS}
+              rows={accounts.data!.filter((a) => a.type === t)}
+              rowKey={(a) => a.code}
+            />
+          </section>
+        ))
+      )}
+      <Dialog title="New account" open={creating} onClose={() => setCreating(false)}>
+        <AccountForm
+          onCancel={() => setCreating(false)}
+          onSaved={(account) => {
+            setCreating(false);
+            setNotice(`${account.code} ${account.name} was added.`);
+            accounts.reload();
+          }}
+        />
+      </Dialog>
+    </>
+  );
 }

@@ -1,5 +1,303 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { finance, unwrap } from '../../../client/index.js';
+import {
+  amountAdvice,
+  billMinor,
+  CellInput,
+  itemMinor,
+  minorOf,
+  showMinor,
+} from '../../components/finance.js';
+import {
+  Button,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  PageHeader,
+  Select,
+  TextArea,
+} from '../../components/ui.js';
+import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
+import { minorMoney, today } from '../../lib/format.js';
+import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
+import { addDays } from '../../lib/lines.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, navigate } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="New bill" />;
+/**
+ * A new bill: vendor, currency, dates and items with the total as the service will compute it
+ * (integer minor units, exact), saved as a draft or recorded at once (pending, posted to the ledger).
+ */
+
+interface ItemDraft {
+  key: number;
+  description: string;
+  quantity: string;
+  unit_price: string;
+}
+
+let nextKey = 1;
+const newItem = (): ItemDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
+
+/** Prices typed in major units that are not amounts of the currency: refused here, beside the field. */
+function priceErrors(items: ItemDraft[], currency: string): FieldErrors {
+  const errors: FieldErrors = {};
+  items.forEach((item, i) => {
+    const advice = amountAdvice(item.unit_price, currency);
+    if (advice) errors[`items.${i}.unit_price`] = advice;
+  });
+  return errors;
+}
+
+export default function BillNew() {
+  const base = useBaseCurrency();
+  const vendors = useLoad(
+    async () => (await unwrap(api.value.finance.vendors.listVendors({ query: { limit: 200 } }))).vendors,
+    [],
+  );
+  const [vendorId, setVendorId] = useState(here.value.query.get('vendor_id') ?? '');
+  const [chosenCurrency, setCurrency] = useState<string | null>(null);
+  const vendor = vendors.data?.find((v) => v.id === vendorId);
+  const currency = chosenCurrency ?? vendor?.currency ?? base.currency;
+  const [issueDate, setIssueDate] = useState(today());
+  const [dueDate, setDueDate] = useState(addDays(today(), 30));
+  const [notes, setNotes] = useState('');
+  const [items, setItems] = useState<ItemDraft[]>(() => [newItem()]);
+  const [local, setLocal] = useState<FieldErrors>({});
+  const form = useForm();
+  const errors = { ...form.errors, ...local };
+
+  const change = (key: number, patch: Partial<ItemDraft>) =>
+    setItems((all) => all.map((item) => (item.key === key ? { ...item, ...patch } : item)));
+
+  const save = (draft: boolean) => {
+    const refused = priceErrors(items, currency);
+    setLocal(refused);
+    if (Object.keys(refused).length > 0) {
+      form.clear();
+      return;
+    }
+    const body: Record<string, unknown> = {
+      vendor_id: vendorId || undefined,
+      currency,
+      issue_date: issueDate || undefined,
+      due_date: dueDate || undefined,
+      notes: notes.trim() || undefined,
+      status: draft ? 'draft' : undefined,
+      items: items.map((item) => {
+        const price = minorOf(item.unit_price, currency);
+        const line: Record<string, unknown> = {
+          description: item.description.trim(),
+          quantity: item.quantity.trim() === '' ? undefined : Number(item.quantity.trim()),
+          unit_price: price === null ? undefined : Number(price),
+        };
+        for (const key of Object.keys(line)) if (line[key] === undefined) delete line[key];
+        return line;
+      }),
+    };
+    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+    void form
+      .submit(finance.CreateBillBodySchema, body, (value) =>
+        unwrap(api.value.finance.bills.createBill({ body: value })),
+      )
+      .then((saved) => {
+        if (saved) navigate(`/finance/bills/${saved.bill_id}`);
+      });
+  };
+
+  const total = billMinor(items, currency);
+  const currencies = currencyOptions();
+
+  if (vendors.error) return <ErrorMessage message={vendors.error} onRetry={vendors.reload} />;
+  if (!vendors.data) return <Loading />;
+
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/finance/bills">Bills</Link>
+      </p>
+      <PageHeader title="New bill" />
+      {vendors.data.length === 0 ? (
+        <Empty title="No vendors yet">
+          <p>
+            A bill is recorded against the vendor who sent it.{' '}
+            {can('createVendor') ? (
+              <Link to="/finance/vendors">Add a vendor</Link>
+            ) : (
+              'Ask someone who can add one'
+            )}{' '}
+            first.
+          </p>
+        </Empty>
+      ) : (
+        <form
+          class="document-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            save(false);
+          }}
+        >
+          <div class="form-row">
+            <Select
+              label="Vendor"
+              name="vendor_id"
+              value={vendorId}
+              options={[
+                { value: '', label: 'Choose a vendor' },
+                ...vendors.data.map((v) => ({ value: v.id, label: v.name })),
+              ]}
+              onValue={setVendorId}
+              error={errors.vendor_id}
+            />
+            <Select
+              label="Currency"
+              name="currency"
+              value={currency}
+              options={currencies}
+              onValue={(value) => setCurrency(isCurrency(value) ? value : null)}
+              error={errors.currency}
+            />
+          </div>
+          <div class="form-row">
+            <Field
+              label="Issue date"
+              name="issue_date"
+              type="date"
+              hint="The ledger posting is dated on it."
+              value={issueDate}
+              onValue={setIssueDate}
+              error={errors.issue_date}
+            />
+            <Field
+              label="Due date"
+              name="due_date"
+              type="date"
+              value={dueDate}
+              onValue={setDueDate}
+              error={errors.due_date}
+            />
+          </div>
+          <h2>Items</h2>
+          <div class="table-wrap">
+            <table class="items-table">
+              <caption class="visually-hidden">Items</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Description</th>
+                  <th scope="col" class="col-number">
+                    Quantity
+                  </th>
+                  <th scope="col" class="col-price">
+                    Unit price
+                  </th>
+                  <th scope="col" class="numeric col-amount">
+                    Amount
+                  </th>
+                  <th scope="col" class="col-remove">
+                    <span class="visually-hidden">Remove</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((item, index) => {
+                  const n = index + 1;
+                  const at = (field: string) => errors[`items.${index}.${field}`];
+                  const amount = itemMinor(item, currency);
+                  return (
+                    <tr key={item.key}>
+                      <td>
+                        <CellInput
+                          label={`Description, item ${n}`}
+                          name={`items.${index}.description`}
+                          value={item.description}
+                          onValue={(description) => change(item.key, { description })}
+                          error={at('description')}
+                        />
+                      </td>
+                      <td>
+                        <CellInput
+                          label={`Quantity, item ${n}`}
+                          name={`items.${index}.quantity`}
+                          inputMode="decimal"
+                          value={item.quantity}
+                          onValue={(quantity) => change(item.key, { quantity })}
+                          error={at('quantity')}
+                        />
+                      </td>
+                      <td>
+                        <CellInput
+                          label={`Unit price in ${currency}, item ${n}`}
+                          name={`items.${index}.unit_price`}
+                          inputMode="decimal"
+                          value={item.unit_price}
+                          onValue={(unit_price) => change(item.key, { unit_price })}
+                          error={at('unit_price')}
+                          hint={amountAdvice(item.unit_price, currency)}
+                        />
+                      </td>
+                      <td class="numeric line-amount" data-amount="">
+                        {showMinor(amount, currency, minorMoney)}
+                      </td>
+                      <td>
+                        <Button
+                          aria-label={`Remove item ${n}`}
+                          title={`Remove item ${n}`}
+                          disabled={items.length === 1}
+                          onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}
+                        >
+                          ×
+                        </Button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          {errors.items ? (
+            <p class="error" role="alert">
+              {errors.items}
+            </p>
+          ) : null}
+          <p>
+            <Button onClick={() => setItems((all) => [...all, newItem()])}>Add item</Button>
+          </p>
+          <div class="totals-panel">
+            <dl class="totals" aria-live="polite">
+              <dt class="strong">Total</dt>
+              <dd class="strong" data-total="">
+                {showMinor(total, currency, minorMoney)}
+              </dd>
+            </dl>
+            {total === null ? (
+              <p class="hint">
+                The total shows once every item has a quantity and a unit price in {currency}.
+              </p>
+            ) : null}
+          </div>
+          <TextArea label="Notes" name="notes" value={notes} onValue={setNotes} error={errors.notes} />
+          <ErrorMessage
+            message={Object.keys(local).length > 0 ? 'Check the highlighted fields.' : summaryOf(form)}
+          />
+          <div class="form-actions">
+            <Button type="submit" kind="primary" busy={form.busy}>
+              Record bill
+            </Button>
+            <Button busy={form.busy} onClick={() => save(true)}>
+              Save as draft
+            </Button>
+            <Link to="/finance/bills">Cancel</Link>
+          </div>
+          <p class="hint">
+            A recorded bill is posted to the ledger at once (Dr 5000 Expenses, Cr 2000 Accounts payable); a
+            draft is posted when approved.
+          </p>
+        </form>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,153 @@
-import { PageHeader } from '../../components/ui.js';
+import { finance, unwrap } from '../../../client/index.js';
+import { BILL_STATUS_LABELS, QueryTabs } from '../../components/finance.js';
+import {
+  Badge,
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  PageHeader,
+  Pager,
+  Select,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { date, minorMoney } from '../../lib/format.js';
+import { useLoad } from '../../lib/forms.js';
+import { oneOf, pageOf } from '../../lib/lists.js';
+import { here, navigate, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="Bills" />;
+/** Bills by status (overdue included), of one vendor or all, paged from the URL. */
+
+const PAGE_SIZE = 20;
+const STATUS_ORDER = [
+  'draft',
+  'pending',
+  'overdue',
+  'paid',
+  'void',
+] as const satisfies readonly finance.BillStatus[];
+
+const COLUMNS: Column<finance.BillSummary>[] = [
+  {
+    label: 'Vendor',
+    render: (b) => <Link to={`/finance/bills/${b.id}`}>{b.vendor_name}</Link>,
+  },
+  { label: 'Status', render: (b) => <Badge value={b.status} /> },
+  { label: 'Issued', render: (b) => date(b.issue_date) },
+  { label: 'Due', render: (b) => date(b.due_date) },
+  { label: 'Amount', numeric: true, render: (b) => minorMoney(b.amount, b.currency) },
+  {
+    label: 'Amount due',
+    numeric: true,
+    render: (b) => (b.status === 'void' || b.status === 'draft' ? '—' : minorMoney(b.amount_due, b.currency)),
+  },
+];
+
+export default function Bills() {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const status = oneOf(query, 'status', finance.BILL_STATUSES);
+  const vendorId = query.get('vendor_id') || undefined;
+  const list = useLoad(
+    () =>
+      unwrap(
+        api.value.finance.bills.listBills({
+          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, vendor_id: vendorId },
+        }),
+      ),
+    [page, status, vendorId],
+  );
+  const vendors = useLoad(
+    async () => (await unwrap(api.value.finance.vendors.listVendors({ query: { limit: 200 } }))).vendors,
+    [],
+  );
+  const canCreate = can('createBill');
+  const vendorOptions = [
+    { value: '', label: 'Every vendor' },
+    ...(vendors.data ?? []).map((v) => ({ value: v.id, label: v.name })),
+  ];
+  if (vendorId && !vendorOptions.some((o) => o.value === vendorId)) {
+    vendorOptions.push({ value: vendorId, label: vendorId });
+  }
+  const label = status ? `${BILL_STATUS_LABELS[status]} bills` : 'Bills';
+
+  return (
+    <>
+      <PageHeader title="Bills">
+        {canCreate ? (
+          <Link
+            class="button primary"
+            to={vendorId ? `/finance/bills/new?vendor_id=${vendorId}` : '/finance/bills/new'}
+          >
+            New bill
+          </Link>
+        ) : null}
+      </PageHeader>
+      <QueryTabs
+        label="Bill status"
+        name="status"
+        current={status ?? null}
+        options={[
+          { value: null, label: 'All' },
+          ...STATUS_ORDER.map((s) => ({ value: s, label: BILL_STATUS_LABELS[s] })),
+        ]}
+      />
+      <div class="filters">
+        <Select
+          label="Vendor"
+          name="vendor_id"
+          value={vendorId ?? ''}
+          options={vendorOptions}
+          onValue={(value) => navigate(withQuery({ vendor_id: value, page: null }))}
+        />
+      </div>
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.bills.length === 0 ? (
+        status || vendorId ? (
+          <Empty
+            title={
+              status ? `No ${BILL_STATUS_LABELS[status].toLowerCase()} bills` : 'No bills from this vendor'
+            }
+          >
+            <p>
+              <Link to={withQuery({ status: null, vendor_id: null, page: null })}>Show every bill</Link>.
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No bills yet">
+            <p>
+              {canCreate ? (
+                <>
+                  <Link to="/finance/bills/new">Record a bill</Link> when a supplier sends one: it is posted
+                  to the ledger once approved, and paid from here.
+                </>
+              ) : (
+                'Bills appear here once someone with permission to record them does so.'
+              )}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table caption={label} columns={COLUMNS} rows={list.data.bills} rowKey={(b) => b.id} />
+          <Pager
+            page={page}
+            total={list.data.total_count}
+            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
+          />
+        </>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,313 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { finance, unwrap } from '../../../client/index.js';
+import {
+  accountLabel,
+  amountAdvice,
+  CellInput,
+  currencyChoices,
+  minorOf,
+  showMinor,
+  useAccounts,
+} from '../../components/finance.js';
+import { Button, ErrorMessage, Field, Link, Loading, PageHeader, Select } from '../../components/ui.js';
+import { useBaseCurrency } from '../../lib/currencies.js';
+import { minorMoney, today } from '../../lib/format.js';
+import { useForm, type FieldErrors } from '../../lib/forms.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { navigate } from '../../lib/router.js';
+import { api } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="New journal entry" />;
+/**
+ * A manual journal entry: lines of an account and a debit or a credit, the totals and their
+ * difference shown while typing (exact integer minor units); posted only when it balances.
+ */
+
+interface LineDraft {
+  key: number;
+  account: string;
+  debit: string;
+  credit: string;
+}
+
+let nextKey = 1;
+const newLine = (): LineDraft => ({ key: nextKey++, account: '', debit: '', credit: '' });
+
+interface Sums {
+  debit: bigint;
+  credit: bigint;
+  /** False while an amount cannot be read. */
+  readable: boolean;
+}
+
+function sumsOf(lines: LineDraft[], currency: string): Sums {
+  let debit = 0n;
+  let credit = 0n;
+  let readable = true;
+  for (const line of lines) {
+    for (const side of ['debit', 'credit'] as const) {
+      const text = line[side].trim();
+      if (text === '') continue;
+      const minor = minorOf(text, currency);
+      if (minor === null) readable = false;
+      else if (side === 'debit') debit += minor;
+      else credit += minor;
+    }
+  }
+  return { debit, credit, readable };
+}
+
+export default function JournalNew() {
+  const base = useBaseCurrency();
+  const accounts = useAccounts();
+  const [day, setDay] = useState(today());
+  const [description, setDescription] = useState('');
+  const [chosenCurrency, setCurrency] = useState('');
+  const currency = chosenCurrency || base.currency;
+  const [lines, setLines] = useState<LineDraft[]>(() => [newLine(), newLine()]);
+  const [local, setLocal] = useState<FieldErrors>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const form = useForm();
+
+  const change = (key: number, patch: Partial<LineDraft>) => {
+    setRefusal(null);
+    setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
+  };
+
+  const sums = sumsOf(lines, currency);
+  const difference = sums.debit - sums.credit;
+  const balanced = sums.readable && difference === 0n && sums.debit > 0n;
+
+  // Where the body's `debits.N` and `credits.N` come from, so a refusal shows on its line.
+  const debitLines: number[] = [];
+  const creditLines: number[] = [];
+  lines.forEach((line, i) => {
+    if (line.debit.trim() !== '') debitLines.push(i);
+    if (line.credit.trim() !== '') creditLines.push(i);
+  });
+  const serverErrors: FieldErrors = {};
+  for (const [field, message] of Object.entries(form.errors)) {
+    const m = /^(debits|credits)\.(\d+)\.(account|amount)$/.exec(field);
+    if (!m) {
+      serverErrors[field] = message;
+      continue;
+    }
+    const index = (m[1] === 'debits' ? debitLines : creditLines)[Number(m[2])];
+    if (index === undefined) continue;
+    const key = m[3] === 'account' ? 'account' : m[1] === 'debits' ? 'debit' : 'credit';
+    serverErrors[`lines.${index}.${key}`] ??= message;
+  }
+  const errors = { ...serverErrors, ...local };
+
+  const post = (event: Event) => {
+    event.preventDefault();
+    const refused: FieldErrors = {};
+    lines.forEach((line, i) => {
+      const debit = line.debit.trim();
+      const credit = line.credit.trim();
+      const debitAdvice = amountAdvice(debit, currency);
+      const creditAdvice = amountAdvice(credit, currency);
+      if (debitAdvice) refused[`lines.${i}.debit`] = debitAdvice;
+      if (creditAdvice) refused[`lines.${i}.credit`] = creditAdvice;
+      if (debit !== '' && credit !== '')
+        refused[`lines.${i}.credit`] = 'A line is a debit or a credit, not both';
+      if ((debit !== '' || credit !== '') && !line.account)
+        refused[`lines.${i}.account`] = 'Choose an account';
+      if (debit === '' && credit === '' && line.account)
+        refused[`lines.${i}.debit`] = 'Give a debit or a credit, or remove the line';
+    });
+    setLocal(refused);
+    if (Object.keys(refused).length > 0) {
+      setRefusal('Check the highlighted fields.');
+      return;
+    }
+    if (!balanced) {
+      setRefusal(
+        sums.debit === 0n && sums.credit === 0n
+          ? 'Give the amounts: at least one debit and one credit.'
+          : `Debits and credits must be equal before the entry can be posted: they differ by ${showMinor(
+              difference < 0n ? -difference : difference,
+              currency,
+              minorMoney,
+            )}.`,
+      );
+      return;
+    }
+    setRefusal(null);
+    const side = (key: 'debit' | 'credit') =>
+      lines
+        .filter((line) => line[key].trim() !== '')
+        .map((line) => ({ account: line.account, amount: Number(minorOf(line[key], currency)) }));
+    const body = {
+      date: day || undefined,
+      description: description.trim(),
+      currency,
+      debits: side('debit'),
+      credits: side('credit'),
+    };
+    void form
+      .submit(finance.CreateJournalEntryBodySchema, body, (value) =>
+        unwrap(api.value.finance.journal.createJournalEntry({ body: value })),
+      )
+      .then((saved) => {
+        if (saved) navigate(`/finance/journal?posted=${saved.entry_id}`);
+      });
+  };
+
+  if (accounts.error) return <ErrorMessage message={accounts.error} onRetry={accounts.reload} />;
+  if (!accounts.data) return <Loading />;
+  const accountOptions = [
+    { value: '', label: 'Choose an account' },
+    ...accounts.data.map((a) => ({ value: a.code, label: accountLabel(a) })),
+  ];
+  const show = (minor: bigint) => showMinor(minor, currency, minorMoney);
+
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/finance/journal">Journal</Link>
+      </p>
+      <PageHeader title="New journal entry" />
+      <form class="document-form" noValidate onSubmit={post}>
+        <div class="form-row">
+          <Field label="Date" name="date" type="date" value={day} onValue={setDay} error={errors.date} />
+          <Field
+            label="Description"
+            name="description"
+            value={description}
+            onValue={setDescription}
+            error={errors.description}
+            required
+          />
+          <Select
+            label="Currency"
+            name="currency"
+            value={chosenCurrency}
+            options={currencyChoices(`${base.currency} (base currency)`)}
+            onValue={setCurrency}
+            error={errors.currency}
+          />
+        </div>
+        <h2>Lines</h2>
+        <div class="table-wrap">
+          <table class="items-table journal-lines">
+            <caption class="visually-hidden">Lines</caption>
+            <thead>
+              <tr>
+                <th scope="col">Account</th>
+                <th scope="col" class="col-price">
+                  Debit
+                </th>
+                <th scope="col" class="col-price">
+                  Credit
+                </th>
+                <th scope="col" class="col-remove">
+                  <span class="visually-hidden">Remove</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((line, index) => {
+                const n = index + 1;
+                const at = (field: string) => errors[`lines.${index}.${field}`];
+                return (
+                  <tr key={line.key}>
+                    <td>
+                      <select
+                        aria-label={`Account, line ${n}`}
+                        name={`lines.${index}.account`}
+                        value={line.account}
+                        aria-invalid={at('account') ? 'true' : undefined}
+                        onChange={(e) => change(line.key, { account: e.currentTarget.value })}
+                      >
+                        {accountOptions.map((o) => (
+                          <option key={o.value} value={o.value}>
+                            {o.label}
+                          </option>
+                        ))}
+                      </select>
+                      {at('account') ? (
+                        <small class="error" role="alert">
+                          {at('account')}
+                        </small>
+                      ) : null}
+                    </td>
+                    <td>
+                      <CellInput
+                        label={`Debit in ${currency}, line ${n}`}
+                        name={`lines.${index}.debit`}
+                        inputMode="decimal"
+                        value={line.debit}
+                        onValue={(debit) => change(line.key, { debit })}
+                        error={at('debit')}
+                        hint={amountAdvice(line.debit, currency)}
+                      />
+                    </td>
+                    <td>
+                      <CellInput
+                        label={`Credit in ${currency}, line ${n}`}
+                        name={`lines.${index}.credit`}
+                        inputMode="decimal"
+                        value={line.credit}
+                        onValue={(credit) => change(line.key, { credit })}
+                        error={at('credit')}
+                        hint={amountAdvice(line.credit, currency)}
+                      />
+                    </td>
+                    <td>
+                      <Button
+                        aria-label={`Remove line ${n}`}
+                        title={`Remove line ${n}`}
+                        disabled={lines.length <= 2}
+                        onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
+                      >
+                        ×
+                      </Button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        {errors.debits || errors.credits ? (
+          <p class="error" role="alert">
+            {errors.debits ?? errors.credits}
+          </p>
+        ) : null}
+        <p>
+          <Button onClick={() => setLines((all) => [...all, newLine()])}>Add line</Button>
+        </p>
+        <div class="totals-panel">
+          <dl class="totals" aria-live="polite">
+            <dt>Total debits</dt>
+            <dd data-debits="">{sums.readable ? show(sums.debit) : '—'}</dd>
+            <dt>Total credits</dt>
+            <dd data-credits="">{sums.readable ? show(sums.credit) : '—'}</dd>
+            <dt class="strong">Difference</dt>
+            <dd class={`strong ${balanced ? 'ok' : difference !== 0n ? 'error' : ''}`} data-difference="">
+              {sums.readable ? show(difference < 0n ? -difference : difference) : '—'}
+            </dd>
+          </dl>
+          <p class="balance-state" id="journal-balance" data-balance="">
+            {!sums.readable
+              ? `Amounts in ${currency} show once they are numbers.`
+              : balanced
+                ? 'Balanced: the entry can be posted.'
+                : difference > 0n
+                  ? 'Debits exceed credits: the entry cannot be posted until they are equal.'
+                  : difference < 0n
+                    ? 'Credits exceed debits: the entry cannot be posted until they are equal.'
+                    : 'Give at least one debit and one credit.'}
+          </p>
+        </div>
+        <ErrorMessage message={refusal ?? summaryOf(form)} />
+        <div class="form-actions">
+          <Button type="submit" kind="primary" busy={form.busy} aria-describedby="journal-balance">
+            Post entry
+          </Button>
+          <Link to="/finance/journal">Cancel</Link>
+        </div>
+      </form>
+    </>
+  );
 }

@@ -1,5 +1,190 @@
-import { PageHeader } from '../../components/ui.js';
+import { Fragment } from 'preact';
+import { unwrap, type finance } from '../../../client/index.js';
+import {
+  accountLabel,
+  accountName,
+  dateOf,
+  FilterForm,
+  SOURCE_LABELS,
+  useAccounts,
+} from '../../components/finance.js';
+import { Badge, Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../../components/ui.js';
+import { date, minorMoney } from '../../lib/format.js';
+import { useLoad } from '../../lib/forms.js';
+import { pageOf } from '../../lib/lists.js';
+import { here, withQuery } from '../../lib/router.js';
+import { allowed, api, can } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="Journal" />;
+/**
+ * The general journal: every posting, newest date first, between two dates and on one account when
+ * the URL says so; paged. Each entry shows its lines, debits then credits.
+ */
+
+const PAGE_SIZE = 25;
+
+/** Where the document an entry posts can be opened. */
+function sourceLink(entry: finance.JournalEntry) {
+  const label = SOURCE_LABELS[entry.source.type];
+  if (entry.source.type === 'bill' && allowed('finance.read'))
+    return <Link to={`/finance/bills/${entry.source.id}`}>{label}</Link>;
+  if (entry.source.type === 'invoice' && allowed('sales.read'))
+    return <Link to={`/invoices/${entry.source.id}`}>{label}</Link>;
+  return <Badge value={entry.source.type} />;
+}
+
+function EntryRows(props: { entry: finance.JournalEntry; accounts: finance.Account[] | undefined }) {
+  const { entry, accounts } = props;
+  const lines = [
+    ...entry.debits.map((l) => ({ ...l, side: 'debit' as const })),
+    ...entry.credits.map((l) => ({ ...l, side: 'credit' as const })),
+  ];
+  const span = lines.length;
+  return (
+    <>
+      {lines.map((line, i) => (
+        <tr key={`${entry.id}-${i}`} class={i === 0 ? 'entry-start' : undefined} data-entry={entry.id}>
+          {i === 0 ? (
+            <>
+              <td rowSpan={span}>{date(entry.date)}</td>
+              <td rowSpan={span}>{entry.description}</td>
+              <td rowSpan={span}>{sourceLink(entry)}</td>
+            </>
+          ) : null}
+          <td class={line.side === 'credit' ? 'credit-account' : undefined}>
+            {accountName(accounts, line.account)}
+          </td>
+          <td class="numeric">{line.side === 'debit' ? minorMoney(line.amount, entry.currency) : ''}</td>
+          <td class="numeric">{line.side === 'credit' ? minorMoney(line.amount, entry.currency) : ''}</td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+export default function Journal() {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const start = dateOf(query, 'start_date');
+  const end = dateOf(query, 'end_date');
+  const account = query.get('account') || undefined;
+  const posted = query.get('posted');
+  const accounts = useAccounts();
+  const list = useLoad(
+    () =>
+      unwrap(
+        api.value.finance.journal.listJournal({
+          query: {
+            limit: PAGE_SIZE,
+            offset: (page - 1) * PAGE_SIZE,
+            start_date: start,
+            end_date: end,
+            account,
+          },
+        }),
+      ),
+    [page, start, end, account],
+  );
+  const filtered = Boolean(start || end || account);
+  const canPost = can('createJournalEntry');
+
+  return (
+    <>
+      <PageHeader title="Journal">
+        {canPost ? (
+          <Link class="button primary" to="/finance/journal/new">
+            New journal entry
+          </Link>
+        ) : null}
+      </PageHeader>
+      {posted ? <Notice kind="success">The entry was posted.</Notice> : null}
+      <FilterForm
+        label="Filter the journal"
+        fields={[
+          { key: 'start_date', label: 'From' },
+          { key: 'end_date', label: 'To' },
+          {
+            key: 'account',
+            label: 'Account',
+            type: 'select',
+            options: [
+              { value: '', label: 'Every account' },
+              ...(accounts.data ?? []).map((a) => ({ value: a.code, label: accountLabel(a) })),
+              ...(account && !accounts.data?.some((a) => a.code === account)
+                ? [{ value: account, label: account }]
+                : []),
+            ],
+          },
+        ]}
+      />
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.entries.length === 0 ? (
+        filtered ? (
+          <Empty title="No entries match these filters">
+            <p>
+              Widen the dates or{' '}
+              <Link to={withQuery({ start_date: null, end_date: null, account: null, page: null })}>
+                clear the filters
+              </Link>
+              .
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="The journal is empty">
+            <p>
+              Entries are posted here when a bill is recorded or paid and when an invoice is issued or paid.
+              {canPost ? (
+                <>
+                  {' '}
+                  <Link to="/finance/journal/new">Post a manual entry</Link> for anything else.
+                </>
+              ) : null}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <div class="table-wrap">
+            <table class="journal">
+              <caption class="visually-hidden">Journal entries</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Account</th>
+                  <th scope="col" class="numeric">
+                    Debit
+                  </th>
+                  <th scope="col" class="numeric">
+                    Credit
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.entries.map((entry) => (
+                  <Fragment key={entry.id}>
+                    <EntryRows entry={entry} accounts={accounts.data} />
+                  </Fragment>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={page}
+            total={list.data.total_count}
+            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
+          />
+        </>
+      )}
+    </>
+  );
 }

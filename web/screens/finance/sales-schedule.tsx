@@ -1,5 +1,182 @@
-import { PageHeader } from '../../components/ui.js';
+import { useMemo } from 'preact/hooks';
+import { finance, unwrap } from '../../../client/index.js';
+import { RevenueChart } from '../../components/chart.js';
+import { currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
+import {
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  PageHeader,
+  Pager,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { useBaseCurrency } from '../../lib/currencies.js';
+import { date, minorMoney, number, percent, today } from '../../lib/format.js';
+import { useLoad } from '../../lib/forms.js';
+import { oneOf, pageOf } from '../../lib/lists.js';
+import { here } from '../../lib/router.js';
+import { allowed, api } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="Sales schedule" />;
+/**
+ * Net invoiced revenue by month, quarter or year over a range (the URL's; the last 12 months by
+ * default): the chart with its cumulative line, the figures, the VAT block and the invoices, paged.
+ */
+
+const PAGE_SIZE = 20;
+const GROUP_LABELS: Record<(typeof finance.GROUP_BY)[number], string> = {
+  month: 'Month',
+  quarter: 'Quarter',
+  year: 'Year',
+};
+
+/** The first day of the month 11 months before this one. */
+function defaultStart(): string {
+  const now = new Date();
+  const first = new Date(now.getFullYear(), now.getMonth() - 11, 1);
+  return `${first.getFullYear()}-${String(first.getMonth() + 1).padStart(2, '0')}-01`;
+}
+
+type Item = finance.SalesSchedule['items'][number];
+
+export default function SalesSchedule() {
+  const query = here.value.query;
+  const start = dateOf(query, 'start_date') ?? defaultStart();
+  const end = dateOf(query, 'end_date') ?? today();
+  const groupBy = oneOf(query, 'group_by', finance.GROUP_BY) ?? 'month';
+  const currency = query.get('currency') || undefined;
+  const page = pageOf(query);
+  const base = useBaseCurrency();
+  const load = useLoad(
+    async () =>
+      (
+        await unwrap(
+          api.value.finance.reports.getSalesSchedule({
+            query: {
+              startDate: start,
+              endDate: end,
+              groupBy,
+              currency,
+              limit: PAGE_SIZE,
+              offset: (page - 1) * PAGE_SIZE,
+            },
+          }),
+        )
+      ).data,
+    [start, end, groupBy, currency, page],
+  );
+  const data = load.data;
+  const shownCurrency = data?.summary.currency ?? base.currency;
+  const format = useMemo(() => (v: number) => minorMoney(Math.round(v), shownCurrency), [shownCurrency]);
+  const series = useMemo(
+    () => ({
+      labels: data?.periods.map((p) => p.label) ?? [],
+      revenue: data?.periods.map((p) => p.revenue) ?? [],
+      cumulative: data?.periods.map((p) => p.cumulative) ?? [],
+    }),
+    [data],
+  );
+  const columns: Column<Item>[] = [
+    {
+      label: 'Invoice',
+      render: (i) =>
+        allowed('sales.read') ? (
+          <Link to={`/invoices/${i.invoiceId}`}>{i.invoiceNumber}</Link>
+        ) : (
+          i.invoiceNumber
+        ),
+    },
+    { label: 'Customer', render: (i) => i.clientName },
+    { label: 'Issued', render: (i) => date(i.issueDate) },
+    { label: 'Status', render: (i) => i.status },
+    { label: 'Net amount', numeric: true, render: (i) => minorMoney(i.amount, i.currency) },
+  ];
+  const vat = data?.vatThreshold;
+
+  return (
+    <>
+      <PageHeader title="Sales schedule" />
+      <FilterForm
+        label="Sales schedule range"
+        defaults={{ start_date: start, end_date: end, group_by: groupBy }}
+        fields={[
+          { key: 'start_date', label: 'From' },
+          { key: 'end_date', label: 'To' },
+          {
+            key: 'group_by',
+            label: 'Group by',
+            type: 'select',
+            options: finance.GROUP_BY.map((g) => ({ value: g, label: GROUP_LABELS[g] })),
+          },
+          {
+            key: 'currency',
+            label: 'Currency',
+            type: 'select',
+            options: currencyChoices(`${base.currency} (base currency)`),
+          },
+        ]}
+      />
+      {load.error ? (
+        <ErrorMessage message={load.error} onRetry={load.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : (
+        <>
+          <dl class="figures">
+            <div>
+              <dt>Net revenue</dt>
+              <dd data-total-revenue="">{minorMoney(data.summary.totalRevenue, data.summary.currency)}</dd>
+            </div>
+            <div>
+              <dt>Invoices</dt>
+              <dd data-total-invoices="">{number(data.summary.totalInvoices)}</dd>
+            </div>
+            <div>
+              <dt>Range</dt>
+              <dd>
+                {date(start)} – {date(end)}
+              </dd>
+            </div>
+            {vat?.configured ? (
+              <div>
+                <dt>VAT threshold reached</dt>
+                <dd>
+                  <Link to="/finance/vat">{percent(vat.percentageReached / 100)}</Link>
+                </dd>
+              </div>
+            ) : null}
+          </dl>
+          {data.summary.totalInvoices === 0 ? (
+            <Empty title="No invoiced revenue in this range">
+              <p>
+                Issued invoices count here by their issue date, net of tax.{' '}
+                {allowed('sales.write') ? <Link to="/invoices/new">Create an invoice</Link> : null}
+              </p>
+            </Empty>
+          ) : (
+            <>
+              <RevenueChart
+                title={`Net revenue by ${groupBy} and cumulative, ${date(start)} to ${date(end)}`}
+                format={format}
+                {...series}
+              />
+              <h2>Invoices</h2>
+              <Table
+                caption="Invoices of the range"
+                columns={columns}
+                rows={data.items}
+                rowKey={(i) => i.invoiceId}
+              />
+              <Pager
+                page={page}
+                total={data.summary.totalInvoices}
+                totalPages={Math.max(1, Math.ceil(data.summary.totalInvoices / PAGE_SIZE))}
+              />
+            </>
+          )}
+        </>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,290 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { finance, unwrap } from '../../../client/index.js';
+import { currencyChoices } from '../../components/finance.js';
+import {
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  Select,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { date } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { pageOf } from '../../lib/lists.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="Vendors" />;
+/** Vendors: the businesses that bill this one; paged from the URL, added and changed in a dialog. */
+
+const PAGE_SIZE = 20;
+
+interface Draft {
+  name: string;
+  email: string;
+  phone: string;
+  currency: string;
+  tax_id: string;
+  line1: string;
+  city: string;
+  postal_code: string;
+  country: string;
+}
+
+function draftOf(vendor?: finance.Vendor): Draft {
+  return {
+    name: vendor?.name ?? '',
+    email: vendor?.email ?? '',
+    phone: vendor?.phone ?? '',
+    currency: vendor?.currency ?? '',
+    tax_id: vendor?.tax_id ?? '',
+    line1: vendor?.address?.line1 ?? '',
+    city: vendor?.address?.city ?? '',
+    postal_code: vendor?.address?.postal_code ?? '',
+    country: vendor?.address?.country ?? '',
+  };
+}
+
+/** Empty fields left out of a new vendor and cleared (null) on an existing one. */
+function bodyOf(draft: Draft, existing: finance.Vendor | undefined): finance.CreateVendorBody {
+  const text = (value: string) => (value.trim() === '' ? (existing ? null : undefined) : value.trim());
+  const address: Record<string, string> = {};
+  if (draft.line1.trim()) address.line1 = draft.line1.trim();
+  if (draft.city.trim()) address.city = draft.city.trim();
+  if (draft.postal_code.trim()) address.postal_code = draft.postal_code.trim();
+  if (draft.country.trim()) address.country = draft.country.trim().toUpperCase();
+  const body: Record<string, unknown> = {
+    name: draft.name,
+    email: text(draft.email),
+    phone: text(draft.phone),
+    currency: text(draft.currency),
+    tax_id: text(draft.tax_id),
+    address: Object.keys(address).length > 0 ? address : existing ? null : undefined,
+  };
+  // Unchanged on an existing vendor: left out, so the update changes only what was edited.
+  if (existing) {
+    const before = bodyOf(draftOf(existing), undefined) as Record<string, unknown>;
+    for (const key of Object.keys(body)) {
+      if (JSON.stringify(body[key] ?? null) === JSON.stringify(before[key] ?? null)) delete body[key];
+    }
+  }
+  for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+  return body as finance.CreateVendorBody;
+}
+
+function VendorForm(props: {
+  vendor?: finance.Vendor;
+  onSaved: (vendor: finance.Vendor) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(props.vendor));
+  const form = useForm();
+  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const existing = props.vendor;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const body = bodyOf(draft, existing);
+    const vendors = api.value.finance.vendors;
+    const saving = existing
+      ? form.submit(finance.UpdateVendorBodySchema, body, (value) =>
+          unwrap(vendors.updateVendor({ params: { id: existing.id }, body: value })),
+        )
+      : form.submit(finance.CreateVendorBodySchema, body, (value) =>
+          unwrap(vendors.createVendor({ body: value })),
+        );
+    void saving.then((saved) => {
+      if (saved) props.onSaved(saved.vendor);
+    });
+  };
+  const e = form.errors;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Field label="Name" name="name" value={draft.name} onValue={set('name')} error={e.name} required />
+      <div class="form-row">
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="off"
+          value={draft.email}
+          onValue={set('email')}
+          error={e.email}
+        />
+        <Field label="Phone" name="phone" value={draft.phone} onValue={set('phone')} error={e.phone} />
+      </div>
+      <div class="form-row">
+        <Select
+          label="Usual currency"
+          name="currency"
+          value={draft.currency}
+          options={currencyChoices('Not recorded')}
+          onValue={set('currency')}
+          error={e.currency}
+        />
+        <Field label="Tax ID" name="tax_id" value={draft.tax_id} onValue={set('tax_id')} error={e.tax_id} />
+      </div>
+      <details
+        class="group"
+        open={Boolean(existing?.address) || Object.keys(e).some((k) => k.startsWith('address'))}
+      >
+        <summary>Address</summary>
+        <Field
+          label="Address line"
+          name="line1"
+          value={draft.line1}
+          onValue={set('line1')}
+          error={e['address.line1']}
+        />
+        <div class="form-row">
+          <Field
+            label="City"
+            name="city"
+            value={draft.city}
+            onValue={set('city')}
+            error={e['address.city']}
+          />
+          <Field
+            label="Postal code"
+            name="postal_code"
+            value={draft.postal_code}
+            onValue={set('postal_code')}
+            error={e['address.postal_code']}
+          />
+          <Field
+            label="Country"
+            name="country"
+            hint="Two-letter code, e.g. GB"
+            value={draft.country}
+            onValue={set('country')}
+            error={e['address.country'] ?? e.address}
+          />
+        </div>
+      </details>
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          {existing ? 'Save changes' : 'Add vendor'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function Vendors() {
+  const page = pageOf(here.value.query);
+  const [editing, setEditing] = useState<finance.Vendor | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = useLoad(
+    () =>
+      unwrap(
+        api.value.finance.vendors.listVendors({
+          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+        }),
+      ),
+    [page],
+  );
+  const canCreate = can('createVendor');
+  const canEdit = can('updateVendor');
+  const columns: Column<finance.Vendor>[] = [
+    { label: 'Name', render: (v) => <strong>{v.name}</strong> },
+    { label: 'Email', render: (v) => v.email ?? '—' },
+    { label: 'Phone', render: (v) => v.phone ?? '—' },
+    { label: 'Currency', render: (v) => v.currency ?? '—' },
+    { label: 'Tax ID', render: (v) => v.tax_id ?? '—' },
+    { label: 'Added', render: (v) => date(v.created_at) },
+    {
+      label: 'Actions',
+      render: (v) => (
+        <div class="row-actions">
+          <Link to={`/finance/bills?vendor_id=${v.id}`} aria-label={`Bills of ${v.name}`}>
+            Bills
+          </Link>
+          {canEdit ? (
+            <Button
+              aria-label={`Edit ${v.name}`}
+              onClick={() => {
+                setNotice(null);
+                setEditing(v);
+              }}
+            >
+              Edit
+            </Button>
+          ) : null}
+        </div>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader title="Vendors">
+        {canCreate ? (
+          <Button
+            kind="primary"
+            onClick={() => {
+              setNotice(null);
+              setEditing('new');
+            }}
+          >
+            New vendor
+          </Button>
+        ) : null}
+      </PageHeader>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.vendors.length === 0 ? (
+        page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No vendors yet">
+            <p>
+              {canCreate
+                ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
+                : 'Vendors appear here once someone with permission to add them does so.'}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table caption="Vendors" columns={columns} rows={list.data.vendors} rowKey={(v) => v.id} />
+          <Pager
+            page={page}
+            total={list.data.total_count}
+            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
+          />
+        </>
+      )}
+      <Dialog
+        title={editing === 'new' ? 'New vendor' : editing ? `Edit ${editing.name}` : 'Vendor'}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
+        <VendorForm
+          key={editing === 'new' ? 'new' : editing?.id}
+          vendor={editing === 'new' || editing === null ? undefined : editing}
+          onCancel={() => setEditing(null)}
+          onSaved={(vendor) => {
+            setNotice(editing === 'new' ? `${vendor.name} was added.` : `${vendor.name} was saved.`);
+            setEditing(null);
+            list.reload();
+          }}
+        />
+      </Dialog>
+    </>
+  );
 }
