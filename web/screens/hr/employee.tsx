@@ -1,5 +1,247 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { hr, unwrap } from '../../../client/index.js';
+import { ConfirmButton } from '../../components/confirm.js';
+import {
+  allDepartments,
+  EMPLOYEE_STATUS_LABELS,
+  EmployeeForm,
+  fullName,
+  LEAVE_TYPE_LABELS,
+  LeaveActions,
+  LeaveDialog,
+} from '../../components/hr.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { useBaseCurrency } from '../../lib/currencies.js';
+import { date, dateTime, minorMoney, number } from '../../lib/format.js';
+import { useLoad } from '../../lib/forms.js';
+import { navigate } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="Employee" />;
+/** One employee: details, edit, soft delete, and their leave with its actions and a new request. */
+
+function Leaves(props: { employee: hr.Employee; version: number }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const list = useLoad(
+    () => unwrap(api.value.hr.leaves.listLeaves({ query: { employee_id: props.employee.id, limit: 50 } })),
+    [props.employee.id, props.version],
+  );
+  const columns: Column<hr.Leave>[] = [
+    { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
+    { label: 'From', render: (l) => date(l.start_date) },
+    { label: 'To', render: (l) => date(l.end_date) },
+    { label: 'Working days', numeric: true, render: (l) => number(l.days) },
+    { label: 'Status', render: (l) => <Badge value={l.status} /> },
+    { label: 'Reason', render: (l) => l.status_reason ?? l.reason ?? '—' },
+  ];
+  if (can('updateLeave')) {
+    columns.push({
+      label: 'Actions',
+      render: (l) => (
+        <LeaveActions
+          leave={l}
+          onDone={(_, message) => {
+            setError(null);
+            setNotice(message);
+            list.reload();
+          }}
+          onError={(message) => {
+            setNotice(null);
+            setError(message);
+          }}
+        />
+      ),
+    });
+  }
+  return (
+    <section aria-labelledby="employee-leaves">
+      <h2 id="employee-leaves">Leave</h2>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <ErrorMessage message={error} />
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.leaves.length === 0 ? (
+        <Empty title="No leave requested">
+          <p>
+            {can('createLeave') && props.employee.status !== 'inactive'
+              ? `Request leave for ${props.employee.first_name} with Request leave above.`
+              : `Leave requested for ${props.employee.first_name} will be listed here.`}
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <Table
+            caption={`Leave of ${fullName(props.employee)}`}
+            columns={columns}
+            rows={list.data.leaves}
+            rowKey={(l) => l.id}
+          />
+          {list.data.total_count > list.data.leaves.length ? (
+            <p class="muted">
+              The latest {list.data.leaves.length} of {list.data.total_count}:{' '}
+              <Link to={`/hr/leaves?employee_id=${encodeURIComponent(props.employee.id)}`}>see them all</Link>
+              .
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+export default function Employee({ params }: ScreenProps) {
+  const id = params.id!;
+  const load = useLoad(() => unwrap(api.value.hr.employees.getEmployee({ params: { id } })), [id]);
+  const [current, setCurrent] = useState<hr.Employee | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [requesting, setRequesting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const departments = useLoad(allDepartments, []);
+  const base = useBaseCurrency();
+
+  if (load.error) {
+    return (
+      <>
+        <PageHeader title="Employee" />
+        <ErrorMessage message={load.error} onRetry={load.reload} />
+        <p>
+          <Link to="/hr/employees">Back to employees</Link>
+        </p>
+      </>
+    );
+  }
+  if (!load.data) return <Loading />;
+  const employee = current && current.id === id ? current : load.data.employee;
+  const name = fullName(employee);
+
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/hr/employees">Employees</Link>
+      </p>
+      <PageHeader title={name}>
+        {can('createLeave') && employee.status !== 'inactive' ? (
+          <Button
+            kind="primary"
+            onClick={() => {
+              setNotice(null);
+              setRequesting(true);
+            }}
+          >
+            Request leave
+          </Button>
+        ) : null}
+        {can('updateEmployee') ? (
+          <Button
+            onClick={() => {
+              setNotice(null);
+              setEditing(true);
+            }}
+          >
+            Edit
+          </Button>
+        ) : null}
+        {can('deleteEmployee') ? (
+          <ConfirmButton
+            label="Delete"
+            title={`Delete ${name}?`}
+            confirmLabel="Delete employee"
+            onConfirm={async () => {
+              await unwrap(api.value.hr.employees.deleteEmployee({ params: { id } }));
+              navigate('/hr/employees');
+            }}
+          >
+            <p>
+              {name} and their leave requests leave every list, and a department they head is left without a
+              head. Their email can then be used for someone else. To keep the record, set their status to
+              Inactive instead.
+            </p>
+          </ConfirmButton>
+        ) : null}
+      </PageHeader>
+      <p class="status-line">
+        <Badge value={employee.status} /> {employee.position}, {employee.department}
+      </p>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <section class="panel" aria-labelledby="employee-details">
+        <h2 id="employee-details">Details</h2>
+        <dl class="facts">
+          <dt>Email</dt>
+          <dd>
+            <a href={`mailto:${employee.email}`}>{employee.email}</a>
+          </dd>
+          <dt>Phone</dt>
+          <dd>{employee.phone ?? '—'}</dd>
+          <dt>Department</dt>
+          <dd>
+            <Link to={`/hr/employees?department_id=${encodeURIComponent(employee.department_id)}`}>
+              {employee.department}
+            </Link>
+          </dd>
+          <dt>Position</dt>
+          <dd>{employee.position}</dd>
+          <dt>Status</dt>
+          <dd>{EMPLOYEE_STATUS_LABELS[employee.status]}</dd>
+          <dt>Hired</dt>
+          <dd>{date(employee.hire_date)}</dd>
+          <dt>Monthly salary</dt>
+          <dd>
+            {employee.salary === null ? 'Not recorded' : minorMoney(employee.salary, employee.currency)}
+          </dd>
+          <dt>Added</dt>
+          <dd>{dateTime(employee.created_at)}</dd>
+          <dt>Last changed</dt>
+          <dd>{dateTime(employee.updated_at)}</dd>
+        </dl>
+      </section>
+      <Leaves employee={employee} version={version} />
+      <Dialog title={`Edit ${name}`} open={editing} onClose={() => setEditing(false)}>
+        {departments.data && base.loaded ? (
+          <EmployeeForm
+            employee={employee}
+            departments={departments.data}
+            baseCurrency={base.currency}
+            onCancel={() => setEditing(false)}
+            onSaved={(next) => {
+              setCurrent(next);
+              setEditing(false);
+              setNotice('Changes saved.');
+            }}
+          />
+        ) : departments.error ? (
+          <ErrorMessage message={departments.error} onRetry={departments.reload} />
+        ) : (
+          <Loading />
+        )}
+      </Dialog>
+      <LeaveDialog
+        open={requesting}
+        employeeId={employee.id}
+        onClose={() => setRequesting(false)}
+        onSaved={(leave) => {
+          setRequesting(false);
+          setNotice(
+            `Leave requested: ${leave.days} working day${leave.days === 1 ? '' : 's'} from ${date(leave.start_date)}, pending approval.`,
+          );
+          setVersion((v) => v + 1);
+        }}
+      />
+    </>
+  );
 }

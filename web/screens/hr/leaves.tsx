@@ -1,5 +1,198 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { hr, unwrap } from '../../../client/index.js';
+import {
+  allEmployees,
+  byName,
+  fullName,
+  LEAVE_STATUS_LABELS,
+  LEAVE_TYPE_LABELS,
+  LeaveActions,
+  LeaveDialog,
+  offsetOf,
+  pagesOf,
+  QueryTabs,
+} from '../../components/hr.js';
+import {
+  Badge,
+  Button,
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  Select,
+  Table,
+  type Column,
+} from '../../components/ui.js';
+import { date, number } from '../../lib/format.js';
+import { useLoad } from '../../lib/forms.js';
+import { oneOf, pageOf } from '../../lib/lists.js';
+import { here, navigate, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
 
-export default function Screen() {
-  return <PageHeader title="Leaves" />;
+/** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
+
+const LIMIT = 20;
+
+export default function Leaves() {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const status = oneOf(query, 'status', hr.LEAVE_STATUSES);
+  const employeeId = query.get('employee_id') || undefined;
+  const [requesting, setRequesting] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const employees = useLoad(allEmployees, []);
+
+  const list = useLoad(
+    () =>
+      unwrap(
+        api.value.hr.leaves.listLeaves({
+          query: { limit: LIMIT, offset: offsetOf(page, LIMIT), status, employee_id: employeeId },
+        }),
+      ),
+    [page, status, employeeId],
+  );
+  const filtered = Boolean(status || employeeId);
+  const people = [...(employees.data ?? [])].sort(byName);
+  const person = people.find((e) => e.id === employeeId);
+
+  const columns: Column<hr.Leave>[] = [
+    {
+      label: 'Employee',
+      render: (l) => <Link to={`/hr/employees/${l.employee_id}`}>{l.employee_name}</Link>,
+    },
+    { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
+    { label: 'From', render: (l) => date(l.start_date) },
+    { label: 'To', render: (l) => date(l.end_date) },
+    { label: 'Working days', numeric: true, render: (l) => number(l.days) },
+    { label: 'Status', render: (l) => <Badge value={l.status} /> },
+    {
+      label: 'Reason',
+      render: (l) => (
+        <>
+          {l.reason ?? '—'}
+          {l.status_reason ? <span class="line muted">Decision: {l.status_reason}</span> : null}
+        </>
+      ),
+    },
+  ];
+  if (can('updateLeave')) {
+    columns.push({
+      label: 'Actions',
+      render: (l) => (
+        <LeaveActions
+          leave={l}
+          onDone={(_, message) => {
+            setError(null);
+            setNotice(message);
+            list.reload();
+          }}
+          onError={(message) => {
+            setNotice(null);
+            setError(message);
+          }}
+        />
+      ),
+    });
+  }
+
+  return (
+    <>
+      <PageHeader title="Leaves">
+        <Link class="button secondary" to="/hr/calendar">
+          Calendar
+        </Link>
+        {can('createLeave') ? (
+          <Button
+            kind="primary"
+            onClick={() => {
+              setNotice(null);
+              setRequesting(true);
+            }}
+          >
+            Request leave
+          </Button>
+        ) : null}
+      </PageHeader>
+      <QueryTabs label="Leave status" name="status" values={LEAVE_STATUS_LABELS} current={status} />
+      <form class="filters" role="search" aria-label="Filter leaves" onSubmit={(e) => e.preventDefault()}>
+        <Select
+          label="Employee"
+          name="employee_id"
+          value={employeeId ?? ''}
+          options={[
+            { value: '', label: 'Everyone' },
+            ...(employeeId && employees.data && !person ? [{ value: employeeId, label: employeeId }] : []),
+            ...people.map((e) => ({ value: e.id, label: fullName(e) })),
+          ]}
+          onValue={(value) => navigate(withQuery({ employee_id: value, page: null }))}
+        />
+      </form>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <ErrorMessage message={error} />
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.leaves.length === 0 ? (
+        filtered ? (
+          <Empty
+            title={
+              status
+                ? `No ${LEAVE_STATUS_LABELS[status].toLowerCase()} leave${person ? ` for ${fullName(person)}` : ''}`
+                : `No leave${person ? ` for ${fullName(person)}` : ''}`
+            }
+          >
+            <p>
+              <Link to={withQuery({ status: null, employee_id: null, page: null })}>Show every leave</Link>.
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No leave requested yet">
+            <p>
+              {can('createLeave')
+                ? 'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.'
+                : 'Leave requests appear here once someone with permission to request them does so.'}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table
+            caption={status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests'}
+            columns={columns}
+            rows={list.data.leaves}
+            rowKey={(l) => l.id}
+          />
+          <Pager
+            page={page}
+            total={list.data.total_count}
+            totalPages={pagesOf(list.data.total_count, LIMIT)}
+          />
+        </>
+      )}
+      <LeaveDialog
+        open={requesting}
+        preselect={person && person.status !== 'inactive' ? person.id : undefined}
+        onClose={() => setRequesting(false)}
+        onSaved={(leave) => {
+          setRequesting(false);
+          setError(null);
+          setNotice(
+            `Leave requested for ${leave.employee_name}: ${leave.days} working day${leave.days === 1 ? '' : 's'} from ${date(leave.start_date)}, pending approval.`,
+          );
+          list.reload();
+        }}
+      />
+    </>
+  );
 }
