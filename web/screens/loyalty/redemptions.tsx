@@ -1,5 +1,249 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { loyalty, unwrap } from '../../../client/index.js';
+import { ConfirmDialog } from '../../components/actions.js';
+import { MemberPicker, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  Select,
+  Table,
+  TextArea,
+} from '../../components/ui.js';
+import { dateTime, number } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { oneOf, pageOf } from '../../lib/lists.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="Redemptions" />;
+/**
+ * Redemptions: by status and member, paged from the URL; a pending one fulfilled when the reward is
+ * handed over, or cancelled (its points refunded); a reward redeemed for a member.
+ */
+
+type Redemption = loyalty.Redemption;
+const SIZE = 20;
+
+function Redeem(props: { onDone: (r: Redemption) => void; onCancel: () => void }) {
+  const [memberId, setMemberId] = useState('');
+  const [rewardId, setRewardId] = useState('');
+  const [notes, setNotes] = useState('');
+  const rewards = useLoad(
+    async () => (await unwrap(api.value.loyalty.rewards.listRewards({ query: { isActive: 'true' } }))).data,
+    [],
+  );
+  const form = useForm();
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form
+          .submit(
+            loyalty.CreateRedemptionBodySchema,
+            { memberId, rewardId, notes: notes.trim() || undefined },
+            (body) => unwrap(api.value.loyalty.redemptions.createRedemption({ body })),
+          )
+          .then((answer) => answer && props.onDone(answer.data));
+      }}
+    >
+      <MemberPicker
+        value={memberId}
+        onValue={setMemberId}
+        error={form.errors.memberId && (memberId ? form.errors.memberId : 'Choose a member')}
+      />
+      <Select
+        label="Reward"
+        name="rewardId"
+        value={rewardId}
+        options={[
+          { value: '', label: rewards.data?.length ? 'Choose a reward' : 'No reward is offered' },
+          ...(rewards.data ?? []).map((r) => ({
+            value: r.publicId,
+            label: `${r.name}: ${number(r.pointsCost)} points`,
+          })),
+        ]}
+        onValue={setRewardId}
+        error={form.errors.rewardId && (rewardId ? form.errors.rewardId : 'Choose a reward')}
+      />
+      <TextArea label="Notes" name="notes" value={notes} onValue={setNotes} error={form.errors.notes} />
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Redeem
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function Redemptions(_props: ScreenProps) {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const status = oneOf(query, 'status', loyalty.REDEMPTION_STATUSES);
+  const memberId = query.get('memberId') || undefined;
+  const [redeeming, setRedeeming] = useState(false);
+  const [moving, setMoving] = useState<{ redemption: Redemption; to: 'fulfilled' | 'cancelled' } | null>(
+    null,
+  );
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = useLoad(
+    () =>
+      unwrap(
+        api.value.loyalty.redemptions.listRedemptions({
+          query: { status, memberId, ...offsetOf(page, SIZE) },
+        }),
+      ),
+    [page, status, memberId],
+  );
+  const canMove = can('updateRedemption');
+  return (
+    <>
+      <PageHeader title="Redemptions">
+        {can('createRedemption') ? (
+          <Button kind="primary" onClick={() => setRedeeming(true)}>
+            Redeem a reward
+          </Button>
+        ) : null}
+      </PageHeader>
+      <StatusTabs label="Redemption status" values={loyalty.REDEMPTION_STATUSES} current={status} />
+      {memberId ? (
+        <Notice>
+          Redemptions of one member.{' '}
+          <Link to={withQuery({ memberId: null, page: null })}>Show every member’s</Link>
+        </Notice>
+      ) : null}
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.data.length === 0 ? (
+        status || memberId ? (
+          <Empty title={status ? `No ${status} redemptions` : 'No redemptions of this member'}>
+            <p>
+              <Link to={withQuery({ status: null, memberId: null, page: null })}>Show every redemption</Link>.
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No redemptions yet">
+            <p>
+              When a member spends points on a <Link to="/loyalty/rewards">reward</Link> a voucher is issued
+              and listed here until it is fulfilled.
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table
+            caption="Redemptions"
+            rows={list.data.data}
+            rowKey={(r) => r.publicId}
+            columns={[
+              { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
+              {
+                label: 'Member',
+                render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
+              },
+              { label: 'Reward', render: (r) => r.rewardName },
+              { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
+              { label: 'Status', render: (r) => <Badge value={r.status} /> },
+              { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
+              {
+                label: 'Fulfilled or expires',
+                render: (r) => (r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`),
+              },
+              ...(canMove
+                ? [
+                    {
+                      label: 'Actions',
+                      render: (r: Redemption) =>
+                        r.status === 'pending' ? (
+                          <div class="row-actions">
+                            <Button
+                              kind="primary"
+                              onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
+                            >
+                              Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
+                            </Button>
+                            <Button
+                              kind="danger"
+                              onClick={() => setMoving({ redemption: r, to: 'cancelled' })}
+                            >
+                              Cancel<span class="visually-hidden"> {r.voucherCode}</span>
+                            </Button>
+                          </div>
+                        ) : (
+                          '—'
+                        ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+          <Pager page={page} total={list.data.totalCount} totalPages={pagesOf(list.data.totalCount, SIZE)} />
+        </>
+      )}
+      <Dialog title="Redeem a reward" open={redeeming} onClose={() => setRedeeming(false)}>
+        <Redeem
+          onCancel={() => setRedeeming(false)}
+          onDone={(r) => {
+            setRedeeming(false);
+            setNotice(`${r.rewardName} redeemed for ${r.memberName}: voucher ${r.voucherCode}.`);
+            list.reload();
+          }}
+        />
+      </Dialog>
+      {moving ? (
+        <ConfirmDialog
+          open
+          kind={moving.to === 'fulfilled' ? 'primary' : 'danger'}
+          title={
+            moving.to === 'fulfilled'
+              ? `Fulfil voucher ${moving.redemption.voucherCode}?`
+              : `Cancel voucher ${moving.redemption.voucherCode}?`
+          }
+          confirmLabel={moving.to === 'fulfilled' ? 'Mark fulfilled' : 'Cancel and refund'}
+          onClose={() => setMoving(null)}
+          onConfirm={async () => {
+            const { redemption, to } = moving;
+            await unwrap(
+              api.value.loyalty.redemptions.updateRedemption({
+                params: { publicId: redemption.publicId },
+                body: { status: to },
+              }),
+            );
+            setNotice(
+              to === 'fulfilled'
+                ? `${redemption.rewardName} for ${redemption.memberName} is fulfilled.`
+                : `Cancelled: ${number(redemption.pointsSpent)} points went back to ${redemption.memberName}.`,
+            );
+            list.reload();
+          }}
+        >
+          <p>
+            {moving.to === 'fulfilled'
+              ? `${moving.redemption.rewardName} was handed to ${moving.redemption.memberName}; the voucher cannot be used again.`
+              : `The voucher stops working and ${number(moving.redemption.pointsSpent)} points go back to ${moving.redemption.memberName}.`}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
 }

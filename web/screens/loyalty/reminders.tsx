@@ -1,5 +1,311 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { loyalty, unwrap } from '../../../client/index.js';
+import { ConfirmDialog } from '../../components/actions.js';
+import { integerOf, MemberPicker, StatusTabs } from '../../components/marketing-loyalty.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Table,
+  TextArea,
+} from '../../components/ui.js';
+import { date, number } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { oneOf } from '../../lib/lists.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="Reminders" />;
+/**
+ * Service reminders: a service due every so many days (a bike check, a haircut); recording that a
+ * member had it awards the bonus points and sets the next due date.
+ */
+
+type Reminder = loyalty.Reminder;
+
+function ReminderForm(props: {
+  reminder: Reminder | null;
+  onSaved: (name: string) => void;
+  onCancel: () => void;
+}) {
+  const r = props.reminder;
+  const [name, setName] = useState(r?.name ?? '');
+  const [interval, setIntervalText] = useState(r ? String(r.intervalDays) : '');
+  const [bonus, setBonus] = useState(r ? String(r.bonusPoints) : '0');
+  const [description, setDescription] = useState(r?.description ?? '');
+  const [active, setActive] = useState(r?.isActive ?? true);
+  const form = useForm();
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const input = {
+          name,
+          intervalDays: integerOf(interval),
+          bonusPoints: integerOf(bonus),
+          description: description.trim() || undefined,
+          isActive: active,
+        };
+        const send = r
+          ? form.submit(loyalty.UpdateReminderBodySchema, input, (body) =>
+              unwrap(api.value.loyalty.reminders.updateReminder({ params: { publicId: r.publicId }, body })),
+            )
+          : form.submit(loyalty.CreateReminderBodySchema, input, (body) =>
+              unwrap(api.value.loyalty.reminders.createReminder({ body })),
+            );
+        void send.then((ok) => ok !== undefined && props.onSaved(name.trim()));
+      }}
+    >
+      <Field label="Service" name="name" value={name} onValue={setName} error={form.errors.name} required />
+      <div class="form-grid">
+        <Field
+          label="Due every (days)"
+          name="intervalDays"
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={interval}
+          onValue={setIntervalText}
+          error={form.errors.intervalDays}
+          required
+        />
+        <Field
+          label="Bonus points"
+          name="bonusPoints"
+          type="number"
+          min={0}
+          inputMode="numeric"
+          value={bonus}
+          onValue={setBonus}
+          error={form.errors.bonusPoints}
+          hint="Awarded when the service is recorded"
+        />
+      </div>
+      <TextArea
+        label="Description"
+        name="description"
+        value={description}
+        onValue={setDescription}
+        error={form.errors.description}
+      />
+      <label class="checkbox">
+        <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+        Active: members are reminded
+      </label>
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          {r ? 'Save reminder' : 'Add reminder'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Complete(props: { reminder: Reminder; onDone: (message: string) => void; onCancel: () => void }) {
+  const [memberId, setMemberId] = useState('');
+  const form = useForm();
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form
+          .submit(loyalty.CompleteReminderBodySchema, { memberId }, (body) =>
+            unwrap(
+              api.value.loyalty.reminders.completeReminder({
+                params: { publicId: props.reminder.publicId },
+                body,
+              }),
+            ),
+          )
+          .then((answer) => {
+            if (!answer) return;
+            const { transaction, nextDueDate } = answer.data;
+            props.onDone(
+              `${props.reminder.name} recorded${transaction ? `: ${number(transaction.points)} bonus points` : ''}. Next due ${date(nextDueDate)}.`,
+            );
+          });
+      }}
+    >
+      <MemberPicker
+        value={memberId}
+        onValue={setMemberId}
+        error={form.errors.memberId && (memberId ? form.errors.memberId : 'Choose a member')}
+      />
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Record service
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function Reminders(_props: ScreenProps) {
+  const shown = oneOf(here.value.query, 'active', ['yes', 'no'] as const);
+  const list = useLoad(
+    async () =>
+      (
+        await unwrap(
+          api.value.loyalty.reminders.listReminders({
+            query: { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' },
+          }),
+        )
+      ).data,
+    [shown],
+  );
+  const [editing, setEditing] = useState<Reminder | 'new' | null>(null);
+  const [completing, setCompleting] = useState<Reminder | null>(null);
+  const [deleting, setDeleting] = useState<Reminder | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const anyAction = can('completeReminder') || can('updateReminder') || can('deleteReminder');
+  return (
+    <>
+      <PageHeader title="Service reminders">
+        {can('createReminder') ? (
+          <Button kind="primary" onClick={() => setEditing('new')}>
+            Add reminder
+          </Button>
+        ) : null}
+      </PageHeader>
+      <StatusTabs
+        label="Reminders shown"
+        param="active"
+        values={['yes', 'no']}
+        names={{ yes: 'Active', no: 'Inactive' }}
+        current={shown}
+      />
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.length === 0 ? (
+        shown ? (
+          <Empty title={shown === 'yes' ? 'No active reminders' : 'No inactive reminders'}>
+            <p>
+              <Link to={withQuery({ active: null })}>Show every reminder</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No service reminders yet">
+            <p>
+              {can('createReminder')
+                ? 'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.'
+                : 'Reminders appear here once someone with loyalty permissions adds them.'}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <Table
+          caption="Service reminders"
+          rows={list.data}
+          rowKey={(r) => r.publicId}
+          columns={[
+            {
+              label: 'Service',
+              render: (r) => (
+                <>
+                  {r.name}
+                  {r.description ? <small class="hint block">{r.description}</small> : null}
+                </>
+              ),
+            },
+            { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
+            { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
+            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+            { label: 'Added', render: (r) => date(r.dateCreated) },
+            ...(anyAction
+              ? [
+                  {
+                    label: 'Actions',
+                    render: (r: Reminder) => (
+                      <div class="row-actions">
+                        {can('completeReminder') && r.isActive ? (
+                          <Button kind="primary" onClick={() => setCompleting(r)}>
+                            Record service<span class="visually-hidden"> {r.name}</span>
+                          </Button>
+                        ) : null}
+                        {can('updateReminder') ? (
+                          <Button onClick={() => setEditing(r)}>
+                            Edit<span class="visually-hidden"> {r.name}</span>
+                          </Button>
+                        ) : null}
+                        {can('deleteReminder') ? (
+                          <Button kind="danger" onClick={() => setDeleting(r)}>
+                            Delete<span class="visually-hidden"> {r.name}</span>
+                          </Button>
+                        ) : null}
+                      </div>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      )}
+      <Dialog
+        title={editing === 'new' ? 'Add a service reminder' : editing ? `Edit ${editing.name}` : ''}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
+        <ReminderForm
+          key={editing === 'new' ? 'new' : editing?.publicId}
+          reminder={editing === 'new' ? null : editing}
+          onCancel={() => setEditing(null)}
+          onSaved={(name) => {
+            setNotice(editing === 'new' ? `${name} was added.` : `${name} was saved.`);
+            setEditing(null);
+            list.reload();
+          }}
+        />
+      </Dialog>
+      <Dialog
+        title={completing ? `Record ${completing.name}` : ''}
+        open={completing !== null}
+        onClose={() => setCompleting(null)}
+      >
+        {completing ? (
+          <Complete
+            reminder={completing}
+            onCancel={() => setCompleting(null)}
+            onDone={(message) => {
+              setCompleting(null);
+              setNotice(message);
+            }}
+          />
+        ) : null}
+      </Dialog>
+      {deleting ? (
+        <ConfirmDialog
+          open
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete reminder"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            await unwrap(
+              api.value.loyalty.reminders.deleteReminder({ params: { publicId: deleting.publicId } }),
+            );
+            setNotice(`${deleting.name} was deleted.`);
+            list.reload();
+          }}
+        >
+          <p>No more reminders of it are sent. Points already awarded stay.</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
 }

@@ -1,5 +1,283 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { loyalty, unwrap } from '../../../client/index.js';
+import { ConfirmDialog } from '../../components/actions.js';
+import { decimalOf, integerOf, StatusTabs } from '../../components/marketing-loyalty.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Select,
+  Table,
+  TextArea,
+} from '../../components/ui.js';
+import { number } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { oneOf } from '../../lib/lists.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="Rewards" />;
+/** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
+
+type Reward = loyalty.Reward;
+
+const TYPE_NAMES: Record<Reward['rewardType'], string> = {
+  discount: 'Discount',
+  service: 'Service',
+  product: 'Product',
+  voucher: 'Voucher',
+};
+
+function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => void; onCancel: () => void }) {
+  const r = props.reward;
+  const [name, setName] = useState(r?.name ?? '');
+  const [cost, setCost] = useState(r ? String(r.pointsCost) : '');
+  const [type, setType] = useState<Reward['rewardType']>(r?.rewardType ?? 'product');
+  const [discount, setDiscount] = useState(r?.discountPercent != null ? String(r.discountPercent) : '');
+  const [validity, setValidity] = useState(r ? String(r.voucherValidityDays) : '90');
+  const [description, setDescription] = useState(r?.description ?? '');
+  const [active, setActive] = useState(r?.isActive ?? true);
+  const form = useForm();
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const input = {
+          name,
+          pointsCost: integerOf(cost),
+          rewardType: type,
+          discountPercent: type === 'discount' ? decimalOf(discount) : undefined,
+          voucherValidityDays: integerOf(validity),
+          description: description.trim() || undefined,
+          isActive: active,
+        };
+        const send = r
+          ? form.submit(loyalty.UpdateRewardBodySchema, input, (body) =>
+              unwrap(api.value.loyalty.rewards.updateReward({ params: { publicId: r.publicId }, body })),
+            )
+          : form.submit(loyalty.CreateRewardBodySchema, input, (body) =>
+              unwrap(api.value.loyalty.rewards.createReward({ body })),
+            );
+        void send.then((ok) => ok !== undefined && props.onSaved(name.trim()));
+      }}
+    >
+      <Field label="Name" name="name" value={name} onValue={setName} error={form.errors.name} required />
+      <div class="form-grid">
+        <Field
+          label="Points cost"
+          name="pointsCost"
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={cost}
+          onValue={setCost}
+          error={form.errors.pointsCost}
+          required
+        />
+        <Select
+          label="Type"
+          name="rewardType"
+          value={type}
+          options={loyalty.REWARD_TYPES.map((t) => ({ value: t, label: TYPE_NAMES[t] }))}
+          onValue={(v) => setType(v as Reward['rewardType'])}
+          error={form.errors.rewardType}
+        />
+        {type === 'discount' ? (
+          <Field
+            label="Discount (%)"
+            name="discountPercent"
+            type="number"
+            min={0}
+            max={100}
+            step="any"
+            inputMode="decimal"
+            value={discount}
+            onValue={setDiscount}
+            error={form.errors.discountPercent}
+            required
+          />
+        ) : null}
+        <Field
+          label="Voucher valid for (days)"
+          name="voucherValidityDays"
+          type="number"
+          min={1}
+          inputMode="numeric"
+          value={validity}
+          onValue={setValidity}
+          error={form.errors.voucherValidityDays}
+        />
+      </div>
+      <TextArea
+        label="Description"
+        name="description"
+        value={description}
+        onValue={setDescription}
+        error={form.errors.description}
+      />
+      <label class="checkbox">
+        <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+        Offered to members
+      </label>
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          {r ? 'Save reward' : 'Add reward'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function Rewards(_props: ScreenProps) {
+  const shown = oneOf(here.value.query, 'offered', ['yes', 'no'] as const);
+  const list = useLoad(
+    async () =>
+      (
+        await unwrap(
+          api.value.loyalty.rewards.listRewards({
+            query: { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' },
+          }),
+        )
+      ).data,
+    [shown],
+  );
+  const [editing, setEditing] = useState<Reward | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Reward | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const actions = can('updateReward') || can('deleteReward');
+  return (
+    <>
+      <PageHeader title="Rewards">
+        {can('createReward') ? (
+          <Button kind="primary" onClick={() => setEditing('new')}>
+            Add reward
+          </Button>
+        ) : null}
+      </PageHeader>
+      <StatusTabs
+        label="Rewards shown"
+        param="offered"
+        values={['yes', 'no']}
+        names={{ yes: 'Offered', no: 'Withdrawn' }}
+        current={shown}
+      />
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.length === 0 ? (
+        shown ? (
+          <Empty title={shown === 'yes' ? 'No reward is offered' : 'No withdrawn rewards'}>
+            <p>
+              <Link to={withQuery({ offered: null })}>Show every reward</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No rewards yet">
+            <p>
+              {can('createReward')
+                ? 'Add what members can spend their points on: a free coffee, 10% off, a service.'
+                : 'Rewards appear here once someone with loyalty permissions adds them.'}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <Table
+          caption="Rewards"
+          rows={list.data}
+          rowKey={(r) => r.publicId}
+          columns={[
+            {
+              label: 'Reward',
+              render: (r) => (
+                <>
+                  {r.name}
+                  {r.description ? <small class="hint block">{r.description}</small> : null}
+                </>
+              ),
+            },
+            {
+              label: 'Type',
+              render: (r) =>
+                r.rewardType === 'discount' && r.discountPercent !== null
+                  ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
+                  : TYPE_NAMES[r.rewardType],
+            },
+            { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
+            { label: 'Voucher valid', numeric: true, render: (r) => `${number(r.voucherValidityDays)} days` },
+            {
+              label: 'Redeemed',
+              numeric: true,
+              render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
+            },
+            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+            ...(actions
+              ? [
+                  {
+                    label: 'Actions',
+                    render: (r: Reward) => (
+                      <div class="row-actions">
+                        {can('updateReward') ? (
+                          <Button onClick={() => setEditing(r)}>
+                            Edit<span class="visually-hidden"> {r.name}</span>
+                          </Button>
+                        ) : null}
+                        {can('deleteReward') ? (
+                          <Button kind="danger" onClick={() => setDeleting(r)}>
+                            Delete<span class="visually-hidden"> {r.name}</span>
+                          </Button>
+                        ) : null}
+                      </div>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      )}
+      <Dialog
+        title={editing === 'new' ? 'Add a reward' : editing ? `Edit ${editing.name}` : ''}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
+        <RewardForm
+          key={editing === 'new' ? 'new' : editing?.publicId}
+          reward={editing === 'new' ? null : editing}
+          onCancel={() => setEditing(null)}
+          onSaved={(name) => {
+            setNotice(editing === 'new' ? `${name} was added.` : `${name} was saved.`);
+            setEditing(null);
+            list.reload();
+          }}
+        />
+      </Dialog>
+      {deleting ? (
+        <ConfirmDialog
+          open
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete reward"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            await unwrap(api.value.loyalty.rewards.deleteReward({ params: { publicId: deleting.publicId } }));
+            setNotice(`${deleting.name} was deleted.`);
+            list.reload();
+          }}
+        >
+          <p>Members can no longer redeem it; vouchers already issued for it stay valid.</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
 }

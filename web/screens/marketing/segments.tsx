@@ -1,5 +1,166 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { marketing, unwrap } from '../../../client/index.js';
+import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
+import {
+  Badge,
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  PageHeader,
+  Pager,
+  Table,
+  TextArea,
+} from '../../components/ui.js';
+import { dateTime, number } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { oneOf, pageOf } from '../../lib/lists.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, navigate, withQuery } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="Segments" />;
+/** Segments: by status, paged from the URL; a new one named here, its conditions built on its page. */
+
+const SIZE = 20;
+const STATUSES = ['active', 'archived'] as const;
+
+function NewSegment(props: { onCancel: () => void }) {
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const form = useForm();
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void form
+          .submit(
+            marketing.CreateSegmentBodySchema,
+            {
+              name,
+              description: description.trim() || undefined,
+              filters: { match: 'all', conditions: [] },
+            },
+            (body) => unwrap(api.value.marketing.segments.createSegment({ body })),
+          )
+          .then((created) => {
+            if (created) navigate(`/marketing/segments/${created.segment_id}`);
+          });
+      }}
+    >
+      <Field label="Name" name="name" value={name} onValue={setName} error={form.errors.name} required />
+      <TextArea
+        label="Description"
+        name="description"
+        value={description}
+        onValue={setDescription}
+        error={form.errors.description}
+      />
+      <p class="hint">A new segment holds every contact until you add conditions on its page.</p>
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Create segment
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+const conditionsSummary = (s: marketing.Segment) => {
+  const parts: string[] = [];
+  if (s.filters) {
+    parts.push(
+      s.filters.conditions.length === 0
+        ? 'Every contact'
+        : `${s.filters.conditions.length} condition${s.filters.conditions.length === 1 ? '' : 's'} (${s.filters.match})`,
+    );
+  }
+  if (s.listed_contacts > 0) parts.push(`${number(s.listed_contacts)} listed`);
+  return parts.join(' + ') || 'Listed contacts only';
+};
+
+export default function Segments(_props: ScreenProps) {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const status = oneOf(query, 'status', STATUSES);
+  const [creating, setCreating] = useState(false);
+  const list = useLoad(
+    () => unwrap(api.value.marketing.segments.listSegments({ query: { status, ...offsetOf(page, SIZE) } })),
+    [page, status],
+  );
+  return (
+    <>
+      <PageHeader title="Segments">
+        {can('createSegment') ? (
+          <Button kind="primary" onClick={() => setCreating(true)}>
+            New segment
+          </Button>
+        ) : null}
+      </PageHeader>
+      <p class="lead">
+        A segment is the audience of a campaign: the contacts (customers) meeting its conditions, counted
+        live.
+      </p>
+      <StatusTabs label="Segment status" values={STATUSES} current={status} />
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.segments.length === 0 ? (
+        status ? (
+          <Empty title={`No ${status} segments`}>
+            <p>
+              <Link to={withQuery({ status: null, page: null })}>Show every segment</Link>.
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No segments yet">
+            <p>
+              {can('createSegment')
+                ? 'Create a segment with New segment, then choose who is in it: customers on a plan, those who joined this year, everyone.'
+                : 'Segments appear here once someone with marketing permissions creates one.'}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table
+            caption="Segments"
+            rows={list.data.segments}
+            rowKey={(s) => s.id}
+            columns={[
+              {
+                label: 'Name',
+                render: (s) => <Link to={`/marketing/segments/${s.id}`}>{s.name}</Link>,
+              },
+              { label: 'Who', render: conditionsSummary },
+              { label: 'Contacts', numeric: true, render: (s) => number(s.contact_count) },
+              { label: 'Status', render: (s) => <Badge value={s.status} /> },
+              { label: 'Changed', render: (s) => dateTime(s.updated_at) },
+            ]}
+          />
+          <Pager
+            page={page}
+            total={list.data.total_count}
+            totalPages={pagesOf(list.data.total_count, SIZE)}
+          />
+        </>
+      )}
+      <Dialog title="New segment" open={creating} onClose={() => setCreating(false)}>
+        <NewSegment onCancel={() => setCreating(false)} />
+      </Dialog>
+    </>
+  );
 }

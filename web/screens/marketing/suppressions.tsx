@@ -1,5 +1,204 @@
-import { PageHeader } from '../../components/ui.js';
+import { useState } from 'preact/hooks';
+import { marketing, unwrap } from '../../../client/index.js';
+import {
+  Badge,
+  Button,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Select,
+  Table,
+} from '../../components/ui.js';
+import { dateTime } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { api, can } from '../../lib/session.js';
+import type { ScreenProps } from '../../routes.js';
 
-export default function Screen() {
-  return <PageHeader title="Suppressions" />;
+/**
+ * Suppressions and bounces: a bounce or complaint reported from the mail provider's feedback (hard
+ * bounces and complaints suppress the address for every future campaign), and the recipients of
+ * recent campaigns that bounced or failed.
+ */
+
+const TYPES = [
+  { value: 'hard', label: 'Hard bounce (the address does not exist): suppressed' },
+  { value: 'complaint', label: 'Complaint (marked as spam): suppressed' },
+  { value: 'soft', label: 'Soft bounce (mailbox full, try later): counted only' },
+] as const;
+
+/** Campaigns looked through for bounced and failed recipients. */
+const RECENT = 20;
+
+function ReportBounce(props: { campaigns: marketing.Campaign[]; onReported: () => void }) {
+  const [email, setEmail] = useState('');
+  const [type, setType] = useState<marketing.BounceBody['type']>('hard');
+  const [campaignId, setCampaignId] = useState('');
+  const [reason, setReason] = useState('');
+  const [reported, setReported] = useState<string | null>(null);
+  const form = useForm();
+  return (
+    <section class="panel" aria-labelledby="report-bounce">
+      <h2 id="report-bounce">Report a bounce or complaint</h2>
+      <p class="hint">
+        From your mail provider’s feedback. Hard bounces and complaints stop every future campaign of the
+        business from mailing the address; a campaign named here counts it in its analytics.
+      </p>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          setReported(null);
+          void form
+            .submit(
+              marketing.BounceBodySchema,
+              {
+                email: email.trim(),
+                type,
+                campaign_id: campaignId || undefined,
+                reason: reason.trim() || undefined,
+              },
+              (body) => unwrap(api.value.marketing.campaigns.reportBounce({ body })),
+            )
+            .then((answer) => {
+              if (!answer) return;
+              setReported(
+                type === 'soft'
+                  ? `The soft bounce of ${email.trim()} was recorded.`
+                  : `${email.trim()} is suppressed: no campaign will mail it again.`,
+              );
+              setEmail('');
+              setReason('');
+              props.onReported();
+            });
+        }}
+      >
+        <div class="form-grid">
+          <Field
+            label="Email address"
+            name="email"
+            type="email"
+            value={email}
+            onValue={setEmail}
+            error={form.errors.email}
+            required
+          />
+          <Select
+            label="Type"
+            name="type"
+            value={type}
+            options={TYPES}
+            onValue={(v) => setType(v as marketing.BounceBody['type'])}
+            error={form.errors.type}
+          />
+          <Select
+            label="Campaign"
+            name="campaign_id"
+            value={campaignId}
+            options={[
+              { value: '', label: 'None' },
+              ...props.campaigns.map((c) => ({ value: c.id, label: c.name })),
+            ]}
+            onValue={setCampaignId}
+            error={form.errors.campaign_id}
+          />
+          <Field
+            label="Reason"
+            name="reason"
+            value={reason}
+            onValue={setReason}
+            error={form.errors.reason}
+            placeholder="550 5.1.1 user unknown"
+          />
+        </div>
+        {reported ? <Notice kind="success">{reported}</Notice> : null}
+        <ErrorMessage message={summaryOf(form)} />
+        <div class="form-actions">
+          <Button type="submit" kind="primary" busy={form.busy}>
+            Report
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+interface Problem extends marketing.Recipient {
+  campaign: marketing.Campaign;
+}
+
+export default function Suppressions(_props: ScreenProps) {
+  const [version, setVersion] = useState(0);
+  const campaigns = useLoad(
+    async () =>
+      (await unwrap(api.value.marketing.campaigns.listCampaigns({ query: { limit: RECENT } }))).campaigns,
+    [],
+  );
+  const problems = useLoad(async () => {
+    const sent = (campaigns.data ?? []).filter((c) => c.recipients_count > 0);
+    const pages = await Promise.all(
+      sent.flatMap((campaign) =>
+        (['bounced', 'failed'] as const).map(async (status) => {
+          const page = await unwrap(
+            api.value.marketing.campaigns.listCampaignRecipients({
+              params: { id: campaign.id },
+              query: { status, limit: 50 },
+            }),
+          );
+          return page.recipients.map((r) => ({ ...r, campaign }));
+        }),
+      ),
+    );
+    return pages.flat();
+  }, [campaigns.data, version]);
+
+  return (
+    <>
+      <PageHeader title="Suppressions and bounces" />
+      <p class="lead">
+        Campaigns never mail an address that hard-bounced, complained or unsubscribed. Unsubscribes come from
+        the link in every campaign email and from a customer’s “Opted out of marketing email”.
+      </p>
+      {campaigns.error ? <ErrorMessage message={campaigns.error} onRetry={campaigns.reload} /> : null}
+      {can('reportBounce') ? (
+        <ReportBounce campaigns={campaigns.data ?? []} onReported={() => setVersion((v) => v + 1)} />
+      ) : null}
+      <section aria-labelledby="bounced-recipients">
+        <h2 id="bounced-recipients">Bounced and failed recipients</h2>
+        <p class="hint">Of the {RECENT} latest campaigns.</p>
+        {problems.error ? (
+          <ErrorMessage message={problems.error} onRetry={problems.reload} />
+        ) : !campaigns.data || !problems.data ? (
+          <Loading />
+        ) : problems.data.length === 0 ? (
+          <Empty title="No bounces">
+            <p>
+              Every recipient of the recent campaigns was delivered or is still queued. Bounces reported here
+              or by the mail server show up in this list.
+            </p>
+          </Empty>
+        ) : (
+          <Table<Problem>
+            caption="Bounced and failed recipients"
+            rows={problems.data}
+            rowKey={(p) => `${p.campaign.id}:${p.email}`}
+            columns={[
+              { label: 'Email', render: (p) => p.email },
+              { label: 'Status', render: (p) => <Badge value={p.status} /> },
+              {
+                label: 'Campaign',
+                render: (p) => <Link to={`/marketing/campaigns/${p.campaign.id}`}>{p.campaign.name}</Link>,
+              },
+              { label: 'Error', render: (p) => p.error ?? '—' },
+              { label: 'Sent', render: (p) => dateTime(p.sent_at) },
+            ]}
+          />
+        )}
+      </section>
+    </>
+  );
 }
