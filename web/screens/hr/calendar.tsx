@@ -232,17 +232,18 @@ export default function Calendar() {
               {groups.map((group) => (
                 <tbody key={group.department.id}>
                   <tr class="department-row">
-                    <th scope="colgroup" colSpan={count + 2}>
-                      {group.department.name}{' '}
+                    <td colSpan={count + 2}>
+                      <strong>{group.department.name}</strong>{' '}
                       <span class="muted">
                         · {group.people.length} {group.people.length === 1 ? 'person' : 'people'} away
                       </span>
-                    </th>
+                    </td>
                   </tr>
                   {group.people.map((person) => (
                     <tr key={person.employee.id}>
                       <th scope="row" class="who">
                         <Link to={`/hr/employees/${person.employee.id}`}>{fullName(person.employee)}</Link>
+                        <span class="visually-hidden">, {group.department.name}</span>
                       </th>
                       {days.map((day) => {
                         const iso = isoDay(day);

@@ -46,7 +46,7 @@ const COLUMNS: Column<hr.GeneralEmployee>[] = [
     render: (e) => (
       <Link
         to={withQuery({ department_id: e.department_id, page: null })}
-        aria-label={`Only ${e.department}`}
+        aria-label={`${e.department}: show only its employees`}
       >
         {e.department}
       </Link>

@@ -45,7 +45,7 @@ const RAN_LABELS: Record<keyof sandbox.DueRun, string> = {
 };
 
 const label = (key: string) => {
-  const text = key.replace(/_/g, ' ');
+  const text = key.replace(/_/g, ' ').replace(/^vat\b/, 'VAT');
   return text.charAt(0).toUpperCase() + text.slice(1);
 };
 

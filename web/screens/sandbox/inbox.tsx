@@ -40,13 +40,13 @@ function MessageView(props: { message: sandbox.CapturedMessage }) {
         <dd>{dateTime(m.created_at)}</dd>
       </dl>
       <h3>Text</h3>
-      <pre class="mail-text" tabIndex={0} aria-label="Text of the message">
+      <pre class="mail-text" tabIndex={0} role="region" aria-label="Text of the message">
         {m.text || '(empty)'}
       </pre>
       {m.html ? (
         <details class="group">
           <summary>HTML part (source)</summary>
-          <pre class="mail-text" tabIndex={0} aria-label="HTML source of the message">
+          <pre class="mail-text" tabIndex={0} role="region" aria-label="HTML source of the message">
             {m.html}
           </pre>
         </details>
