@@ -431,7 +431,11 @@ export function LeaveForm(props: {
       <p class="working-days" aria-live="polite">
         {days === null ? (
           start && end ? (
-            'The last day must be on or after the first day.'
+            end < start ? (
+              'The last day must be on or after the first day.'
+            ) : (
+              `One request covers at most ${hr.MAX_LEAVE_SPAN_DAYS} days: split a longer leave.`
+            )
           ) : (
             'Choose the first and last day to see the working days.'
           )

@@ -240,7 +240,7 @@ export default function Controls() {
       <PageHeader title="Reset and clock" />
       <section class="panel" aria-labelledby="sandbox-clock">
         <h2 id="sandbox-clock">Test clock</h2>
-        <Clock version={version} />
+        <Clock key={version} version={version} />
       </section>
       {can('resetSandbox') ? (
         <section class="panel" aria-labelledby="sandbox-reset">
