@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { marketing, unwrap } from '../../../client/index.js';
-import { CopyButton } from '../../components/actions.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { CustomerPicker } from '../../components/marketing-loyalty.js';
 import {
@@ -134,6 +133,18 @@ function Editor(props: { template: Template; onSaved: (t: Template) => void }) {
   const [text, setText] = useState(t.text_body);
   const [saved, setSaved] = useState(false);
   const form = useForm();
+  /** Puts a merge tag where the caret is in the HTML body (at its end when it was never focused). */
+  const insert = (tag: string) => {
+    const area = document.querySelector<HTMLTextAreaElement>('.template-editor textarea[name="html_body"]');
+    const start = area?.selectionStart ?? html.length;
+    const end = area?.selectionEnd ?? html.length;
+    setHtml(html.slice(0, start) + tag + html.slice(end));
+    setSaved(false);
+    requestAnimationFrame(() => {
+      area?.focus();
+      area?.setSelectionRange(start + tag.length, start + tag.length);
+    });
+  };
   const save = (e: Event) => {
     e.preventDefault();
     setSaved(false);
@@ -226,12 +237,19 @@ function Editor(props: { template: Template; onSaved: (t: Template) => void }) {
           </div>
           <div class="merge-tags">
             <h3 id="merge-tags">Merge tags</h3>
-            <p class="hint">Replaced for each contact, HTML-escaped; an unknown tag renders empty.</p>
+            <p class="hint">
+              Replaced for each contact, HTML-escaped; an unknown tag renders empty. Insert puts one where the
+              cursor is in the HTML body.
+            </p>
             <ul class="plain-list">
               {MERGE_TAGS.map((m) => (
                 <li key={m.tag}>
                   <code>{m.tag}</code> <span class="muted">{m.what}</span>{' '}
-                  <CopyButton value={m.tag} what={`the merge tag ${m.tag}`} />
+                  {editable ? (
+                    <Button class="button secondary small" onClick={() => insert(m.tag)}>
+                      Insert<span class="visually-hidden"> {m.tag} into the HTML body</span>
+                    </Button>
+                  ) : null}
                 </li>
               ))}
             </ul>
