@@ -131,20 +131,22 @@ function Shell() {
       <a class="skip-link" href="#main">
         Skip to content
       </a>
-      {inSandbox.value ? (
-        <div class="sandbox-bar" role="note">
-          Sandbox: test data only. Mail is captured, never sent, and the clock can be moved.
+      <header role="banner">
+        {inSandbox.value ? (
+          <div class="sandbox-bar" role="note">
+            Sandbox: test data only. Mail is captured, never sent, and the clock can be moved.
+          </div>
+        ) : null}
+        <div class="topbar">
+          <Link to="/" class="brand">
+            {current.info.businessName}
+          </Link>
+          <EnvironmentSwitch />
+          <span class="who">
+            {current.info.user?.email} · {current.info.role}
+          </span>
+          <Button onClick={() => void signOut()}>Sign out</Button>
         </div>
-      ) : null}
-      <header class="topbar">
-        <Link to="/" class="brand">
-          {current.info.businessName}
-        </Link>
-        <EnvironmentSwitch />
-        <span class="who">
-          {current.info.user?.email} · {current.info.role}
-        </span>
-        <Button onClick={() => void signOut()}>Sign out</Button>
       </header>
       <div class="body">
         <Navigation path={path} />

@@ -116,7 +116,10 @@ export async function expectAccessible(page: Page, screen: string): Promise<Reco
   }
   // Every screen's counts, for the record (test-artifacts/axe.jsonl).
   mkdirSync(ARTIFACTS, { recursive: true });
-  appendFileSync(join(ARTIFACTS, '..', 'axe.jsonl'), `${JSON.stringify({ screen, counts })}\n`);
+  const rules = result.violations.map(
+    (v) => `${v.id} (${v.impact ?? 'unknown'}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  appendFileSync(join(ARTIFACTS, '..', 'axe.jsonl'), `${JSON.stringify({ screen, counts, rules })}\n`);
   const severe = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(
