@@ -251,7 +251,7 @@ describe('HR: departments, employees, leave and the calendar', () => {
       ]);
       // Approved: cancelling stays possible, approving again does not.
       expect(await leaveRow.getByRole('button', { name: /^Approve/ }).count()).toBe(0);
-      await leaveRow.getByRole('button', { name: /^Cancel the leave/ }).waitFor();
+      await leaveRow.getByRole('button', { name: /^Cancel leave of Grace Hopper/ }).waitFor();
 
       // An overlapping request: the service's refusal beside the dates.
       await page.getByRole('button', { name: 'Request leave' }).click();

@@ -591,10 +591,10 @@ function CancelButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, messag
   return (
     <>
       <Button
-        aria-label={`Cancel the leave of ${who} from ${date(leave.start_date)}`}
+        aria-label={`Cancel leave of ${who} from ${date(leave.start_date)}`}
         onClick={() => setOpen(true)}
       >
-        Cancel
+        Cancel leave
       </Button>
       <Dialog title={`Cancel the leave of ${who}?`} open={open} onClose={close}>
         <div class="dialog-body">
