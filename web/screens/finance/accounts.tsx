@@ -73,7 +73,6 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
 const COLUMNS: Column<finance.Account>[] = [
   { label: 'Code', render: (a) => <span class="mono">{a.code}</span> },
   { label: 'Name', render: (a) => a.name },
-  { label: 'Type', render: (a) => ACCOUNT_TYPE_LABELS[a.type] },
   { label: 'Kind', render: (a) => (a.system ? 'Default' : 'Added') },
   {
     label: 'Entries',
@@ -122,17 +121,19 @@ export default function Accounts() {
           <p>{canCreate ? 'Add one with New account.' : 'Accounts appear once someone adds them.'}</p>
         </Empty>
       ) : (
-        finance.ACCOUNT_TYPES.filter((t) => accounts.data!.some((a) => a.type === t)).map((t) => (
-          <section key={t} aria-labelledby={`accounts-${t}`}>
-            <h2 id={`accounts-${t}`}>{ACCOUNT_TYPE_LABELS[t]}</h2>
-            <Table
-              caption={`${ACCOUNT_TYPE_LABELS[t]} accounts`}
-              columns={COLUMNS}
-              rows={accounts.data!.filter((a) => a.type === t)}
-              rowKey={(a) => a.code}
-            />
-          </section>
-        ))
+        <div class="accounts">
+          {finance.ACCOUNT_TYPES.filter((t) => accounts.data!.some((a) => a.type === t)).map((t) => (
+            <section key={t} aria-labelledby={`accounts-${t}`}>
+              <h2 id={`accounts-${t}`}>{ACCOUNT_TYPE_LABELS[t]}</h2>
+              <Table
+                caption={`${ACCOUNT_TYPE_LABELS[t]} accounts`}
+                columns={COLUMNS}
+                rows={accounts.data!.filter((a) => a.type === t)}
+                rowKey={(a) => a.code}
+              />
+            </section>
+          ))}
+        </div>
       )}
       <Dialog title="New account" open={creating} onClose={() => setCreating(false)}>
         <AccountForm

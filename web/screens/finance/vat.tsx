@@ -286,7 +286,7 @@ export default function Vat() {
           </span>
         </Notice>
       ) : null}
-      <section class="panel" aria-labelledby="vat-progress">
+      <section class="panel vat-progress" aria-labelledby="vat-progress">
         <h2 id="vat-progress">Progress</h2>
         <p>
           <span class="figure" data-current="">
