@@ -10,7 +10,7 @@ import {
   type AppPage,
 } from '../support/browser.js';
 import { registerBusiness, sandboxOf } from '../support/business.js';
-import { createDepartment, createEmployee } from '../support/hr.js';
+import { createDepartment, createEmployee, createLeave } from '../support/hr.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
@@ -232,10 +232,10 @@ describe('HR: departments, employees, leave and the calendar', () => {
       await request.getByRole('button', { name: 'Request leave' }).click();
       await page.getByText('Leave requested for Grace Hopper: 7 working days').waitFor();
       const leaveRow = page.getByRole('row', { name: /Grace Hopper/ });
-      expect(await leaveRow.locator('.badge').textContent()).toBe('pending');
+      await expect.poll(() => leaveRow.locator('.badge').textContent()).toBe('pending');
       await leaveRow.getByRole('button', { name: /^Approve/ }).click();
       await page.getByText('The leave of Grace Hopper was approved: 7 working days.').waitFor();
-      expect(await leaveRow.locator('.badge').textContent()).toBe('approved');
+      await expect.poll(() => leaveRow.locator('.badge').textContent()).toBe('approved');
       const { leaves } = await unwrap(
         owner.client.hr.leaves.listLeaves({ query: { employee_id: graceId! } }),
       );
@@ -301,6 +301,36 @@ describe('HR: departments, employees, leave and the calendar', () => {
       expect(await graceRow.locator('td').last().textContent()).toBe('7');
       await expectAccessible(page, 'hr calendar');
       await screenshot(page, 'hr-calendar');
+
+      // A pending request rejected with a reason; the approved one cancelled, leaving the month empty.
+      const pending = await createLeave(owner.client, graceId!, {
+        type: 'other',
+        start_date: '2099-04-06',
+        end_date: '2099-04-08',
+      });
+      await nav(page, 'Leaves').click();
+      const pendingRow = page.getByRole('row', { name: /Other leave/ });
+      await pendingRow.getByRole('button', { name: /^Reject/ }).click();
+      const reject = page.getByRole('dialog', { name: 'Reject the leave of Grace Hopper?' });
+      await reject.getByLabel('Reason (optional)').fill('Stock-take week');
+      await expectAccessible(page, 'hr reject leave');
+      await reject.getByRole('button', { name: 'Reject leave' }).click();
+      await page.getByText('The leave of Grace Hopper was rejected.').waitFor();
+      await expect.poll(() => pendingRow.locator('.badge').textContent()).toBe('rejected');
+      expect(await pendingRow.textContent()).toContain('Decision: Stock-take week');
+      expect(await pendingRow.getByRole('button').count()).toBe(0);
+      expect(
+        (await unwrap(owner.client.hr.leaves.getLeave({ params: { id: pending.id } }))).leave,
+      ).toMatchObject({ status: 'rejected', status_reason: 'Stock-take week' });
+
+      const approvedRow = page.getByRole('row', { name: /Annual leave/ });
+      await approvedRow.getByRole('button', { name: /^Cancel leave of Grace Hopper/ }).click();
+      const cancel = page.getByRole('dialog', { name: 'Cancel the leave of Grace Hopper?' });
+      await cancel.getByRole('button', { name: 'Cancel the leave' }).click();
+      await page.getByText('The leave of Grace Hopper was cancelled.').waitFor();
+      await expect.poll(() => approvedRow.locator('.badge').textContent()).toBe('cancelled');
+      await page.goto('/app/hr/calendar?month=2099-03');
+      await page.getByText('Nobody is on approved leave in March 2099').waitFor();
 
       expectClean(app, [409]);
       await app.close();
