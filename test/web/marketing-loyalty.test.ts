@@ -163,7 +163,6 @@ describe('marketing screens', () => {
     await page.getByRole('button', { name: 'Send now' }).click();
     const confirm = page.getByRole('dialog', { name: 'Send this campaign now?' });
     await confirm.getByRole('button', { name: 'Send now' }).click();
-    await page.getByText('Sending to 2 recipients.').waitFor();
     // The page follows the sending on its own until the campaign is sent.
     await page
       .locator('.status-line')
@@ -254,6 +253,11 @@ describe('marketing screens', () => {
       (await unwrap(biz.client.marketing.campaigns.getCampaignAnalytics({ params: { id: campaignId } })))
         .analytics.bounced,
     ).toBe(1);
+    const bounced = page.getByRole('table', { name: 'Bounced and failed recipients' }).getByRole('row', {
+      name: new RegExp(bob.email!),
+    });
+    await bounced.waitFor();
+    expect(await bounced.textContent()).toContain('Launch day');
     await check(app, 'marketing-suppressions', [422]);
     await app.close();
 
@@ -339,11 +343,10 @@ describe('loyalty screens', () => {
     await page.getByLabel('Points', { exact: true }).fill('-5000');
     await page.getByLabel('Reason').fill('Too much');
     await page.getByRole('button', { name: 'Adjust' }).click();
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /points|balance/i })
-      .first()
-      .waitFor();
+    await expect
+      .poll(() => page.getByLabel('Points', { exact: true }).getAttribute('aria-invalid'))
+      .toBe('true');
+    await page.getByText('The member has 630 points; 5000 needed').waitFor();
     const txs = (
       await unwrap(
         biz.client.loyalty.members.listMemberTransactions({ params: { publicId: ada.publicId }, query: {} }),

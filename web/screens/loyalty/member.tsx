@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { loyalty, unwrap } from '../../../client/index.js';
+import { BmsApiError, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { integerOf, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
@@ -32,6 +32,25 @@ import type { ScreenProps } from '../../routes.js';
 
 type Member = loyalty.MemberDetail;
 
+/** A balance too low for the points removed names no field: it is about the points, so it shows there. */
+async function onPoints<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof BmsApiError && err.code === 'INSUFFICIENT_POINTS' && !err.details?.length) {
+      throw new BmsApiError(err.status, {
+        error: {
+          code: err.code,
+          message: err.message,
+          status: err.status,
+          details: [{ field: 'points', message: err.message }],
+        },
+      });
+    }
+    throw err;
+  }
+}
+
 function AdjustPoints(props: { member: Member; onDone: (message: string) => void }) {
   const [points, setPoints] = useState('');
   const [description, setDescription] = useState('');
@@ -48,7 +67,7 @@ function AdjustPoints(props: { member: Member; onDone: (message: string) => void
             .submit(
               loyalty.AdjustPointsBodySchema,
               { memberId: props.member.publicId, points: integerOf(points) ?? 0, description },
-              (body) => unwrap(api.value.loyalty.transactions.adjustPoints({ body })),
+              (body) => onPoints(unwrap(api.value.loyalty.transactions.adjustPoints({ body }))),
             )
             .then((answer) => {
               if (!answer) return;

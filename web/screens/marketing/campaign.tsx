@@ -69,7 +69,7 @@ async function loadCampaign(id: string) {
 
 function ScheduleForm(props: {
   campaign: Campaign;
-  onDone: (message: string) => void;
+  onDone: (message: string, status: Campaign['status']) => void;
   onCancel: () => void;
 }) {
   const [at, setAt] = useState('');
@@ -90,7 +90,7 @@ function ScheduleForm(props: {
               ),
           )
           .then((answer) => {
-            if (answer) props.onDone(`Scheduled for ${dateTime(answer.scheduled_at)}.`);
+            if (answer) props.onDone(`Scheduled for ${dateTime(answer.scheduled_at)}.`, 'scheduled');
           });
       }}
     >
@@ -140,23 +140,30 @@ function movesOf(c: Campaign): Move[] {
   return moves;
 }
 
-async function makeMove(move: Move, id: string): Promise<string> {
+/** Makes the move; what to say about it, shown while the campaign is in the status it led to. */
+async function makeMove(move: Move, id: string): Promise<[string, Campaign['status']]> {
   const campaigns = api.value.marketing.campaigns;
   switch (move) {
     case 'send': {
       const answer = await unwrap(campaigns.sendCampaign({ params: { id } }));
-      return `Sending to ${number(answer.recipients_count)} recipient${answer.recipients_count === 1 ? '' : 's'}.`;
+      return [
+        `Sending to ${number(answer.recipients_count)} recipient${answer.recipients_count === 1 ? '' : 's'}.`,
+        'sending',
+      ];
     }
     case 'pause':
       await unwrap(campaigns.pauseCampaign({ params: { id } }));
-      return 'Paused: nobody more is sent to until it is resumed.';
+      return ['Paused: nobody more is sent to until it is resumed.', 'paused'];
     case 'resume': {
       const answer = await unwrap(campaigns.resumeCampaign({ params: { id } }));
-      return answer.status === 'scheduled' ? 'Resumed: scheduled again.' : 'Resumed: sending to the rest.';
+      return [
+        answer.status === 'scheduled' ? 'Resumed: scheduled again.' : 'Resumed: sending to the rest.',
+        answer.status,
+      ];
     }
     case 'cancel':
       await unwrap(campaigns.cancelCampaign({ params: { id } }));
-      return 'Cancelled.';
+      return ['The campaign will not be sent: cancelling is final.', 'cancelled'];
   }
 }
 
@@ -311,7 +318,7 @@ export default function CampaignScreen({ params }: ScreenProps) {
   const [version, setVersion] = useState(0);
   const [move, setMove] = useState<Move | null>(null);
   const [scheduling, setScheduling] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ text: string; status: Campaign['status'] } | null>(null);
   const status = load.data?.campaign.status;
 
   // While the campaign moves on its own (sending, or waiting for its time), ask again.
@@ -339,8 +346,8 @@ export default function CampaignScreen({ params }: ScreenProps) {
   if (!load.data) return <Loading />;
   const { campaign, template, segment, analytics } = load.data;
   const moves = movesOf(campaign);
-  const done = (message: string) => {
-    setNotice(message);
+  const done = (message: string, next: Campaign['status']) => {
+    setNotice({ text: message, status: next });
     setVersion((v) => v + 1);
     load.reload();
   };
@@ -378,7 +385,7 @@ export default function CampaignScreen({ params }: ScreenProps) {
                   ? 'Paused.'
                   : 'Cancelled.'}
       </p>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {notice?.status === campaign.status ? <Notice kind="success">{notice.text}</Notice> : null}
       {campaign.paused_reason ? (
         <Notice kind="warning">The service paused it: {campaign.paused_reason}</Notice>
       ) : null}
@@ -440,7 +447,7 @@ export default function CampaignScreen({ params }: ScreenProps) {
           confirmLabel={MOVES[move].confirm}
           kind={MOVES[move].kind}
           onClose={() => setMove(null)}
-          onConfirm={async () => done(await makeMove(move, id))}
+          onConfirm={async () => done(...(await makeMove(move, id)))}
         >
           <MoveText move={move} segment={segment} />
         </ConfirmDialog>
@@ -449,9 +456,9 @@ export default function CampaignScreen({ params }: ScreenProps) {
         <ScheduleForm
           campaign={campaign}
           onCancel={() => setScheduling(false)}
-          onDone={(message) => {
+          onDone={(message, next) => {
             setScheduling(false);
-            done(message);
+            done(message, next);
           }}
         />
       </Dialog>

@@ -26,9 +26,9 @@ import type { ScreenProps } from '../../routes.js';
  */
 
 const TYPES = [
-  { value: 'hard', label: 'Hard bounce (the address does not exist): suppressed' },
-  { value: 'complaint', label: 'Complaint (marked as spam): suppressed' },
-  { value: 'soft', label: 'Soft bounce (mailbox full, try later): counted only' },
+  { value: 'hard', label: 'Hard bounce' },
+  { value: 'complaint', label: 'Complaint' },
+  { value: 'soft', label: 'Soft bounce' },
 ] as const;
 
 /** Campaigns looked through for bounced and failed recipients. */
@@ -44,9 +44,10 @@ function ReportBounce(props: { campaigns: marketing.Campaign[]; onReported: () =
   return (
     <section class="panel" aria-labelledby="report-bounce">
       <h2 id="report-bounce">Report a bounce or complaint</h2>
-      <p class="hint">
-        From your mail provider’s feedback. Hard bounces and complaints stop every future campaign of the
-        business from mailing the address; a campaign named here counts it in its analytics.
+      <p class="hint report-intro">
+        From your mail provider’s feedback. A hard bounce (the address does not exist) or a complaint (marked
+        as spam) stops every future campaign of the business from mailing the address; a soft bounce (mailbox
+        full) is only counted. A campaign named here counts it in its analytics.
       </p>
       <form
         noValidate

@@ -320,7 +320,6 @@ export default function TemplateScreen({ params }: ScreenProps) {
         <Link to="/marketing/templates">Templates</Link>
       </p>
       <PageHeader title={template.name}>
-        <Badge value={template.status} />
         {can('deleteTemplate') ? (
           <ConfirmButton
             label="Delete"
@@ -335,7 +334,9 @@ export default function TemplateScreen({ params }: ScreenProps) {
           </ConfirmButton>
         ) : null}
       </PageHeader>
-      <p class="hint">Last changed {dateTime(template.updated_at)}.</p>
+      <p class="status-line">
+        <Badge value={template.status} /> Last changed {dateTime(template.updated_at)}.
+      </p>
       <Editor
         key={template.id}
         template={template}
