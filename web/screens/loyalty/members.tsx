@@ -123,7 +123,12 @@ export default function Members(_props: ScreenProps) {
         ) : null}
       </PageHeader>
       <StatusTabs label="Member status" values={loyalty.MEMBER_STATUSES} current={status} />
-      <form class="filters" role="search" aria-label="Filter members" onSubmit={(e) => e.preventDefault()}>
+      <form
+        class="filters member-filters"
+        role="search"
+        aria-label="Filter members"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <Field
           label="Search"
           name="search"

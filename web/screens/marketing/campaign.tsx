@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BmsApiError, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/actions.js';
@@ -359,15 +360,19 @@ export default function CampaignScreen({ params }: ScreenProps) {
       </p>
       <PageHeader title={campaign.name}>
         {moves.map((m) => (
-          <Button
-            key={m}
-            kind={m === 'send' ? 'primary' : m === 'cancel' ? 'danger' : 'secondary'}
-            onClick={() => setMove(m)}
-          >
-            {MOVES[m].label}
-          </Button>
+          <Fragment key={m}>
+            {m === 'cancel' && campaign.status === 'draft' && can('scheduleCampaign') ? (
+              <Button onClick={() => setScheduling(true)}>Schedule</Button>
+            ) : null}
+            <Button
+              kind={m === 'send' ? 'primary' : m === 'cancel' ? 'danger' : 'secondary'}
+              onClick={() => setMove(m)}
+            >
+              {MOVES[m].label}
+            </Button>
+          </Fragment>
         ))}
-        {campaign.status === 'draft' && can('scheduleCampaign') ? (
+        {campaign.status === 'draft' && can('scheduleCampaign') && !moves.includes('cancel') ? (
           <Button onClick={() => setScheduling(true)}>Schedule</Button>
         ) : null}
       </PageHeader>
