@@ -92,11 +92,15 @@ export async function restore(): Promise<void> {
   }
 }
 
-/** Signs out: the token is revoked, then forgotten (forgotten anyway when the service cannot be reached). */
+/**
+ * Signs out: the token is revoked, then forgotten; forgotten anyway when the service cannot be
+ * reached or takes longer than a few seconds to answer.
+ */
 export async function signOut(): Promise<void> {
   const client = api.value;
+  const patience = new Promise((resolve) => setTimeout(resolve, 5000));
+  await Promise.race([client.auth.logout().catch(() => undefined), patience]);
   store(null);
-  await client.auth.logout().catch(() => undefined);
 }
 
 /** A session expired or revoked under the dashboard: back to sign-in. */
