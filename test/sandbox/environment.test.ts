@@ -349,6 +349,17 @@ describe('POST /v1/auth/environment', () => {
     const live = createClient({ baseUrl: server().baseUrl, accessToken: back.accessToken, maxRetries: 0 });
     expect((await unwrap(live.general.customers.listCustomers({ query: {} }))).data).toHaveLength(1);
 
+    // Only the two environments; signed out, nothing.
+    const bad = await raw(server(), 'POST', '/v1/auth/environment', {
+      token: owner.accessToken,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ environment: 'staging' }),
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details[0].field).toBe('environment');
+    const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
+    expect((await anonymous.auth.switchEnvironment({ body: { environment: 'sandbox' } })).status).toBe(401);
+
     // API keys have no person to switch.
     const key = await createApiKey(owner.client, 'full');
     const byKey = createClient({ baseUrl: server().baseUrl, apiKey: key.key, maxRetries: 0 });
