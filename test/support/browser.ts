@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect } from 'vitest';
 
@@ -135,3 +135,26 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/**
+ * The message shown beside a field: the field is marked invalid and names it (aria-describedby), so
+ * a screen reader reads it with the field.
+ */
+export async function errorBeside(field: Locator): Promise<string | null> {
+  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+  const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? [];
+  const id = ids.find((i) => i.endsWith('-error'));
+  expect(id, 'the field names its error').toBeDefined();
+  return field.page().locator(`[id="${id}"]`).textContent();
+}
+
+/** An amount in major units as the page's locale writes it in the currency (what the dashboard shows). */
+export const inPage = (page: Page, amount: number, currency = 'USD'): Promise<string> =>
+  page.evaluate(([a, c]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c }).format(a), [
+    amount,
+    currency,
+  ] as [number, string]);
+
+/** The text of each row's first cell in the screen's tables. */
+export const firstCells = (page: Page): Promise<string[]> =>
+  page.locator('main table tbody tr td:first-child').allTextContents();

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import type { CreateProgramBody, Program } from '../../contract/loyalty/index.js';
+import type { Role } from '../../contract/permissions.js';
+import { hashPassword } from '../../server/auth/secrets.js';
+import { newId } from '../../server/platform/ids.js';
 import { createApiKey } from './auth.js';
 import { createCustomer } from './general.js';
 import { createProgram } from './loyalty.js';
@@ -150,4 +153,29 @@ export async function registerTenant(server: TestServer): Promise<TestTenant> {
   const business = await registerBusiness(server);
   const customer = await createCustomer(business.client, { name: 'Ada Lovelace' });
   return { ...business, customerId: customer.id };
+}
+
+/**
+ * A person of the business with `role`, made as accepting an invitation does (a user and a
+ * membership), signed in: their email and access token.
+ */
+export async function signedInMember(
+  server: TestServer,
+  owner: Pick<TestBusiness, 'businessId'>,
+  role: Role,
+): Promise<{ email: string; accessToken: string }> {
+  const email = uniqueEmail(role);
+  const userId = newId('usr');
+  const password = 'correct horse battery staple';
+  await server.deps.db
+    .insertInto('users')
+    .values({ id: userId, business_id: owner.businessId, email, password_hash: await hashPassword(password) })
+    .execute();
+  await server.deps.db
+    .insertInto('memberships')
+    .values({ business_id: owner.businessId, user_id: userId, role })
+    .execute();
+  const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
+  const session = (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data;
+  return { email, accessToken: session.accessToken };
 }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
-import { hashPassword } from '../../server/auth/secrets.js';
-import { newId } from '../../server/platform/ids.js';
 import { expectAccessible, expectClean, openApp, screenshot, useBrowser } from '../support/browser.js';
-import { raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { raw, registerBusiness, signedInMember, uniqueEmail } from '../support/business.js';
 import { createCustomer, issuedInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -11,24 +9,6 @@ const server = useTestServer({ worker: false });
 const browser = useBrowser();
 
 const PASSWORD = 'correct horse battery staple';
-
-/** A person of the business with the role, made as accepting an invitation does; signed in. */
-async function member(owner: TestBusiness, role: 'hr' | 'viewer') {
-  const db = server().deps.db;
-  const email = uniqueEmail(role);
-  const userId = newId('usr');
-  await db
-    .insertInto('users')
-    .values({ id: userId, business_id: owner.businessId, email, password_hash: await hashPassword(PASSWORD) })
-    .execute();
-  await db
-    .insertInto('memberships')
-    .values({ business_id: owner.businessId, user_id: userId, role })
-    .execute();
-  const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  const session = (await unwrap(anonymous.auth.signIn({ body: { email, password: PASSWORD } }))).data;
-  return { email, accessToken: session.accessToken };
-}
 
 describe('signing in and out', () => {
   it('registers a business and lands on the overview, signed in; a reload keeps the session', async () => {
@@ -145,7 +125,7 @@ describe('the overview', () => {
 
   it('shows a role only what it may read: an HR member sees no sales or finance, and is told why a deep link is closed', async () => {
     const owner = await registerBusiness(server(), 'Roles Ltd');
-    const hr = await member(owner, 'hr');
+    const hr = await signedInMember(server(), owner, 'hr');
     const app = await openApp(browser(), server().baseUrl, '/app', { accessToken: hr.accessToken });
     const { page } = app;
     await page.getByRole('heading', { name: 'Overview' }).waitFor();

@@ -1,17 +1,17 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createClient, unwrap } from '../../client/index.js';
-import { hashPassword } from '../../server/auth/secrets.js';
-import { newId } from '../../server/platform/ids.js';
+import { unwrap } from '../../client/index.js';
 import {
   expectAccessible,
+  errorBeside,
   expectClean,
+  inPage,
   openApp,
   screenshot,
   useBrowser,
   type AppPage,
 } from '../support/browser.js';
-import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { registerBusiness, signedInMember } from '../support/business.js';
 import { billOf, createBill, createVendor, getBill, journalPage } from '../support/finance.js';
 import { createCustomer, issuedInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
@@ -41,13 +41,6 @@ const addDays = (day: string, days: number) => {
   return new Date(Date.UTC(y!, m! - 1, d! + days)).toISOString().slice(0, 10);
 };
 
-/** An amount in major units as the page's locale writes it in the currency. */
-const inPage = (page: Page, amount: number, currency = 'USD'): Promise<string> =>
-  page.evaluate(([a, c]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c }).format(a), [
-    amount,
-    currency,
-  ] as [number, string]);
-
 const percentInPage = (page: Page, ratio: number): Promise<string> =>
   page.evaluate(
     (r) => new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(r),
@@ -60,15 +53,6 @@ const dateInPage = (page: Page, day: string): Promise<string> =>
     return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(y!, m! - 1, d));
   }, day);
 
-/** The message shown beside a field, which names it (aria-describedby). */
-async function errorBeside(field: Locator): Promise<string | null> {
-  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-  const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? [];
-  const id = ids.find((i) => i.endsWith('-error'));
-  expect(id, 'the field names its error').toBeDefined();
-  return field.page().locator(`[id="${id}"]`).textContent();
-}
-
 /** The journal's lines as shown: account, debit, credit. */
 const journalLines = (page: Page): Promise<string[][]> =>
   page.evaluate(
@@ -78,24 +62,6 @@ const journalLines = (page: Page): Promise<string[][]> =>
 
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
-
-/** A person of the business with `role`, signed in (made as accepting an invitation does). */
-async function member(owner: TestBusiness, role: 'viewer') {
-  const db = server().deps.db;
-  const email = uniqueEmail(role);
-  const userId = newId('usr');
-  const password = 'correct horse battery staple';
-  await db
-    .insertInto('users')
-    .values({ id: userId, business_id: owner.businessId, email, password_hash: await hashPassword(password) })
-    .execute();
-  await db
-    .insertInto('memberships')
-    .values({ business_id: owner.businessId, user_id: userId, role })
-    .execute();
-  const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  return (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data;
-}
 
 describe('a bill from the vendor to the ledger', () => {
   it(
@@ -523,7 +489,7 @@ describe('bills overdue, paged and seen by a viewer', () => {
       const draft = await createBill(owner.client, { vendor_id: vendor.id, status: 'draft' });
       for (let i = 1; i <= 20; i++)
         await createVendor(owner.client, { name: `Vendor ${String(i).padStart(2, '0')}` });
-      const viewer = await member(owner, 'viewer');
+      const viewer = await signedInMember(server(), owner, 'viewer');
 
       const app = await open(viewer, '/finance/bills');
       const { page } = app;

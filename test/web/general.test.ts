@@ -1,17 +1,18 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createClient, unwrap } from '../../client/index.js';
-import { hashPassword } from '../../server/auth/secrets.js';
-import { newId } from '../../server/platform/ids.js';
+import { unwrap } from '../../client/index.js';
 import {
   expectAccessible,
+  errorBeside,
   expectClean,
+  firstCells,
+  inPage,
   openApp,
   screenshot,
   useBrowser,
   type AppPage,
 } from '../support/browser.js';
-import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { registerBusiness, signedInMember } from '../support/business.js';
 import {
   createCustomer,
   createInvoice,
@@ -40,48 +41,7 @@ async function open(business: { accessToken: string }, path: string): Promise<Ap
   return app;
 }
 
-/** An amount as the page's locale writes it in the currency (what `format.money` shows). */
-const inPage = (page: Page, amount: number, currency: string): Promise<string> =>
-  page.evaluate(([a, c]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: c }).format(a), [
-    amount,
-    currency,
-  ] as [number, string]);
-
-/** The text of each row's first cell of the page's first table body. */
-const firstCells = (page: Page): Promise<string[]> =>
-  page.locator('main table tbody tr td:first-child').allTextContents();
-
-/**
- * The message shown beside a field: the field is marked invalid and names it (aria-describedby), so
- * a screen reader reads it with the field.
- */
-async function errorBeside(field: Locator): Promise<string | null> {
-  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-  const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? [];
-  const id = ids.find((i) => i.endsWith('-error'));
-  expect(id, 'the field names its error').toBeDefined();
-  return field.page().locator(`[id="${id}"]`).textContent();
-}
-
 const liveTotal = (page: Page) => page.locator('.totals-panel [data-total]').textContent();
-
-/** A person of the business with `role`, signed in (made as accepting an invitation does). */
-async function member(owner: TestBusiness, role: 'viewer' | 'accountant') {
-  const db = server().deps.db;
-  const email = uniqueEmail(role);
-  const userId = newId('usr');
-  const password = 'correct horse battery staple';
-  await db
-    .insertInto('users')
-    .values({ id: userId, business_id: owner.businessId, email, password_hash: await hashPassword(password) })
-    .execute();
-  await db
-    .insertInto('memberships')
-    .values({ business_id: owner.businessId, user_id: userId, role })
-    .execute();
-  const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  return (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data;
-}
 
 describe('customers, products and an invoice from draft to paid', () => {
   it(
@@ -699,7 +659,7 @@ describe('what a role may do', () => {
     const customer = await createCustomer(owner.client, { name: 'Read Only Customer' });
     const invoice = await issuedInvoice(owner.client, { customer_id: customer.id });
     await createProduct(owner.client, { name: 'Tea' });
-    const viewer = await member(owner, 'viewer');
+    const viewer = await signedInMember(server(), owner, 'viewer');
 
     const app = await open(viewer, `/invoices/${invoice.id}`);
     const { page } = app;

@@ -1,9 +1,11 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import {
   expectAccessible,
+  errorBeside,
   expectClean,
+  firstCells,
   openApp,
   screenshot,
   useBrowser,
@@ -32,20 +34,8 @@ async function open(business: { accessToken: string }, path: string): Promise<Ap
   return app;
 }
 
-/** The message shown beside a field, which names it (aria-describedby) and is marked invalid. */
-async function errorBeside(field: Locator): Promise<string | null> {
-  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
-  const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? [];
-  const id = ids.find((i) => i.endsWith('-error'));
-  expect(id, 'the field names its error').toBeDefined();
-  return field.page().locator(`[id="${id}"]`).textContent();
-}
-
 const nav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
-
-const firstCells = (page: Page): Promise<string[]> =>
-  page.locator('main table tbody tr td:first-child').allTextContents();
 
 describe('HR: departments, employees, leave and the calendar', () => {
   it(
