@@ -1,0 +1,130 @@
+/**
+ * Invoice PDFs rendered in-process: a 50-line invoice, p95 at most 50 ms once warm.
+ *
+ * A warm-up (the fonts are parsed by the first render, and V8 optimises the layout code over the
+ * next ones), then rounds of sequential renders: p50 and p95 per round, the median of the rounds'
+ * p95 with its spread. Exits non-zero when the budget is not met.
+ *
+ *   npx tsx bench/documents.ts
+ *
+ * BENCH_LINES (default 50), BENCH_WARMUP (default 50), BENCH_ROUNDS (default 5), BENCH_RENDERS
+ * (per round, default 100).
+ */
+import type { Invoice } from '../contract/general/invoices.js';
+// The renderer alone is measured, in this process, rather than a request through the service.
+// eslint-disable-next-line import-x/no-restricted-paths
+import * as pdf from '../server/general/documents/pdf.js';
+import { median, percentile } from './support.js';
+
+const LINES = Number(process.env.BENCH_LINES ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const RENDERS = Number(process.env.BENCH_RENDERS ?? 100);
+const BUDGET_MS = 50;
+
+const ms = (n: number) => n.toFixed(1);
+
+/**
+ * An issued invoice of `lines` lines, one in five with a description long enough to wrap. Only the
+ * fields the renderer reads are set, so that fields added to invoices later need no change here.
+ */
+function invoiceOf(lines: number): Invoice {
+  const items = Array.from({ length: lines }, (_, i) => ({
+    id: `item_${i}`,
+    product_id: null,
+    description:
+      i % 5 === 0
+        ? `Line ${i + 1}: on-site workshop, preparation and follow-up report for the Zürich and Αθήνα teams`
+        : `Line ${i + 1}: consulting (hours)`,
+    quantity: i % 3 === 0 ? 2.5 : 3,
+    unit_price: 149.99,
+    tax_rate: 20,
+    total: i % 3 === 0 ? 374.98 : 449.97,
+    tax: i % 3 === 0 ? 75 : 89.99,
+  }));
+  const subtotal = items.reduce((sum, item) => sum + item.total, 0);
+  const tax = items.reduce((sum, item) => sum + item.tax, 0);
+  const at = '2026-11-21T09:30:00.000Z';
+  const invoice: Partial<Invoice> = {
+    id: 'inv_BENCH',
+    number: 'INV-000042',
+    customer_id: 'cus_BENCH',
+    customer: { id: 'cus_BENCH', name: 'Zoë Papadopoulou' },
+    status: 'unpaid',
+    currency: 'USD',
+    issue_date: '2026-11-21',
+    due_date: '2026-12-21',
+    notes: 'Thank you for your business.',
+    items,
+    subtotal,
+    tax,
+    total: subtotal + tax,
+    amount_paid: 0,
+    amount_due: subtotal + tax,
+    payments: [],
+    created_at: at,
+    updated_at: at,
+    issued_at: at,
+    paid_at: null,
+    voided_at: null,
+  };
+  return invoice as Invoice;
+}
+
+const issuer: pdf.DocumentIssuer = {
+  name: 'Bench Supplies Ltd',
+  address: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+  tax_number: 'US-123456789',
+  payment_instructions: 'Bank transfer to IBAN GB33 BUKB 2020 1555 5555 55, quoting the invoice number.',
+};
+
+const recipient: pdf.DocumentRecipient = {
+  name: 'Zoë Papadopoulou',
+  company: 'Ελληνικά Εργαλεία ΑΕ',
+  email: 'zoe@example.test',
+  address: { line1: '12 Ermou', city: 'Athens', postal_code: '105 63', country: 'GR' },
+};
+
+/** Milliseconds of each of `count` sequential renders, sorted. */
+async function timeRenders(source: pdf.PdfSource, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await pdf.renderPdf(source, issuer, recipient);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function main() {
+  const source: pdf.PdfSource = { kind: 'invoice', document: invoiceOf(LINES) };
+  const first = performance.now();
+  const bytes = await pdf.renderPdf(source, issuer, recipient);
+  console.log(
+    `first render (fonts parsed): ${ms(performance.now() - first)} ms, ${(bytes.length / 1024).toFixed(1)} KB`,
+  );
+  await timeRenders(source, WARMUP);
+
+  console.log(
+    `\n${LINES}-line invoice, ${ROUNDS} rounds of ${RENDERS} sequential renders after ${WARMUP} to warm up:`,
+  );
+  const p95s: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const times = await timeRenders(source, RENDERS);
+    const p95 = percentile(times, 95);
+    p95s.push(p95);
+    console.log(`  round ${round}: p50 ${ms(percentile(times, 50))} ms  p95 ${ms(p95)} ms`);
+  }
+  const p95 = median(p95s);
+  const met = p95 <= BUDGET_MS;
+  console.log(
+    `  p95 ${ms(p95)} ms median over rounds (spread ${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  ` +
+      `budget ${BUDGET_MS} ms: ${met ? 'met' : 'NOT met'}`,
+  );
+  if (!met) process.exitCode = 1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,658 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { create as parseFont, type Font, type Glyph, type GlyphRun } from 'fontkit';
+import PDFDocument from 'pdfkit';
+import type { z } from 'zod';
+import { currencyExponent } from '../../../contract/common/currencies.js';
+import type { AddressSchema } from '../../../contract/general/customers.js';
+import type { Invoice } from '../../../contract/general/invoices.js';
+import type { Quote } from '../../../contract/general/quotes.js';
+
+/**
+ * Invoices and quotes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
+ * the table's column header, so a page read on its own still says what it belongs to; rows are
+ * never split across pages, and page numbers ("Page N of M") are written once the page count is
+ * known. Text is set in DejaVu Sans, embedded, so any Latin, Greek or Cyrillic name prints as
+ * written whatever fonts the host has.
+ */
+
+type Address = z.infer<typeof AddressSchema>;
+
+export interface DocumentIssuer {
+  name: string;
+  address: Address | null;
+  tax_number: string | null;
+  payment_instructions: string | null;
+}
+
+export interface DocumentRecipient {
+  name: string;
+  company: string | null;
+  email: string | null;
+  address: Address | null;
+}
+
+export type PdfSource = { kind: 'invoice'; document: Invoice } | { kind: 'quote'; document: Quote };
+
+/** The document as a PDF (A4). */
+export async function renderPdf(
+  source: PdfSource,
+  issuer: DocumentIssuer,
+  recipient: DocumentRecipient,
+): Promise<Buffer> {
+  const view = viewOf(source);
+  const { doc, pen } = openDocument(view, issuer);
+  const bytes = collect(doc);
+  drawFirstPageHeader(pen, issuer, recipient);
+  for (const item of view.items) drawRow(pen, item);
+  drawTotals(pen);
+  if (view.notes) drawNote(pen, 'Notes', view.notes);
+  if (view.kind === 'invoice' && issuer.payment_instructions) {
+    drawNote(pen, 'Payment instructions', issuer.payment_instructions);
+  }
+  drawFooters(pen);
+  doc.end();
+  return bytes;
+}
+
+/** The file name a PDF is served and attached under, e.g. `INV-000001.pdf`. */
+export function pdfFileName(source: PdfSource): string {
+  // The name goes into Content-Disposition headers and mail attachments: keep it to safe characters.
+  return `${source.document.number.replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is printed, the same shape for invoices and quotes
+
+interface TotalLine {
+  label: string;
+  amount: number;
+  strong: boolean;
+}
+
+type Item = Invoice['items'][number];
+
+interface DocumentView {
+  kind: PdfSource['kind'];
+  title: 'INVOICE' | 'QUOTE';
+  number: string;
+  currency: string;
+  status: string;
+  /** The word across every page (and beside the number) of a document that is not a live one. */
+  mark: 'DRAFT' | 'VOID' | 'PAID' | null;
+  dates: Array<[label: string, value: string]>;
+  items: Item[];
+  totals: TotalLine[];
+  notes: string | null;
+  updatedAt: string;
+}
+
+const INVOICE_MARKS: Partial<Record<Invoice['status'], DocumentView['mark']>> = {
+  draft: 'DRAFT',
+  void: 'VOID',
+  paid: 'PAID',
+};
+
+function viewOf(source: PdfSource): DocumentView {
+  return source.kind === 'invoice' ? invoiceView(source.document) : quoteView(source.document);
+}
+
+function invoiceView(invoice: Invoice): DocumentView {
+  const dates: DocumentView['dates'] = [];
+  if (invoice.issue_date) dates.push(['Issue date', invoice.issue_date]);
+  dates.push(['Due date', invoice.due_date]);
+  return {
+    kind: 'invoice',
+    title: 'INVOICE',
+    number: invoice.number,
+    currency: invoice.currency,
+    status: invoice.status,
+    mark: INVOICE_MARKS[invoice.status] ?? null,
+    dates,
+    items: invoice.items,
+    totals: [
+      { label: 'Subtotal', amount: invoice.subtotal, strong: false },
+      { label: 'Tax', amount: invoice.tax, strong: false },
+      { label: 'Total', amount: invoice.total, strong: true },
+      { label: 'Amount paid', amount: invoice.amount_paid, strong: false },
+      { label: 'Amount due', amount: invoice.amount_due, strong: true },
+    ],
+    notes: invoice.notes,
+    updatedAt: invoice.updated_at,
+  };
+}
+
+function quoteView(quote: Quote): DocumentView {
+  return {
+    kind: 'quote',
+    title: 'QUOTE',
+    number: quote.number,
+    currency: quote.currency,
+    status: quote.status,
+    mark: quote.status === 'draft' ? 'DRAFT' : null,
+    dates: [
+      ['Date', quote.created_at.slice(0, 10)],
+      ['Valid until', quote.valid_until],
+    ],
+    items: quote.items,
+    totals: [
+      { label: 'Subtotal', amount: quote.subtotal, strong: false },
+      { label: 'Tax', amount: quote.tax, strong: false },
+      { label: 'Total', amount: quote.total, strong: true },
+    ],
+    notes: quote.notes,
+    updatedAt: quote.updated_at,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers and addresses as printed
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** `$1,234.56`, `¥1,235`, `KWD 1.235`: always exactly the currency's decimals. */
+function formatMoney(amount: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    // Building an Intl.NumberFormat costs far more than using one, and a 1,000-line invoice prints
+    // 2,000 amounts: one per currency for the life of the process.
+    const digits = currencyExponent(currency);
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    moneyFormats.set(currency, format);
+  }
+  return format.format(amount);
+}
+
+// Quantities have at most 4 decimals and tax rates at most 3 (the contract refuses more), so these
+// print them exactly, without trailing zeros.
+const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
+const rateFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+const countryNames = new Intl.DisplayNames('en', { type: 'region' });
+
+function addressLines(address: Address | null): string[] {
+  if (!address) return [];
+  const region = [address.state, address.postal_code].filter(Boolean).join(' ');
+  const locality = [address.city, region].filter(Boolean).join(', ');
+  const country = address.country ? (countryNames.of(address.country) ?? address.country) : '';
+  return [address.line1, address.line2, locality, country].filter((line): line is string => !!line);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fonts
+
+interface Face {
+  font: Font;
+  /** Read once: fontkit looks it up in the name table on every access. */
+  name: string;
+}
+
+interface Faces {
+  regular: Face;
+  bold: Face;
+}
+
+let faces: Faces | undefined;
+
+/**
+ * DejaVu Sans, parsed once per process: parsing a TrueType file costs more than laying out a whole
+ * invoice, and pdfkit would otherwise parse it again for every document.
+ */
+function loadFaces(): Faces {
+  faces ??= { regular: loadFace('DejaVuSans.ttf'), bold: loadFace('DejaVuSans-Bold.ttf') };
+  return faces;
+}
+
+function loadFace(file: string): Face {
+  const path = createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`);
+  const font = rememberRuns(parseFont(readFileSync(path)));
+  return { font, name: font.postscriptName };
+}
+
+const RUN_CACHE_LIMIT = 10_000;
+
+/**
+ * Shaping (OpenType substitutions and positioning) is the largest cost of a render, and pdfkit
+ * shapes every word again in every document although the same words ("$150.00", "Consulting")
+ * recur from one document to the next. The font remembers its runs for the process, forgetting
+ * them all past a bound so that free text cannot grow the cache without limit. pdfkit scales a
+ * run's positions in place, so every caller gets positions of its own.
+ */
+function rememberRuns(font: Font): Font {
+  const layout = font.layout.bind(font);
+  const runs = new Map<string, GlyphRun>();
+  font.layout = (text, features) => {
+    if (features) return layout(text, features);
+    let run = runs.get(text);
+    if (!run) {
+      if (runs.size >= RUN_CACHE_LIMIT) runs.clear();
+      run = layout(text);
+      for (const glyph of run.glyphs) keepDecoded(glyph);
+      runs.set(text, run);
+    }
+    return copyOf(run);
+  };
+  return font;
+}
+
+/**
+ * A document's subset reads each glyph's outline (only to see whether the glyph is composite), and
+ * fontkit decodes it again every time; glyphs live as long as their font, so the first decoding is
+ * kept on the glyph. `_decode` is fontkit's own: without it nothing is kept and nothing breaks.
+ */
+function keepDecoded(glyph: Glyph): void {
+  const decode = (glyph as Glyph & { _decode?: () => unknown })._decode;
+  if (typeof decode !== 'function' || Object.hasOwn(glyph, '_decode')) return;
+  let decoded: { value: unknown } | undefined;
+  Object.defineProperty(glyph, '_decode', {
+    value: () => (decoded ??= { value: decode.call(glyph) }).value,
+  });
+}
+
+function copyOf(run: GlyphRun): GlyphRun {
+  const positions = run.positions.map((position) => ({ ...position }));
+  return {
+    glyphs: run.glyphs,
+    positions,
+    get advanceWidth() {
+      return positions.reduce((sum, position) => sum + position.xAdvance, 0);
+    },
+  };
+}
+
+/** pdfkit accepts a parsed fontkit font wherever it accepts a font file, though its types list only files. */
+const asFontSource = (face: Face) => face.font as unknown as string;
+
+// ---------------------------------------------------------------------------------------------
+// Page geometry (points; A4 is 595.28 x 841.89)
+
+const PAGE_WIDTH = 595.28;
+const PAGE_HEIGHT = 841.89;
+const MARGIN = 50;
+const RIGHT = PAGE_WIDTH - MARGIN;
+const CONTENT_WIDTH = RIGHT - MARGIN;
+const RUNNING_HEADER_RULE = MARGIN + 16;
+const CONTINUED_TABLE_TOP = MARGIN + 24;
+const COLUMN_HEADER_HEIGHT = 18;
+/** Where the body starts on every page after the first, below the running and column headers. */
+const BODY_TOP = CONTINUED_TABLE_TOP + COLUMN_HEADER_HEIGHT + 4;
+/** Nothing but the footer goes below this. */
+const BODY_BOTTOM = PAGE_HEIGHT - 60;
+const FOOTER_Y = PAGE_HEIGHT - 38;
+const CELL_PADDING = 4;
+/** DejaVu Sans's ascent, in ems. */
+const DEJAVU_ASCENT = 0.928;
+const ROW_PADDING = 5;
+const HEADER_LEFT_WIDTH = 300;
+const TOTALS_LABEL_X = RIGHT - 230;
+const TOTALS_VALUE_WIDTH = 140;
+
+interface Column {
+  label: string;
+  x: number;
+  width: number;
+  align: 'left' | 'right';
+  cell: (item: Item, currency: string) => string;
+}
+
+/** Description takes what the numeric columns leave. */
+const COLUMNS: Column[] = (() => {
+  const numeric: Array<Omit<Column, 'x'>> = [
+    { label: 'Qty', width: 50, align: 'right', cell: (i) => quantityFormat.format(i.quantity) },
+    { label: 'Unit price', width: 92, align: 'right', cell: (i, c) => formatMoney(i.unit_price, c) },
+    { label: 'Tax', width: 50, align: 'right', cell: (i) => `${rateFormat.format(i.tax_rate)}%` },
+    { label: 'Amount', width: 100, align: 'right', cell: (i, c) => formatMoney(i.total, c) },
+  ];
+  const description: Omit<Column, 'x'> = {
+    label: 'Description',
+    width: CONTENT_WIDTH - numeric.reduce((sum, c) => sum + c.width, 0),
+    align: 'left',
+    cell: (i) => i.description,
+  };
+  let x = MARGIN;
+  return [description, ...numeric].map((column) => {
+    const placed = { ...column, x };
+    x += column.width;
+    return placed;
+  });
+})();
+const DESCRIPTION = COLUMNS[0]!;
+const NUMERIC_COLUMNS = COLUMNS.slice(1);
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+
+const INK = '#1a1a1a';
+const MUTED = '#666666';
+const RULE = '#cccccc';
+const HEADER_FILL = '#f0f0f0';
+const ALERT = '#b3261e';
+const WATERMARK = '#ececec';
+
+interface Style {
+  face: keyof Faces;
+  size: number;
+  color: string;
+}
+
+const BODY: Style = { face: 'regular', size: 9, color: INK };
+const BODY_BOLD: Style = { face: 'bold', size: 9, color: INK };
+const SMALL_MUTED: Style = { face: 'regular', size: 8, color: MUTED };
+const LABEL: Style = { face: 'bold', size: 8, color: MUTED };
+
+/** The document, what it prints, the style in use and the cursor (the top of the next block). */
+interface Pen {
+  doc: PDFKit.PDFDocument;
+  view: DocumentView;
+  issuerName: string;
+  style: Style;
+  y: number;
+}
+
+function openDocument(view: DocumentView, issuer: DocumentIssuer): { doc: PDFKit.PDFDocument; pen: Pen } {
+  const { regular } = loadFaces();
+  const updatedAt = new Date(view.updatedAt);
+  const doc = new PDFDocument({
+    size: 'A4',
+    autoFirstPage: false,
+    bufferPages: true,
+    // Given here, pdfkit never loads its default Helvetica (which could not print Greek or Cyrillic).
+    font: asFontSource(regular),
+    margins: { top: BODY_TOP, bottom: PAGE_HEIGHT - BODY_BOTTOM, left: MARGIN, right: MARGIN },
+    displayTitle: true,
+    // Dated from the document rather than the clock, so an unchanged document renders the same bytes.
+    info: {
+      Title: `${view.title === 'INVOICE' ? 'Invoice' : 'Quote'} ${view.number}`,
+      Author: issuer.name,
+      CreationDate: updatedAt,
+      ModDate: updatedAt,
+    },
+  });
+  const pen: Pen = { doc, view, issuerName: issuer.name, style: BODY, y: BODY_TOP };
+  // Pages are added both here and by pdfkit when a long note flows on: either way they get the same
+  // furniture.
+  doc.on('pageAdded', () => startPage(pen));
+  doc.addPage();
+  return { doc, pen };
+}
+
+function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+}
+
+function use(pen: Pen, style: Style): void {
+  const face = loadFaces()[style.face];
+  // Naming the font by its PostScript name lets pdfkit find the one it already embedded in this
+  // document instead of comparing the whole font again on every switch.
+  pen.doc.font(asFontSource(face), face.name, style.size).fillColor(style.color);
+  pen.style = style;
+}
+
+/** One line of text at (x, y); never wraps and never adds a page. */
+function textAt(pen: Pen, text: string, x: number, y: number, style: Style): void {
+  use(pen, style);
+  pen.doc.text(text, x, y, { lineBreak: false });
+}
+
+/** One line ending at `right`; shrunk to fit `width` rather than cut, so an amount is never truncated. */
+function textRight(pen: Pen, text: string, right: number, y: number, style: Style, width = Infinity): void {
+  use(pen, style);
+  let measured = pen.doc.widthOfString(text);
+  let top = y;
+  if (measured > width) {
+    const size = (style.size * width) / measured;
+    use(pen, { ...style, size });
+    measured = width;
+    // pdfkit places text by its top: moved down by the ascent it lost, it keeps the row's baseline.
+    top += (style.size - size) * DEJAVU_ASCENT;
+  }
+  pen.doc.text(text, right - measured, top, { lineBreak: false });
+}
+
+/** Text wrapped to `width` from (x, y); returns where it ended. */
+function paragraph(pen: Pen, text: string, x: number, y: number, width: number, style: Style): number {
+  use(pen, style);
+  const { doc } = pen;
+  // Most texts fit on one line, and pdfkit's line wrapper costs several times a measure.
+  if (fitsOneLine(pen, text, width)) {
+    doc.text(text, x, y, { lineBreak: false });
+    return y + doc.currentLineHeight(true);
+  }
+  doc.text(text, x, y, { width });
+  return doc.y;
+}
+
+/** The height `paragraph` will take in the current style. */
+function heightOf(pen: Pen, text: string, width: number): number {
+  return fitsOneLine(pen, text, width)
+    ? pen.doc.currentLineHeight(true)
+    : pen.doc.heightOfString(text, { width });
+}
+
+function fitsOneLine(pen: Pen, text: string, width: number): boolean {
+  return !text.includes('\n') && pen.doc.widthOfString(text) <= width;
+}
+
+function rule(pen: Pen, y: number, from = MARGIN, to = RIGHT, color = RULE): void {
+  pen.doc.moveTo(from, y).lineTo(to, y).lineWidth(0.5).strokeColor(color).stroke();
+}
+
+/** Makes room for a block of `height`, on a new page when this one cannot hold it. */
+function reserve(pen: Pen, height: number): void {
+  if (pen.y + height > BODY_BOTTOM) pen.doc.addPage();
+}
+
+function pageCount(pen: Pen): number {
+  return pen.doc.bufferedPageRange().count;
+}
+
+/** Runs on every new page: the mark under everything, then the headers of pages after the first. */
+function startPage(pen: Pen): void {
+  const style = pen.style;
+  if (pen.view.mark) drawWatermark(pen, pen.view.mark);
+  if (pageCount(pen) > 1) {
+    drawRunningHeader(pen);
+    drawColumnHeader(pen, CONTINUED_TABLE_TOP);
+  }
+  // pdfkit may be in the middle of flowing a paragraph onto this page: give it back its style.
+  use(pen, style);
+  pen.y = BODY_TOP;
+  pen.doc.x = MARGIN;
+  pen.doc.y = BODY_TOP;
+}
+
+const WATERMARK_SIZE = 120;
+
+/**
+ * Drawn as outlines rather than text, so that the mark stays out of the text a reader copies,
+ * searches or hears read aloud (the header says DRAFT or VOID in words).
+ */
+function drawWatermark(pen: Pen, mark: string): void {
+  const { doc } = pen;
+  const outline = outlineOf(mark);
+  const centre: [number, number] = [PAGE_WIDTH / 2, PAGE_HEIGHT / 2];
+  doc.save();
+  doc.rotate(-40, { origin: centre });
+  // The baseline sits below the centre by half the height of a capital (about 0.73 em in DejaVu).
+  doc.translate(centre[0] - outline.width / 2, centre[1] + 0.365 * WATERMARK_SIZE);
+  doc.path(outline.svg).fill(WATERMARK);
+  doc.restore();
+}
+
+const outlines = new Map<string, { svg: string; width: number }>();
+
+/** The mark's outline in bold at the watermark's size, from the start of its baseline (y down). */
+function outlineOf(mark: string): { svg: string; width: number } {
+  let outline = outlines.get(mark);
+  if (!outline) {
+    const { font } = loadFaces().bold;
+    const run = font.layout(mark);
+    const scale = WATERMARK_SIZE / font.unitsPerEm;
+    const parts: string[] = [];
+    let x = 0;
+    run.glyphs.forEach((glyph, index) => {
+      parts.push(glyph.path.scale(scale, -scale).translate(x, 0).toSVG());
+      x += (run.positions[index]?.xAdvance ?? 0) * scale;
+    });
+    outline = { svg: parts.join(' '), width: x };
+    outlines.set(mark, outline);
+  }
+  return outline;
+}
+
+function titleLine(view: DocumentView): string {
+  return `${view.title} ${view.number}${view.mark ? ` · ${view.mark}` : ''}`;
+}
+
+function drawRunningHeader(pen: Pen): void {
+  use(pen, BODY_BOLD);
+  const titleWidth = pen.doc.widthOfString(titleLine(pen.view));
+  pen.doc.text(pen.issuerName, MARGIN, MARGIN, {
+    width: CONTENT_WIDTH - titleWidth - 20,
+    height: pen.doc.currentLineHeight(true),
+    ellipsis: true,
+  });
+  textRight(pen, titleLine(pen.view), RIGHT, MARGIN, BODY_BOLD);
+  rule(pen, RUNNING_HEADER_RULE);
+}
+
+function drawColumnHeader(pen: Pen, y: number): void {
+  pen.doc.rect(MARGIN, y, CONTENT_WIDTH, COLUMN_HEADER_HEIGHT).fill(HEADER_FILL);
+  const textY = y + 5;
+  for (const column of COLUMNS) {
+    if (column.align === 'left') textAt(pen, column.label, column.x + CELL_PADDING, textY, LABEL);
+    else textRight(pen, column.label, column.x + column.width - CELL_PADDING, textY, LABEL);
+  }
+}
+
+/** Issuer on the left, the document's kind, number, dates and status on the right, then the customer. */
+function drawFirstPageHeader(pen: Pen, issuer: DocumentIssuer, recipient: DocumentRecipient): void {
+  const issuerBottom = drawIssuer(pen, issuer);
+  const factsBottom = drawFacts(pen);
+  const recipientBottom = drawRecipient(pen, recipient, Math.max(issuerBottom, factsBottom) + 24);
+  const tableTop = recipientBottom + 20;
+  drawColumnHeader(pen, tableTop);
+  pen.y = tableTop + COLUMN_HEADER_HEIGHT + 4;
+}
+
+function drawIssuer(pen: Pen, issuer: DocumentIssuer): number {
+  let y = paragraph(pen, issuer.name, MARGIN, MARGIN, HEADER_LEFT_WIDTH, {
+    face: 'bold',
+    size: 16,
+    color: INK,
+  });
+  y += 4;
+  const lines = addressLines(issuer.address);
+  if (issuer.tax_number) lines.push(`Tax number: ${issuer.tax_number}`);
+  for (const line of lines) y = paragraph(pen, line, MARGIN, y, HEADER_LEFT_WIDTH, BODY);
+  return y;
+}
+
+function drawFacts(pen: Pen): number {
+  const { view } = pen;
+  textRight(pen, view.title, RIGHT, MARGIN, { face: 'bold', size: 20, color: INK });
+  let y = MARGIN + 26;
+  textRight(pen, view.number, RIGHT, y, { face: 'bold', size: 11, color: INK });
+  y += 20;
+  const labelX = RIGHT - 170;
+  for (const [label, value] of view.dates) {
+    textAt(pen, label, labelX, y, SMALL_MUTED);
+    textRight(pen, value, RIGHT, y, BODY);
+    y += 13;
+  }
+  textAt(pen, 'Status', labelX, y, SMALL_MUTED);
+  const alert = view.mark === 'DRAFT' || view.mark === 'VOID' || view.status === 'overdue';
+  textRight(pen, view.status.toUpperCase(), RIGHT, y, { ...BODY_BOLD, color: alert ? ALERT : INK });
+  return y + 13;
+}
+
+function drawRecipient(pen: Pen, recipient: DocumentRecipient, top: number): number {
+  textAt(pen, 'BILL TO', MARGIN, top, LABEL);
+  let y = paragraph(pen, recipient.name, MARGIN, top + 13, HEADER_LEFT_WIDTH, BODY_BOLD);
+  const lines = [
+    ...(recipient.company && recipient.company !== recipient.name ? [recipient.company] : []),
+    ...addressLines(recipient.address),
+    ...(recipient.email ? [recipient.email] : []),
+  ];
+  for (const line of lines) y = paragraph(pen, line, MARGIN, y, HEADER_LEFT_WIDTH, BODY);
+  return y;
+}
+
+function drawRow(pen: Pen, item: Item): void {
+  const { doc, view } = pen;
+  use(pen, BODY);
+  const textWidth = DESCRIPTION.width - 2 * CELL_PADDING;
+  const height =
+    Math.max(heightOf(pen, item.description, textWidth), doc.currentLineHeight(true)) + 2 * ROW_PADDING;
+  reserve(pen, height);
+  const textY = pen.y + ROW_PADDING;
+  paragraph(pen, item.description, DESCRIPTION.x + CELL_PADDING, textY, textWidth, BODY);
+  for (const column of NUMERIC_COLUMNS) {
+    const text = column.cell(item, view.currency);
+    textRight(
+      pen,
+      text,
+      column.x + column.width - CELL_PADDING,
+      textY,
+      BODY,
+      column.width - 2 * CELL_PADDING,
+    );
+  }
+  pen.y += height;
+  rule(pen, pen.y);
+}
+
+const TOTAL_LINE_HEIGHT = 16;
+
+function drawTotals(pen: Pen): void {
+  const { view } = pen;
+  reserve(pen, 10 + view.totals.length * TOTAL_LINE_HEIGHT);
+  let y = pen.y + 10;
+  for (const line of view.totals) {
+    const style = line.strong ? { ...BODY_BOLD, size: 10 } : BODY;
+    if (line.strong) rule(pen, y - 4, TOTALS_LABEL_X, RIGHT, MUTED);
+    textAt(pen, line.label, TOTALS_LABEL_X, y, style);
+    textRight(
+      pen,
+      formatMoney(line.amount, view.currency),
+      RIGHT - CELL_PADDING,
+      y,
+      style,
+      TOTALS_VALUE_WIDTH,
+    );
+    y += TOTAL_LINE_HEIGHT;
+  }
+  pen.y = y;
+}
+
+/** A heading and its text; starts a page when the heading and first lines would not fit. */
+function drawNote(pen: Pen, heading: string, text: string): void {
+  use(pen, BODY);
+  const height = 28 + heightOf(pen, text, CONTENT_WIDTH);
+  // A note longer than a page flows on (pdfkit adds the pages); a shorter one is kept whole.
+  reserve(pen, Math.min(height, BODY_BOTTOM - BODY_TOP));
+  const top = pen.y + 14;
+  textAt(pen, heading, MARGIN, top, BODY_BOLD);
+  pen.y = paragraph(pen, text, MARGIN, top + 14, CONTENT_WIDTH, BODY);
+}
+
+/** "INV-000001 · Page N of M" on every page, once M is known. */
+function drawFooters(pen: Pen): void {
+  const { doc, view } = pen;
+  const { start, count } = doc.bufferedPageRange();
+  for (let index = 0; index < count; index++) {
+    doc.switchToPage(start + index);
+    const footer = `${view.number} · Page ${index + 1} of ${count}`;
+    use(pen, SMALL_MUTED);
+    textAt(pen, footer, (PAGE_WIDTH - doc.widthOfString(footer)) / 2, FOOTER_Y, SMALL_MUTED);
+  }
+}
