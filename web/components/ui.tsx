@@ -125,9 +125,13 @@ export function TextArea(props: {
   value: string;
   onValue: (value: string) => void;
   error?: string;
+  hint?: string;
   rows?: number;
 }) {
   const id = useId();
+  const described = [props.error ? `${id}-error` : '', props.hint ? `${id}-hint` : '']
+    .filter(Boolean)
+    .join(' ');
   return (
     <div class={`field${props.error ? ' invalid' : ''}`}>
       <label for={id}>{props.label}</label>
@@ -137,9 +141,14 @@ export function TextArea(props: {
         rows={props.rows ?? 3}
         value={props.value}
         aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={props.error ? `${id}-error` : undefined}
+        aria-describedby={described || undefined}
         onInput={(e) => props.onValue(e.currentTarget.value)}
       />
+      {props.hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {props.hint}
+        </small>
+      ) : null}
       {props.error ? (
         <small id={`${id}-error`} class="error" role="alert">
           {props.error}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../client/index.js';
 import { ConfirmButton } from '../components/confirm.js';
+import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../components/delivery.js';
 import { DocumentForm, DocumentLines, ISSUE_DATE_HINT } from '../components/documents.js';
 import {
   Badge,
@@ -23,7 +24,10 @@ import { navigate } from '../lib/router.js';
 import { allowed, api, can } from '../lib/session.js';
 import type { ScreenProps } from '../routes.js';
 
-/** One invoice: its lines, totals and payments; issue, record a payment, void or delete as its status allows. */
+/**
+ * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its
+ * status allows; its PDF, and when the customer was sent it and opened it.
+ */
 
 const METHOD_LABELS: Record<(typeof general.PAYMENT_METHODS)[number], string> = {
   bank_transfer: 'Bank transfer',
@@ -124,6 +128,7 @@ export default function Invoice({ params }: ScreenProps) {
   const load = useLoad(() => unwrap(api.value.general.invoices.getInvoice({ params: { id } })), [id]);
   const [current, setCurrent] = useState<general.Invoice | null>(null);
   const [paying, setPaying] = useState(false);
+  const [sending, setSending] = useState(false);
   const [issuing, setIssuing] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -215,6 +220,25 @@ export default function Invoice({ params }: ScreenProps) {
             Issue invoice
           </Button>
         ) : null}
+        {invoice.status !== 'void' && can('sendInvoice') ? (
+          <Button
+            kind={invoice.status === 'draft' || invoice.sent_at ? 'secondary' : 'primary'}
+            onClick={() => {
+              setNotice(null);
+              setActionError(null);
+              setSending(true);
+            }}
+          >
+            {invoice.sent_at ? 'Send again' : 'Send'}
+          </Button>
+        ) : null}
+        {can('getInvoicePdf') ? (
+          <PdfButton
+            fetch={() => api.value.general.invoices.getInvoicePdf({ params: { id } })}
+            fallbackName={`${invoice.number}.pdf`}
+            onError={setActionError}
+          />
+        ) : null}
         {open && can('createPayment') ? (
           <Button
             kind="primary"
@@ -299,6 +323,12 @@ export default function Invoice({ params }: ScreenProps) {
           ) : null}
         </dl>
       </section>
+      <DeliveryPanel
+        kind="invoice"
+        sentAt={invoice.sent_at}
+        viewedAt={invoice.viewed_at}
+        hostedUrl={invoice.hosted_url}
+      />
       <section aria-labelledby="invoice-lines">
         <h2 id="invoice-lines">Lines</h2>
         <DocumentLines
@@ -331,6 +361,22 @@ export default function Invoice({ params }: ScreenProps) {
           )}
         </section>
       ) : null}
+      <SendDocumentDialog
+        title={`Send invoice ${invoice.number}`}
+        open={sending}
+        onClose={() => setSending(false)}
+        kind="invoice"
+        customerId={invoice.customer.id}
+        issuesFirst={invoice.status === 'draft'}
+        send={async (body) =>
+          (await unwrap(api.value.general.invoices.sendInvoice({ params: { id }, body }))).data
+        }
+        onSent={(sent, to) => {
+          setCurrent(sent);
+          setSending(false);
+          setNotice(to ? `${sent.number} was sent to ${to}.` : `${sent.number} was sent.`);
+        }}
+      />
       <Dialog title={`Record a payment of ${invoice.number}`} open={paying} onClose={() => setPaying(false)}>
         <PaymentForm
           invoice={invoice}

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../client/index.js';
 import { ConfirmButton } from '../components/confirm.js';
+import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../components/delivery.js';
 import { DocumentForm, DocumentLines, VALID_UNTIL_HINT } from '../components/documents.js';
 import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../components/ui.js';
 import { date, dateTime } from '../lib/format.js';
@@ -10,7 +11,10 @@ import { navigate } from '../lib/router.js';
 import { allowed, api, can } from '../lib/session.js';
 import type { ScreenProps } from '../routes.js';
 
-/** One quote: its lines and totals; send, accept, decline, convert into an invoice or delete, as its status allows. */
+/**
+ * One quote: its lines and totals; send, accept, decline, convert into an invoice or delete, as its
+ * status allows; its PDF, and when the customer was sent it and opened it.
+ */
 
 function InvoiceLink(props: { id: string }) {
   const invoice = useLoad(
@@ -49,6 +53,7 @@ export default function Quote({ params }: ScreenProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<ComponentChildren>(null);
   const [editing, setEditing] = useState(false);
+  const [sending, setSending] = useState(false);
 
   if (load.error) {
     return (
@@ -117,12 +122,13 @@ export default function Quote({ params }: ScreenProps) {
       <Button
         key="send"
         kind="primary"
-        busy={busy === 'send'}
-        onClick={() =>
-          simple('send', () => unwrap(quotes.sendQuote({ params: { id } })), `${quote.number} was sent.`)
-        }
+        onClick={() => {
+          setNotice(null);
+          setActionError(null);
+          setSending(true);
+        }}
       >
-        Mark as sent
+        Send
       </Button>,
     );
   }
@@ -217,6 +223,17 @@ export default function Quote({ params }: ScreenProps) {
     );
   }
 
+  if (can('getQuotePdf')) {
+    actions.push(
+      <PdfButton
+        key="pdf"
+        fetch={() => quotes.getQuotePdf({ params: { id } })}
+        fallbackName={`${quote.number}.pdf`}
+        onError={setActionError}
+      />,
+    );
+  }
+
   return (
     <>
       <p class="breadcrumb">
@@ -261,10 +278,35 @@ export default function Quote({ params }: ScreenProps) {
           ) : null}
         </dl>
       </section>
+      <DeliveryPanel
+        kind="quote"
+        sentAt={quote.sent_at}
+        viewedAt={quote.viewed_at}
+        hostedUrl={quote.hosted_url}
+      />
       <section aria-labelledby="quote-lines">
         <h2 id="quote-lines">Lines</h2>
         <DocumentLines document={quote} />
       </section>
+      <SendDocumentDialog
+        title={`Send quote ${quote.number}`}
+        open={sending}
+        onClose={() => setSending(false)}
+        kind="quote"
+        customerId={quote.customer.id}
+        send={async (body) => (await unwrap(quotes.sendQuote({ params: { id }, body }))).data}
+        onSent={(sent, to) => {
+          setCurrent(sent);
+          setSending(false);
+          setNotice(
+            to
+              ? `${sent.number} was sent to ${to}.`
+              : to === null
+                ? `${sent.number} is marked as sent; no mail went out, as the customer has no email address. Share its PDF or its customer page instead.`
+                : `${sent.number} was sent.`,
+          );
+        }}
+      />
     </>
   );
 }

@@ -40,6 +40,7 @@ const RAN_LABELS: Record<keyof sandbox.DueRun, string> = {
   points_expired: 'Point credits expired',
   vouchers_expired: 'Vouchers expired',
   reminders_sent: 'Service reminders mailed',
+  invoice_reminders_sent: 'Overdue invoice reminders mailed',
   campaigns_started: 'Scheduled campaigns started',
   vat_alerts_sent: 'VAT threshold alerts mailed',
 };

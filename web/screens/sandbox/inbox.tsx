@@ -10,7 +10,7 @@ import {
   PageHeader,
   Pager,
 } from '../../components/ui.js';
-import { dateTime } from '../../lib/format.js';
+import { dateTime, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { pageOf } from '../../lib/lists.js';
 import { here, href, withQuery } from '../../lib/router.js';
@@ -36,8 +36,32 @@ function MessageView(props: { message: sandbox.CapturedMessage }) {
         <dd>{m.from ?? 'The service (MAIL_FROM)'}</dd>
         <dt>To</dt>
         <dd>{m.to}</dd>
+        {m.cc.length > 0 ? (
+          <>
+            <dt>Cc</dt>
+            <dd>{m.cc.join(', ')}</dd>
+          </>
+        ) : null}
+        {m.reply_to ? (
+          <>
+            <dt>Reply to</dt>
+            <dd>{m.reply_to}</dd>
+          </>
+        ) : null}
         <dt>Captured</dt>
         <dd>{dateTime(m.created_at)}</dd>
+        {m.attachments.length > 0 ? (
+          <>
+            <dt>Attached</dt>
+            <dd>
+              {m.attachments.map((a) => (
+                <span key={a.filename} class="line">
+                  {a.filename} ({a.content_type}, {number(Math.ceil(a.size / 1024))} KB)
+                </span>
+              ))}
+            </dd>
+          </>
+        ) : null}
       </dl>
       <h3>Text</h3>
       <pre class="mail-text" tabIndex={0} role="region" aria-label="Text of the message">

@@ -1,8 +1,17 @@
 import { useMemo, useState } from 'preact/hooks';
 import { auth, CURRENCY_CODES, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Loading, Notice, PageHeader, Select } from '../../components/ui.js';
+import {
+  Button,
+  ErrorMessage,
+  Field,
+  Loading,
+  Notice,
+  PageHeader,
+  Select,
+  TextArea,
+} from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
 
@@ -31,6 +40,10 @@ interface Draft {
   country: string;
   tax_number: string;
   address: Record<AddressField, string>;
+  payment_instructions: string;
+  reminders_enabled: boolean;
+  /** The reminder steps as typed: "0, 7, 14". */
+  reminder_days: string;
 }
 
 function draftOf(business: Business): Draft {
@@ -45,7 +58,40 @@ function draftOf(business: Business): Draft {
       AddressField,
       string
     >,
+    payment_instructions: business.payment_instructions ?? '',
+    reminders_enabled: business.invoice_reminders.enabled,
+    reminder_days: business.invoice_reminders.days_after_due.join(', '),
   };
+}
+
+/** The reminder steps as typed, one per comma. */
+const typedDays = (text: string): string[] =>
+  text
+    .split(',')
+    .map((day) => day.trim())
+    .filter((day) => day !== '');
+
+/**
+ * The reminder steps as the body takes them: a whole number stays a number; anything else is NaN,
+ * so the schema refuses it at its place in the list.
+ */
+const reminderDaysOf = (text: string): number[] =>
+  typedDays(text).map((day) => (/^\d+$/.test(day) ? Number(day) : NaN));
+
+const DAYS_FIELD = 'invoice_reminders.days_after_due';
+
+/** What is wrong with the reminder steps, said about the step as typed ("400: ..."). */
+function reminderDaysError(errors: FieldErrors, text: string): string | undefined {
+  const key = Object.keys(errors).find((k) => k === DAYS_FIELD || k.startsWith(`${DAYS_FIELD}.`));
+  if (!key) return errors.invoice_reminders;
+  const message = errors[key]!;
+  if (key === DAYS_FIELD) {
+    if (/at most 10/i.test(message)) return 'At most 10 reminders.';
+    if (/once/i.test(message)) return 'Each day at most once: remove the repeated day.';
+    return message;
+  }
+  const day = typedDays(text)[Number(key.slice(DAYS_FIELD.length + 1))];
+  return `${day ?? 'A day'}: give a whole number of days from 0 to 365.`;
 }
 
 /** The PATCH body: every field as the form has it, an empty optional field cleared with null. */
@@ -61,6 +107,11 @@ function bodyOf(draft: Draft): Record<string, unknown> {
     country: draft.country.trim() ? draft.country.trim().toUpperCase() : null,
     tax_number: draft.tax_number.trim() ? draft.tax_number : null,
     address: Object.keys(address).length > 0 ? address : null,
+    payment_instructions: draft.payment_instructions.trim() ? draft.payment_instructions : null,
+    invoice_reminders: {
+      enabled: draft.reminders_enabled,
+      days_after_due: reminderDaysOf(draft.reminder_days),
+    },
   };
 }
 
@@ -97,6 +148,14 @@ const TIME_ZONES: readonly string[] = (() => {
   }
 })();
 
+function remindersText(reminders: Business['invoice_reminders']): string {
+  if (!reminders.enabled || reminders.days_after_due.length === 0) return 'Off';
+  const steps = reminders.days_after_due.map((day) =>
+    day === 0 ? 'on the due date' : `${day} day${day === 1 ? '' : 's'} after`,
+  );
+  return `Mailed ${steps.join(', ')}`;
+}
+
 function ReadOnly(props: { business: Business }) {
   const b = props.business;
   const address = b.address
@@ -129,6 +188,10 @@ function ReadOnly(props: { business: Business }) {
         <dd>{b.tax_number ?? '—'}</dd>
         <dt>Address</dt>
         <dd>{address || '—'}</dd>
+        <dt>Payment instructions</dt>
+        <dd class="notes">{b.payment_instructions ?? '—'}</dd>
+        <dt>Overdue reminders</dt>
+        <dd>{remindersText(b.invoice_reminders)}</dd>
         <dt>Plan</dt>
         <dd>{b.plan}</dd>
         <dt>Created</dt>
@@ -141,6 +204,8 @@ function ReadOnly(props: { business: Business }) {
 function EditForm(props: { business: Business; onSaved: (business: Business) => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(props.business));
   const [saved, setSaved] = useState(false);
+  /** The reminder steps as last submitted: a refusal names a step by its position. */
+  const [submittedDays, setSubmittedDays] = useState('');
   const form = useForm();
   const currencies = useMemo(
     () =>
@@ -167,6 +232,7 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
   const submit = (event: Event) => {
     event.preventDefault();
     setSaved(false);
+    setSubmittedDays(draft.reminder_days);
     void form
       .submit(auth.UpdateBusinessBodySchema, bodyOf(draft), async (body) => {
         return (await unwrap(api.value.auth.updateBusiness({ body }))).data;
@@ -274,6 +340,41 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
         ) : null}
       </section>
 
+      <section class="panel">
+        <h2>Invoices</h2>
+        <TextArea
+          label="Payment instructions"
+          name="payment_instructions"
+          rows={4}
+          value={draft.payment_instructions}
+          onValue={(payment_instructions) => set({ payment_instructions })}
+          error={form.errors.payment_instructions}
+          hint="How to pay you (bank details, payment link), printed on invoices and their customer pages."
+        />
+        <fieldset class="reminders">
+          <legend>Overdue reminders</legend>
+          <label class="checkbox">
+            <input
+              type="checkbox"
+              name="invoice_reminders.enabled"
+              checked={draft.reminders_enabled}
+              onChange={(e) => set({ reminders_enabled: e.currentTarget.checked })}
+            />
+            Mail customers a reminder of a sent invoice that is still unpaid
+          </label>
+          <Field
+            label="Days after the due date"
+            name="invoice_reminders.days_after_due"
+            inputMode="numeric"
+            autoComplete="off"
+            value={draft.reminder_days}
+            onValue={(reminder_days) => set({ reminder_days })}
+            error={reminderDaysError(form.errors, submittedDays)}
+            hint="Separated by commas, e.g. 0, 7, 14 (0: on the due date). Up to 10 steps, each from 0 to 365."
+          />
+        </fieldset>
+      </section>
+
       <ErrorMessage message={form.message} />
       {saved ? <Notice kind="success">Settings saved.</Notice> : null}
       <div class="form-actions">
@@ -303,7 +404,7 @@ export default function BusinessSettings(_props: ScreenProps) {
       <PageHeader title="Business settings" />
       <p class="lead">
         Your business's name, currency, time zone, tax number and address, used on every invoice, quote and
-        report.
+        report; how customers pay you, and when they are reminded of an overdue invoice.
       </p>
       {load.loading && !business ? <Loading /> : null}
       <ErrorMessage message={load.error} onRetry={load.reload} />
