@@ -1,26 +1,40 @@
 /**
- * Invoice PDFs rendered in-process: a 50-line invoice, p95 at most 50 ms once warm.
+ * Documents customers receive, two budgets.
+ *
+ * Rendering: invoice PDFs rendered in-process: a 50-line invoice, p95 at most 50 ms once warm.
  *
  * A warm-up (the fonts are parsed by the first render, and V8 optimises the layout code over the
  * next ones), then rounds of sequential renders: p50 and p95 per round, the median of the rounds'
- * p95 with its spread. Exits non-zero when the budget is not met.
+ * p95 with its spread.
  *
- *   npx tsx bench/documents.ts
+ * Sending: 1,000 invoices mailed (`POST /v1/invoices/:id/send`, PDF attached) to a local SMTP sink
+ * within 30 s, from the first request to the last message accepted by the sink. The service runs
+ * built (`npm run build`) on a scratch PostgreSQL database with its worker; the invoices are
+ * created first through the API, then VACUUM ANALYZE, a warm-up of 20 sends, and the 1,000 from 10
+ * concurrent clients; the sends' p50 and p95 beside the total.
+ *
+ * Exits non-zero when a budget is not met.
+ *
+ *   npm run build && npx tsx bench/documents.ts   (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
  *
  * BENCH_LINES (default 50), BENCH_WARMUP (default 50), BENCH_ROUNDS (default 5), BENCH_RENDERS
- * (per round, default 100).
+ * (per round, default 100), BENCH_SENDS (default 1000; 0 skips sending).
  */
 import type { Invoice } from '../contract/general/invoices.js';
 // The renderer alone is measured, in this process, rather than a request through the service.
-// eslint-disable-next-line import-x/no-restricted-paths
-import * as pdf from '../server/general/documents/pdf.js';
-import { median, percentile } from './support.js';
+import * as pdf from '../server/general/index.js';
+import { unwrap } from '../client/index.js';
+import { benchService, median, percentile, startSink } from './support.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 100);
 const BUDGET_MS = 50;
+const SENDS = Number(process.env.BENCH_SENDS ?? 1000);
+const SEND_BUDGET_S = 30;
+const CLIENTS = 10;
+const PORT = 3837;
 
 const ms = (n: number) => n.toFixed(1);
 
@@ -96,6 +110,98 @@ async function timeRenders(source: pdf.PdfSource, count: number): Promise<number
   return times.sort((a, b) => a - b);
 }
 
+/** Runs `task` over `items` from `clients` concurrent callers; each call's milliseconds, sorted. */
+async function concurrently<T>(items: readonly T[], clients: number, task: (item: T) => Promise<unknown>) {
+  const times: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        const started = performance.now();
+        await task(item);
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  return times.sort((a, b) => a - b);
+}
+
+async function sending(): Promise<boolean> {
+  const sink = await startSink();
+  const service = await benchService(PORT, { WORKER_ENABLED: 'true', SMTP_URL: sink.url });
+  try {
+    const { client } = await service.register('Bench invoicing');
+    await unwrap(
+      client.auth.updateBusiness({
+        body: {
+          address: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+          tax_number: 'US-123456789',
+          payment_instructions: 'Bank transfer to IBAN GB33 BUKB 2020 1555 5555 55.',
+        },
+      }),
+    );
+    await concurrently(
+      Array.from({ length: 50 }, (_, i) => i),
+      CLIENTS,
+      (i) =>
+        unwrap(
+          client.general.customers.createCustomer({
+            body: { name: `Customer ${i}`, email: `customer-${i}@example.test`, company: `Company ${i}` },
+          }),
+        ),
+    );
+    const { data: list } = await unwrap(client.general.customers.listCustomers({ query: { limit: 50 } }));
+    const ids: string[] = [];
+    await concurrently(
+      Array.from({ length: SENDS + 20 }, (_, i) => i),
+      CLIENTS,
+      async (i) => {
+        const { data } = await unwrap(
+          client.general.invoices.createInvoice({
+            body: {
+              customer_id: list[i % list.length]!.id,
+              due_date: '2027-01-31',
+              items: Array.from({ length: 5 }, (_, l) => ({
+                description: `Service ${l + 1}`,
+                quantity: l + 1,
+                unit_price: 120.5,
+                tax_rate: 20,
+              })),
+            },
+          }),
+        );
+        ids.push(data.id);
+      },
+    );
+    await service.data.query('VACUUM ANALYZE');
+    const send = (id: string) => unwrap(client.general.invoices.sendInvoice({ params: { id }, body: {} }));
+    const [warm, measured] = [ids.slice(0, 20), ids.slice(20)];
+    await concurrently(warm, CLIENTS, send);
+    while (sink.received() < warm.length) await new Promise((r) => setTimeout(r, 20));
+
+    const started = performance.now();
+    const times = await concurrently(measured, CLIENTS, send);
+    const answered = (performance.now() - started) / 1000;
+    while (sink.received() < warm.length + measured.length) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (performance.now() - started > 120_000) break;
+    }
+    const total = (performance.now() - started) / 1000;
+    const met = total <= SEND_BUDGET_S && sink.received() === warm.length + measured.length;
+    console.log(
+      `\n${measured.length} invoices sent from ${CLIENTS} clients: requests p50 ${ms(percentile(times, 50))} ms, ` +
+        `p95 ${ms(percentile(times, 95))} ms, all answered in ${answered.toFixed(1)} s; ` +
+        `${sink.received() - warm.length} mails in the sink after ${total.toFixed(1)} s ` +
+        `(budget ${SEND_BUDGET_S} s: ${met ? 'met' : 'NOT met'})`,
+    );
+    return met;
+  } finally {
+    await service.close();
+    await sink.close();
+  }
+}
+
 async function main() {
   const source: pdf.PdfSource = { kind: 'invoice', document: invoiceOf(LINES) };
   const first = performance.now();
@@ -122,6 +228,7 @@ async function main() {
       `budget ${BUDGET_MS} ms: ${met ? 'met' : 'NOT met'}`,
   );
   if (!met) process.exitCode = 1;
+  if (SENDS > 0 && !(await sending())) process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

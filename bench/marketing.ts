@@ -20,11 +20,9 @@
  * signed,unsigned,1000,200); BENCH_KEEP_DB=1 keeps the scratch
  * database.
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { unwrap } from '../client/index.js';
 import { compileTemplate, type MergeFields } from '../server/marketing/index.js';
-import { benchService, measureQueries, median, type BenchService } from './support.js';
+import { benchService, measureQueries, median, startSink, type BenchService } from './support.js';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -139,31 +137,6 @@ function renderPart(): void {
       `median ${med.toFixed(0)} ms (${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)}), ` +
       `${(bytes / ROUNDS / RENDERS).toFixed(0)} bytes of HTML each; target 1000 ms: ${med <= 1000 ? 'met' : 'NOT met'}`,
   );
-}
-
-/** An SMTP server that accepts everything and counts messages (bodies read and dropped). */
-async function startSink() {
-  let received = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        received++;
-        callback();
-      });
-    },
-  });
-  server.on('error', (err: Error) => console.error(`sink: ${err.message}`));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received: () => received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /** RECIPIENTS contacts, a DKIM-signing sender domain, a template with links and a segment of everyone. */

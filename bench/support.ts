@@ -2,7 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { createClient, unwrap } from '../client/index.js';
 
 export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -190,4 +192,29 @@ export async function measureQueries(
         `(${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  target ${q.target} ms: ${p95 <= q.target ? 'met' : 'NOT met'}`,
     );
   }
+}
+
+/** An SMTP server that accepts everything and counts messages (bodies read and dropped). */
+export async function startSink() {
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        received++;
+        callback();
+      });
+    },
+  });
+  server.on('error', (err: Error) => console.error(`sink: ${err.message}`));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -1,4 +1,4 @@
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
+import { isAppRoute, isAppRouteOtherResponse, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { generateSchema } from '@anatine/zod-openapi';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, SchemaObject } from 'openapi3-ts/oas30';
@@ -133,6 +133,12 @@ const RESPONSE_HEADERS: Record<string, HeaderObject> = {
       'mail is captured and whose clock can be advanced). Sent once the credential is accepted.',
     schema: { type: 'string', enum: ['live', 'sandbox'] },
     example: 'live',
+  },
+  'Content-Disposition': {
+    description:
+      'On a file: `inline` with the name to save it under, e.g. `inline; filename="INV-000001.pdf"`.',
+    schema: { type: 'string' },
+    example: 'inline; filename="INV-000001.pdf"',
   },
   'WWW-Authenticate': {
     description:
@@ -369,11 +375,22 @@ export function buildOpenApiDocument(): OpenAPIObject {
           (p) => 'name' in p && p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
         );
         for (const [status, response] of Object.entries(operation.responses ?? {})) {
-          const r = response as { description?: string; headers?: Record<string, unknown> };
+          const r = response as {
+            description?: string;
+            headers?: Record<string, unknown>;
+            content?: Record<string, unknown>;
+          };
           if (r.description === status) {
             r.description = SUCCESS_TEXT[status] ?? errorStatusText(Number(status));
           }
-          r.headers = headerRefs(headersOf(status, idempotent, metadata.auth !== 'none'));
+          const headers = headersOf(status, idempotent, metadata.auth !== 'none');
+          const declared = route.responses[Number(status)];
+          if (declared !== undefined && isAppRouteOtherResponse(declared)) {
+            // A file (a document's PDF): its own media type, bytes rather than JSON, and its name.
+            r.content = { [declared.contentType]: { schema: { type: 'string', format: 'binary' } } };
+            headers.push('Content-Disposition');
+          }
+          r.headers = headerRefs(headers);
         }
         if (operation.requestBody && 'description' in operation.requestBody) {
           operation.requestBody.description = 'JSON body (at most 1 MiB).';

@@ -104,6 +104,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   updateInvoice: 'sales.write',
   deleteInvoice: 'sales.write',
   issueInvoice: 'sales.write',
+  getInvoicePdf: 'sales.read',
+  sendInvoice: 'sales.write',
   createPayment: 'sales.write',
   voidInvoice: 'sales.write',
   // general.quotes
@@ -112,6 +114,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   getQuote: 'sales.read',
   updateQuote: 'sales.write',
   deleteQuote: 'sales.write',
+  getQuotePdf: 'sales.read',
   sendQuote: 'sales.write',
   acceptQuote: 'sales.write',
   declineQuote: 'sales.write',

@@ -135,6 +135,10 @@ export const ConfigSchema = z
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** Where links in mail and documents point: `PUBLIC_BASE_URL`, or this server on localhost. */
+export const publicBaseUrl = (config: Pick<Config, 'PUBLIC_BASE_URL' | 'PORT'>): string =>
+  (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+
 export class ConfigError extends Error {}
 
 /** Parses the environment once; a bad value names the variable. */

@@ -39,6 +39,28 @@ export const CountryCodeSchema = extendApi(
   { description: 'ISO 3166-1 alpha-2 country code, upper case.', example: 'GB' },
 );
 
+export const InvoiceRemindersSchema = extendApi(
+  z.object({
+    enabled: z.boolean().describe('Whether overdue reminders go out at all.'),
+    days_after_due: z
+      .array(z.number().int().min(0).max(365))
+      .max(10)
+      .describe(
+        'Days after the due date each reminder is mailed (0: on the due date), each at most once per invoice.',
+      ),
+  }),
+  {
+    title: 'InvoiceReminders',
+    description:
+      "Overdue reminders: mailed by the service on the business's clock to the customer of each invoice that " +
+      'was sent (`POST /v1/invoices/:id/send`) and is still unpaid, one mail per step, with the amount due and ' +
+      'the link to the hosted page; payment or void stops them. New businesses start with `{"enabled": true, ' +
+      '"days_after_due": [0, 7, 14]}`.',
+    example: { enabled: true, days_after_due: [0, 7, 14] },
+  },
+);
+export type InvoiceReminders = z.infer<typeof InvoiceRemindersSchema>;
+
 export const BusinessSchema = extendApi(
   z.object({
     id: idOf('biz'),
@@ -53,6 +75,13 @@ export const BusinessSchema = extendApi(
     country: z.string().nullable().describe('ISO 3166-1 alpha-2 country code; null until set.'),
     address: AddressSchema.nullable(),
     tax_number: z.string().nullable().describe('VAT or tax registration number; null until set.'),
+    payment_instructions: z
+      .string()
+      .nullable()
+      .describe(
+        'How to pay (bank details, ...), printed on invoices and their hosted pages; null until set.',
+      ),
+    invoice_reminders: InvoiceRemindersSchema,
     plan: z.string().describe('The rate-limit plan of the business. Read-only.'),
     created_at: TimestampSchema,
   }),
@@ -66,6 +95,8 @@ export const BusinessSchema = extendApi(
       country: 'GB',
       address: { line1: '12 St James Square', city: 'London', postal_code: 'SW1Y 4LB', country: 'GB' },
       tax_number: 'GB123456789',
+      payment_instructions: 'Bank transfer to Acme Ltd, sort code 12-34-56, account 12345678',
+      invoice_reminders: { enabled: true, days_after_due: [0, 7, 14] },
       plan: 'standard',
       created_at: '2026-11-21T09:30:00.000Z',
     },
@@ -84,6 +115,20 @@ export const UpdateBusinessBodySchema = extendApi(
       country: CountryCodeSchema.nullable().optional(),
       address: AddressSchema.nullable().optional(),
       tax_number: z.string().trim().min(1).max(50).nullable().optional(),
+      payment_instructions: z.string().trim().min(1).max(2000).nullable().optional(),
+      invoice_reminders: z
+        .object({
+          enabled: z.boolean().optional(),
+          days_after_due: z
+            .array(z.number().int().min(0).max(365))
+            .max(10)
+            .refine((days) => new Set(days).size === days.length, { message: 'Each day at most once' })
+            .optional()
+            .describe('Replaces the steps; kept in ascending order.'),
+        })
+        .strict()
+        .optional()
+        .describe('Either field alone changes only itself.'),
     })
     .strict(),
   {
@@ -103,7 +148,7 @@ export const businessContract = c.router({
     summary: 'Get the business settings',
     description:
       'The settings of the business the credential belongs to: name, base currency, time zone, country, ' +
-      'address, tax number and (read-only) plan.',
+      'address, tax number, payment instructions, the overdue-reminder schedule and (read-only) plan.',
     responses: { 200: resultData(BusinessSchema), ...resultErrors() },
     metadata: businessRoute,
   },
@@ -113,7 +158,7 @@ export const businessContract = c.router({
     summary: 'Update the business settings',
     description:
       'Partial update: only the fields sent change; `null` clears `country`, `address` or `tax_number`. An ' +
-      'empty body changes nothing and answers the settings as they are. `plan` is read-only and, like any ' +
+      'empty body changes nothing and answers the settings as they are. `null` clears `payment_instructions`. `plan` is read-only and, like any ' +
       'unknown field, refused with 422. A new `base_currency` applies to documents created from then on ' +
       '(existing ones keep theirs); a new `timezone` moves "today" at once for overdue states, VAT windows and ' +
       'report defaults, and dates already stored are kept.',

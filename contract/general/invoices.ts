@@ -14,6 +14,7 @@ import {
   TimestampSchema,
   idOf,
 } from '../common/schemas.js';
+import { SendDocumentBodySchema, hostedFields, pdfResponse } from './documents.js';
 
 const c = initContract();
 
@@ -78,6 +79,10 @@ export const InvoiceSchema = extendApi(
     issued_at: TimestampSchema.nullable(),
     paid_at: TimestampSchema.nullable(),
     voided_at: TimestampSchema.nullable(),
+    sent_at: TimestampSchema.nullable().describe(
+      'When the invoice was last mailed to the customer (`POST /v1/invoices/:id/send`); null until then.',
+    ),
+    ...hostedFields,
   }),
   {
     title: 'Invoice',
@@ -114,6 +119,9 @@ export const InvoiceSchema = extendApi(
       issued_at: '2026-11-21T09:31:00.000Z',
       paid_at: null,
       voided_at: null,
+      sent_at: '2026-11-21T09:32:00.000Z',
+      hosted_url: 'https://bms.example.com/i/aW52XzAxSkQ3WDJSNVZROE4zSzRNNlA5VDFXMlkz.pW5Xq0b9c3u1Ycd8JtXzXg',
+      viewed_at: null,
     },
   },
 );
@@ -319,6 +327,36 @@ export const invoicesContract = c.router({
     headers: IdempotencyHeadersSchema,
     body: CreatePaymentBodySchema,
     responses: { 201: invoiceResponse, ...generalErrors(404, 409) },
+    metadata: meta('token', 'Invoices'),
+  },
+  getInvoicePdf: {
+    method: 'GET',
+    path: '/invoices/:id/pdf',
+    summary: 'Download an invoice as a PDF',
+    description:
+      "The invoice as the customer receives it (A4): the business's name, address, tax number and payment " +
+      "instructions (`PATCH /v1/business`), the customer, number, dates, lines, tax, totals in the currency's " +
+      'format, amount paid and due, and notes. A draft is marked DRAFT and a void invoice VOID. Served as ' +
+      '`application/pdf` with a `Content-Disposition` naming the file (`INV-000001.pdf`).',
+    pathParams: IdParamsSchema,
+    responses: { 200: pdfResponse, ...generalErrors(404) },
+    metadata: meta('token', 'Invoices'),
+  },
+  sendInvoice: {
+    method: 'POST',
+    path: '/invoices/:id/send',
+    summary: 'Mail an invoice to the customer',
+    description:
+      "Mails the invoice to `to` (default: the customer's email; 422 on `to` when there is neither), with " +
+      '`cc` copied and `message` above it, the PDF attached and the link to its hosted page (`hosted_url`), ' +
+      "through the mail outbox (a sandbox's mail is captured: `GET /v1/sandbox/messages`). A draft is issued " +
+      'first, in the same transaction (as `POST /v1/invoices/:id/issue` would). An unpaid, overdue or paid ' +
+      'invoice may be sent again; a void one is 409 INVALID_STATE. Sets `sent_at`, and from then on the ' +
+      "business's overdue reminders apply to it (`invoice_reminders` in `PATCH /v1/business`).",
+    headers: IdempotencyHeadersSchema,
+    pathParams: IdParamsSchema,
+    body: SendDocumentBodySchema,
+    responses: { 200: invoiceResponse, ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
   voidInvoice: {

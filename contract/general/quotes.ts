@@ -15,6 +15,7 @@ import {
   TimestampSchema,
   idOf,
 } from '../common/schemas.js';
+import { SendDocumentBodySchema, hostedFields, pdfResponse } from './documents.js';
 import { InvoiceItemInputSchema, InvoiceItemSchema, InvoiceSchema } from './invoices.js';
 
 const c = initContract();
@@ -47,6 +48,7 @@ export const QuoteSchema = extendApi(
     accepted_at: TimestampSchema.nullable(),
     declined_at: TimestampSchema.nullable(),
     converted_at: TimestampSchema.nullable(),
+    ...hostedFields,
   }),
   { title: 'Quote' },
 );
@@ -151,11 +153,34 @@ export const quotesContract = c.router({
     responses: { 200: dataEnvelope(QuoteSchema), ...generalErrors(404, 409) },
     metadata: route,
   },
-  sendQuote: action(
-    '/quotes/:id/send',
-    'Send a quote',
-    'draft -> sent; any other state is 409 INVALID_STATE.',
-  ),
+  getQuotePdf: {
+    method: 'GET',
+    path: '/quotes/:id/pdf',
+    summary: 'Download a quote as a PDF',
+    description:
+      "The quote as the customer receives it (A4): the business's name, address and tax number, the customer, " +
+      "number, date and `valid_until`, lines, tax and totals in the currency's format, and notes; a draft is " +
+      'marked DRAFT. Served as `application/pdf` named `QUO-000001.pdf`.',
+    pathParams: IdParamsSchema,
+    responses: { 200: pdfResponse, ...generalErrors(404) },
+    metadata: route,
+  },
+  sendQuote: {
+    method: 'POST',
+    path: '/quotes/:id/send',
+    summary: 'Send a quote',
+    description:
+      "draft -> sent; any other state is 409 INVALID_STATE. Mails the quote to `to` (default: the customer's " +
+      'email) with `cc` copied and `message` above it, the PDF attached and the link to its hosted page, where ' +
+      'the customer can accept or decline it. When neither `to` nor a customer email exists, the quote is ' +
+      'marked sent without a mail, to be handed over another way (its PDF or `hosted_url`). Every field is ' +
+      'optional: an empty body (or none) sends to the customer.',
+    headers: IdempotencyHeadersSchema,
+    pathParams: IdParamsSchema,
+    body: SendDocumentBodySchema,
+    responses: { 200: dataEnvelope(QuoteSchema), ...generalErrors(404, 409) },
+    metadata: route,
+  },
   acceptQuote: action(
     '/quotes/:id/accept',
     'Accept a quote',

@@ -25,6 +25,10 @@ export const DueRunSchema = extendApi(
     points_expired: z.number().int().describe('Point credits whose expiry passed on the way.'),
     vouchers_expired: z.number().int().describe('Redemption vouchers whose validity ended on the way.'),
     reminders_sent: z.number().int().describe('Service reminders that came due and were mailed (captured).'),
+    invoice_reminders_sent: z
+      .number()
+      .int()
+      .describe('Overdue-invoice reminders whose step came and were mailed (captured).'),
     campaigns_started: z
       .number()
       .int()

@@ -20,6 +20,17 @@ export const CapturedMessageSchema = extendApi(
     headers: z
       .record(z.string())
       .describe('Headers the message carries beyond From, To and Subject (List-Unsubscribe, ...).'),
+    cc: z.array(z.string()).describe('Addresses copied on the message.'),
+    reply_to: z.string().nullable().describe('Where replies go; null for the sender itself.'),
+    attachments: z
+      .array(
+        z.object({
+          filename: z.string(),
+          content_type: z.string(),
+          size: z.number().int().describe('Bytes.'),
+        }),
+      )
+      .describe('Files attached (an invoice or quote PDF), by name, type and size.'),
     created_at: TimestampSchema,
   }),
   {
@@ -35,6 +46,9 @@ export const CapturedMessageSchema = extendApi(
         'List-Unsubscribe': '<https://bms.example/u/...>',
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
+      cc: [],
+      reply_to: null,
+      attachments: [],
       created_at: '2026-11-21T09:30:00.000Z',
     },
   },

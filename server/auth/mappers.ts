@@ -19,6 +19,8 @@ export const toBusiness = (row: BusinessRow): Business => ({
   country: row.country,
   address: row.address,
   tax_number: row.tax_number,
+  payment_instructions: row.payment_instructions,
+  invoice_reminders: { enabled: row.invoice_reminders_enabled, days_after_due: row.invoice_reminder_days },
   plan: row.plan,
   created_at: row.created_at.toISOString(),
 });

@@ -341,6 +341,13 @@ export async function updateBusiness(ctx: Ctx, input: UpdateBusinessBody): Promi
     ...(input.country !== undefined && { country: input.country }),
     ...(input.address !== undefined && { address: input.address ? JSON.stringify(input.address) : null }),
     ...(input.tax_number !== undefined && { tax_number: input.tax_number }),
+    ...(input.payment_instructions !== undefined && { payment_instructions: input.payment_instructions }),
+    ...(input.invoice_reminders?.enabled !== undefined && {
+      invoice_reminders_enabled: input.invoice_reminders.enabled,
+    }),
+    ...(input.invoice_reminders?.days_after_due !== undefined && {
+      invoice_reminder_days: [...input.invoice_reminders.days_after_due].sort((a, b) => a - b),
+    }),
   };
   if (Object.keys(changes).length === 0) return getBusiness(ctx);
   const row = await settings.updateBusiness(ctx, changes);

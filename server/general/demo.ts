@@ -602,7 +602,8 @@ function quoteSteps(
           notes: quote.notes,
         });
         id = draft.id;
-        if (quote.sent !== undefined) await quotes.sendQuote(seed.at(moment(quote.sent)), id);
+        if (quote.sent !== undefined)
+          await quotes.sendQuote(seed.at(moment(quote.sent)), id, {}, { mail: false });
       },
     });
     if (quote.accepted !== undefined) {

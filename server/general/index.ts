@@ -2,6 +2,8 @@ import { createExpressEndpoints } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedGeneralDemo } from './demo.js';
+import { mountDocumentPages } from './documents/pages.js';
+import { hasDueInvoiceReminders, sendInvoiceReminders } from './invoices/reminders.js';
 import { generalRoutes } from './routes.js';
 
 /** The general group: customers, products, invoices. It announces the invoice hooks. */
@@ -15,12 +17,19 @@ export const generalModule: DomainModule = {
     'payments',
     'quotes',
     'quote_items',
+    'invoice_reminders',
     'sequences',
   ],
   views: ['customer_directory'],
   mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
+  pages: mountDocumentPages,
+  periodic: [{ name: 'invoice reminders', everyMs: () => 60_000, run: sendInvoiceReminders }],
+  due: [{ counts: 'invoice_reminders_sent', run: sendInvoiceReminders, pending: hasDueInvoiceReminders }],
   seedDemo: seedGeneralDemo,
 };
 
 export { customerForEmail, unsubscribeCustomer } from './customers/service.js';
 export { salesItems, type SalesItem } from './invoices/sales.js';
+
+/** The document renderer, for bench/documents.ts. */
+export { renderPdf, type DocumentIssuer, type DocumentRecipient, type PdfSource } from './documents/pdf.js';

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { created, ok } from '../platform/answers.js';
@@ -8,6 +9,12 @@ import * as products from './products/service.js';
 import * as quotes from './quotes/service.js';
 
 const s = initServer();
+
+/** A document's PDF, named for download. */
+function pdf(res: Response, file: { filename: string; content: Buffer }) {
+  res.setHeader('Content-Disposition', `inline; filename="${file.filename}"`);
+  return { status: 200 as const, body: file.content as unknown as Blob };
+}
 
 export const generalRoutes = (deps: Deps) => {
   const ctx = ctxFor(deps);
@@ -43,6 +50,9 @@ export const generalRoutes = (deps: Deps) => {
       createPayment: async ({ params, body, req }) =>
         created({ data: await invoices.recordPayment(ctx(req), params.id, body) }),
       voidInvoice: async ({ params, req }) => ok({ data: await invoices.voidInvoice(ctx(req), params.id) }),
+      getInvoicePdf: async ({ params, req, res }) => pdf(res, await invoices.invoicePdf(ctx(req), params.id)),
+      sendInvoice: async ({ params, body, req }) =>
+        ok({ data: await invoices.sendInvoice(ctx(req), params.id, body) }),
     },
     quotes: {
       listQuotes: async ({ query, req }) => ok(await quotes.listQuotes(ctx(req), query)),
@@ -51,7 +61,9 @@ export const generalRoutes = (deps: Deps) => {
       updateQuote: async ({ params, body, req }) =>
         ok({ data: await quotes.updateQuote(ctx(req), params.id, body) }),
       deleteQuote: async ({ params, req }) => ok({ data: await quotes.deleteQuote(ctx(req), params.id) }),
-      sendQuote: async ({ params, req }) => ok({ data: await quotes.sendQuote(ctx(req), params.id) }),
+      sendQuote: async ({ params, body, req }) =>
+        ok({ data: await quotes.sendQuote(ctx(req), params.id, body ?? {}) }),
+      getQuotePdf: async ({ params, req, res }) => pdf(res, await quotes.quotePdf(ctx(req), params.id)),
       acceptQuote: async ({ params, req }) => ok({ data: await quotes.acceptQuote(ctx(req), params.id) }),
       declineQuote: async ({ params, req }) => ok({ data: await quotes.declineQuote(ctx(req), params.id) }),
       convertQuote: async ({ params, req }) =>

@@ -12,12 +12,47 @@ insert into "mail_messages" (
   "from_address",
   "html",
   "headers",
+  "cc_addresses",
+  "reply_to",
   "status",
   "sent_at",
   "error"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
+
+-- insertAttachments
+insert into "mail_attachments" ("business_id", "message_id", "position", "filename", "content_type", "content")
+values
+  ($1, $2, $3, $4, $5, $6);
+
+-- attachmentsOf
+select
+  "filename",
+  "content_type",
+  "content"
+from
+  "mail_attachments"
+where
+  "business_id" = $1
+  and "message_id" = $2
+order by
+  "position";
+
+-- attachmentSummaries
+select
+  "message_id",
+  "filename",
+  "content_type",
+  octet_length("content") as "size"
+from
+  "mail_attachments"
+where
+  "business_id" = $1
+  and "message_id" in ($2)
+order by
+  "message_id",
+  "position";
 
 -- findQueued
 select
@@ -48,6 +83,8 @@ select
   "body",
   "html",
   "headers",
+  "cc_addresses",
+  "reply_to",
   "created_at"
 from
   "mail_messages"

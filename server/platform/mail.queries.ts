@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db, Executor, Trx } from './db/database.js';
 import { pageWithTotal } from './db/paged.js';
-import type { MailMessagesTable } from './db/types.js';
+import type { MailAttachmentsTable, MailMessagesTable } from './db/types.js';
 
 export async function insertMessage(
   trx: Db | Trx,
@@ -11,6 +11,46 @@ export async function insertMessage(
   await trx
     .insertInto('mail_messages')
     .values({ ...row, status, sent_at: status === 'logged' ? row.created_at : null, error: null })
+    .execute();
+}
+
+/** Stores a message's attachments, in order. */
+export async function insertAttachments(
+  trx: Db | Trx,
+  rows: readonly Insertable<MailAttachmentsTable>[],
+): Promise<void> {
+  if (rows.length > 0)
+    await trx
+      .insertInto('mail_attachments')
+      .values([...rows])
+      .execute();
+}
+
+/** A message's attachments, in order. */
+export function attachmentsOf(db: Db, businessId: string, messageId: string) {
+  return db
+    .selectFrom('mail_attachments')
+    .select(['filename', 'content_type', 'content'])
+    .where('business_id', '=', businessId)
+    .where('message_id', '=', messageId)
+    .orderBy('position')
+    .execute();
+}
+
+/** What the messages carry attached, without the contents: name, type and size. */
+export function attachmentSummaries(db: Executor, businessId: string, messageIds: readonly string[]) {
+  return db
+    .selectFrom('mail_attachments')
+    .select([
+      'message_id',
+      'filename',
+      'content_type',
+      (eb) => eb.fn<number>('octet_length', ['content']).as('size'),
+    ])
+    .where('business_id', '=', businessId)
+    .where('message_id', 'in', messageIds)
+    .orderBy('message_id')
+    .orderBy('position')
     .execute();
 }
 
@@ -50,7 +90,18 @@ export async function listCaptured(
     .where('business_id', '=', businessId)
     .where('status', '=', 'logged');
   return pageWithTotal(
-    base.select(['id', 'to_address', 'from_address', 'subject', 'body', 'html', 'headers', 'created_at']),
+    base.select([
+      'id',
+      'to_address',
+      'from_address',
+      'subject',
+      'body',
+      'html',
+      'headers',
+      'cc_addresses',
+      'reply_to',
+      'created_at',
+    ]),
     (q) => q.orderBy('created_at', 'desc').orderBy('id', 'desc'),
     page,
   );

@@ -10,8 +10,20 @@ import * as queries from './mail.queries.js';
 import { isSandbox } from './settings.js';
 import type { ServiceState } from './state.js';
 
+/** A file attached to a message (an invoice's PDF), kept with the message until it is sent. */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface OutgoingMail {
   to: string;
+  /** Addresses copied on the message. */
+  cc?: readonly string[];
+  /** Where replies go, when not the sender (the business's own address on its documents). */
+  replyTo?: string;
+  attachments?: readonly MailAttachment[];
   subject: string;
   text: string;
   /** The sender, when not the service's own `MAIL_FROM`. */
@@ -31,8 +43,30 @@ const rowOf = (env: { businessId: string; clock: Clock }, id: string, mail: Outg
   from_address: mail.from ?? null,
   html: mail.html ?? null,
   headers: JSON.stringify(mail.headers ?? {}),
+  cc_addresses: [...(mail.cc ?? [])],
+  reply_to: mail.replyTo ?? null,
   created_at: env.clock.now(),
 });
+
+const attachmentRows = (businessId: string, messageId: string, mail: OutgoingMail) =>
+  (mail.attachments ?? []).map((a, position) => ({
+    business_id: businessId,
+    message_id: messageId,
+    position,
+    filename: a.filename,
+    content_type: a.contentType,
+    content: a.content,
+  }));
+
+/**
+ * A sender shown as `name` at the address of the service's `MAIL_FROM` (documents go out under the
+ * business's name; replies reach the business through Reply-To).
+ */
+export function senderNamed(config: Readonly<Config>, name: string): string {
+  const address = /<([^<>]+)>\s*$/.exec(config.MAIL_FROM)?.[1] ?? config.MAIL_FROM.trim();
+  const quoted = name.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, ' ');
+  return `"${quoted}" <${address}>`;
+}
 
 /** Where mail goes: handed to SMTP, or captured and listed at `GET /v1/sandbox/messages`. */
 export const mailDestination = (config: Readonly<Config>) =>
@@ -49,6 +83,7 @@ export type SendMailJob = JobPayloads['mail.send'];
 export async function queueMail(ctx: TxCtx, mail: OutgoingMail): Promise<void> {
   const id = newId('mail');
   await queries.insertMessage(ctx.db, rowOf(ctx, id, mail));
+  await queries.insertAttachments(ctx.db, attachmentRows(ctx.businessId, id, mail));
   await ctx.jobs.send(ctx.db, QUEUES.sendMail, {
     businessId: ctx.businessId,
     messageId: id,
@@ -64,7 +99,9 @@ export async function recordMail(
   env: { businessId: string; clock: Clock },
   mail: OutgoingMail,
 ): Promise<void> {
-  await queries.insertMessage(db, rowOf(env, newId('mail'), mail), 'logged');
+  const id = newId('mail');
+  await queries.insertMessage(db, rowOf(env, id, mail), 'logged');
+  await queries.insertAttachments(db, attachmentRows(env.businessId, id, mail));
 }
 
 /** The business's captured mail, newest first. */
@@ -74,6 +111,14 @@ export async function listCapturedMail(
   page: { limit: number; offset: number },
 ) {
   const { rows, total } = await queries.listCaptured(db, businessId, page);
+  const attached =
+    rows.length === 0
+      ? []
+      : await queries.attachmentSummaries(
+          db,
+          businessId,
+          rows.map((r) => r.id),
+        );
   return {
     messages: rows.map((row) => ({
       id: row.id,
@@ -83,6 +128,11 @@ export async function listCapturedMail(
       text: row.body,
       html: row.html,
       headers: row.headers,
+      cc: row.cc_addresses,
+      reply_to: row.reply_to,
+      attachments: attached
+        .filter((a) => a.message_id === row.id)
+        .map((a) => ({ filename: a.filename, content_type: a.content_type, size: Number(a.size) })),
       created_at: row.created_at.toISOString(),
     })),
     total,
@@ -121,11 +171,21 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
       await mark('logged');
       return;
     }
+    const attachments = await queries.attachmentsOf(db, job.businessId, job.messageId);
     await transport.sendMail({
-      from: config.MAIL_FROM,
+      from: message.from_address ?? config.MAIL_FROM,
       to: message.to_address,
+      ...(message.cc_addresses.length > 0 && { cc: message.cc_addresses }),
+      ...(message.reply_to && { replyTo: message.reply_to }),
       subject: message.subject,
       text: message.body,
+      ...(message.html && { html: message.html }),
+      headers: message.headers,
+      attachments: attachments.map((a) => ({
+        filename: a.filename,
+        contentType: a.content_type,
+        content: Buffer.from(a.content),
+      })),
     });
     await mark('sent');
   };

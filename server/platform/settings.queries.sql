@@ -28,10 +28,13 @@ insert into "businesses" (
   "tax_number",
   "created_at",
   "live_business_id",
-  "clock_offset_ms"
+  "clock_offset_ms",
+  "payment_instructions",
+  "invoice_reminders_enabled",
+  "invoice_reminder_days"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 
 -- findBusiness
 select
@@ -42,6 +45,10 @@ select
   "country",
   "address",
   "tax_number",
+  "payment_instructions",
+  "invoice_reminders_enabled",
+  "invoice_reminder_days",
+  "email",
   "plan",
   "created_at"
 from
@@ -63,6 +70,10 @@ returning
   "country",
   "address",
   "tax_number",
+  "payment_instructions",
+  "invoice_reminders_enabled",
+  "invoice_reminder_days",
+  "email",
   "plan",
   "created_at";
 
@@ -96,6 +107,9 @@ insert into "businesses" (
   "country",
   "address",
   "tax_number",
+  "payment_instructions",
+  "invoice_reminders_enabled",
+  "invoice_reminder_days",
   "created_at",
   "environment",
   "live_business_id"
@@ -110,6 +124,9 @@ select
   "country",
   "address",
   "tax_number",
+  "payment_instructions",
+  "invoice_reminders_enabled",
+  "invoice_reminder_days",
   $2 as "created_at",
   $3 as "environment",
   "id" as "live_business_id"

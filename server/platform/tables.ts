@@ -10,6 +10,7 @@ export const PLATFORM_TABLES: readonly string[] = [
   'idempotency_keys',
   'rate_limits',
   'mail_messages',
+  'mail_attachments',
   'audit_log',
 ];
 
@@ -17,4 +18,6 @@ export const PLATFORM_TABLES: readonly string[] = [
 export const PLATFORM_VIEWS: readonly string[] = [
   /** Each business's time zone (`business_id`, `timezone`), for sweeps that decide "due" per zone. */
   'business_time_zones',
+  /** Each business's overdue-reminder steps while reminders are on (`business_id`, `timezone`, `days_after_due`). */
+  'business_invoice_reminder_steps',
 ];

@@ -45,6 +45,8 @@ describe('GET /v1/business', () => {
         country: null,
         address: null,
         tax_number: null,
+        payment_instructions: null,
+        invoice_reminders: { enabled: true, days_after_due: [0, 7, 14] },
         plan: 'standard',
         created_at: expect.stringMatching(ISO),
       },
@@ -71,6 +73,8 @@ describe('PATCH /v1/business', () => {
           country: 'NZ',
           address: { line1: '1 Queen St', city: 'Auckland', postal_code: '1010', country: 'NZ' },
           tax_number: 'NZ-123-456-789',
+          payment_instructions: 'Direct credit to 12-3456-7890123-00',
+          invoice_reminders: { enabled: false, days_after_due: [30, 1] },
         },
       }),
     );
@@ -82,6 +86,8 @@ describe('PATCH /v1/business', () => {
       country: 'NZ',
       address: { line1: '1 Queen St', city: 'Auckland', postal_code: '1010', country: 'NZ' },
       tax_number: 'NZ-123-456-789',
+      payment_instructions: 'Direct credit to 12-3456-7890123-00',
+      invoice_reminders: { enabled: false, days_after_due: [1, 30] },
       plan: 'standard',
       created_at: expect.stringMatching(ISO),
     };

@@ -25,7 +25,8 @@ const body = (t: TestTenant, overrides: Partial<CreateQuoteBody> = {}): CreateQu
 const createQuote = async (t: TestTenant, overrides: Partial<CreateQuoteBody> = {}): Promise<Quote> =>
   (await unwrap(api(t).createQuote({ body: body(t, overrides) }))).data;
 
-const send = async (t: TestTenant, id: string) => (await unwrap(api(t).sendQuote({ params: { id } }))).data;
+const send = async (t: TestTenant, id: string) =>
+  (await unwrap(api(t).sendQuote({ params: { id }, body: {} }))).data;
 const accept = async (t: TestTenant, id: string) =>
   (await unwrap(api(t).acceptQuote({ params: { id } }))).data;
 
@@ -175,7 +176,7 @@ describe('moves between states', () => {
   });
 
   const moves = {
-    send: (t: TestTenant, id: string) => api(t).sendQuote({ params: { id } }),
+    send: (t: TestTenant, id: string) => api(t).sendQuote({ params: { id }, body: {} }),
     accept: (t: TestTenant, id: string) => api(t).acceptQuote({ params: { id } }),
     decline: (t: TestTenant, id: string) => api(t).declineQuote({ params: { id } }),
     convert: (t: TestTenant, id: string) => api(t).convertQuote({ params: { id } }),

@@ -81,6 +81,13 @@ describeRouteSecurity({
     route(invoices.voidInvoice, async (t) => ({
       params: { id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id },
     })),
+    route(invoices.getInvoicePdf, async (t) => ({
+      params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
+    })),
+    route(invoices.sendInvoice, async (t) => ({
+      params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
+      body: { to: 'accounts@example.com' },
+    })),
 
     route(quotes.listQuotes, async (t) => ({ query: { customer_id: t.customerId } }), {
       otherBusiness: emptyPage,
@@ -97,6 +104,9 @@ describeRouteSecurity({
       { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'customer_id' } },
     ),
     route(quotes.getQuote, async (t) => ({ params: { id: (await createQuote(t.client, t.customerId)).id } })),
+    route(quotes.getQuotePdf, async (t) => ({
+      params: { id: (await createQuote(t.client, t.customerId)).id },
+    })),
     route(quotes.updateQuote, async (t) => ({
       params: { id: (await createQuote(t.client, t.customerId)).id },
       body: { notes: 'Updated terms' },
@@ -106,6 +116,7 @@ describeRouteSecurity({
     })),
     route(quotes.sendQuote, async (t) => ({
       params: { id: (await createQuote(t.client, t.customerId)).id },
+      body: {},
     })),
     route(quotes.acceptQuote, async (t) => ({
       params: { id: (await createQuote(t.client, t.customerId, 'sent')).id },

@@ -173,7 +173,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
         }),
       )
     ).data;
-    if (status !== 'draft') await unwrap(general.quotes.sendQuote({ params: { id: quote.id } }));
+    if (status !== 'draft') await unwrap(general.quotes.sendQuote({ params: { id: quote.id }, body: {} }));
     if (status === 'accepted') await unwrap(general.quotes.acceptQuote({ params: { id: quote.id } }));
     quotes.push(quote.id);
   }

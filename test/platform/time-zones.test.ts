@@ -187,7 +187,7 @@ describe('overdue and expiry turn at local midnight', () => {
           },
         }),
       );
-      await unwrap(biz.client.general.quotes.sendQuote({ params: { id: data.id } }));
+      await unwrap(biz.client.general.quotes.sendQuote({ params: { id: data.id }, body: {} }));
       return data.id;
     };
     const [early, late, inHonolulu] = await Promise.all([

@@ -60,6 +60,7 @@ describe('GET and POST /v1/sandbox/clock', () => {
       points_expired: 0,
       vouchers_expired: 0,
       reminders_sent: 0,
+      invoice_reminders_sent: 0,
       campaigns_started: 0,
       vat_alerts_sent: 0,
     });

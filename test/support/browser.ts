@@ -22,7 +22,7 @@ function chromiumPath(): string {
       // next
     }
   }
-  throw new Error('Chromium is missing: run `bash scripts/ensure-chromium.sh` (npm test runs it first)');
+  throw new Error('Chromium is missing: run `bash scripts/ensure-test-tools.sh` (npm test runs it first)');
 }
 
 /** One browser per test file. */

@@ -90,7 +90,7 @@ export async function createQuote(
   };
   const quote = (await unwrap(quotes.createQuote({ body }))).data;
   if (status === 'draft') return quote;
-  await unwrap(quotes.sendQuote({ params: { id: quote.id } }));
+  await unwrap(quotes.sendQuote({ params: { id: quote.id }, body: {} }));
   if (status === 'sent') return (await unwrap(quotes.getQuote({ params: { id: quote.id } }))).data;
   return (await unwrap(quotes.acceptQuote({ params: { id: quote.id } }))).data;
 }

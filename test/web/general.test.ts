@@ -361,7 +361,11 @@ describe('quotes', () => {
     const quoteId = /\/app\/quotes\/(quo_\w+)$/.exec(page.url())![1]!;
     const badge = page.locator('.status-line .badge');
     expect(await badge.textContent()).toBe('draft');
-    await page.getByRole('button', { name: 'Mark as sent' }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Send quote QUO-000001' })
+      .getByRole('button', { name: 'Send quote' })
+      .click();
     await expect.poll(() => badge.textContent()).toBe('sent');
     await page.getByRole('button', { name: 'Mark as accepted' }).click();
     await expect.poll(() => badge.textContent()).toBe('accepted');

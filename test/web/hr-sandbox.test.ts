@@ -357,7 +357,10 @@ describe('the sandbox: reset with demo data, the test clock and captured mail', 
       await page.getByRole('button', { name: 'Reset with demo data' }).click();
       const confirm = page.getByRole('dialog', { name: 'Reset the sandbox with demo data?' });
       await expectAccessible(page, 'sandbox reset dialog');
-      await confirm.getByRole('button', { name: 'Reset and fill with demo data' }).click();
+      // Seeding runs for seconds on the embedded database, which serves nothing else meanwhile.
+      await confirm
+        .getByRole('button', { name: 'Reset and fill with demo data' })
+        .click({ timeout: 120_000 });
       await page.getByText('The sandbox was reset').waitFor({ timeout: 120_000 });
       const seeded = page.getByRole('list', { name: 'Demo data created' });
       expect(await seeded.textContent()).toMatch(/Customers: \d+/);

@@ -1,3 +1,4 @@
+import { publicBaseUrl } from '../../config.js';
 import type { AcceptInvitationBody, AuthSession } from '../../../contract/auth/index.js';
 import type {
   ChangeRoleBody,
@@ -42,9 +43,6 @@ const ownersOnly = () => new ApiError('FORBIDDEN', 'Only an owner may make, chan
 const lastOwner = (what: string) =>
   conflict(`The business's last owner cannot be ${what}; make another member an owner first`);
 
-const baseUrlOf = (ctx: Pick<Ctx, 'config'>) =>
-  (ctx.config.PUBLIC_BASE_URL ?? `http://localhost:${ctx.config.PORT}`).replace(/\/$/, '');
-
 export async function getTeam(ctx: Ctx): Promise<Team> {
   const teamId = await teamOf(ctx);
   const [members, invitations] = await Promise.all([
@@ -87,7 +85,7 @@ export async function invite(ctx: Ctx, actor: Actor, input: InviteBody): Promise
       created_at: now,
     });
     const business = await settings.findBusiness(ctx);
-    const link = `${baseUrlOf(ctx)}/invitations/${token}`;
+    const link = `${publicBaseUrl(ctx.config)}/invitations/${token}`;
     await queueMail(ctx, {
       to: email,
       subject: `You are invited to join ${business?.name ?? 'a business'}`,

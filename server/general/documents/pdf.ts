@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { create as parseFont, type Font, type Glyph, type GlyphRun } from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { z } from 'zod';
-import { currencyExponent } from '../../../contract/common/currencies.js';
 import type { AddressSchema } from '../../../contract/general/customers.js';
 import type { Invoice } from '../../../contract/general/invoices.js';
 import type { Quote } from '../../../contract/general/quotes.js';
+import { formatMoney } from './format.js';
 
 /**
  * Invoices and quotes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
@@ -147,26 +147,6 @@ function quoteView(quote: Quote): DocumentView {
 
 // ---------------------------------------------------------------------------------------------
 // Numbers and addresses as printed
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** `$1,234.56`, `¥1,235`, `KWD 1.235`: always exactly the currency's decimals. */
-function formatMoney(amount: number, currency: string): string {
-  let format = moneyFormats.get(currency);
-  if (!format) {
-    // Building an Intl.NumberFormat costs far more than using one, and a 1,000-line invoice prints
-    // 2,000 amounts: one per currency for the life of the process.
-    const digits = currencyExponent(currency);
-    format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    });
-    moneyFormats.set(currency, format);
-  }
-  return format.format(amount);
-}
 
 // Quantities have at most 4 decimals and tax rates at most 3 (the contract refuses more), so these
 // print them exactly, without trailing zeros.

@@ -30,6 +30,7 @@ export function toInvoice(
   items: LineRow[],
   payments: PaymentRow[],
   today: string,
+  hostedUrl: string | null,
 ): Invoice {
   const money = (minor: number) => toMajor(Number(minor), row.currency);
   return {
@@ -54,6 +55,9 @@ export function toInvoice(
     issued_at: row.issued_at ? row.issued_at.toISOString() : null,
     paid_at: row.paid_at ? row.paid_at.toISOString() : null,
     voided_at: row.voided_at ? row.voided_at.toISOString() : null,
+    sent_at: row.sent_at ? row.sent_at.toISOString() : null,
+    hosted_url: hostedUrl,
+    viewed_at: row.viewed_at ? row.viewed_at.toISOString() : null,
   };
 }
 

@@ -21,10 +21,12 @@ insert into "invoices" (
   "issued_at",
   "paid_at",
   "voided_at",
-  "deleted_at"
+  "deleted_at",
+  "sent_at",
+  "viewed_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
 
 -- updateInvoice
 update "invoices"
@@ -143,3 +145,146 @@ where
   and "i"."deleted_at" is null
   and "i"."customer_id" = $2
   and "i"."status" = $3;
+
+-- markInvoiceViewed
+update "invoices"
+set
+  "viewed_at" = $1
+where
+  "business_id" = $2
+  and "id" = $3
+  and "viewed_at" is null;
+
+-- invoicesWithDueReminders
+select
+  distinct "i"."business_id",
+  "i"."id" as "invoice_id"
+from
+  "invoices" as "i"
+  inner join "business_invoice_reminder_steps" as "s" on "s"."business_id" = "i"."business_id"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."status" = $1
+  and "i"."sent_at" is not null
+  and "i"."deleted_at" is null
+  and "c"."email" is not null
+  and ("s"."timezone" in ($2) and i.due_date + s.days_after_due <= $3::date)
+  and (i.sent_at AT TIME ZONE s.timezone)::date < i.due_date + s.days_after_due
+  and not exists (
+    select
+      "r"."days_after_due"
+    from
+      "invoice_reminders" as "r"
+    where
+      "r"."business_id" = "i"."business_id"
+      and "r"."invoice_id" = "i"."id"
+      and "r"."days_after_due" = "s"."days_after_due"
+  )
+  and "i"."business_id" = $4
+  and ("i"."business_id", "i"."id") > ($5, $6)
+order by
+  "i"."business_id",
+  "i"."id"
+limit $7;
+
+-- invoicesWithDueReminders (after = undefined)
+select
+  distinct "i"."business_id",
+  "i"."id" as "invoice_id"
+from
+  "invoices" as "i"
+  inner join "business_invoice_reminder_steps" as "s" on "s"."business_id" = "i"."business_id"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."status" = $1
+  and "i"."sent_at" is not null
+  and "i"."deleted_at" is null
+  and "c"."email" is not null
+  and ("s"."timezone" in ($2) and i.due_date + s.days_after_due <= $3::date)
+  and (i.sent_at AT TIME ZONE s.timezone)::date < i.due_date + s.days_after_due
+  and not exists (
+    select
+      "r"."days_after_due"
+    from
+      "invoice_reminders" as "r"
+    where
+      "r"."business_id" = "i"."business_id"
+      and "r"."invoice_id" = "i"."id"
+      and "r"."days_after_due" = "s"."days_after_due"
+  )
+  and "i"."business_id" = $4
+order by
+  "i"."business_id",
+  "i"."id"
+limit $5;
+
+-- invoicesWithDueReminders (businessId = undefined)
+select
+  distinct "i"."business_id",
+  "i"."id" as "invoice_id"
+from
+  "invoices" as "i"
+  inner join "business_invoice_reminder_steps" as "s" on "s"."business_id" = "i"."business_id"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."status" = $1
+  and "i"."sent_at" is not null
+  and "i"."deleted_at" is null
+  and "c"."email" is not null
+  and ("s"."timezone" in ($2) and i.due_date + s.days_after_due <= $3::date)
+  and (i.sent_at AT TIME ZONE s.timezone)::date < i.due_date + s.days_after_due
+  and not exists (
+    select
+      "r"."days_after_due"
+    from
+      "invoice_reminders" as "r"
+    where
+      "r"."business_id" = "i"."business_id"
+      and "r"."invoice_id" = "i"."id"
+      and "r"."days_after_due" = "s"."days_after_due"
+  )
+  and ("i"."business_id", "i"."id") > ($4, $5)
+order by
+  "i"."business_id",
+  "i"."id"
+limit $6;
+
+-- lockDueSteps
+select
+  "s"."days_after_due",
+  "c"."email"
+from
+  "invoices" as "i"
+  inner join "business_invoice_reminder_steps" as "s" on "s"."business_id" = "i"."business_id"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."status" = $1
+  and "i"."sent_at" is not null
+  and "i"."deleted_at" is null
+  and "c"."email" is not null
+  and ("s"."timezone" in ($2) and i.due_date + s.days_after_due <= $3::date)
+  and (i.sent_at AT TIME ZONE s.timezone)::date < i.due_date + s.days_after_due
+  and not exists (
+    select
+      "r"."days_after_due"
+    from
+      "invoice_reminders" as "r"
+    where
+      "r"."business_id" = "i"."business_id"
+      and "r"."invoice_id" = "i"."id"
+      and "r"."days_after_due" = "s"."days_after_due"
+  )
+  and "i"."business_id" = $4
+  and "i"."id" = $5
+order by
+  "s"."days_after_due" desc
+for update of "i" skip locked;
+
+-- recordReminders
+insert into "invoice_reminders" ("business_id", "invoice_id", "days_after_due", "sent_at")
+values
+  ($1, $2, $3, $4);

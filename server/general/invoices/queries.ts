@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import type { ListInvoicesQuery } from '../../../contract/general/invoices.js';
 import { offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Insertable, Updateable } from 'kysely';
+import type { DaysByZone } from '../../platform/calendar.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type { InvoicesTable, PaymentsTable } from '../../platform/db/types.js';
@@ -126,4 +128,110 @@ export async function listInvoices(
     (q) => q.orderBy(SORT_COLUMNS[sort.field], sort.direction).orderBy('i.id', sort.direction),
     { limit: query.limit, offset: offsetOf(query) },
   );
+}
+
+/** Records the first view of the hosted page; later views change nothing. */
+export async function markInvoiceViewed(
+  db: Executor,
+  businessId: string,
+  id: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('invoices')
+    .set({ viewed_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .where('viewed_at', 'is', null)
+    .execute();
+}
+
+export type ReminderKey = { business_id: string; invoice_id: string };
+
+/**
+ * Invoice reminder steps that have come: an unpaid invoice that was mailed, of a customer with an
+ * email, in a business whose reminders are on, whose due date plus the step's days is on or before
+ * the business's today (`days`: today for each zone businesses are in), not yet mailed, and after
+ * the day the invoice was (last) sent, whose own mail covers the steps before it.
+ */
+function dueSteps(db: Executor, days: DaysByZone) {
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('business_invoice_reminder_steps as s', 's.business_id', 'i.business_id')
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'),
+    )
+    .where('i.status', '=', 'unpaid')
+    .where('i.sent_at', 'is not', null)
+    .where('i.deleted_at', 'is', null)
+    .where('c.email', 'is not', null)
+    .where((eb) =>
+      eb.or(
+        days.map(({ day, zones }) =>
+          eb.and([
+            eb('s.timezone', 'in', zones),
+            eb(sql<string>`i.due_date + s.days_after_due`, '<=', sql<string>`${day}::date`),
+          ]),
+        ),
+      ),
+    )
+    .where(sql<boolean>`(i.sent_at AT TIME ZONE s.timezone)::date < i.due_date + s.days_after_due`)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('invoice_reminders as r')
+            .select('r.days_after_due')
+            .whereRef('r.business_id', '=', 'i.business_id')
+            .whereRef('r.invoice_id', '=', 'i.id')
+            .whereRef('r.days_after_due', '=', 's.days_after_due'),
+        ),
+      ),
+    );
+}
+
+/** Up to `limit` invoices with a reminder step due by `days`, in key order after `after`. */
+export async function invoicesWithDueReminders(
+  db: Executor,
+  days: DaysByZone,
+  limit: number,
+  after?: ReminderKey,
+  businessId?: string,
+): Promise<ReminderKey[]> {
+  let query = dueSteps(db, days).select(['i.business_id', 'i.id as invoice_id']).distinct();
+  if (businessId !== undefined) query = query.where('i.business_id', '=', businessId);
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('i.business_id', 'i.id'), '>', eb.tuple(after.business_id, after.invoice_id)),
+    );
+  }
+  return query.orderBy('i.business_id').orderBy('i.id').limit(limit).execute();
+}
+
+/**
+ * The invoice's due steps, latest first, its row locked so payment or void waits; none when it is
+ * no longer due or another worker holds it (SKIP LOCKED).
+ */
+export async function lockDueSteps(db: Executor, days: DaysByZone, key: ReminderKey) {
+  return dueSteps(db, days)
+    .select(['s.days_after_due', 'c.email'])
+    .where('i.business_id', '=', key.business_id)
+    .where('i.id', '=', key.invoice_id)
+    .orderBy('s.days_after_due', 'desc')
+    .forUpdate('i')
+    .skipLocked()
+    .execute();
+}
+
+/** Records the steps as done; the key refuses a step twice. */
+export async function recordReminders(
+  db: Executor,
+  key: ReminderKey,
+  steps: readonly number[],
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('invoice_reminders')
+    .values(steps.map((days_after_due) => ({ ...key, days_after_due, sent_at: at })))
+    .execute();
 }

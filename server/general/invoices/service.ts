@@ -29,6 +29,9 @@ import {
   type Totals,
 } from '../documents/lines.js';
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
+import type { SendDocumentBody } from '../../../contract/general/documents.js';
+import { documentPdf, mailDocument, noRecipient, recipientAddress } from '../documents/delivery.js';
+import { hostedUrl } from '../documents/hosted.js';
 import { factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
@@ -43,7 +46,7 @@ async function loadInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     paymentsOf(ctx.db, ctx, [row]),
     today(ctx),
   ]);
-  return toInvoice(row, items, payments, day);
+  return toInvoice(row, items, payments, day, hostedUrl(ctx, 'invoice', row));
 }
 
 /**
@@ -169,6 +172,7 @@ export async function listInvoices(
       items.filter((i) => i.document_id === row.id),
       payments.filter((p) => p.invoice_id === row.id),
       day,
+      hostedUrl(ctx, 'invoice', row),
     ),
   );
   return { data, pagination: paginationOf(query, total) };
@@ -219,20 +223,52 @@ export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   });
 }
 
+type Locked = Awaited<ReturnType<typeof lockOrFail>>;
+
+/** draft -> unpaid, announced to the domains that follow issued invoices (the ledger). */
+async function markIssued(ctx: TxCtx, current: Locked): Promise<void> {
+  const now = ctx.clock.now();
+  const issued = await setInvoice(ctx, current.id, {
+    status: 'unpaid',
+    issue_date: current.issue_date ?? (await today(ctx)),
+    issued_at: now,
+    updated_at: now,
+  });
+  await ctx.hooks.announce(ctx, 'invoiceIssued', { invoice: factsOf(issued) });
+}
+
 export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   return transition(ctx, id, async (ctx, current) => {
     if (current.status !== 'draft') {
       throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
     }
-    const now = ctx.clock.now();
-    const issued = await setInvoice(ctx, id, {
-      status: 'unpaid',
-      issue_date: current.issue_date ?? (await today(ctx)),
-      issued_at: now,
-      updated_at: now,
-    });
-    await ctx.hooks.announce(ctx, 'invoiceIssued', { invoice: factsOf(issued) });
+    await markIssued(ctx, current);
   });
+}
+
+/**
+ * Mails the invoice with its PDF and hosted page link (DESIGN section 16). A draft is issued first,
+ * in the same transaction; a void invoice is refused; a sent one may be sent again.
+ */
+export async function sendInvoice(ctx: Ctx, id: string, input: SendDocumentBody): Promise<Invoice> {
+  return inTransaction(ctx, async (ctx) => {
+    const current = await lockOrFail(ctx, id);
+    if (current.status === 'void') throw invalidState('A void invoice cannot be sent');
+    const to = await recipientAddress(ctx, current.customer_id, input);
+    if (!to) throw noRecipient();
+    if (current.status === 'draft') await markIssued(ctx, current);
+    const now = ctx.clock.now();
+    await setInvoice(ctx, id, { sent_at: now, updated_at: now });
+    const invoice = await loadInvoice(ctx, id);
+    await mailDocument(ctx, { kind: 'invoice', document: invoice }, { ...input, to });
+    await emit(ctx, 'invoice.updated', invoice);
+    return invoice;
+  });
+}
+
+/** The invoice as a PDF file. */
+export async function invoicePdf(ctx: Ctx, id: string) {
+  return documentPdf(ctx, { kind: 'invoice', document: await loadInvoice(ctx, id) });
 }
 
 export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBody): Promise<Invoice> {

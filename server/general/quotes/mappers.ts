@@ -12,7 +12,12 @@ export const reportedStatus = (
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toQuote(row: QuoteWithCustomer, items: LineRow[], today: string): Quote {
+export function toQuote(
+  row: QuoteWithCustomer,
+  items: LineRow[],
+  today: string,
+  hostedUrl: string | null,
+): Quote {
   const money = (minor: number) => toMajor(Number(minor), row.currency);
   return {
     id: row.id,
@@ -34,5 +39,7 @@ export function toQuote(row: QuoteWithCustomer, items: LineRow[], today: string)
     accepted_at: iso(row.accepted_at),
     declined_at: iso(row.declined_at),
     converted_at: iso(row.converted_at),
+    hosted_url: hostedUrl,
+    viewed_at: iso(row.viewed_at),
   };
 }

@@ -76,10 +76,11 @@ insert into "quotes" (
   "accepted_at",
   "declined_at",
   "converted_at",
-  "deleted_at"
+  "deleted_at",
+  "viewed_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
 
 -- updateQuote
 update "quotes"
@@ -88,3 +89,12 @@ set
 where
   "business_id" = $2
   and "id" = $3;
+
+-- markQuoteViewed
+update "quotes"
+set
+  "viewed_at" = $1
+where
+  "business_id" = $2
+  and "id" = $3
+  and "viewed_at" is null;

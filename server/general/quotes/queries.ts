@@ -70,3 +70,14 @@ export async function updateQuote(trx: Trx, businessId: string, id: string, patc
     .where('id', '=', id)
     .execute();
 }
+
+/** Records the first view of the hosted page; later views change nothing. */
+export async function markQuoteViewed(db: Executor, businessId: string, id: string, at: Date): Promise<void> {
+  await db
+    .updateTable('quotes')
+    .set({ viewed_at: at })
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .where('viewed_at', 'is', null)
+    .execute();
+}

@@ -26,6 +26,9 @@ import {
 } from '../documents/lines.js';
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import { createDraft } from '../invoices/service.js';
+import type { SendDocumentBody } from '../../../contract/general/documents.js';
+import { documentPdf, mailDocument, noRecipient, recipientAddress } from '../documents/delivery.js';
+import { hostedUrl } from '../documents/hosted.js';
 import { reportedStatus, toQuote } from './mappers.js';
 import * as queries from './queries.js';
 
@@ -38,7 +41,7 @@ async function loadQuote(ctx: Ctx, id: string): Promise<Quote> {
   const row = await queries.findQuote(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Quote');
   const [items, day] = await Promise.all([itemsOf(ctx.db, ctx.businessId, 'quote_items', [id]), today(ctx)]);
-  return toQuote(row, items, day);
+  return toQuote(row, items, day, hostedUrl(ctx, 'quote', row));
 }
 
 async function lockOrFail(ctx: TxCtx, id: string) {
@@ -115,6 +118,7 @@ export async function listQuotes(
       row,
       items.filter((i) => i.document_id === row.id),
       day,
+      hostedUrl(ctx, 'quote', row),
     ),
   );
   return { data, pagination: paginationOf(query, total) };
@@ -160,12 +164,35 @@ export async function deleteQuote(ctx: Ctx, id: string): Promise<Quote> {
   });
 }
 
-export const sendQuote = (ctx: Ctx, id: string) =>
-  transition(ctx, id, async (_ctx, current, status) => {
-    if (current.status !== 'draft')
-      throw invalidState(`Only draft quotes can be sent; this one is ${status}`);
-    return { status: 'sent', sent_at: ctx.clock.now() };
+/**
+ * draft -> sent, mailed with its PDF and hosted page link to `to` or the customer's email; without
+ * either it is only marked sent, to be handed over another way (DESIGN section 16). The demo data
+ * marks its quotes sent without mail (`mail: false`).
+ */
+export async function sendQuote(
+  ctx: Ctx,
+  id: string,
+  input: SendDocumentBody,
+  options: { mail: boolean } = { mail: true },
+): Promise<Quote> {
+  return inTransaction(ctx, async (ctx) => {
+    const quote = await transition(ctx, id, async (_ctx, current, status) => {
+      if (current.status !== 'draft')
+        throw invalidState(`Only draft quotes can be sent; this one is ${status}`);
+      return { status: 'sent', sent_at: ctx.clock.now() };
+    });
+    if (!options.mail) return quote;
+    const to = await recipientAddress(ctx, quote.customer_id, input);
+    if (to) await mailDocument(ctx, { kind: 'quote', document: quote }, { ...input, to });
+    else if (input.cc?.length) throw noRecipient();
+    return quote;
   });
+}
+
+/** The quote as a PDF file. */
+export async function quotePdf(ctx: Ctx, id: string) {
+  return documentPdf(ctx, { kind: 'quote', document: await loadQuote(ctx, id) });
+}
 
 export const acceptQuote = (ctx: Ctx, id: string) =>
   transition(ctx, id, async (_ctx, _current, status) => {

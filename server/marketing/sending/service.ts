@@ -1,4 +1,4 @@
-import type { Config } from '../../config.js';
+import { publicBaseUrl } from '../../config.js';
 import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMail } from '../../platform/mail.js';
@@ -42,9 +42,6 @@ type Campaign = queries.CampaignRow;
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-const baseUrlOf = (config: Readonly<Config>) =>
-  (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
-
 const addressOf = (mailbox: string) => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
 
 /** What every message of a campaign shares: the compiled template, the sender and its DKIM key. */
@@ -68,7 +65,7 @@ type Prepared = Awaited<ReturnType<typeof preparedCampaign>>;
 
 function messageFor(ctx: Ctx, campaign: Campaign, prepared: Prepared, recipient: recipients.RecipientRow) {
   const rendered = prepared.render(recipient.fields as MergeFields);
-  const links = linksOf(ctx.secrets, baseUrlOf(ctx.config), {
+  const links = linksOf(ctx.secrets, publicBaseUrl(ctx.config), {
     businessId: ctx.businessId,
     campaignId: campaign.id,
     customerId: recipient.customer_id,

@@ -32,6 +32,12 @@ export interface BusinessesTable {
   live_business_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** How far the sandbox's test clock is ahead of real time; 0 for a live business. */
   clock_offset_ms: ColumnType<number, number | undefined, number>;
+  /** Printed on invoices (bank details, how to pay); null until set. */
+  payment_instructions: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Whether overdue invoices that were mailed are reminded, on the days of `invoice_reminder_days`. */
+  invoice_reminders_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Days after the due date each reminder goes out (0: on the due date). */
+  invoice_reminder_days: ColumnType<number[], number[] | undefined, number[]>;
 }
 
 export type Environment = 'live' | 'sandbox';
@@ -140,6 +146,10 @@ export interface InvoicesTable {
   paid_at: NullableTimestamp;
   voided_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
+  /** When it was last mailed to the customer (`POST /v1/invoices/:id/send`). */
+  sent_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When its hosted page was first opened. */
+  viewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface InvoiceItemsTable {
@@ -242,6 +252,25 @@ export interface MailMessagesTable {
   from_address: string | null;
   html: string | null;
   headers: ColumnType<Record<string, string>, string | undefined, string>;
+  cc_addresses: ColumnType<string[], string[] | undefined, string[]>;
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface MailAttachmentsTable {
+  business_id: string;
+  message_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  content: Buffer;
+}
+
+/** One reminder step mailed for an invoice: the key allows it once. */
+export interface InvoiceRemindersTable {
+  business_id: string;
+  invoice_id: string;
+  days_after_due: number;
+  sent_at: Timestamp;
 }
 
 export interface LoyaltyProgramsTable {
@@ -564,6 +593,8 @@ export interface QuotesTable {
   declined_at: NullableTimestamp;
   converted_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
+  /** When its hosted page was first opened. */
+  viewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface QuoteItemsTable {
@@ -727,6 +758,13 @@ export interface BusinessTimeZonesView {
   timezone: ViewColumn<string>;
 }
 
+/** `business_invoice_reminder_steps`, published by the platform: one row per reminder step while on. */
+export interface BusinessInvoiceReminderStepsView {
+  business_id: ViewColumn<string>;
+  timezone: ViewColumn<string>;
+  days_after_due: ViewColumn<number>;
+}
+
 export interface Database {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -746,6 +784,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   mail_messages: MailMessagesTable;
+  mail_attachments: MailAttachmentsTable;
+  invoice_reminders: InvoiceRemindersTable;
   loyalty_programs: LoyaltyProgramsTable;
   loyalty_tiers: LoyaltyTiersTable;
   loyalty_members: LoyaltyMembersTable;
@@ -783,6 +823,7 @@ export interface Database {
   // Published views (read-only).
   customer_directory: CustomerDirectoryView;
   business_time_zones: BusinessTimeZonesView;
+  business_invoice_reminder_steps: BusinessInvoiceReminderStepsView;
 }
 
 export type CustomerRow = Selectable<CustomersTable>;

@@ -15,6 +15,7 @@ const ORDER: readonly (keyof DueRun)[] = [
   'points_expired',
   'vouchers_expired',
   'reminders_sent',
+  'invoice_reminders_sent',
   'campaigns_started',
   'vat_alerts_sent',
 ];
@@ -23,6 +24,7 @@ const noneRan = (): DueRun => ({
   points_expired: 0,
   vouchers_expired: 0,
   reminders_sent: 0,
+  invoice_reminders_sent: 0,
   campaigns_started: 0,
   vat_alerts_sent: 0,
 });

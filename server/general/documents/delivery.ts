@@ -1,0 +1,177 @@
+import type { SendDocumentBody } from '../../../contract/general/documents.js';
+import type { Ctx, TxCtx } from '../../platform/context.js';
+import type { CustomerRow } from '../../platform/db/types.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import { queueMail, senderNamed } from '../../platform/mail.js';
+import { escapeHtml } from '../../platform/pages.js';
+import { findBusiness } from '../../platform/settings.js';
+import { today } from '../../platform/calendar.js';
+import * as customers from '../customers/queries.js';
+import { formatMoney } from './format.js';
+import {
+  pdfFileName,
+  renderPdf,
+  type DocumentIssuer,
+  type DocumentRecipient,
+  type PdfSource,
+} from './pdf.js';
+
+/**
+ * What customers receive (DESIGN section 16): the document as a PDF, and the mail that carries it
+ * with the link to its hosted page, queued in the mail outbox in the caller's transaction.
+ */
+
+type Business = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
+
+const issuerOf = (business: Business): DocumentIssuer => ({
+  name: business.name,
+  address: business.address,
+  tax_number: business.tax_number,
+  payment_instructions: business.payment_instructions,
+});
+
+const recipientOf = (customer: CustomerRow): DocumentRecipient => ({
+  name: customer.name,
+  company: customer.company,
+  email: customer.email,
+  address: customer.address,
+});
+
+async function partiesOf(ctx: Ctx, customerId: string) {
+  const [business, customer] = await Promise.all([
+    findBusiness(ctx),
+    customers.findCustomer(ctx.db, ctx.businessId, customerId),
+  ]);
+  if (!business || !customer) throw notFound(business ? 'Customer' : 'Business');
+  return { business, customer };
+}
+
+/** The document as a PDF file. */
+export async function documentPdf(
+  ctx: Ctx,
+  source: PdfSource,
+): Promise<{ filename: string; content: Buffer }> {
+  const { business, customer } = await partiesOf(ctx, source.document.customer_id);
+  const content = await renderPdf(source, issuerOf(business), recipientOf(customer));
+  return { filename: pdfFileName(source), content };
+}
+
+/**
+ * Where a document's mail goes: `to`, else the customer's email; null when there is neither.
+ * Read before anything changes, so a refusal leaves the document as it was.
+ */
+export async function recipientAddress(
+  ctx: Ctx,
+  customerId: string,
+  input: SendDocumentBody,
+): Promise<string | null> {
+  if (input.to) return input.to;
+  const customer = await customers.findCustomer(ctx.db, ctx.businessId, customerId);
+  return customer?.email ?? null;
+}
+
+/** 422 on `to` when a document has nowhere to go. */
+export const noRecipient = () =>
+  invalid('to', 'The customer has no email address: send `to`, or add an email to the customer');
+
+const kindName = (source: PdfSource) => (source.kind === 'invoice' ? 'Invoice' : 'Quote');
+
+/** The sentence that says what the document asks of the customer. */
+function summaryOf(source: PdfSource): string {
+  const doc = source.document;
+  if (source.kind === 'quote') {
+    return (
+      `Quote ${doc.number} for ${formatMoney(doc.total, doc.currency)} is valid until ` +
+      `${source.document.valid_until}.`
+    );
+  }
+  const invoice = source.document;
+  if (invoice.status === 'paid') {
+    return `Invoice ${invoice.number} for ${formatMoney(invoice.total, invoice.currency)} is paid. Thank you.`;
+  }
+  return (
+    `Invoice ${invoice.number} for ${formatMoney(invoice.total, invoice.currency)}: ` +
+    `${formatMoney(invoice.amount_due, invoice.currency)} is due on ${invoice.due_date}.`
+  );
+}
+
+/**
+ * Mails the document to `to` (and `cc`) with its PDF attached and the link to its hosted page,
+ * from the business's name with replies going to the business, in the caller's transaction.
+ */
+export async function mailDocument(
+  ctx: TxCtx,
+  source: PdfSource,
+  input: SendDocumentBody & { to: string },
+): Promise<void> {
+  const { business, customer } = await partiesOf(ctx, source.document.customer_id);
+  const pdf = await renderPdf(source, issuerOf(business), recipientOf(customer));
+  const link = source.document.hosted_url;
+  const action = source.kind === 'quote' ? 'View, accept or decline it online' : 'View it online';
+  const paragraphs = [
+    `Hello ${customer.name},`,
+    ...(input.message ? [input.message] : []),
+    summaryOf(source),
+    ...(link ? [`${action}: ${link}`] : []),
+    `The ${kindName(source).toLowerCase()} is attached as a PDF.`,
+    business.name,
+  ];
+  await queueMail(ctx, {
+    to: input.to,
+    cc: input.cc ?? [],
+    from: senderNamed(ctx.config, business.name),
+    replyTo: business.email,
+    subject: `${kindName(source)} ${source.document.number} from ${business.name}`,
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: paragraphs
+      .map((p) =>
+        p === link || (link && p.endsWith(link))
+          ? `<p>${escapeHtml(action)}: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`
+          : `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`,
+      )
+      .join(''),
+    attachments: [{ filename: pdfFileName(source), contentType: 'application/pdf', content: pdf }],
+  });
+}
+
+/** Whole days from one ISO date to a later one. */
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
+
+/** A reminder of an overdue invoice: the amount due and the link, no attachment. */
+export async function mailReminder(
+  ctx: TxCtx,
+  source: PdfSource & { kind: 'invoice' },
+  to: string,
+): Promise<void> {
+  const daysAfterDue = daysBetween(source.document.due_date, await today(ctx));
+  const [business, customer] = await Promise.all([
+    findBusiness(ctx),
+    customers.findCustomer(ctx.db, ctx.businessId, source.document.customer_id),
+  ]);
+  if (!business || !customer) return;
+  const invoice = source.document;
+  const due = formatMoney(invoice.amount_due, invoice.currency);
+  const when =
+    daysAfterDue <= 0
+      ? `is due today (${invoice.due_date})`
+      : `was due on ${invoice.due_date}, ${daysAfterDue} day${daysAfterDue === 1 ? '' : 's'} ago`;
+  const paragraphs = [
+    `Hello ${customer.name},`,
+    `a friendly reminder: invoice ${invoice.number} ${when}. ${due} is still to pay.`,
+    ...(invoice.hosted_url ? [`View and download it: ${invoice.hosted_url}`] : []),
+    ...(business.payment_instructions ? [`How to pay: ${business.payment_instructions}`] : []),
+    'If you have already paid, thank you, and please ignore this message.',
+    business.name,
+  ];
+  await queueMail(ctx, {
+    to,
+    from: senderNamed(ctx.config, business.name),
+    replyTo: business.email,
+    subject:
+      daysAfterDue <= 0
+        ? `Invoice ${invoice.number} from ${business.name} is due today`
+        : `Reminder: invoice ${invoice.number} from ${business.name} is overdue`,
+    text: `${paragraphs.join('\n\n')}\n`,
+  });
+}

@@ -1,0 +1,353 @@
+import type { Express, Request, Response } from 'express';
+import type { Invoice } from '../../../contract/general/invoices.js';
+import type { Quote } from '../../../contract/general/quotes.js';
+import { offsetClock } from '../../platform/clock.js';
+import { jobCtx, type Ctx } from '../../platform/context.js';
+import type { Deps } from '../../platform/deps.js';
+import { ApiError } from '../../platform/errors.js';
+import { escapeHtml, handle } from '../../platform/pages.js';
+import { businessAccess, findBusiness } from '../../platform/settings.js';
+import * as invoices from '../invoices/service.js';
+import * as quotes from '../quotes/service.js';
+import { formatMoney } from './format.js';
+import { readHostedToken, type DocumentKind } from './hosted.js';
+import { markInvoiceViewed } from '../invoices/queries.js';
+import { markQuoteViewed } from '../quotes/queries.js';
+
+/**
+ * The hosted pages of documents (DESIGN section 16): `/i/<token>` shows an invoice, `/q/<token>` a
+ * quote with Accept and Decline, each with its PDF at `<page>/pdf`. No sign-in: the signed token is
+ * the capability, and anything forged, altered, deleted or still a draft answers 404. Rate limited
+ * per IP like every anonymous call; no script at all, the stylesheet served from this origin
+ * (CSP `default-src 'self'`). The first view of the page is recorded (`viewed_at`).
+ */
+
+const STYLESHEET_PATH = '/documents/page.css';
+
+const STYLESHEET = `
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d2433;background:#f4f5f7;margin:0;padding:2rem 1rem}
+main{max-width:52rem;margin:0 auto;background:#fff;border:1px solid #d8dce3;border-radius:8px;padding:2rem}
+header{display:flex;justify-content:space-between;gap:2rem;flex-wrap:wrap;border-bottom:1px solid #e4e7ec;padding-bottom:1rem}
+h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
+.muted{color:#5b6475}.right{text-align:right}
+.badge{display:inline-block;padding:.15rem .6rem;border-radius:999px;font-size:.85rem;font-weight:600;background:#e8ecf3}
+.badge.paid,.badge.accepted,.badge.converted{background:#d9f2e3;color:#14532d}
+.badge.overdue,.badge.void,.badge.declined,.badge.expired{background:#fde2e1;color:#7f1d1d}
+.notice{border-left:4px solid #b42318;background:#fef3f2;padding:.75rem 1rem;margin:1rem 0}
+.notice.ok{border-color:#1a7f37;background:#ecfdf3}
+table{width:100%;border-collapse:collapse;margin-top:1rem}th,td{padding:.5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
+th{text-align:left;font-size:.85rem;color:#5b6475}td.num,th.num{text-align:right;white-space:nowrap}
+.totals{margin-left:auto;width:auto;min-width:18rem}.totals td{border:0;padding:.25rem .5rem}.totals tr.strong td{font-weight:700;font-size:1.1rem}
+.actions{display:flex;gap:1rem;flex-wrap:wrap;margin-top:1.5rem;align-items:center}
+.actions form{margin:0}
+button,.button{font:inherit;padding:.55rem 1.2rem;border-radius:6px;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
+button.secondary,.button.secondary{background:#fff;color:#1d4ed8}
+button:focus-visible,.button:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}
+pre{white-space:pre-wrap;font:inherit;margin:0}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+`;
+
+/** A page of this origin only: no script, no inline style, forms posting to the page itself. */
+function documentPage(res: Response, status: number, title: string, body: string): void {
+  res
+    .status(status)
+    .set('Cache-Control', 'no-store')
+    .set('Referrer-Policy', 'no-referrer')
+    .set('X-Robots-Tag', 'noindex')
+    .set(
+      'Content-Security-Policy',
+      "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
+        `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
+        `<link rel="stylesheet" href="${STYLESHEET_PATH}"></head><body><main>${body}</main></body></html>`,
+    );
+}
+
+const notFoundPage = (res: Response) =>
+  documentPage(
+    res,
+    404,
+    'Document not found',
+    '<h1>Document not found</h1><p>This link is not valid, or the document is no longer available.</p>',
+  );
+
+/** The business's context as its own requests have it (a sandbox's test clock included). */
+async function contextOf(deps: Deps, businessId: string): Promise<Ctx | null> {
+  const access = await businessAccess({ db: deps.db, businessId });
+  if (!access) return null;
+  const ctx = jobCtx(deps, businessId, 'hosted document page');
+  return { ...ctx, clock: offsetClock(deps.clock, access.clockOffsetMs) };
+}
+
+interface Opened<D> {
+  ctx: Ctx;
+  document: D;
+  token: string;
+}
+
+/**
+ * The document the request's token names, loaded in its business's context; null (after answering
+ * 404) for a bad token, a document that is gone, or a draft.
+ */
+async function open<D extends { status: string }>(
+  deps: Deps,
+  kind: DocumentKind,
+  req: Request,
+  res: Response,
+  load: (ctx: Ctx, id: string) => Promise<D>,
+): Promise<Opened<D> | null> {
+  const token = String(req.params.token ?? '');
+  const named = readHostedToken(deps.secrets, kind, token);
+  const ctx = named && (await contextOf(deps, named.businessId));
+  if (!named || !ctx) {
+    notFoundPage(res);
+    return null;
+  }
+  try {
+    const document = await load(ctx, named.id);
+    if (document.status === 'draft') {
+      notFoundPage(res);
+      return null;
+    }
+    return { ctx, document, token };
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') {
+      notFoundPage(res);
+      return null;
+    }
+    throw err;
+  }
+}
+
+const lines = (...parts: (string | null | undefined)[]) =>
+  parts
+    .filter((p): p is string => !!p)
+    .map(escapeHtml)
+    .join('<br>');
+
+type Address = Record<string, string | undefined> | null;
+
+const addressLines = (address: Address) =>
+  address
+    ? [
+        address.line1,
+        address.line2,
+        [address.postal_code, address.city].filter(Boolean).join(' '),
+        address.state,
+        address.country,
+      ]
+    : [];
+
+async function issuerBlock(ctx: Ctx): Promise<{ name: string; html: string; instructions: string | null }> {
+  const business = await findBusiness(ctx);
+  const name = business?.name ?? '';
+  const details = lines(
+    ...addressLines(business?.address ?? null),
+    business?.tax_number ? `Tax number: ${business.tax_number}` : null,
+  );
+  const html = `<div><h1>${escapeHtml(name)}</h1>${details ? `<p class="muted">${details}</p>` : ''}</div>`;
+  return { name, html, instructions: business?.payment_instructions ?? null };
+}
+
+function itemsTable(doc: Invoice | Quote): string {
+  const rows = doc.items
+    .map(
+      (item) =>
+        `<tr><td>${escapeHtml(item.description)}</td><td class="num">${item.quantity}</td>` +
+        `<td class="num">${escapeHtml(formatMoney(item.unit_price, doc.currency))}</td>` +
+        `<td class="num">${item.tax_rate}%</td>` +
+        `<td class="num">${escapeHtml(formatMoney(item.total, doc.currency))}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<table><caption class="visually-hidden">Lines</caption><thead><tr><th scope="col">Description</th>` +
+    `<th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th>` +
+    `<th scope="col" class="num">Tax rate</th><th scope="col" class="num">Amount</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table>`
+  );
+}
+
+function totalsTable(rows: [string, number, boolean?][], currency: string): string {
+  return (
+    `<table class="totals"><tbody>` +
+    rows
+      .map(
+        ([label, amount, strong]) =>
+          `<tr${strong ? ' class="strong"' : ''}><td>${escapeHtml(label)}</td>` +
+          `<td class="num">${escapeHtml(formatMoney(amount, currency))}</td></tr>`,
+      )
+      .join('') +
+    `</tbody></table>`
+  );
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  unpaid: 'Due',
+  overdue: 'Overdue',
+  paid: 'Paid',
+  void: 'Void',
+  sent: 'Awaiting your answer',
+  accepted: 'Accepted',
+  declined: 'Declined',
+  converted: 'Accepted',
+  expired: 'Expired',
+};
+
+const badge = (status: string) =>
+  `<span class="badge ${escapeHtml(status)}">${escapeHtml(STATUS_TEXT[status] ?? status)}</span>`;
+
+async function invoicePage(ctx: Ctx, invoice: Invoice, token: string): Promise<string> {
+  const issuer = await issuerBlock(ctx);
+  const voided =
+    invoice.status === 'void'
+      ? `<p class="notice" role="status"><strong>This invoice has been voided.</strong> Nothing is due on it.</p>`
+      : '';
+  const paid =
+    invoice.status === 'paid'
+      ? `<p class="notice ok" role="status"><strong>This invoice is paid.</strong> Thank you.</p>`
+      : '';
+  const instructions =
+    issuer.instructions && invoice.status !== 'void' && invoice.status !== 'paid'
+      ? `<h2>How to pay</h2><pre>${escapeHtml(issuer.instructions)}</pre>`
+      : '';
+  return (
+    `<header>${issuer.html}<div class="right"><h2>Invoice ${escapeHtml(invoice.number)}</h2>` +
+    `<p>${badge(invoice.status)}</p><p class="muted">` +
+    lines(invoice.issue_date ? `Issued ${invoice.issue_date}` : null, `Due ${invoice.due_date}`) +
+    `</p></div></header>` +
+    voided +
+    paid +
+    `<h2>Bill to</h2><p>${escapeHtml(invoice.customer.name)}</p>` +
+    itemsTable(invoice) +
+    totalsTable(
+      [
+        ['Subtotal', invoice.subtotal],
+        ['Tax', invoice.tax],
+        ['Total', invoice.total, true],
+        ['Amount paid', invoice.amount_paid],
+        ['Amount due', invoice.status === 'void' ? 0 : invoice.amount_due, true],
+      ],
+      invoice.currency,
+    ) +
+    (invoice.notes ? `<h2>Notes</h2><pre>${escapeHtml(invoice.notes)}</pre>` : '') +
+    instructions +
+    `<div class="actions"><a class="button secondary" href="/i/${escapeHtml(token)}/pdf">Download PDF</a></div>`
+  );
+}
+
+async function quotePage(ctx: Ctx, quote: Quote, token: string, notice = ''): Promise<string> {
+  const issuer = await issuerBlock(ctx);
+  const base = `/q/${escapeHtml(token)}`;
+  const decided: Record<string, string> = {
+    accepted: `<p class="notice ok" role="status"><strong>You accepted this quote.</strong> ${escapeHtml(issuer.name)} has been told.</p>`,
+    converted: `<p class="notice ok" role="status"><strong>This quote was accepted.</strong></p>`,
+    declined: `<p class="notice" role="status"><strong>This quote was declined.</strong></p>`,
+    expired: `<p class="notice" role="status"><strong>This quote has expired</strong> (it was valid until ${escapeHtml(quote.valid_until)}). Ask ${escapeHtml(issuer.name)} for a new one.</p>`,
+  };
+  const actions =
+    quote.status === 'sent'
+      ? `<form method="post" action="${base}/accept"><button type="submit">Accept quote</button></form>` +
+        `<form method="post" action="${base}/decline"><button type="submit" class="secondary">Decline</button></form>`
+      : '';
+  return (
+    `<header>${issuer.html}<div class="right"><h2>Quote ${escapeHtml(quote.number)}</h2>` +
+    `<p>${badge(quote.status)}</p><p class="muted">` +
+    lines(`Date ${quote.created_at.slice(0, 10)}`, `Valid until ${quote.valid_until}`) +
+    `</p></div></header>` +
+    notice +
+    (decided[quote.status] ?? '') +
+    `<h2>Prepared for</h2><p>${escapeHtml(quote.customer.name)}</p>` +
+    itemsTable(quote) +
+    totalsTable(
+      [
+        ['Subtotal', quote.subtotal],
+        ['Tax', quote.tax],
+        ['Total', quote.total, true],
+      ],
+      quote.currency,
+    ) +
+    (quote.notes ? `<h2>Notes</h2><pre>${escapeHtml(quote.notes)}</pre>` : '') +
+    `<div class="actions">${actions}<a class="button secondary" href="${base}/pdf">Download PDF</a></div>`
+  );
+}
+
+/** Answers the document's PDF. */
+function sendPdf(res: Response, file: { filename: string; content: Buffer }): void {
+  res
+    .status(200)
+    .set('Cache-Control', 'no-store')
+    .set('Content-Disposition', `inline; filename="${file.filename}"`)
+    .type('application/pdf')
+    .send(file.content);
+}
+
+export function mountDocumentPages(app: Express, deps: Deps): void {
+  app.get(STYLESHEET_PATH, (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').type('text/css').send(STYLESHEET);
+  });
+
+  app.get(
+    '/i/:token',
+    handle(async (req, res) => {
+      const opened = await open(deps, 'invoice', req, res, invoices.getInvoice);
+      if (!opened) return;
+      const { ctx, document, token } = opened;
+      await markInvoiceViewed(ctx.db, ctx.businessId, document.id, ctx.clock.now());
+      documentPage(res, 200, `Invoice ${document.number}`, await invoicePage(ctx, document, token));
+    }),
+  );
+  app.get(
+    '/i/:token/pdf',
+    handle(async (req, res) => {
+      const opened = await open(deps, 'invoice', req, res, invoices.getInvoice);
+      if (opened) sendPdf(res, await invoices.invoicePdf(opened.ctx, opened.document.id));
+    }),
+  );
+
+  app.get(
+    '/q/:token',
+    handle(async (req, res) => {
+      const opened = await open(deps, 'quote', req, res, quotes.getQuote);
+      if (!opened) return;
+      const { ctx, document, token } = opened;
+      await markQuoteViewed(ctx.db, ctx.businessId, document.id, ctx.clock.now());
+      documentPage(res, 200, `Quote ${document.number}`, await quotePage(ctx, document, token));
+    }),
+  );
+  app.get(
+    '/q/:token/pdf',
+    handle(async (req, res) => {
+      const opened = await open(deps, 'quote', req, res, quotes.getQuote);
+      if (opened) sendPdf(res, await quotes.quotePdf(opened.ctx, opened.document.id));
+    }),
+  );
+
+  // Accept and Decline follow the API's rules (a sent quote within valid_until; 409 otherwise),
+  // fire quote.updated, and come back to the page (303) so a reload does not post again.
+  for (const [action, run] of [
+    ['accept', quotes.acceptQuote],
+    ['decline', quotes.declineQuote],
+  ] as const) {
+    app.post(
+      `/q/:token/${action}`,
+      handle(async (req, res) => {
+        const opened = await open(deps, 'quote', req, res, quotes.getQuote);
+        if (!opened) return;
+        const { ctx, document, token } = opened;
+        try {
+          await run(ctx, document.id);
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.code !== 'INVALID_STATE') throw err;
+          const now = await quotes.getQuote(ctx, document.id);
+          const notice = `<p class="notice" role="alert">This quote can no longer be ${action === 'accept' ? 'accepted' : 'declined'}.</p>`;
+          documentPage(res, 409, `Quote ${now.number}`, await quotePage(ctx, now, token, notice));
+          return;
+        }
+        res.redirect(303, `/q/${encodeURIComponent(token)}`);
+      }),
+    );
+  }
+}
