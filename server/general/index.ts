@@ -3,6 +3,7 @@ import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedGeneralDemo } from './demo.js';
 import { mountDocumentPages } from './documents/pages.js';
+import { closeRenderers } from './documents/render.js';
 import { hasDueInvoiceReminders, sendInvoiceReminders } from './invoices/reminders.js';
 import { generalRoutes } from './routes.js';
 
@@ -23,6 +24,7 @@ export const generalModule: DomainModule = {
   views: ['customer_directory'],
   mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
   pages: mountDocumentPages,
+  stop: (deps) => closeRenderers(deps.state),
   periodic: [{ name: 'invoice reminders', everyMs: () => 60_000, run: sendInvoiceReminders }],
   due: [{ counts: 'invoice_reminders_sent', run: sendInvoiceReminders, pending: hasDueInvoiceReminders }],
   seedDemo: seedGeneralDemo,

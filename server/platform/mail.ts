@@ -155,10 +155,19 @@ export async function mailCaptured(
  * stays recorded in `mail_messages` (status `logged`) and is written to the log, never silently dropped.
  */
 export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: Logger, state: ServiceState) {
+  // Pooled: the connections stay open between messages, so a burst (a thousand invoices sent at
+  // the end of the month) is not a thousand SMTP handshakes.
   const transport: Transporter | undefined = config.SMTP_URL
-    ? nodemailer.createTransport(config.SMTP_URL)
+    ? nodemailer.createTransport({
+        url: config.SMTP_URL,
+        pool: true,
+        maxConnections: config.MAIL_POOL_SIZE,
+        maxMessages: Infinity,
+        // A message whose connection dropped is the job's to retry, never sent again by the pool.
+        maxRequeues: 0,
+      })
     : undefined;
-  return async (job: SendMailJob): Promise<void> => {
+  const send = async (job: SendMailJob): Promise<void> => {
     const message = await queries.findQueued(db, job.businessId, job.messageId);
     if (!message) return;
     const mark = (status: 'sent' | 'logged' | 'failed', error: string | null = null) =>
@@ -189,4 +198,7 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
     });
     await mark('sent');
   };
+  /** Closes the pooled connections (at shutdown). */
+  const close = () => transport?.close();
+  return { send, close };
 }

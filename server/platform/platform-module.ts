@@ -24,7 +24,18 @@ export const platformModule: DomainModule = {
       options: { batchSize: 100 },
       handle: (deps, batch) => dispatch(deps, batch),
     },
-    { queue: QUEUES.sendMail, handle: (deps, data) => senderOf(deps)(data) },
+    {
+      queue: QUEUES.sendMail,
+      // A batch's messages go out at once over the pooled connections; each is marked when sent,
+      // so a retried batch sends only what had not gone.
+      options: { batchSize: 20, parallel: true },
+      handle: (deps, data) => senderOf(deps).send(data),
+    },
   ],
   periodic: [{ name: 'idempotency key purge', everyMs: () => 10 * 60_000, run: purgeIdempotencyKeys }],
+  stop: (deps) => {
+    const held = deps.state.get(SENDER);
+    held.send?.close();
+    held.send = undefined;
+  },
 };

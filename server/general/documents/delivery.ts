@@ -8,13 +8,8 @@ import { findBusiness } from '../../platform/settings.js';
 import { today } from '../../platform/calendar.js';
 import * as customers from '../customers/queries.js';
 import { formatMoney } from './format.js';
-import {
-  pdfFileName,
-  renderPdf,
-  type DocumentIssuer,
-  type DocumentRecipient,
-  type PdfSource,
-} from './pdf.js';
+import { renderOffThread } from './render.js';
+import { pdfFileName, type DocumentIssuer, type DocumentRecipient, type PdfSource } from './pdf.js';
 
 /**
  * What customers receive (DESIGN section 16): the document as a PDF, and the mail that carries it
@@ -52,7 +47,7 @@ export async function documentPdf(
   source: PdfSource,
 ): Promise<{ filename: string; content: Buffer }> {
   const { business, customer } = await partiesOf(ctx, source.document.customer_id);
-  const content = await renderPdf(source, issuerOf(business), recipientOf(customer));
+  const content = await renderOffThread(ctx.state, source, issuerOf(business), recipientOf(customer));
   return { filename: pdfFileName(source), content };
 }
 
@@ -60,14 +55,15 @@ export async function documentPdf(
  * Where a document's mail goes: `to`, else the customer's email; null when there is neither.
  * Read before anything changes, so a refusal leaves the document as it was.
  */
-export async function recipientAddress(
-  ctx: Ctx,
-  customerId: string,
-  input: SendDocumentBody,
-): Promise<string | null> {
-  if (input.to) return input.to;
+export function recipientAddress(customer: CustomerRow, input: SendDocumentBody): string | null {
+  return input.to ?? customer.email ?? null;
+}
+
+/** The document's customer (every document has one: a customer with documents is never deleted). */
+export async function customerOf(ctx: Ctx, customerId: string): Promise<CustomerRow> {
   const customer = await customers.findCustomer(ctx.db, ctx.businessId, customerId);
-  return customer?.email ?? null;
+  if (!customer) throw notFound('Customer');
+  return customer;
 }
 
 /** 422 on `to` when a document has nowhere to go. */
@@ -102,10 +98,12 @@ function summaryOf(source: PdfSource): string {
 export async function mailDocument(
   ctx: TxCtx,
   source: PdfSource,
+  customer: CustomerRow,
   input: SendDocumentBody & { to: string },
 ): Promise<void> {
-  const { business, customer } = await partiesOf(ctx, source.document.customer_id);
-  const pdf = await renderPdf(source, issuerOf(business), recipientOf(customer));
+  const business = await findBusiness(ctx);
+  if (!business) throw notFound('Business');
+  const pdf = await renderOffThread(ctx.state, source, issuerOf(business), recipientOf(customer));
   const link = source.document.hosted_url;
   const action = source.kind === 'quote' ? 'View, accept or decline it online' : 'View it online';
   const paragraphs = [

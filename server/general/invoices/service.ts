@@ -30,7 +30,13 @@ import {
 } from '../documents/lines.js';
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import type { SendDocumentBody } from '../../../contract/general/documents.js';
-import { documentPdf, mailDocument, noRecipient, recipientAddress } from '../documents/delivery.js';
+import {
+  customerOf,
+  documentPdf,
+  mailDocument,
+  noRecipient,
+  recipientAddress,
+} from '../documents/delivery.js';
 import { hostedUrl } from '../documents/hosted.js';
 import { factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
@@ -254,13 +260,14 @@ export async function sendInvoice(ctx: Ctx, id: string, input: SendDocumentBody)
   return inTransaction(ctx, async (ctx) => {
     const current = await lockOrFail(ctx, id);
     if (current.status === 'void') throw invalidState('A void invoice cannot be sent');
-    const to = await recipientAddress(ctx, current.customer_id, input);
+    const customer = await customerOf(ctx, current.customer_id);
+    const to = recipientAddress(customer, input);
     if (!to) throw noRecipient();
     if (current.status === 'draft') await markIssued(ctx, current);
     const now = ctx.clock.now();
     await setInvoice(ctx, id, { sent_at: now, updated_at: now });
     const invoice = await loadInvoice(ctx, id);
-    await mailDocument(ctx, { kind: 'invoice', document: invoice }, { ...input, to });
+    await mailDocument(ctx, { kind: 'invoice', document: invoice }, customer, { ...input, to });
     await emit(ctx, 'invoice.updated', invoice);
     return invoice;
   });

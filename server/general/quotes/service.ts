@@ -27,7 +27,13 @@ import {
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import { createDraft } from '../invoices/service.js';
 import type { SendDocumentBody } from '../../../contract/general/documents.js';
-import { documentPdf, mailDocument, noRecipient, recipientAddress } from '../documents/delivery.js';
+import {
+  customerOf,
+  documentPdf,
+  mailDocument,
+  noRecipient,
+  recipientAddress,
+} from '../documents/delivery.js';
 import { hostedUrl } from '../documents/hosted.js';
 import { reportedStatus, toQuote } from './mappers.js';
 import * as queries from './queries.js';
@@ -182,8 +188,9 @@ export async function sendQuote(
       return { status: 'sent', sent_at: ctx.clock.now() };
     });
     if (!options.mail) return quote;
-    const to = await recipientAddress(ctx, quote.customer_id, input);
-    if (to) await mailDocument(ctx, { kind: 'quote', document: quote }, { ...input, to });
+    const customer = await customerOf(ctx, quote.customer_id);
+    const to = recipientAddress(customer, input);
+    if (to) await mailDocument(ctx, { kind: 'quote', document: quote }, customer, { ...input, to });
     else if (input.cc?.length) throw noRecipient();
     return quote;
   });
