@@ -1,4 +1,11 @@
-import { initClient, tsRestFetchApi, type ApiFetcherArgs, type InitClientReturn } from '@ts-rest/core';
+import {
+  initClient,
+  tsRestFetchApi,
+  type ApiFetcherArgs,
+  type AppRoute,
+  type ClientInferRequest,
+  type InitClientReturn,
+} from '@ts-rest/core';
 import type { ErrorObject } from '../contract/common/errors.js';
 import { contract, type Contract } from '../contract/index.js';
 
@@ -133,14 +140,7 @@ export type Client = InitClientReturn<Contract, SdkClientArgs>;
  * `BmsApiError`.
  */
 export function createClient(options: ClientOptions): Client {
-  const baseHeaders: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.environment) baseHeaders['bms-environment'] = options.environment;
-  if (options.accessToken) baseHeaders.authorization = `Bearer ${options.accessToken}`;
-  if (options.apiKey) {
-    baseHeaders['x-api-key'] = options.apiKey;
-    if (!options.accessToken && options.apiKey.startsWith('bms_sk_'))
-      baseHeaders.authorization = `Bearer ${options.apiKey}`;
-  }
+  const baseHeaders = headersOf(options, 'application/json');
   const maxRetries = options.maxRetries ?? 3;
   const maxDelay = options.maxRetryDelayMs ?? 60_000;
 
@@ -167,6 +167,59 @@ export function createClient(options: ClientOptions): Client {
     },
   };
   return initClient(contract, args);
+}
+
+/** The headers every request of `options` carries. */
+function headersOf(options: ClientOptions, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept, ...options.headers };
+  if (options.environment) headers['bms-environment'] = options.environment;
+  if (options.accessToken) headers.authorization = `Bearer ${options.accessToken}`;
+  if (options.apiKey) {
+    headers['x-api-key'] = options.apiKey;
+    if (!options.accessToken && options.apiKey.startsWith('bms_sk_'))
+      headers.authorization = `Bearer ${options.apiKey}`;
+  }
+  return headers;
+}
+
+/** A list operation of the contract (a GET answering a page of items). */
+type ListRoute = AppRoute & { method: 'GET' };
+
+/**
+ * Every item of a list as CSV (DESIGN section 17): `route` is the list's operation in `contract`
+ * (`contract.finance.journal.listJournal`), with its filters and order; paging is ignored. Resolves
+ * to the response, whose body streams the file (`await response.text()`, or `response.body`); a
+ * refusal throws `BmsApiError`.
+ */
+export async function exportCsv<R extends ListRoute>(
+  options: ClientOptions,
+  route: R,
+  request: {
+    params?: ClientInferRequest<R>['params'];
+    query?: Partial<Record<keyof NonNullable<ClientInferRequest<R>['query']>, string | number | boolean>>;
+  } = {},
+): Promise<Response> {
+  const params = (request.params ?? {}) as Record<string, string>;
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  search.set('format', 'csv');
+  const response = await fetch(`${options.baseUrl.replace(/\/$/, '')}${path}?${search.toString()}`, {
+    headers: headersOf(options, 'text/csv'),
+  });
+  if (!response.ok) {
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: the text is the error.
+    }
+    throw new BmsApiError(response.status, body);
+  }
+  return response;
 }
 
 /** A non-2xx answer, carrying the service's error object and the whole envelope. */

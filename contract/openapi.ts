@@ -4,6 +4,7 @@ import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, SchemaObject } from 'openapi3-ts/oas30';
 import { errorStatusText } from './common/errors.js';
 import { EVENT_NAMES } from './common/events.js';
+import { csvListingOf, EXPORT_FORMATS } from './common/exports.js';
 import type { RouteMetadata } from './common/metadata.js';
 import { contract } from './index.js';
 import { WEBHOOK_MESSAGE_SCHEMAS } from './webhooks/events.js';
@@ -136,7 +137,8 @@ const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   },
   'Content-Disposition': {
     description:
-      'On a file: `inline` with the name to save it under, e.g. `inline; filename="INV-000001.pdf"`.',
+      'On a file: `inline` (a document) or `attachment` (a CSV export) with the name to save it under, e.g. ' +
+      '`inline; filename="INV-000001.pdf"`.',
     schema: { type: 'string' },
     example: 'inline; filename="INV-000001.pdf"',
   },
@@ -371,6 +373,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
       setOperationId: true,
       operationMapper: (operation: OperationObject, route: AppRoute): OperationObject => {
         const metadata = route.metadata as RouteMetadata;
+        const listing = csvListingOf(route);
         const idempotent = (operation.parameters ?? []).some(
           (p) => 'name' in p && p.in === 'header' && p.name.toLowerCase() === 'idempotency-key',
         );
@@ -390,7 +393,36 @@ export function buildOpenApiDocument(): OpenAPIObject {
             r.content = { [declared.contentType]: { schema: { type: 'string', format: 'binary' } } };
             headers.push('Content-Disposition');
           }
+          if (status === '200' && listing) {
+            // Every list also answers CSV (DESIGN section 17).
+            r.content = {
+              ...r.content,
+              'text/csv': {
+                schema: {
+                  type: 'string',
+                  description:
+                    'Every matching item (all pages), in the order above, as RFC 4180 CSV in UTF-8 with a header ' +
+                    `row; columns: ${listing.columns.map((c) => `\`${c}\``).join(', ')}.`,
+                },
+              },
+            };
+            headers.push('Content-Disposition');
+          }
           r.headers = headerRefs(headers);
+        }
+        if (listing) {
+          operation.parameters = [
+            ...(operation.parameters ?? []).filter((p) => !('name' in p && p.name === 'format')),
+            {
+              name: 'format',
+              in: 'query',
+              required: false,
+              description:
+                '`csv` answers every matching item as CSV, like `Accept: text/csv` (paging parameters are then ' +
+                'ignored); `json` (the default) one page.',
+              schema: { type: 'string', enum: [...EXPORT_FORMATS] },
+            },
+          ];
         }
         if (operation.requestBody && 'description' in operation.requestBody) {
           operation.requestBody.description = 'JSON body (at most 1 MiB).';

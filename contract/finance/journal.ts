@@ -11,6 +11,7 @@ import {
   TimestampSchema,
 } from '../common/schemas.js';
 import { minorAmount, minorAmountInput } from '../common/money.js';
+import type { CsvRows } from '../common/exports.js';
 import { AccountCodeSchema, FinancePageQuerySchema, financeRoute } from './shared.js';
 
 const c = initContract();
@@ -84,6 +85,30 @@ export const CreateJournalEntryBodySchema = extendApi(
 );
 export type CreateJournalEntryBody = z.infer<typeof CreateJournalEntryBodySchema>;
 
+/**
+ * A journal export's row (`Accept: text/csv`): one per line of an entry, debit lines first, as an
+ * accountant's spreadsheet holds a journal; the entry's fields repeat on each of its lines.
+ */
+export const JournalLineCsvSchema = z.object({
+  id: JournalEntrySchema.shape.id,
+  date: DateSchema,
+  description: z.string(),
+  currency: z.string(),
+  source: JournalEntrySchema.shape.source,
+  created_at: TimestampSchema,
+  account: z.string(),
+  debit: z.number().int().nullable(),
+  credit: z.number().int().nullable(),
+});
+
+const journalCsv: CsvRows<JournalEntry, z.infer<typeof JournalLineCsvSchema>> = {
+  row: JournalLineCsvSchema,
+  rowsOf: ({ debits, credits, ...entry }) => [
+    ...debits.map((l) => ({ ...entry, account: l.account, debit: l.amount, credit: null })),
+    ...credits.map((l) => ({ ...entry, account: l.account, debit: null, credit: l.amount })),
+  ],
+};
+
 export const ListJournalQuerySchema = FinancePageQuerySchema.extend({
   start_date: DateSchema.optional(),
   end_date: DateSchema.optional(),
@@ -98,13 +123,14 @@ export const journalContract = c.router({
     summary: 'Journal entries',
     description:
       'Newest date first (ties: newest entry first), between `start_date` and `end_date` inclusive, with a line ' +
-      'on `account` when given; `limit` (default 50, max 200), `offset`, `total_count`.',
+      'on `account` when given; `limit` (default 50, max 200), `offset`, `total_count`. As CSV, one row per line ' +
+      "(`account`, `debit`, `credit`), the entry's fields repeated on each.",
     query: ListJournalQuerySchema,
     responses: {
       200: resultEnvelope({ entries: z.array(JournalEntrySchema), total_count: z.number().int() }),
       ...resultErrors(),
     },
-    metadata: financeRoute,
+    metadata: { ...financeRoute, csv: journalCsv },
   },
   createJournalEntry: {
     method: 'POST',

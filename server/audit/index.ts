@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { auditRoutes } from './routes.js';
@@ -14,5 +15,10 @@ export const auditModule: DomainModule = {
   // A router whose every route has a typed query reads Express's untyped middleware as narrower
   // than it is; the middleware (authentication, idempotency) takes any request.
   mount: (app, deps, options) =>
-    createExpressEndpoints(contract.auditLog, auditRoutes(deps), app, options as unknown as Options),
+    createExpressEndpoints(
+      contract.auditLog,
+      withCsvExports(deps, contract.auditLog, auditRoutes(deps)),
+      app,
+      options as unknown as Options,
+    ),
 };

@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { authRoutes } from './routes.js';
@@ -21,7 +22,17 @@ export const authModule: DomainModule = {
   tables: ['users', 'memberships', 'invitations', 'access_tokens', 'api_keys'],
   pages: mountInvitationPages,
   mount: (app, deps, options) => {
-    createExpressEndpoints(contract.auth, authRoutes(deps), app, options);
-    createExpressEndpoints(contract.team, teamRoutes(deps), app, options);
+    createExpressEndpoints(
+      contract.auth,
+      withCsvExports(deps, contract.auth, authRoutes(deps)),
+      app,
+      options,
+    );
+    createExpressEndpoints(
+      contract.team,
+      withCsvExports(deps, contract.team, teamRoutes(deps)),
+      app,
+      options,
+    );
   },
 };

@@ -1,10 +1,12 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedFinanceDemo } from './demo.js';
 import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
 import { financeRoutes } from './routes.js';
+import { journalBatches } from './journal/service.js';
 import { restoreDefaultAccounts } from './accounts/service.js';
 
 const HOUR = 60 * 60 * 1000;
@@ -28,7 +30,18 @@ export const financeModule: DomainModule = {
     'finance_sales_days',
     'finance_vat_thresholds',
   ],
-  mount: (app, deps, options) => createExpressEndpoints(contract.finance, financeRoutes(deps), app, options),
+  mount: (app, deps, options) =>
+    createExpressEndpoints(
+      contract.finance,
+      withCsvExports(
+        deps,
+        contract.finance,
+        financeRoutes(deps),
+        new Map([[contract.finance.journal.listJournal, journalBatches]]),
+      ),
+      app,
+      options,
+    ),
   subscriptions: invoiceSubscriptions,
   periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],
   due: [{ counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending }],

@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedGeneralDemo } from './demo.js';
@@ -22,7 +23,13 @@ export const generalModule: DomainModule = {
     'sequences',
   ],
   views: ['customer_directory'],
-  mount: (app, deps, options) => createExpressEndpoints(contract.general, generalRoutes(deps), app, options),
+  mount: (app, deps, options) =>
+    createExpressEndpoints(
+      contract.general,
+      withCsvExports(deps, contract.general, generalRoutes(deps)),
+      app,
+      options,
+    ),
   pages: mountDocumentPages,
   stop: (deps) => closeRenderers(deps.state),
   periodic: [{ name: 'invoice reminders', everyMs: () => 60_000, run: sendInvoiceReminders }],

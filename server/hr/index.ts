@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedHrDemo } from './demo.js';
@@ -8,6 +9,7 @@ import { hrRoutes } from './routes.js';
 export const hrModule: DomainModule = {
   name: 'hr',
   tables: ['hr_departments', 'hr_employees', 'hr_employee_counts', 'hr_leaves'],
-  mount: (app, deps, options) => createExpressEndpoints(contract.hr, hrRoutes(deps), app, options),
+  mount: (app, deps, options) =>
+    createExpressEndpoints(contract.hr, withCsvExports(deps, contract.hr, hrRoutes(deps)), app, options),
   seedDemo: seedHrDemo,
 };

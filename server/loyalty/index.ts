@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedLoyaltyDemo } from './demo.js';
@@ -24,7 +25,13 @@ export const loyaltyModule: DomainModule = {
     'loyalty_reminders',
     'loyalty_member_reminders',
   ],
-  mount: (app, deps, options) => createExpressEndpoints(contract.loyalty, loyaltyRoutes(deps), app, options),
+  mount: (app, deps, options) =>
+    createExpressEndpoints(
+      contract.loyalty,
+      withCsvExports(deps, contract.loyalty, loyaltyRoutes(deps)),
+      app,
+      options,
+    ),
   periodic: [
     { name: 'points expiry', everyMs: () => MINUTE, run: expirePoints },
     { name: 'service reminders', everyMs: () => MINUTE, run: sendDueReminders },

@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedMarketingDemo } from './demo.js';
@@ -27,7 +28,12 @@ export const marketingModule: DomainModule = {
     'marketing_tracking_events',
   ],
   mount: (app, deps, options) =>
-    createExpressEndpoints(contract.marketing, marketingRoutes(deps), app, options),
+    createExpressEndpoints(
+      contract.marketing,
+      withCsvExports(deps, contract.marketing, marketingRoutes(deps)),
+      app,
+      options,
+    ),
   pages: mountPages,
   periodic: [{ name: 'campaign sending', everyMs: (config) => config.MARKETING_POLL_MS, run: runSending }],
   due: [{ counts: 'campaigns_started', run: startDue, pending: hasDueCampaigns }],

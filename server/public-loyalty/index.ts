@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { publicLoyaltyRoutes } from './routes.js';
@@ -7,5 +8,10 @@ import { publicLoyaltyRoutes } from './routes.js';
 export const publicLoyaltyModule: DomainModule = {
   name: 'public-loyalty',
   mount: (app, deps, options) =>
-    createExpressEndpoints(contract.publicLoyalty, publicLoyaltyRoutes(deps), app, options),
+    createExpressEndpoints(
+      contract.publicLoyalty,
+      withCsvExports(deps, contract.publicLoyalty, publicLoyaltyRoutes(deps)),
+      app,
+      options,
+    ),
 };

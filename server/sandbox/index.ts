@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { runMovedClocks } from './clock/service.js';
@@ -18,6 +19,11 @@ export const sandboxModule: DomainModule = {
   // A router whose every route has a typed query reads Express's untyped middleware as narrower
   // than it is; the middleware (authentication, idempotency) takes any request.
   mount: (app, deps, options) =>
-    createExpressEndpoints(contract.sandbox, sandboxRoutes(deps), app, options as unknown as Options),
+    createExpressEndpoints(
+      contract.sandbox,
+      withCsvExports(deps, contract.sandbox, sandboxRoutes(deps)),
+      app,
+      options as unknown as Options,
+    ),
   periodic: [{ name: 'sandbox clocks', everyMs: () => MINUTE, run: runMovedClocks }],
 };

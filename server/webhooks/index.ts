@@ -1,4 +1,5 @@
 import { createExpressEndpoints } from '@ts-rest/express';
+import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
 import { QUEUES } from '../platform/jobs.js';
 import type { DomainModule } from '../platform/module.js';
@@ -10,7 +11,12 @@ export const webhooksModule: DomainModule = {
   name: 'webhooks',
   tables: ['webhooks', 'webhook_deliveries', 'webhook_attempts'],
   mount: (app, deps, options) =>
-    createExpressEndpoints(contract.webhooks, webhooksRoutes(deps), app, options),
+    createExpressEndpoints(
+      contract.webhooks,
+      withCsvExports(deps, contract.webhooks, webhooksRoutes(deps)),
+      app,
+      options,
+    ),
   dispatch: fanOutIn,
   jobs: [
     {

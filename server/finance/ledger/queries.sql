@@ -58,6 +58,91 @@ where
   "business_id" = $1
   and "code" in ($2);
 
+-- journalAfter
+select
+  "e"."id",
+  "e"."date",
+  "e"."description",
+  "e"."currency",
+  "e"."source_type",
+  "e"."source_id",
+  "e"."created_at",
+  "l"."line_no",
+  "l"."account_code",
+  "l"."debit",
+  "l"."credit"
+from
+  "finance_journal_entries" as "e"
+  inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
+    and "l"."entry_id" = "e"."id"
+where
+  "e"."business_id" = $1
+  and "e"."id" in (
+    select
+      "entry_id" as "id"
+    from
+      "finance_journal_lines"
+    where
+      "business_id" = $2
+      and "account_code" = $3
+      and "date" >= $4
+      and "date" <= $5
+      and ("date", "entry_id") < ($6, $7)
+    group by
+      "date",
+      "entry_id"
+    order by
+      "date" desc,
+      "entry_id" desc
+    limit $8
+  )
+order by
+  "e"."date" desc,
+  "e"."id" desc,
+  "l"."line_no";
+
+-- journalAfter (after = null)
+select
+  "e"."id",
+  "e"."date",
+  "e"."description",
+  "e"."currency",
+  "e"."source_type",
+  "e"."source_id",
+  "e"."created_at",
+  "l"."line_no",
+  "l"."account_code",
+  "l"."debit",
+  "l"."credit"
+from
+  "finance_journal_entries" as "e"
+  inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
+    and "l"."entry_id" = "e"."id"
+where
+  "e"."business_id" = $1
+  and "e"."id" in (
+    select
+      "entry_id" as "id"
+    from
+      "finance_journal_lines"
+    where
+      "business_id" = $2
+      and "account_code" = $3
+      and "date" >= $4
+      and "date" <= $5
+    group by
+      "date",
+      "entry_id"
+    order by
+      "date" desc,
+      "entry_id" desc
+    limit $6
+  )
+order by
+  "e"."date" desc,
+  "e"."id" desc,
+  "l"."line_no";
+
 -- journalPage
 select
   "e"."id",

@@ -70,6 +70,55 @@ export async function knownAccounts(db: Executor, businessId: string, codes: str
 type JournalFilter = Pick<ListJournalQuery, 'start_date' | 'end_date' | 'account'>;
 
 /**
+ * The entries after `after` in the journal's order (newest date first, then newest entry), `limit` of
+ * them with all their lines: the journal read from start to end by its key instead of by offset, as
+ * an export reads it. With an account, only entries with a line on it.
+ */
+export async function journalAfter(
+  db: Executor,
+  businessId: string,
+  filter: JournalFilter,
+  after: { date: string; id: string } | null,
+  limit: number,
+) {
+  const page =
+    filter.account !== undefined
+      ? db
+          .selectFrom('finance_journal_lines')
+          .where('business_id', '=', businessId)
+          .where('account_code', '=', filter.account)
+          .$if(filter.start_date !== undefined, (q) => q.where('date', '>=', filter.start_date!))
+          .$if(filter.end_date !== undefined, (q) => q.where('date', '<=', filter.end_date!))
+          .$if(after !== null, (q) =>
+            q.where((eb) => eb(eb.refTuple('date', 'entry_id'), '<', eb.tuple(after!.date, after!.id))),
+          )
+          .select('entry_id as id')
+          .groupBy(['date', 'entry_id'])
+          .orderBy('date', 'desc')
+          .orderBy('entry_id', 'desc')
+          .limit(limit)
+      : db
+          .selectFrom('finance_journal_entries')
+          .where('business_id', '=', businessId)
+          .$if(filter.start_date !== undefined, (q) => q.where('date', '>=', filter.start_date!))
+          .$if(filter.end_date !== undefined, (q) => q.where('date', '<=', filter.end_date!))
+          .$if(after !== null, (q) =>
+            q.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))),
+          )
+          .select('id')
+          .orderBy('date', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit);
+  return entryLines(db, businessId)
+    .where('e.id', 'in', page)
+    .select(ENTRY_LINE_COLUMNS)
+    .orderBy('e.date', 'desc')
+    .orderBy('e.id', 'desc')
+    .orderBy('l.line_no')
+    .execute();
+}
+
+/**
  * One page of entries, newest date first then newest entry, with all their lines, in one statement.
  * With an account, the page is read from the lines' (account, date, entry) index, one entry id per
  * entry however many lines it has there.
