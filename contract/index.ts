@@ -4,6 +4,7 @@ import * as auth from './auth/index.js';
 import * as finance from './finance/index.js';
 import * as general from './general/index.js';
 import * as hr from './hr/index.js';
+import * as imports from './imports/index.js';
 import * as loyalty from './loyalty/index.js';
 import * as marketing from './marketing/index.js';
 import * as publicLoyalty from './public-loyalty/index.js';
@@ -32,6 +33,7 @@ export const contract: {
   sandbox: Mounted<typeof sandbox.sandboxContract>;
   team: Mounted<typeof team.teamContract>;
   auditLog: Mounted<typeof audit.auditLogContract>;
+  imports: Mounted<typeof imports.importsContract>;
 } = c.router(
   {
     auth: auth.authContract,
@@ -45,6 +47,7 @@ export const contract: {
     sandbox: sandbox.sandboxContract,
     team: team.teamContract,
     auditLog: audit.auditLogContract,
+    imports: imports.importsContract,
   },
   V1,
 );
@@ -55,7 +58,20 @@ export type Contract = typeof contract;
  * Each domain's schemas and types under its own name (`loyalty.Member`, `general.Payment`), so two
  * domains may both name a Payment or a Transaction.
  */
-export { audit, auth, finance, general, hr, loyalty, marketing, publicLoyalty, sandbox, team, webhooks };
+export {
+  audit,
+  auth,
+  finance,
+  general,
+  hr,
+  imports,
+  loyalty,
+  marketing,
+  publicLoyalty,
+  sandbox,
+  team,
+  webhooks,
+};
 
 /** What every domain shares: errors, envelopes, ids, dates, money, paging, events, route metadata. */
 export * from './common/index.js';

@@ -68,6 +68,12 @@ const TAGS = [
       'Every change made to the business, who made it and when; append-only, kept at least 2 years.',
   },
   {
+    name: 'Imports',
+    description:
+      'Customers, products, vendors and employees brought in from a CSV file, with a dry run that reports ' +
+      'what each row would do. Every list answers CSV too (`Accept: text/csv` or `?format=csv`).',
+  },
+  {
     name: 'Sandbox',
     description:
       'What an integrator tests against: mail the service captured instead of sending it (all mail, where ' +
@@ -427,6 +433,20 @@ export function buildOpenApiDocument(): OpenAPIObject {
         if (operation.requestBody && 'description' in operation.requestBody) {
           operation.requestBody.description = 'JSON body (at most 1 MiB).';
           operation.requestBody.required = true;
+          if (route.method === 'POST' && route.contentType === 'multipart/form-data') {
+            // A CSV import: the file as the body itself, or as the `file` field of a form.
+            operation.requestBody.description = 'The CSV file (UTF-8, at most 10 MiB).';
+            operation.requestBody.content = {
+              'text/csv': { schema: { type: 'string' } },
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: { file: { type: 'string', format: 'binary', description: 'The CSV file.' } },
+                },
+              },
+            };
+          }
         }
         return { ...operation, tags: [metadata.tag], security: securityFor(metadata.auth) };
       },

@@ -266,6 +266,11 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   resetSandbox: 'sandbox.manage',
   // auditLog
   listAuditLog: 'audit.read',
+  // imports: the permission of creating what is imported
+  importCustomers: 'customers.write',
+  importProducts: 'sales.write',
+  importVendors: 'finance.write',
+  importEmployees: 'hr.write',
 };
 
 /** Whether the role may do what the permission allows. */

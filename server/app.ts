@@ -19,6 +19,7 @@ import { dashboardRouter } from './platform/dashboard.js';
 import { docsRouter } from './platform/docs.js';
 import { errorHandler, notUtf8, refusalOfRequest } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
+import { importBody } from './platform/imports.js';
 
 /** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */
 export const OPENAPI_PATH = [
@@ -67,6 +68,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use(resolveCredentials(deps));
   app.use(rateLimit(deps));
   for (const module of deps.modules) module.pages?.(app, deps);
+  // CSV imports take a file (text/csv or a form), read before the JSON rule.
+  app.use('/v1/imports', importBody);
   app.use(requireJsonBody);
   app.use(
     express.json({

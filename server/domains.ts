@@ -3,6 +3,7 @@ import { authModule } from './auth/index.js';
 import { financeModule } from './finance/index.js';
 import { generalModule } from './general/index.js';
 import { hrModule } from './hr/index.js';
+import { importsModule } from './imports/index.js';
 import { loyaltyModule } from './loyalty/index.js';
 import { marketingModule } from './marketing/index.js';
 import type { DomainModule } from './platform/module.js';
@@ -25,4 +26,5 @@ export const domains: readonly DomainModule[] = [
   loyaltyModule,
   sandboxModule,
   auditModule,
+  importsModule,
 ];

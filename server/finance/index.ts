@@ -8,6 +8,7 @@ import { invoiceSubscriptions } from './ledger/postings.js';
 import { financeRoutes } from './routes.js';
 import { journalBatches } from './journal/service.js';
 import { restoreDefaultAccounts } from './accounts/service.js';
+import { vendorImport } from './vendors/service.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -30,6 +31,7 @@ export const financeModule: DomainModule = {
     'finance_sales_days',
     'finance_vat_thresholds',
   ],
+  imports: [vendorImport],
   mount: (app, deps, options) =>
     createExpressEndpoints(
       contract.finance,

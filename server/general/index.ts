@@ -7,6 +7,8 @@ import { mountDocumentPages } from './documents/pages.js';
 import { closeRenderers } from './documents/render.js';
 import { hasDueInvoiceReminders, sendInvoiceReminders } from './invoices/reminders.js';
 import { generalRoutes } from './routes.js';
+import { customerImport } from './customers/service.js';
+import { productImport } from './products/service.js';
 
 /** The general group: customers, products, invoices. It announces the invoice hooks. */
 export const generalModule: DomainModule = {
@@ -23,6 +25,7 @@ export const generalModule: DomainModule = {
     'sequences',
   ],
   views: ['customer_directory'],
+  imports: [customerImport, productImport],
   mount: (app, deps, options) =>
     createExpressEndpoints(
       contract.general,

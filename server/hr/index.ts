@@ -4,11 +4,13 @@ import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedHrDemo } from './demo.js';
 import { hrRoutes } from './routes.js';
+import { employeeImport } from './employees/service.js';
 
 /** HR: departments, employees and their leave requests. */
 export const hrModule: DomainModule = {
   name: 'hr',
   tables: ['hr_departments', 'hr_employees', 'hr_employee_counts', 'hr_leaves'],
+  imports: [employeeImport],
   mount: (app, deps, options) =>
     createExpressEndpoints(contract.hr, withCsvExports(deps, contract.hr, hrRoutes(deps)), app, options),
   seedDemo: seedHrDemo,

@@ -156,7 +156,7 @@ async function stream(
     closed = true;
     wake?.();
   });
-  const options = { record_delimiter: 'windows' } as const;
+  const options = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
   try {
     out.write(stringify([listing.columns], options));
     for (let next = first; !next.done && !closed; next = await batches.next()) {

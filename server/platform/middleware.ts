@@ -97,8 +97,9 @@ export function rateLimit(deps: Deps): RequestHandler {
   };
 }
 
-/** A request with a body must send it as JSON. */
+/** A request with a body must send it as JSON (unless a route's own reader took it: a CSV import). */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (req.rawBody !== undefined) return next();
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
   if (hasBody && !req.is(['application/json', 'application/*+json'])) {
     next(new ApiError('BAD_REQUEST', 'Request bodies must be JSON with Content-Type: application/json'));
@@ -116,7 +117,7 @@ const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbf
 
 /** The fields (dotted paths) of a parsed body or query whose keys or strings are unsafe text. */
 function unsafeFields(value: unknown, path: string, found: string[], depth = 0): string[] {
-  if (found.length >= 20 || depth > 32) return found;
+  if (found.length >= 20 || depth > 32 || Buffer.isBuffer(value)) return found;
   if (typeof value === 'string') {
     if (UNSAFE_TEXT.test(value)) found.push(path || 'body');
   } else if (Array.isArray(value)) {

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import type { Deps } from './deps.js';
 import type { Subscriptions } from './hooks.js';
+import type { ImportTarget } from './imports.js';
 import type { JobPayloads, QueueName } from './jobs.js';
 import type { Trx } from './db/database.js';
 import type { OutboxEvent } from './outbox.js';
@@ -109,6 +110,8 @@ export interface DomainModule {
    * accounts), after a sandbox reset emptied them.
    */
   restoreDefaults?(ctx: TxCtx): Promise<void>;
+  /** What the module takes from a CSV file (`POST /v1/imports/{kind}`), through its own services. */
+  readonly imports?: readonly ImportTarget[];
   readonly subscriptions?: Subscriptions;
   /** Receives outbox events as they are dispatched, in the dispatching transaction. */
   dispatch?(trx: Trx, deps: Deps, events: readonly OutboxEvent[]): Promise<void>;

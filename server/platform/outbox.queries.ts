@@ -7,6 +7,18 @@ export interface OutboxEvent {
   type: string;
 }
 
+/** Many events in one statement. */
+export async function insertEvents(
+  trx: Trx,
+  rows: readonly { business_id: string; id: string; type: string; data: string; occurred_at: Date }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await trx
+    .insertInto('events')
+    .values(rows.map((row) => ({ ...row, dispatched_at: null })))
+    .execute();
+}
+
 export async function insertEvent(
   trx: Trx,
   row: { business_id: string; id: string; type: string; data: string; occurred_at: Date },

@@ -30,6 +30,24 @@ export async function emit(ctx: TxCtx, type: EventName, data: unknown): Promise<
   } satisfies DispatchEventJob);
 }
 
+/** `emit` for many changes of one transaction at once: two statements, whatever their number. */
+export async function emitMany(ctx: TxCtx, type: EventName, data: readonly unknown[]): Promise<void> {
+  const occurredAt = ctx.clock.now();
+  const events = data.map((d) => ({
+    business_id: ctx.businessId,
+    id: newId('evt'),
+    type,
+    data: JSON.stringify(d),
+    occurred_at: occurredAt,
+  }));
+  await queries.insertEvents(ctx.db, events);
+  await ctx.jobs.sendMany(
+    ctx.db,
+    QUEUES.dispatchEvent,
+    events.map((e) => ({ businessId: ctx.businessId, eventId: e.id }) satisfies DispatchEventJob),
+  );
+}
+
 /**
  * Dispatches a batch of outbox events in the caller's transaction: marks them dispatched and hands
  * those not dispatched before to every module that consumes events (webhooks fan them out).

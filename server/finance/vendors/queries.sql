@@ -57,3 +57,15 @@ where
   and "id" = $3
 returning
   *;
+
+-- vendorIdsByEmail
+select
+  "id",
+  lower("email") as "key"
+from
+  "finance_vendors"
+where
+  "business_id" = $1
+  and lower("email") in ($2)
+order by
+  "created_at";

@@ -47,3 +47,14 @@ export async function updateVendor(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** The ids of the vendors with these emails (lower-cased), by lower-cased email. */
+export async function vendorIdsByEmail(db: Executor, businessId: string, keys: readonly string[]) {
+  return db
+    .selectFrom('finance_vendors')
+    .select(['id', (eb) => eb.fn<string>('lower', ['email']).as('key')])
+    .where('business_id', '=', businessId)
+    .where((eb) => eb(eb.fn('lower', ['email']), 'in', keys))
+    .orderBy('created_at')
+    .execute();
+}

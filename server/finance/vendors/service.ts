@@ -1,3 +1,5 @@
+import { CreateVendorBodySchema, UpdateVendorBodySchema } from '../../../contract/finance/index.js';
+import type { ImportTarget } from '../../platform/imports.js';
 import type {
   CreateVendorBody,
   ListVendorsQuery,
@@ -67,3 +69,17 @@ export async function updateVendor(ctx: Ctx, id: string, input: UpdateVendorBody
   if (!row) throw notFound('Vendor');
   return toVendor(row);
 }
+
+/** Vendors, matched by email (the oldest vendor with it), created by `createVendor` or updated by `updateVendor` (DESIGN section 17). */
+export const vendorImport: ImportTarget = {
+  kind: 'vendors',
+  create: CreateVendorBodySchema,
+  update: UpdateVendorBodySchema,
+  key: 'email',
+  existing: async (ctx, keys) => {
+    const rows = await queries.vendorIdsByEmail(ctx.db, ctx.businessId, keys);
+    return new Map(rows.reverse().map((row) => [row.key, row.id]));
+  },
+  createOne: (ctx, body) => createVendor(ctx, body as CreateVendorBody),
+  updateOne: (ctx, id, body) => updateVendor(ctx, id, body),
+};

@@ -29,6 +29,36 @@ where
   "business_id" = $1
   and lower("email") = $2;
 
+-- insertCustomers
+insert into "customers" (
+  "business_id",
+  "id",
+  "name",
+  "email",
+  "phone",
+  "company",
+  "address",
+  "first_name",
+  "last_name",
+  "attributes",
+  "created_at",
+  "updated_at"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+returning
+  *;
+
+-- customerIdsByEmail
+select
+  "id",
+  lower("email") as "email"
+from
+  "customers"
+where
+  "business_id" = $1
+  and lower("email") in ($2);
+
 -- insertCustomer
 insert into "customers" (
   "business_id",

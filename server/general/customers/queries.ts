@@ -20,6 +20,21 @@ export async function findCustomerByEmail(db: Executor, businessId: string, emai
     .executeTakeFirst();
 }
 
+/** Many new customers in one statement, in order. */
+export async function insertCustomers(db: Executor, values: readonly NewCustomer[]) {
+  return db.insertInto('customers').values(values).returningAll().execute();
+}
+
+/** The ids of the customers with these emails (lower-cased), by lower-cased email. */
+export async function customerIdsByEmail(db: Executor, businessId: string, emails: readonly string[]) {
+  return db
+    .selectFrom('customers')
+    .select(['id', (eb) => eb.fn<string>('lower', ['email']).as('email')])
+    .where('business_id', '=', businessId)
+    .where((eb) => eb(eb.fn('lower', ['email']), 'in', emails))
+    .execute();
+}
+
 export async function insertCustomer(db: Executor, values: NewCustomer) {
   return db.insertInto('customers').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -86,3 +86,15 @@ where
   "business_id" = $1
   and lower("sku") = $2
   and ("name" ilike $3 or "sku" ilike $4);
+
+-- productIdsBySku
+select
+  "id",
+  lower("sku") as "key"
+from
+  "products"
+where
+  "business_id" = $1
+  and lower("sku") in ($2)
+order by
+  "created_at";

@@ -60,3 +60,14 @@ export async function listProducts(db: Executor, businessId: string, query: List
     { limit: query.limit, offset: offsetOf(query) },
   );
 }
+
+/** The ids of the products with these skus (lower-cased), by lower-cased sku. */
+export async function productIdsBySku(db: Executor, businessId: string, keys: readonly string[]) {
+  return db
+    .selectFrom('products')
+    .select(['id', (eb) => eb.fn<string>('lower', ['sku']).as('key')])
+    .where('business_id', '=', businessId)
+    .where((eb) => eb(eb.fn('lower', ['sku']), 'in', keys))
+    .orderBy('created_at')
+    .execute();
+}

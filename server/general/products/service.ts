@@ -1,3 +1,5 @@
+import { CreateProductBodySchema, UpdateProductBodySchema } from '../../../contract/general/products.js';
+import type { ImportTarget } from '../../platform/imports.js';
 import type { Pagination } from '../../../contract/common/pagination.js';
 import type {
   CreateProductBody,
@@ -97,3 +99,17 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<Product> {
     return product;
   });
 }
+
+/** Products, matched by SKU, created by `createProduct` or updated by `updateProduct` (DESIGN section 17). */
+export const productImport: ImportTarget = {
+  kind: 'products',
+  create: CreateProductBodySchema,
+  update: UpdateProductBodySchema,
+  key: 'sku',
+  existing: async (ctx, keys) => {
+    const rows = await queries.productIdsBySku(ctx.db, ctx.businessId, keys);
+    return new Map(rows.reverse().map((row) => [row.key, row.id]));
+  },
+  createOne: (ctx, body) => createProduct(ctx, body as CreateProductBody),
+  updateOne: (ctx, id, body) => updateProduct(ctx, id, body),
+};

@@ -129,3 +129,16 @@ set
 where
   "business_id" = $2
   and "id" = $3;
+
+-- employeeIdsByEmail
+select
+  "id",
+  lower("email") as "key"
+from
+  "hr_employees"
+where
+  "business_id" = $1
+  and "deleted_at" is null
+  and lower("email") in ($2)
+order by
+  "created_at";

@@ -118,3 +118,15 @@ export async function updateEmployee(
     .where('id', '=', id)
     .execute();
 }
+
+/** The ids of the employees with these emails (lower-cased), by lower-cased email. */
+export async function employeeIdsByEmail(db: Executor, businessId: string, keys: readonly string[]) {
+  return db
+    .selectFrom('hr_employees')
+    .select(['id', (eb) => eb.fn<string>('lower', ['email']).as('key')])
+    .where('business_id', '=', businessId)
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb(eb.fn('lower', ['email']), 'in', keys))
+    .orderBy('created_at')
+    .execute();
+}

@@ -1,3 +1,5 @@
+import { CreateEmployeeBodySchema, UpdateEmployeeBodySchema } from '../../../contract/hr/employees.js';
+import type { ImportTarget } from '../../platform/imports.js';
 import type {
   CreateEmployeeBody,
   Employee,
@@ -126,3 +128,17 @@ export async function deleteEmployee(ctx: Ctx, id: string): Promise<void> {
     await emit(ctx, 'employee.deleted', employee);
   });
 }
+
+/** Employees, matched by email, created by `createEmployee` or updated by `updateEmployee` (DESIGN section 17). */
+export const employeeImport: ImportTarget = {
+  kind: 'employees',
+  create: CreateEmployeeBodySchema,
+  update: UpdateEmployeeBodySchema,
+  key: 'email',
+  existing: async (ctx, keys) => {
+    const rows = await queries.employeeIdsByEmail(ctx.db, ctx.businessId, keys);
+    return new Map(rows.reverse().map((row) => [row.key, row.id]));
+  },
+  createOne: (ctx, body) => createEmployee(ctx, body as CreateEmployeeBody),
+  updateOne: (ctx, id, body) => updateEmployee(ctx, id, body),
+};
