@@ -109,7 +109,7 @@ const importRoute = <K extends ImportKind>(kind: K) =>
     query: ImportQuerySchema,
     headers: IdempotencyHeadersSchema,
     body: ImportBodySchema,
-    responses: { 200: resultData(ImportReportSchema), ...resultErrors() },
+    responses: { 200: resultData(ImportReportSchema), ...resultErrors(409) },
     metadata: meta('token', 'Imports'),
   }) as const;
 
