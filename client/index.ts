@@ -45,6 +45,7 @@ export {
   finance,
   general,
   hr,
+  imports,
   loyalty,
   marketing,
   publicLoyalty,

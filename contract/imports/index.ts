@@ -30,10 +30,14 @@ export type ImportQuery = z.infer<typeof ImportQuerySchema>;
 
 export const ImportBodySchema = z.object({
   file: extendApi(
-    z.custom<Blob | string>((value) => value !== undefined && value !== null, {
+    z.custom<File>((value) => value !== undefined && value !== null, {
       message: 'Expected the CSV file in the `file` field',
     }),
-    { type: 'string', format: 'binary', description: 'The CSV file.' },
+    {
+      type: 'string',
+      format: 'binary',
+      description: "The CSV file; from the SDK a `File` (`new File([csv], 'customers.csv')`).",
+    },
   ),
 });
 

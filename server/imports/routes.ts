@@ -12,15 +12,17 @@ export const importRoutes = (deps: Deps) => {
   const targets = new Map<ImportKind, ImportTarget>(
     deps.modules.flatMap((module) => module.imports ?? []).map((target) => [target.kind, target]),
   );
-  const run = async (kind: ImportKind, req: Express.Request, file: unknown, query: ImportQuery) => {
+  // The file is read by the platform's body reader (bytes in `req.body.file`), not by ts-rest.
+  const run = async (kind: ImportKind, req: Express.Request, body: unknown, query: ImportQuery) => {
     const target = targets.get(kind);
     if (!target) throw new Error(`No module imports ${kind}`);
+    const { file } = body as { file?: unknown };
     return ok({ result: 'success' as const, data: await runImport(ctx(req), target, file, query) });
   };
   return s.router(contract.imports, {
-    importCustomers: async ({ body, query, req }) => run('customers', req, body.file, query),
-    importProducts: async ({ body, query, req }) => run('products', req, body.file, query),
-    importVendors: async ({ body, query, req }) => run('vendors', req, body.file, query),
-    importEmployees: async ({ body, query, req }) => run('employees', req, body.file, query),
+    importCustomers: async ({ query, req }) => run('customers', req, req.body, query),
+    importProducts: async ({ query, req }) => run('products', req, req.body, query),
+    importVendors: async ({ query, req }) => run('vendors', req, req.body, query),
+    importEmployees: async ({ query, req }) => run('employees', req, req.body, query),
   });
 };

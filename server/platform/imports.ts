@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import busboy from 'busboy';
-import { CsvError, parse } from 'csv-parse/sync';
+import { CsvError, parse, type Options as ParseOptions } from 'csv-parse/sync';
 import type { NextFunction, Request, Response } from 'express';
 import { ControlledTransaction } from 'kysely';
 import { z } from 'zod';
@@ -176,6 +176,8 @@ export function readCsv(bytes: Buffer): { header: string[]; rows: { line: number
     );
   }
   let records: { record: string[]; info: { lines: number } }[];
+  // The line the last good record ended on: a broken record starts on the next one.
+  let lastEnd = 0;
   try {
     records = parse(bytes, {
       bom: true,
@@ -183,12 +185,15 @@ export function readCsv(bytes: Buffer): { header: string[]; rows: { line: number
       skip_empty_lines: true,
       max_record_size: MAX_FIELD_BYTES,
       to: IMPORT_MAX_ROWS + 2,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
+      on_record: (record, context) => {
+        lastEnd = context.lines;
+        return record;
+      },
+    } satisfies ParseOptions) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
-    const line = (err as CsvError & { lines?: number }).lines;
     const problem = CSV_PROBLEMS[err.code] ?? err.message.replace(/^Invalid [^:]*: /, '');
-    throw refuseFile(`${line ? `Line ${line}: ` : ''}${problem}`);
+    throw refuseFile(`Line ${lastEnd + 1}: ${problem}`);
   }
   const [first, ...rest] = records;
   if (!first) throw refuseFile('The file is empty: expected a header row and rows');

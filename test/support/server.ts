@@ -65,6 +65,8 @@ function responseValidator(violations: string[]): RequestHandler[] {
     // Authentication is the server's own job; the validator only checks what the server answers.
     validateSecurity: false,
     ignoreUndocumented: true,
+    // The service reads its own forms (CSV imports); the validator must not read the body again.
+    fileUploader: false,
   }) as RequestHandler[];
 }
 
