@@ -163,7 +163,6 @@ async function stream(
       const records = next.value.flatMap((item) =>
         listing.rowsOf(item).map((row) => listing.columns.map((column) => csvCell(valueAt(row, column)))),
       );
-      if (process.env.MUTANT_BUFFER) { ((globalThis as any).__all ??= []).push(...records); if (next.value.length >= 2000) continue; out.write(stringify((globalThis as any).__all, options)); (globalThis as any).__all = []; continue; }
       if (records.length > 0 && !out.write(stringify(records, options)) && !closed) {
         await new Promise<void>((resolve) => {
           wake = resolve;
