@@ -225,7 +225,11 @@ async function send(
   const path =
     insertParamsIntoPath({ path: route.path, params }) + convertQueryParamsToUrlString(request.query ?? {});
   const init: RequestInit = { method: route.method, headers: { accept: 'application/json', ...headers } };
-  if (request.body !== undefined) {
+  if (typeof request.body === 'string') {
+    // A file route's body (a CSV import) is sent as the file itself.
+    init.headers = { ...init.headers, 'content-type': 'text/csv' };
+    init.body = request.body;
+  } else if (request.body !== undefined) {
     init.headers = { ...init.headers, 'content-type': 'application/json' };
     init.body = JSON.stringify(request.body);
   }
