@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { audit, OPERATION_PERMISSIONS, unwrap } from '../../client/index.js';
+import { audit, contract, OPERATION_PERMISSIONS, unwrap } from '../../client/index.js';
+import { ExportButton } from '../components/csv.js';
 import {
   Button,
   Empty,
@@ -77,17 +78,22 @@ export default function AuditLog(_props: ScreenProps) {
   };
   const key = JSON.stringify([filters, page]);
 
+  const from = startOfDay(filters.from);
+  const to = startOfDay(filters.to, 1);
+  /** What the filters select, for the page and for the export. */
+  const selected = {
+    ...(filters.actor_id ? { actor_id: filters.actor_id } : {}),
+    ...(filters.resource_id ? { resource_id: filters.resource_id } : {}),
+    ...(filters.operation ? { operation: filters.operation } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+  };
+
   const load = useLoad(async () => {
-    const from = startOfDay(filters.from);
-    const to = startOfDay(filters.to, 1);
     const request: audit.ListAuditLogQuery = {
       limit: PAGE_SIZE,
       offset: (page - 1) * PAGE_SIZE,
-      ...(filters.actor_id ? { actor_id: filters.actor_id } : {}),
-      ...(filters.resource_id ? { resource_id: filters.resource_id } : {}),
-      ...(filters.operation ? { operation: filters.operation } : {}),
-      ...(from ? { from } : {}),
-      ...(to ? { to } : {}),
+      ...selected,
     };
     // The page travels with its answer, so the pager never shows a page the rows are not of.
     return { ...(await unwrap(api.value.auditLog.listAuditLog({ query: request }))), page };
@@ -104,7 +110,9 @@ export default function AuditLog(_props: ScreenProps) {
 
   return (
     <div>
-      <PageHeader title="Audit log" />
+      <PageHeader title="Audit log">
+        <ExportButton route={contract.auditLog.listAuditLog} query={selected} />
+      </PageHeader>
       <p class="lead">
         Every change made to the business, by a person or an API key, newest first. Entries cannot be changed
         or deleted and are kept for at least two years.

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../client/index.js';
+import { contract, general, unwrap } from '../../client/index.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { CustomerForm } from '../components/customer-form.js';
+import { ExportButton } from '../components/csv.js';
 import { InvoiceTable } from '../components/documents.js';
 import {
   Button,
@@ -47,14 +48,21 @@ function Invoices(props: { customer: general.Customer }) {
     <section aria-labelledby="customer-invoices">
       <div class="section-header">
         <h2 id="customer-invoices">Invoices</h2>
-        {can('createInvoice') ? (
-          <Link
-            class="button secondary"
-            to={`/invoices/new?customer_id=${encodeURIComponent(props.customer.id)}`}
-          >
-            New invoice for {props.customer.name}
-          </Link>
-        ) : null}
+        <div class="actions">
+          <ExportButton
+            route={contract.general.invoices.listInvoices}
+            query={{ customer_id: props.customer.id, sort: apiSort(sort) }}
+            what={`the invoices of ${props.customer.name}`}
+          />
+          {can('createInvoice') ? (
+            <Link
+              class="button secondary"
+              to={`/invoices/new?customer_id=${encodeURIComponent(props.customer.id)}`}
+            >
+              New invoice for {props.customer.name}
+            </Link>
+          ) : null}
+        </div>
       </div>
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />

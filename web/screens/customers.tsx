@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../client/index.js';
+import { contract, general, unwrap } from '../../client/index.js';
+import { ExportButton } from '../components/csv.js';
+import { ImportButton } from '../components/csv-import.js';
 import { CustomerForm } from '../components/customer-form.js';
 import {
   Button,
@@ -40,19 +42,9 @@ export default function Customers() {
   const [emailText, setEmailText] = useQueryText('email');
   const [creating, setCreating] = useState(false);
 
+  const filters = { sort: apiSort(sort), search: search || undefined, email: email || undefined };
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.general.customers.listCustomers({
-          query: {
-            page,
-            limit: 20,
-            sort: apiSort(sort),
-            search: search || undefined,
-            email: email || undefined,
-          },
-        }),
-      ),
+    () => unwrap(api.value.general.customers.listCustomers({ query: { page, limit: 20, ...filters } })),
     [page, sort, search, email],
   );
   const filtered = Boolean(search || email);
@@ -60,6 +52,8 @@ export default function Customers() {
   return (
     <>
       <PageHeader title="Customers">
+        <ExportButton route={contract.general.customers.listCustomers} query={filters} />
+        <ImportButton kind="customers" onImported={list.reload} />
         {can('createCustomer') ? (
           <Button kind="primary" onClick={() => setCreating(true)}>
             New customer

@@ -1,4 +1,5 @@
-import { general, unwrap } from '../../client/index.js';
+import { contract, general, unwrap } from '../../client/index.js';
+import { ExportButton } from '../components/csv.js';
 import { InvoiceTable, StatusFilter, statusLabel } from '../components/documents.js';
 import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../components/ui.js';
 import { useLoad } from '../lib/forms.js';
@@ -40,13 +41,9 @@ export default function Invoices() {
   const status = oneOf(query, 'status', general.INVOICE_STATUSES);
   const customerId = query.get('customer_id') || undefined;
 
+  const filters = { sort: apiSort(sort), status, customer_id: customerId };
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.general.invoices.listInvoices({
-          query: { page, limit: 20, sort: apiSort(sort), status, customer_id: customerId },
-        }),
-      ),
+    () => unwrap(api.value.general.invoices.listInvoices({ query: { page, limit: 20, ...filters } })),
     [page, sort, status, customerId],
   );
   const canCreate = can('createInvoice');
@@ -54,6 +51,7 @@ export default function Invoices() {
   return (
     <>
       <PageHeader title="Invoices">
+        <ExportButton route={contract.general.invoices.listInvoices} query={filters} />
         {canCreate ? (
           <Link
             class="button primary"

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../client/index.js';
+import { contract, general, unwrap } from '../../client/index.js';
 import { ConfirmButton } from '../components/confirm.js';
+import { ExportButton } from '../components/csv.js';
+import { ImportButton } from '../components/csv-import.js';
 import {
   Button,
   Dialog,
@@ -155,13 +157,9 @@ export default function Products() {
   const [editing, setEditing] = useState<general.Product | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
+  const filters = { sort: apiSort(sort), search: search || undefined };
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.general.products.listProducts({
-          query: { page, limit: 20, sort: apiSort(sort), search: search || undefined },
-        }),
-      ),
+    () => unwrap(api.value.general.products.listProducts({ query: { page, limit: 20, ...filters } })),
     [page, sort, search],
   );
   const canEdit = can('updateProduct');
@@ -209,6 +207,14 @@ export default function Products() {
   return (
     <>
       <PageHeader title="Products">
+        <ExportButton route={contract.general.products.listProducts} query={filters} />
+        <ImportButton
+          kind="products"
+          onImported={() => {
+            setNotice(null);
+            list.reload();
+          }}
+        />
         {can('createProduct') ? (
           <Button kind="primary" onClick={() => setEditing('new')}>
             New product

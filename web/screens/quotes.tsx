@@ -1,4 +1,5 @@
-import { general, unwrap } from '../../client/index.js';
+import { contract, general, unwrap } from '../../client/index.js';
+import { ExportButton } from '../components/csv.js';
 import { QuoteTable, StatusFilter, statusLabel } from '../components/documents.js';
 import { Empty, ErrorMessage, Link, Loading, PageHeader, Pager } from '../components/ui.js';
 import { useLoad } from '../lib/forms.js';
@@ -14,13 +15,9 @@ export default function Quotes() {
   const status = oneOf(query, 'status', general.QUOTE_STATUSES);
   const customerId = query.get('customer_id') || undefined;
 
+  const filters = { sort: apiSort(sort), status, customer_id: customerId };
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.general.quotes.listQuotes({
-          query: { page, limit: 20, sort: apiSort(sort), status, customer_id: customerId },
-        }),
-      ),
+    () => unwrap(api.value.general.quotes.listQuotes({ query: { page, limit: 20, ...filters } })),
     [page, sort, status, customerId],
   );
   const canCreate = can('createQuote');
@@ -28,6 +25,7 @@ export default function Quotes() {
   return (
     <>
       <PageHeader title="Quotes">
+        <ExportButton route={contract.general.quotes.listQuotes} query={filters} />
         {canCreate ? (
           <Link class="button primary" to="/quotes/new">
             New quote

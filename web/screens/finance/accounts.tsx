@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { finance, unwrap } from '../../../client/index.js';
+import { contract, finance, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ACCOUNT_TYPE_LABELS, useAccounts } from '../../components/finance.js';
 import {
   Button,
@@ -95,6 +96,7 @@ export default function Accounts() {
   return (
     <>
       <PageHeader title="Chart of accounts">
+        <ExportButton route={contract.finance.accounts.listAccounts} />
         {canCreate ? (
           <Button
             kind="primary"

@@ -1,4 +1,5 @@
-import { finance, unwrap } from '../../../client/index.js';
+import { contract, finance, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { BILL_STATUS_LABELS, QueryTabs } from '../../components/finance.js';
 import {
   Badge,
@@ -50,11 +51,12 @@ export default function Bills() {
   const page = pageOf(query);
   const status = oneOf(query, 'status', finance.BILL_STATUSES);
   const vendorId = query.get('vendor_id') || undefined;
+  const filters = { status, vendor_id: vendorId };
   const list = useLoad(
     () =>
       unwrap(
         api.value.finance.bills.listBills({
-          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, status, vendor_id: vendorId },
+          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...filters },
         }),
       ),
     [page, status, vendorId],
@@ -76,6 +78,7 @@ export default function Bills() {
   return (
     <>
       <PageHeader title="Bills">
+        <ExportButton route={contract.finance.bills.listBills} query={filters} />
         {canCreate ? (
           <Link
             class="button primary"

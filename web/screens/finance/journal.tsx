@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
-import { unwrap, type finance } from '../../../client/index.js';
+import { contract, unwrap, type finance } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import {
   accountLabel,
   accountName,
@@ -69,17 +70,12 @@ export default function Journal() {
   const account = query.get('account') || undefined;
   const posted = query.get('posted');
   const accounts = useAccounts();
+  const filters = { start_date: start, end_date: end, account };
   const list = useLoad(
     () =>
       unwrap(
         api.value.finance.journal.listJournal({
-          query: {
-            limit: PAGE_SIZE,
-            offset: (page - 1) * PAGE_SIZE,
-            start_date: start,
-            end_date: end,
-            account,
-          },
+          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...filters },
         }),
       ),
     [page, start, end, account],
@@ -90,6 +86,7 @@ export default function Journal() {
   return (
     <>
       <PageHeader title="Journal">
+        <ExportButton route={contract.finance.journal.listJournal} query={filters} />
         {canPost ? (
           <Link class="button primary" to="/finance/journal/new">
             New journal entry

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { finance, unwrap } from '../../../client/index.js';
+import { contract, finance, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
+import { ImportButton } from '../../components/csv-import.js';
 import { currencyChoices } from '../../components/finance.js';
 import {
   Button,
@@ -226,6 +228,14 @@ export default function Vendors() {
   return (
     <>
       <PageHeader title="Vendors">
+        <ExportButton route={contract.finance.vendors.listVendors} />
+        <ImportButton
+          kind="vendors"
+          onImported={() => {
+            setNotice(null);
+            list.reload();
+          }}
+        />
         {canCreate ? (
           <Button
             kind="primary"

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { hr, unwrap } from '../../../client/index.js';
+import { contract, hr, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { allEmployees, byName, fullName, offsetOf, pagesOf } from '../../components/hr.js';
 import {
@@ -169,6 +170,7 @@ export default function Departments() {
   return (
     <>
       <PageHeader title="Departments">
+        <ExportButton route={contract.hr.departments.listDepartments} />
         {can('createDepartment') ? (
           <Button
             kind="primary"

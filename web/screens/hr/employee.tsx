@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { hr, unwrap } from '../../../client/index.js';
+import { contract, hr, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
+import { ExportButton } from '../../components/csv.js';
 import {
   allDepartments,
   EMPLOYEE_STATUS_LABELS,
@@ -68,7 +69,14 @@ function Leaves(props: { employee: hr.Employee; version: number }) {
   }
   return (
     <section aria-labelledby="employee-leaves">
-      <h2 id="employee-leaves">Leave</h2>
+      <div class="section-header">
+        <h2 id="employee-leaves">Leave</h2>
+        <ExportButton
+          route={contract.hr.leaves.listLeaves}
+          query={{ employee_id: props.employee.id }}
+          what={`the leave of ${fullName(props.employee)}`}
+        />
+      </div>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       <ErrorMessage message={error} />
       {list.error ? (

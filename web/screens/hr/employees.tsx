@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { hr, unwrap } from '../../../client/index.js';
+import { contract, hr, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
+import { ImportButton } from '../../components/csv-import.js';
 import {
   allDepartments,
   EMPLOYEE_STATUS_LABELS,
@@ -68,13 +70,9 @@ export default function Employees() {
   const base = useBaseCurrency();
   const departments = useLoad(allDepartments, []);
 
+  const filters = { sort: apiSort(sort), status, department_id: departmentId };
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.hr.employees.listGeneralEmployees({
-          query: { page, limit: 20, sort: apiSort(sort), status, department_id: departmentId },
-        }),
-      ),
+    () => unwrap(api.value.hr.employees.listGeneralEmployees({ query: { page, limit: 20, ...filters } })),
     [page, sort, status, departmentId],
   );
   const filtered = Boolean(status || departmentId);
@@ -84,6 +82,8 @@ export default function Employees() {
   return (
     <>
       <PageHeader title="Employees">
+        <ExportButton route={contract.hr.employees.listGeneralEmployees} query={filters} />
+        <ImportButton kind="employees" onImported={list.reload} />
         {can('createEmployee') && !noDepartments ? (
           <Button kind="primary" onClick={() => setCreating(true)}>
             New employee

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { hr, unwrap } from '../../../client/index.js';
+import { contract, hr, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import {
   allEmployees,
   byName,
@@ -46,11 +47,12 @@ export default function Leaves() {
   const [error, setError] = useState<string | null>(null);
   const employees = useLoad(allEmployees, []);
 
+  const filters = { status, employee_id: employeeId };
   const list = useLoad(
     () =>
       unwrap(
         api.value.hr.leaves.listLeaves({
-          query: { limit: LIMIT, offset: offsetOf(page, LIMIT), status, employee_id: employeeId },
+          query: { limit: LIMIT, offset: offsetOf(page, LIMIT), ...filters },
         }),
       ),
     [page, status, employeeId],
@@ -102,6 +104,7 @@ export default function Leaves() {
   return (
     <>
       <PageHeader title="Leaves">
+        <ExportButton route={contract.hr.leaves.listLeaves} query={filters} />
         <Link class="button secondary" to="/hr/calendar">
           Calendar
         </Link>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { BmsApiError, loyalty, unwrap } from '../../../client/index.js';
+import { BmsApiError, contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
+import { ExportButton } from '../../components/csv.js';
 import { integerOf, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -186,7 +187,15 @@ function Transactions(props: { member: Member; version: number }) {
   );
   return (
     <section aria-labelledby="member-transactions">
-      <h2 id="member-transactions">Transactions</h2>
+      <div class="section-header">
+        <h2 id="member-transactions">Transactions</h2>
+        <ExportButton
+          route={contract.loyalty.members.listMemberTransactions}
+          params={{ publicId: props.member.publicId }}
+          query={{ type }}
+          what={`the transactions of ${props.member.customerName}`}
+        />
+      </div>
       <StatusTabs label="Transaction type" param="type" values={loyalty.TRANSACTION_TYPES} current={type} />
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { loyalty, unwrap } from '../../../client/index.js';
+import { contract, loyalty, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import {
   CustomerPicker,
   integerOf,
@@ -116,6 +117,10 @@ export default function Members(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Members">
+        <ExportButton
+          route={contract.loyalty.members.listMembers}
+          query={{ status, tier, search: search || undefined }}
+        />
         {can('enrollMember') ? (
           <Button kind="primary" onClick={() => setEnrolling(true)}>
             Enroll a customer

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { loyalty, unwrap } from '../../../client/index.js';
+import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/actions.js';
 import { ConfirmButton } from '../../components/confirm.js';
+import { ExportButton } from '../../components/csv.js';
 import { integerOf, decimalOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -256,11 +257,14 @@ function Tiers(props: { program: Program }) {
     <section aria-labelledby="program-tiers">
       <div class="section-header">
         <h2 id="program-tiers">Tiers</h2>
-        {can('createTier') ? (
-          <Button kind="primary" onClick={() => setEditing('new')}>
-            Add tier
-          </Button>
-        ) : null}
+        <div class="actions">
+          <ExportButton route={contract.loyalty.tiers.listTiers} what="the tiers" />
+          {can('createTier') ? (
+            <Button kind="primary" onClick={() => setEditing('new')}>
+              Add tier
+            </Button>
+          ) : null}
+        </div>
       </div>
       {tiers.error ? (
         <ErrorMessage message={tiers.error} onRetry={tiers.reload} />

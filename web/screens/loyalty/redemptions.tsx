@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { loyalty, unwrap } from '../../../client/index.js';
+import { contract, loyalty, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
 import { MemberPicker, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
@@ -110,6 +111,7 @@ export default function Redemptions(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Redemptions">
+        <ExportButton route={contract.loyalty.redemptions.listRedemptions} query={{ status, memberId }} />
         {can('createRedemption') ? (
           <Button kind="primary" onClick={() => setRedeeming(true)}>
             Redeem a reward

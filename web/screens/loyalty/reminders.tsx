@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { loyalty, unwrap } from '../../../client/index.js';
+import { contract, loyalty, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
 import { integerOf, MemberPicker, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
@@ -156,15 +157,9 @@ function Complete(props: { reminder: Reminder; onDone: (message: string) => void
 
 export default function Reminders(_props: ScreenProps) {
   const shown = oneOf(here.value.query, 'active', ['yes', 'no'] as const);
+  const filters = { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' } as const;
   const list = useLoad(
-    async () =>
-      (
-        await unwrap(
-          api.value.loyalty.reminders.listReminders({
-            query: { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' },
-          }),
-        )
-      ).data,
+    async () => (await unwrap(api.value.loyalty.reminders.listReminders({ query: filters }))).data,
     [shown],
   );
   const [editing, setEditing] = useState<Reminder | 'new' | null>(null);
@@ -175,6 +170,7 @@ export default function Reminders(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Service reminders">
+        <ExportButton route={contract.loyalty.reminders.listReminders} query={filters} />
         {can('createReminder') ? (
           <Button kind="primary" onClick={() => setEditing('new')}>
             Add reminder

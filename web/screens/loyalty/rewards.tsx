@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { loyalty, unwrap } from '../../../client/index.js';
+import { contract, loyalty, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
 import { decimalOf, integerOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
@@ -141,15 +142,9 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
 
 export default function Rewards(_props: ScreenProps) {
   const shown = oneOf(here.value.query, 'offered', ['yes', 'no'] as const);
+  const filters = { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' } as const;
   const list = useLoad(
-    async () =>
-      (
-        await unwrap(
-          api.value.loyalty.rewards.listRewards({
-            query: { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' },
-          }),
-        )
-      ).data,
+    async () => (await unwrap(api.value.loyalty.rewards.listRewards({ query: filters }))).data,
     [shown],
   );
   const [editing, setEditing] = useState<Reward | 'new' | null>(null);
@@ -159,6 +154,7 @@ export default function Rewards(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Rewards">
+        <ExportButton route={contract.loyalty.rewards.listRewards} query={filters} />
         {can('createReward') ? (
           <Button kind="primary" onClick={() => setEditing('new')}>
             Add reward

@@ -1,7 +1,8 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { BmsApiError, marketing, unwrap } from '../../../client/index.js';
+import { BmsApiError, contract, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/actions.js';
+import { ExportButton } from '../../components/csv.js';
 import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -266,7 +267,15 @@ function Recipients(props: { campaign: Campaign; version: number }) {
   );
   return (
     <section aria-labelledby="campaign-recipients">
-      <h2 id="campaign-recipients">Recipients</h2>
+      <div class="section-header">
+        <h2 id="campaign-recipients">Recipients</h2>
+        <ExportButton
+          route={contract.marketing.campaigns.listCampaignRecipients}
+          params={{ id: props.campaign.id }}
+          query={{ status }}
+          what={`the recipients of ${props.campaign.name}`}
+        />
+      </div>
       <StatusTabs
         label="Recipient status"
         param="recipients"

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { marketing, unwrap } from '../../../client/index.js';
+import { contract, marketing, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -164,6 +165,7 @@ export default function Campaigns(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Campaigns">
+        <ExportButton route={contract.marketing.campaigns.listCampaigns} query={{ status }} />
         {can('createCampaign') ? (
           <Button kind="primary" onClick={() => setCreating(true)}>
             New campaign

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { marketing, unwrap } from '../../../client/index.js';
+import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
+import { ExportButton } from '../../components/csv.js';
 import { offsetOf, pagesOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -329,7 +330,14 @@ function Contacts(props: { segment: Segment; version: number }) {
   );
   return (
     <section aria-labelledby="segment-contacts">
-      <h2 id="segment-contacts">Contacts</h2>
+      <div class="section-header">
+        <h2 id="segment-contacts">Contacts</h2>
+        <ExportButton
+          route={contract.marketing.segments.listSegmentContacts}
+          params={{ id: props.segment.id }}
+          what={`the contacts in ${props.segment.name}`}
+        />
+      </div>
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />
       ) : !list.data ? (

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { marketing, unwrap } from '../../../client/index.js';
+import { contract, marketing, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -97,6 +98,7 @@ export default function Segments(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Segments">
+        <ExportButton route={contract.marketing.segments.listSegments} query={{ status }} />
         {can('createSegment') ? (
           <Button kind="primary" onClick={() => setCreating(true)}>
             New segment

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { marketing, unwrap } from '../../../client/index.js';
+import { contract, marketing, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -117,6 +118,7 @@ export default function Templates(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Templates">
+        <ExportButton route={contract.marketing.templates.listTemplates} query={{ status }} />
         {can('createTemplate') ? (
           <Button kind="primary" onClick={() => setCreating(true)}>
             New template

@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
-import { sandbox, unwrap } from '../../../client/index.js';
+import { contract, sandbox, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import {
   Button,
   Empty,
@@ -115,6 +116,7 @@ export default function Inbox() {
   return (
     <>
       <PageHeader title="Captured mail">
+        <ExportButton route={contract.sandbox.messages.listMessages} />
         <Button onClick={list.reload} busy={list.loading && Boolean(list.data)}>
           Refresh
         </Button>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../../client/index.js';
+import { auth, contract, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
 import {
   Button,
@@ -122,6 +123,7 @@ export default function ApiKeys(_props: ScreenProps) {
   return (
     <div class="settings">
       <PageHeader title="API keys">
+        <ExportButton route={contract.auth.listApiKeys} />
         {can('createApiKey') ? (
           <Button
             kind="primary"

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { marketing, unwrap } from '../../../client/index.js';
+import { contract, marketing, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog, CopyButton } from '../../components/actions.js';
 import {
   Badge,
@@ -171,7 +172,9 @@ export default function Domains(_props: ScreenProps) {
 
   return (
     <div class="settings">
-      <PageHeader title="Sender domains" />
+      <PageHeader title="Sender domains">
+        <ExportButton route={contract.marketing.domains.listDomains} />
+      </PageHeader>
       <p class="lead">
         Campaigns send from addresses at your own verified domains. Each domain needs two TXT records: one
         proves you own it, one publishes the key that signs your mail (DKIM).

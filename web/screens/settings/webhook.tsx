@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { unwrap, webhooks, type EventName } from '../../../client/index.js';
+import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
 import { EventPicker, eventsMessage, urlMessage } from '../../components/event-picker.js';
 import {
@@ -363,6 +364,14 @@ export default function WebhookScreen(props: ScreenProps) {
           <Button onClick={log.reload} busy={log.loading && Boolean(deliveries)}>
             Refresh
           </Button>
+          {valid ? (
+            <ExportButton
+              route={contract.webhooks.listDeliveries}
+              params={{ id }}
+              query={{ status }}
+              what="the deliveries"
+            />
+          ) : null}
         </div>
       </div>
       {log.loading && !deliveries ? <Loading /> : null}

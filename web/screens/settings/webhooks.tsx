@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { unwrap, webhooks, type EventName } from '../../../client/index.js';
+import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import { EventPicker, eventsMessage, urlMessage } from '../../components/event-picker.js';
 import {
   Badge,
@@ -82,6 +83,7 @@ export default function Webhooks(_props: ScreenProps) {
   return (
     <div class="settings">
       <PageHeader title="Webhooks">
+        <ExportButton route={contract.webhooks.listWebhooks} />
         {!adding && can('createWebhook') ? (
           <Button
             kind="primary"

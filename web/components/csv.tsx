@@ -1,0 +1,83 @@
+import { useId, useState } from 'preact/hooks';
+import { exportCsv } from '../../client/index.js';
+import { describeError } from '../lib/forms.js';
+import { session } from '../lib/session.js';
+import { Button } from './ui.js';
+
+/**
+ * "Export CSV" on every list (DESIGN section 17): every item the list's filters and order select,
+ * all pages at once, written by the service; the import dialog is in csv-import.tsx, loaded only by
+ * the lists that import.
+ */
+
+/** A list operation of the contract, as `exportCsv` takes it. */
+type ListRoute = Parameters<typeof exportCsv>[1];
+type ExportRequest<R extends ListRoute> = NonNullable<Parameters<typeof exportCsv<R>>[2]>;
+
+/** `customers-2026-11-26.csv` from `Content-Disposition`, else the list's last path segment. */
+function fileNameOf(response: Response, route: ListRoute): string {
+  const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  if (named) return named;
+  const segment = route.path
+    .split('/')
+    .filter((part) => part && !part.startsWith(':'))
+    .at(-1);
+  return `${segment ?? 'export'}.csv`;
+}
+
+/** Saves a Blob under `name` through an object URL (same origin, so the page's CSP allows it). */
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked later: the download reads the object URL after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * "Export CSV": every item the list's `query` selects (its filters and sort; paging is the service's),
+ * fetched through the SDK and saved as the file the service names.
+ */
+export function ExportButton<R extends ListRoute>(
+  props: { route: R; query?: ExportRequest<R>['query']; params?: ExportRequest<R>['params'] } & {
+    /** What the list holds, when the page has several lists: "Export CSV of the invoices". */
+    what?: string;
+  },
+) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const run = () => {
+    const current = session.value;
+    if (!current) return;
+    setBusy(true);
+    setError(null);
+    const options = {
+      baseUrl: location.origin,
+      accessToken: current.accessToken,
+      environment: current.environment,
+    };
+    exportCsv(options, props.route, { query: props.query, params: props.params })
+      .then(async (response) => save(await response.blob(), fileNameOf(response, props.route)))
+      .catch((err: unknown) => setError(`The export failed: ${describeError(err).message}`))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <span class="export">
+      <Button busy={busy} onClick={run} aria-describedby={error ? id : undefined}>
+        {busy ? <span class="spinner" aria-hidden="true" /> : null}
+        Export CSV{props.what ? <span class="visually-hidden"> of {props.what}</span> : null}
+      </Button>
+      {error ? (
+        <span id={id} class="error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}
