@@ -1,6 +1,5 @@
 import { useId, useState } from 'preact/hooks';
-import type { z } from 'zod';
-import { BmsApiError, unwrap, type contract } from '../../client/index.js';
+import { BmsApiError, unwrap, type contract, type imports } from '../../client/index.js';
 import { describeError } from '../lib/forms.js';
 import { api, can } from '../lib/session.js';
 import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
@@ -12,8 +11,6 @@ import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
  */
 
 export type ImportKind = 'customers' | 'products' | 'vendors' | 'employees';
-
-type ImportReport = z.infer<(typeof contract.imports.importCustomers.responses)[200]>['data'];
 
 /** Each kind's operation, what one row is, what matches it to an existing record, its usual columns. */
 const IMPORTS = {
@@ -79,7 +76,7 @@ function refusalOf(err: unknown): string {
 }
 
 /** The dry run's (or the import's) report: counts, columns, refused rows, the rest summarised. */
-function ImportReportView(props: { report: ImportReport; kind: ImportKind }) {
+function ImportReportView(props: { report: imports.ImportReport; kind: ImportKind }) {
   const { report, kind } = props;
   const { one, key } = IMPORTS[kind];
   const { counts, columns } = report;
@@ -180,8 +177,8 @@ function ImportForm(props: { kind: ImportKind; onImported: () => void; onClose: 
   const { operation, one, key, columns } = IMPORTS[kind];
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [checked, setChecked] = useState<ImportReport | null>(null);
-  const [done, setDone] = useState<ImportReport | null>(null);
+  const [checked, setChecked] = useState<imports.ImportReport | null>(null);
+  const [done, setDone] = useState<imports.ImportReport | null>(null);
   const [skipRefused, setSkipRefused] = useState(false);
   const [busy, setBusy] = useState<'check' | 'import' | null>(null);
   const [error, setError] = useState<string | null>(null);
