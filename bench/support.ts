@@ -120,6 +120,8 @@ export async function benchService(port: number, env: Record<string, string> = {
     baseUrl,
     data,
     close,
+    /** The service's process id. */
+    pid: api.pid!,
     /** The service's peak resident set size so far, in MiB (Linux: VmHWM). */
     peakRssMiB(): number {
       const status = readFileSync(`/proc/${api.pid}/status`, 'utf8');

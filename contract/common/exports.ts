@@ -100,15 +100,20 @@ export function listOperationsOf(router: AppRouter): Map<string, AppRoute> {
   return found;
 }
 
-/** A row's value at a dotted column name (`address.city`), or undefined. */
-export function valueAt(row: Record<string, unknown>, column: string): unknown {
+/** A row's value at a dotted column name (`address.city`, or its parts), or undefined. */
+export function valueAt(row: Record<string, unknown>, column: string | readonly string[]): unknown {
+  const parts = typeof column === 'string' ? column.split('.') : column;
+  if (parts.length === 1) return row[parts[0]!];
   let value: unknown = row;
-  for (const part of column.split('.')) {
+  for (const part of parts) {
     if (value === null || typeof value !== 'object') return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return value;
 }
+
+/** `=`, `+`, `-`, `@`, tab and carriage return: how a spreadsheet formula may start. */
+const FORMULA_STARTS = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
 
 /**
  * A cell as a spreadsheet should read it. Text that a spreadsheet would take for a formula (starting
@@ -121,5 +126,5 @@ export function csvCell(value: unknown): string | number {
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return FORMULA_STARTS.has(text.charCodeAt(0)) ? `'${text}` : text;
 }

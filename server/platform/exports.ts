@@ -159,9 +159,10 @@ async function stream(
   const options = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
   try {
     out.write(stringify([listing.columns], options));
+    const paths = listing.columns.map((column) => column.split('.'));
     for (let next = first; !next.done && !closed; next = await batches.next()) {
       const records = next.value.flatMap((item) =>
-        listing.rowsOf(item).map((row) => listing.columns.map((column) => csvCell(valueAt(row, column)))),
+        listing.rowsOf(item).map((row) => paths.map((path) => csvCell(valueAt(row, path)))),
       );
       if (records.length > 0 && !out.write(stringify(records, options)) && !closed) {
         await new Promise<void>((resolve) => {

@@ -28,7 +28,8 @@ export async function listJournal(
 
 /**
  * Every entry of the journal matching the list's filters, in its order, a batch at a time: read by
- * key, so the millionth entry costs what the first does (the CSV export's source).
+ * key, so the millionth entry costs what the first does (the CSV export's source); the next batch is
+ * read while the caller writes this one.
  */
 export async function* journalBatches(
   ctx: Ctx,
@@ -42,19 +43,23 @@ export async function* journalBatches(
   ) {
     throw invalid('end_date', 'Must be on or after start_date');
   }
-  let after: { date: string; id: string } | null = null;
-  for (;;) {
-    const rows = await queries.journalAfter(ctx.db, ctx.businessId, filter, after, JOURNAL_BATCH);
-    const ids = [...new Set(rows.map((r) => r.id))];
-    yield toEntries(rows, ids);
+  const batch = (after: { date: string; id: string } | null) => {
+    const read = queries.journalAfter(ctx.db, ctx.businessId, filter, after, JOURNAL_BATCH);
+    // Read ahead while the caller writes the previous batch; a caller that stops early drops it.
+    read.catch(() => undefined);
+    return read;
+  };
+  for (let next: ReturnType<typeof batch> | null = batch(null); next;) {
+    const rows: queries.EntryLineRow[] = await next;
     const last = rows.at(-1);
-    if (ids.length < JOURNAL_BATCH || !last) return;
-    after = { date: last.date, id: last.id };
+    const ids = [...new Set(rows.map((r) => r.id))];
+    next = ids.length === JOURNAL_BATCH && last ? batch({ date: last.date, id: last.id }) : null;
+    yield toEntries(rows, ids);
   }
 }
 
 /** Entries per batch of `journalBatches`. */
-const JOURNAL_BATCH = 2000;
+const JOURNAL_BATCH = 1000;
 
 async function entryOf(ctx: Ctx, id: string): Promise<JournalEntry> {
   const rows = await queries.entriesWithLines(ctx.db, ctx.businessId, [id]);
