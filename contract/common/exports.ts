@@ -37,7 +37,7 @@ export interface CsvListing {
 }
 
 /** Strips optional, nullable, default and effect wrappers down to the type that holds values. */
-function unwrap(schema: z.ZodTypeAny): z.ZodTypeAny {
+export function unwrap(schema: z.ZodTypeAny): z.ZodTypeAny {
   let current: z.ZodTypeAny = schema;
   for (;;) {
     if (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {

@@ -4,7 +4,7 @@ import { CsvError, parse, type Options as ParseOptions } from 'csv-parse/sync';
 import type { NextFunction, Request, Response } from 'express';
 import { ControlledTransaction } from 'kysely';
 import { z } from 'zod';
-import { columnsOf } from '../../contract/common/exports.js';
+import { columnsOf, unwrap } from '../../contract/common/exports.js';
 import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
@@ -217,25 +217,11 @@ export function readCsv(bytes: Buffer): { header: string[]; rows: { line: number
 /** `First Name`, `first_name` and `first-name` name the same field. */
 const spelling = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The zod type holding a field's values, past optional, nullable, default and effects. */
-function valueType(schema: z.ZodTypeAny): z.ZodTypeAny {
-  let current = schema;
-  for (;;) {
-    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
-      current = (current as z.ZodOptional<z.ZodTypeAny>).unwrap();
-    } else if (current instanceof z.ZodDefault) {
-      current = (current as z.ZodDefault<z.ZodTypeAny>).removeDefault();
-    } else if (current instanceof z.ZodEffects) {
-      current = (current as z.ZodEffects<z.ZodTypeAny>).innerType();
-    } else return current;
-  }
-}
-
 /** The schema of a dotted field of an object schema. */
 function fieldSchema(schema: z.ZodObject<z.ZodRawShape>, field: string): z.ZodTypeAny | undefined {
   let current: z.ZodTypeAny = schema;
   for (const part of field.split('.')) {
-    const inner = valueType(current);
+    const inner = unwrap(current);
     if (inner instanceof z.ZodRecord) return (inner as z.ZodRecord).valueSchema;
     if (!(inner instanceof z.ZodObject)) return undefined;
     const next = (inner as z.ZodObject<z.ZodRawShape>).shape[part];
@@ -256,7 +242,7 @@ interface ColumnMap {
 export function mapColumns(header: readonly string[], schema: z.ZodObject<z.ZodRawShape>): ColumnMap {
   const known = new Map(columnsOf(schema).map((field) => [spelling(field), field]));
   const maps = Object.entries(schema.shape)
-    .filter(([, field]) => valueType(field) instanceof z.ZodRecord)
+    .filter(([, field]) => unwrap(field) instanceof z.ZodRecord)
     .map(([name]) => name);
   const taken = new Set<string>();
   const fields = header.map((column) => {
@@ -281,7 +267,7 @@ export function mapColumns(header: readonly string[], schema: z.ZodObject<z.ZodR
 function cellValue(cell: string, schema: z.ZodTypeAny | undefined): unknown {
   // The export's guard against formulas, taken off again.
   const text = /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
-  const type = schema ? valueType(schema) : undefined;
+  const type = schema ? unwrap(schema) : undefined;
   if (type instanceof z.ZodNumber && /^\s*-?\d+(\.\d+)?\s*$/.test(text)) return Number(text);
   if (type instanceof z.ZodBoolean) {
     const flag = text.trim().toLowerCase();

@@ -3,6 +3,7 @@ import { exportCsv } from '../../client/index.js';
 import { describeError } from '../lib/forms.js';
 import { session } from '../lib/session.js';
 import { Button } from './ui.js';
+import { fileNameOf, save } from '../lib/download.js';
 
 /**
  * "Export CSV" on every list (DESIGN section 17): every item the list's filters and order select,
@@ -14,30 +15,12 @@ import { Button } from './ui.js';
 type ListRoute = Parameters<typeof exportCsv>[1];
 type ExportRequest<R extends ListRoute> = NonNullable<Parameters<typeof exportCsv<R>>[2]>;
 
-/** `customers-2026-11-26.csv` from `Content-Disposition`, else the list's last path segment. */
-function fileNameOf(response: Response, route: ListRoute): string {
-  const named = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
-  if (named) return named;
-  const segment = route.path
+/** The list's last path segment, as the service names its file: `customers`. */
+const listName = (route: ListRoute): string =>
+  route.path
     .split('/')
     .filter((part) => part && !part.startsWith(':'))
-    .at(-1);
-  return `${segment ?? 'export'}.csv`;
-}
-
-/** Saves a Blob under `name` through an object URL (same origin, so the page's CSP allows it). */
-function save(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked later: the download reads the object URL after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+    .at(-1) ?? 'export';
 
 /**
  * "Export CSV": every item the list's `query` selects (its filters and sort; paging is the service's),
@@ -63,7 +46,9 @@ export function ExportButton<R extends ListRoute>(
       environment: current.environment,
     };
     exportCsv(options, props.route, { query: props.query, params: props.params })
-      .then(async (response) => save(await response.blob(), fileNameOf(response, props.route)))
+      .then(async (response) =>
+        save(await response.blob(), fileNameOf(response.headers, `${listName(props.route)}.csv`)),
+      )
       .catch((err: unknown) => setError(`The export failed: ${describeError(err).message}`))
       .finally(() => setBusy(false));
   };

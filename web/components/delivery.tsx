@@ -7,6 +7,7 @@ import { summaryOf } from '../lib/refusals.js';
 import { api, can } from '../lib/session.js';
 import { CopyButton } from './actions.js';
 import { Button, Dialog, ErrorMessage, Field, TextArea } from './ui.js';
+import { fileNameOf, save } from '../lib/download.js';
 
 /**
  * What invoices and quotes share on their way to the customer: the PDF downloaded, the send dialog
@@ -24,23 +25,6 @@ interface PdfAnswer {
   status: number;
   body: unknown;
   headers: Headers;
-}
-
-const fileNameOf = (headers: Headers, fallback: string) =>
-  /filename="([^"]+)"/.exec(headers.get('content-disposition') ?? '')?.[1] ?? fallback;
-
-/** Saves a Blob under `name` through an object URL (same origin, so the page's CSP allows it). */
-function save(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked later: the download reads the object URL after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /** "Download PDF": the document fetched through the SDK, then saved as a file. */

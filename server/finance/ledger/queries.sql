@@ -95,6 +95,7 @@ where
       "date" desc,
       "entry_id" desc
     limit $8
+    offset $9
   )
 order by
   "e"."date" desc,
@@ -137,6 +138,7 @@ where
       "date" desc,
       "entry_id" desc
     limit $6
+    offset $7
   )
 order by
   "e"."date" desc,

@@ -70,9 +70,61 @@ export async function knownAccounts(db: Executor, businessId: string, codes: str
 type JournalFilter = Pick<ListJournalQuery, 'start_date' | 'end_date' | 'account'>;
 
 /**
- * The entries after `after` in the journal's order (newest date first, then newest entry), `limit` of
- * them with all their lines: the journal read from start to end by its key instead of by offset, as
- * an export reads it. With an account, only entries with a line on it.
+ * The ids of a span of the journal in its order (newest date first, then newest entry): `limit` of
+ * them after `offset`, or after the entry `after` (read by key). With an account, they are read from
+ * the lines' (account, date, entry) index, one id per entry however many lines it has there.
+ */
+function entryIdsInOrder(
+  db: Executor,
+  businessId: string,
+  filter: JournalFilter,
+  span: { limit: number; offset?: number; after?: { date: string; id: string } | null },
+) {
+  const { after, limit, offset = 0 } = span;
+  return filter.account !== undefined
+    ? db
+        .selectFrom('finance_journal_lines')
+        .where('business_id', '=', businessId)
+        .where('account_code', '=', filter.account)
+        .$if(filter.start_date !== undefined, (q) => q.where('date', '>=', filter.start_date!))
+        .$if(filter.end_date !== undefined, (q) => q.where('date', '<=', filter.end_date!))
+        .$if(Boolean(after), (q) =>
+          q.where((eb) => eb(eb.refTuple('date', 'entry_id'), '<', eb.tuple(after!.date, after!.id))),
+        )
+        .select('entry_id as id')
+        .groupBy(['date', 'entry_id'])
+        .orderBy('date', 'desc')
+        .orderBy('entry_id', 'desc')
+        .limit(limit)
+        .offset(offset)
+    : db
+        .selectFrom('finance_journal_entries')
+        .where('business_id', '=', businessId)
+        .$if(filter.start_date !== undefined, (q) => q.where('date', '>=', filter.start_date!))
+        .$if(filter.end_date !== undefined, (q) => q.where('date', '<=', filter.end_date!))
+        .$if(Boolean(after), (q) =>
+          q.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))),
+        )
+        .select('id')
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset);
+}
+
+/** The entries with these ids (a subquery) and all their lines, in the journal's order. */
+const entriesInOrder = (db: Executor, businessId: string, ids: ReturnType<typeof entryIdsInOrder>) =>
+  entryLines(db, businessId)
+    .where('e.id', 'in', ids)
+    .select(ENTRY_LINE_COLUMNS)
+    .orderBy('e.date', 'desc')
+    .orderBy('e.id', 'desc')
+    .orderBy('l.line_no')
+    .execute();
+
+/**
+ * The entries after `after` in the journal's order, `limit` of them with all their lines: the journal
+ * read from start to end by its key instead of by offset, as an export reads it.
  */
 export async function journalAfter(
   db: Executor,
@@ -81,80 +133,16 @@ export async function journalAfter(
   after: { date: string; id: string } | null,
   limit: number,
 ) {
-  const page =
-    filter.account !== undefined
-      ? db
-          .selectFrom('finance_journal_lines')
-          .where('business_id', '=', businessId)
-          .where('account_code', '=', filter.account)
-          .$if(filter.start_date !== undefined, (q) => q.where('date', '>=', filter.start_date!))
-          .$if(filter.end_date !== undefined, (q) => q.where('date', '<=', filter.end_date!))
-          .$if(after !== null, (q) =>
-            q.where((eb) => eb(eb.refTuple('date', 'entry_id'), '<', eb.tuple(after!.date, after!.id))),
-          )
-          .select('entry_id as id')
-          .groupBy(['date', 'entry_id'])
-          .orderBy('date', 'desc')
-          .orderBy('entry_id', 'desc')
-          .limit(limit)
-      : db
-          .selectFrom('finance_journal_entries')
-          .where('business_id', '=', businessId)
-          .$if(filter.start_date !== undefined, (q) => q.where('date', '>=', filter.start_date!))
-          .$if(filter.end_date !== undefined, (q) => q.where('date', '<=', filter.end_date!))
-          .$if(after !== null, (q) =>
-            q.where((eb) => eb(eb.refTuple('date', 'id'), '<', eb.tuple(after!.date, after!.id))),
-          )
-          .select('id')
-          .orderBy('date', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limit);
-  return entryLines(db, businessId)
-    .where('e.id', 'in', page)
-    .select(ENTRY_LINE_COLUMNS)
-    .orderBy('e.date', 'desc')
-    .orderBy('e.id', 'desc')
-    .orderBy('l.line_no')
-    .execute();
+  return entriesInOrder(db, businessId, entryIdsInOrder(db, businessId, filter, { after, limit }));
 }
 
-/**
- * One page of entries, newest date first then newest entry, with all their lines, in one statement.
- * With an account, the page is read from the lines' (account, date, entry) index, one entry id per
- * entry however many lines it has there.
- */
+/** One page of entries, newest date first then newest entry, with all their lines, in one statement. */
 export async function journalPage(db: Executor, businessId: string, query: ListJournalQuery) {
-  const page =
-    query.account !== undefined
-      ? db
-          .selectFrom('finance_journal_lines')
-          .where('business_id', '=', businessId)
-          .where('account_code', '=', query.account)
-          .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
-          .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
-          .select('entry_id as id')
-          .groupBy(['date', 'entry_id'])
-          .orderBy('date', 'desc')
-          .orderBy('entry_id', 'desc')
-          .limit(query.limit)
-          .offset(query.offset)
-      : db
-          .selectFrom('finance_journal_entries')
-          .where('business_id', '=', businessId)
-          .$if(query.start_date !== undefined, (q) => q.where('date', '>=', query.start_date!))
-          .$if(query.end_date !== undefined, (q) => q.where('date', '<=', query.end_date!))
-          .select('id')
-          .orderBy('date', 'desc')
-          .orderBy('id', 'desc')
-          .limit(query.limit)
-          .offset(query.offset);
-  return entryLines(db, businessId)
-    .where('e.id', 'in', page)
-    .select(ENTRY_LINE_COLUMNS)
-    .orderBy('e.date', 'desc')
-    .orderBy('e.id', 'desc')
-    .orderBy('l.line_no')
-    .execute();
+  return entriesInOrder(
+    db,
+    businessId,
+    entryIdsInOrder(db, businessId, query, { limit: query.limit, offset: query.offset }),
+  );
 }
 
 /** How many entries match, from the per-day counts the database keeps. */
