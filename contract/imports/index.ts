@@ -30,9 +30,8 @@ export type ImportQuery = z.infer<typeof ImportQuerySchema>;
 
 export const ImportBodySchema = z.object({
   file: extendApi(
-    z.custom<File>((value) => value !== undefined && value !== null, {
-      message: 'Expected the CSV file in the `file` field',
-    }),
+    // Checked by the operation, which says what to send (400) once the credential and permission pass.
+    z.custom<File>(() => true),
     {
       type: 'string',
       format: 'binary',

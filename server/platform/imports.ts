@@ -50,14 +50,20 @@ const refuseFile = (message: string) =>
 // ---------------------------------------------------------------------------------------------------
 // The request body: text/csv or multipart/form-data, into `req.body.file` as bytes.
 
-/** Reads the import's file before the JSON rule: `text/csv` as is, or the `file` part of a form. */
-export function importBody(req: Request, res: Response, next: NextFunction): void {
+/**
+ * Reads the import's file before the JSON rule: `text/csv` as is, or the `file` part of a form. Only
+ * for a request with a valid credential (authentication answers the others, before any byte is
+ * read); a body of another type is left for the operation to refuse once its permission is checked.
+ */
+export function importBody(req: Request, _res: Response, next: NextFunction): void {
   if (req.method !== 'POST') return next();
-  const done = (file: Buffer) => {
-    req.rawBody = file;
-    req.body = { file };
+  const done = (file?: Buffer) => {
+    req.rawBody = file ?? Buffer.alloc(0);
+    req.body = file ? { file } : {};
     next();
   };
+  const { bearer, apiKey } = req.credentials;
+  if (!bearer && !apiKey) return done();
   const tooLarge = () =>
     new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB`);
   if (req.is(['text/csv', 'application/csv', 'text/plain'])) {
@@ -68,12 +74,7 @@ export function importBody(req: Request, res: Response, next: NextFunction): voi
     readForm(req, tooLarge).then(done, next);
     return;
   }
-  next(
-    new ApiError(
-      'BAD_REQUEST',
-      'Send the CSV file as the body with Content-Type: text/csv, or as the `file` field of multipart/form-data',
-    ),
-  );
+  done();
 }
 
 function readAll(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
@@ -334,7 +335,12 @@ export async function runImport(
   file: unknown,
   query: ImportQuery,
 ): Promise<ImportReport> {
-  if (!Buffer.isBuffer(file)) throw refuseFile('Expected the CSV file in the `file` field');
+  if (!Buffer.isBuffer(file)) {
+    throw new ApiError(
+      'BAD_REQUEST',
+      'Send the CSV file as the body with Content-Type: text/csv, or as the `file` field of multipart/form-data',
+    );
+  }
   const dryRun = query.dry_run ?? false;
   const allOrNothing = query.all_or_nothing ?? true;
   const { header, rows } = readCsv(file);
