@@ -21,9 +21,6 @@ import { invalid } from './errors.js';
 /** Items per page read for an export. */
 export const EXPORT_PAGE_SIZE = 1000;
 
-/** Records per piece of CSV written. */
-const WRITE_RECORDS = 200;
-
 /** A domain's own way of reading every item of a list, in the list's order, a batch at a time. */
 export type ExportSource = (ctx: Ctx, query: Record<string, unknown>) => AsyncIterable<readonly unknown[]>;
 
@@ -167,13 +164,7 @@ async function stream(
       const records = next.value.flatMap((item) =>
         listing.rowsOf(item).map((row) => paths.map((path) => csvCell(valueAt(row, path)))),
       );
-      // In pieces of a few dozen KB: V8 puts a string over 128 KB straight into the old generation,
-      // where only a full collection frees it; small ones die young, and memory stays flat.
-      let flowing = true;
-      for (let i = 0; i < records.length; i += WRITE_RECORDS) {
-        flowing = out.write(stringify(records.slice(i, i + WRITE_RECORDS), options));
-      }
-      if (!flowing && !closed) {
+      if (records.length > 0 && !out.write(stringify(records, options)) && !closed) {
         await new Promise<void>((resolve) => {
           wake = resolve;
           out.once('drain', resolve);
