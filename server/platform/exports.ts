@@ -137,7 +137,8 @@ async function* handlerPages(
     const result = await handler({ ...args, query });
     const items = (result.body as Record<string, unknown[]>)[itemsField] ?? [];
     yield items;
-    if (items.length < EXPORT_PAGE_SIZE || !('offset' in query || 'page' in query)) return;
+    // A short page is the last; an unpaged list has no second (pageQuery says so).
+    if (items.length < EXPORT_PAGE_SIZE) return;
   }
 }
 
