@@ -455,10 +455,20 @@ describe('sending', () => {
     const notice = await waitFor('the notice', () => sink().to(biz.email)[0]);
     expect(notice.mail.subject).toBe(`Campaign "${paused.name}" paused`);
     expect(notice.mail.text).toContain(campaign.id);
-    // Nothing more goes while paused.
-    const count = messagesTo(emails).length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Nothing more goes while paused: the messages other lanes had already handed to the server
+    // when the pause was decided finish, and then the count holds.
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    let count = messagesTo(emails).length;
+    await waitFor('in-flight messages to settle', async () => {
+      await sleep(200);
+      const now = messagesTo(emails).length;
+      const stable = now === count;
+      count = now;
+      return stable;
+    });
+    await sleep(300);
     expect(messagesTo(emails).length).toBe(count);
+    expect(count).toBeLessThan(emails.length);
   });
 });
 
