@@ -23,6 +23,7 @@ import * as authMemberships from './2026_11_26_0003_auth_memberships.js';
 import * as authInvitations from './2026_11_26_0004_auth_invitations.js';
 import * as platformAuditLog from './2026_11_26_0005_platform_audit_log.js';
 import * as generalDocuments from './2026_11_26_0006_general_documents.js';
+import * as marketingSendPacing from './2026_11_26_0010_marketing_send_pacing.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0004_auth_invitations': authInvitations,
   '2026_11_26_0005_platform_audit_log': platformAuditLog,
   '2026_11_26_0006_general_documents': generalDocuments,
+  '2026_11_26_0010_marketing_send_pacing': marketingSendPacing,
 };

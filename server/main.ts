@@ -51,14 +51,24 @@ async function bind(config: Readonly<Config>): Promise<Server> {
 const urlOf = (config: Readonly<Config>) =>
   `http://${['0.0.0.0', '::', ''].includes(config.HOST) ? 'localhost' : config.HOST}:${config.PORT}`;
 
-/** `npm start`: migrations, the API and the job worker in one process. `--worker-only` skips the API. */
+/**
+ * `npm start`: migrations, the API and the job worker in one process. `--worker-only` (`npm run
+ * worker`) skips the API, `--api-only` the worker: each kind scales on its own (docs/scaling.md).
+ */
 async function main(): Promise<void> {
   const config = configOrExit();
   const workerOnly = process.argv.includes('--worker-only');
+  const apiOnly = process.argv.includes('--api-only');
+  if (workerOnly && apiOnly) throw new StartupError('--api-only and --worker-only exclude each other: give one');
+  if (apiOnly && !config.DATABASE_URL) {
+    throw new StartupError(
+      '--api-only needs DATABASE_URL: the embedded database is open to one process only, so no worker could run beside this one (leave --api-only out to run the API and the worker together)',
+    );
+  }
   const server = workerOnly ? undefined : await bind(config);
   const runtime = await startRuntime(config, domains);
   const { deps } = runtime;
-  if (config.WORKER_ENABLED || workerOnly) await startWorker(deps);
+  if (workerOnly || (config.WORKER_ENABLED && !apiOnly)) await startWorker(deps);
   deps.log.info({ smtp: Boolean(config.SMTP_URL) }, mailDestination(config));
 
   if (server) {

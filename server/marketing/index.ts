@@ -23,6 +23,7 @@ export const marketingModule: DomainModule = {
     'marketing_templates',
     'marketing_campaigns',
     'marketing_recipients',
+    'marketing_send_pacing',
     'marketing_send_attempts',
     'marketing_suppressions',
     'marketing_tracking_events',

@@ -8,6 +8,8 @@ export interface SinkMessage {
   to: string;
   raw: Buffer;
   mail: ParsedMail;
+  /** When the sink received its data (Date.now()). */
+  at: number;
   /** The value of a header as written (first occurrence, unfolded), or undefined. */
   header(name: string): string | undefined;
 }
@@ -51,6 +53,7 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
+          const at = Date.now();
           const raw = Buffer.concat(chunks);
           const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
           simpleParser(raw).then(
@@ -63,7 +66,7 @@ export class SmtpSink {
                   .trim();
               };
               const done = () => {
-                for (const address of to) this.messages.push({ to: address, raw, mail, header });
+                for (const address of to) this.messages.push({ to: address, raw, mail, at, header });
                 callback();
               };
               if (this.delayMs > 0) setTimeout(done, this.delayMs);

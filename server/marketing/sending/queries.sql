@@ -292,3 +292,14 @@ where
 order by
   "scheduled_at"
 limit $3;
+
+-- reserveSendSlots
+INSERT INTO marketing_send_pacing AS p (business_id, next_slot)
+VALUES
+  ($1, clock_timestamp() + make_interval(secs => $2::float8))
+ON CONFLICT (business_id)
+DO UPDATE SET
+  next_slot = GREATEST(p.next_slot, clock_timestamp() - make_interval(secs => $3::float8)) + make_interval(secs => $4::float8)
+RETURNING
+  p.next_slot - make_interval(secs => $5::float8) AS first,
+  clock_timestamp() AS now;

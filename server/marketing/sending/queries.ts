@@ -296,3 +296,27 @@ export async function dueCampaigns(db: Executor, now: Date, limit: number, busin
     .limit(limit)
     .execute();
 }
+
+/**
+ * Reserves `count` sending slots `intervalMs` apart for the business, shared by every process: the
+ * first may start at `first` (the database's clock, never earlier than `catchUpMs` before its now),
+ * and `now` is that clock when the slots were taken, to place them on the caller's own clock.
+ */
+export async function reserveSendSlots(
+  db: Executor,
+  businessId: string,
+  count: number,
+  intervalMs: number,
+  catchUpMs: number,
+) {
+  const span = count * intervalMs;
+  const { rows } = await sql<{ first: Date; now: Date }>`
+    INSERT INTO marketing_send_pacing AS p (business_id, next_slot)
+    VALUES (${businessId}, clock_timestamp() + make_interval(secs => ${span / 1000}::float8))
+    ON CONFLICT (business_id) DO UPDATE
+    SET next_slot = GREATEST(p.next_slot, clock_timestamp() - make_interval(secs => ${catchUpMs / 1000}::float8))
+      + make_interval(secs => ${span / 1000}::float8)
+    RETURNING p.next_slot - make_interval(secs => ${span / 1000}::float8) AS first, clock_timestamp() AS now
+  `.execute(db);
+  return rows[0]!;
+}
