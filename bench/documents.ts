@@ -11,21 +11,23 @@
  * within 30 s, from the first request to the last message accepted by the sink. The service runs
  * built (`npm run build`) on a scratch PostgreSQL database with its worker; the invoices (5 lines
  * each) are created and issued first through the API (issuing, with its ledger posting, is not
- * what is measured; sending a draft does both), then VACUUM ANALYZE, a warm-up of 20 sends, and the 1,000 from 10
- * concurrent clients; the sends' p50 and p95 beside the total.
+ * what is measured; sending a draft does both), then VACUUM ANALYZE, a warm-up of 20 sends, and
+ * rounds of 1,000 from 10 concurrent clients; the sends' p50 and p95 beside the total, and the
+ * median of the rounds' totals with the spread.
  *
- * Exits non-zero when a budget is not met.
+ * Exits non-zero when a budget is not met (run alone; under bench/run.ts the report says it).
  *
  *   npm run build && npx tsx bench/documents.ts   (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
  *
  * BENCH_LINES (default 50), BENCH_WARMUP (default 50), BENCH_ROUNDS (default 5), BENCH_RENDERS
- * (per round, default 100), BENCH_SENDS (default 1000; 0 skips sending).
+ * (per round, default 100), BENCH_SENDS (per round, default 1000; 0 skips sending),
+ * BENCH_SEND_ROUNDS (default 3).
  */
 import type { Invoice } from '../contract/general/invoices.js';
 // The renderer alone is measured, in this process, rather than a request through the service.
 import * as pdf from '../server/general/index.js';
 import { unwrap } from '../client/index.js';
-import { benchService, median, percentile, startSink } from './support.js';
+import { benchService, budgetMissed, median, percentile, report, startSink } from './support.js';
 
 const LINES = Number(process.env.BENCH_LINES ?? 50);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
@@ -33,9 +35,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const RENDERS = Number(process.env.BENCH_RENDERS ?? 100);
 const BUDGET_MS = 50;
 const SENDS = Number(process.env.BENCH_SENDS ?? 1000);
+const SEND_ROUNDS = Number(process.env.BENCH_SEND_ROUNDS ?? 3);
 const SEND_BUDGET_S = 30;
 const CLIENTS = 10;
 const PORT = 3837;
+const BENCH = 'documents';
 
 const ms = (n: number) => n.toFixed(1);
 
@@ -155,7 +159,7 @@ async function sending(): Promise<boolean> {
     const { data: list } = await unwrap(client.general.customers.listCustomers({ query: { limit: 50 } }));
     const ids: string[] = [];
     await concurrently(
-      Array.from({ length: SENDS + 20 }, (_, i) => i),
+      Array.from({ length: SENDS * SEND_ROUNDS + 20 }, (_, i) => i),
       CLIENTS,
       async (i) => {
         const { data } = await unwrap(
@@ -178,25 +182,52 @@ async function sending(): Promise<boolean> {
     );
     await service.data.query('VACUUM ANALYZE');
     const send = (id: string) => unwrap(client.general.invoices.sendInvoice({ params: { id }, body: {} }));
-    const [warm, measured] = [ids.slice(0, 20), ids.slice(20)];
+    const warm = ids.slice(0, 20);
     await concurrently(warm, CLIENTS, send);
     while (sink.received() < warm.length) await new Promise((r) => setTimeout(r, 20));
 
-    const started = performance.now();
-    const times = await concurrently(measured, CLIENTS, send);
-    const answered = (performance.now() - started) / 1000;
-    while (sink.received() < warm.length + measured.length) {
-      await new Promise((r) => setTimeout(r, 20));
-      if (performance.now() - started > 120_000) break;
+    const totals: number[] = [];
+    const p95s: number[] = [];
+    for (let round = 0; round < SEND_ROUNDS; round++) {
+      const measured = ids.slice(20 + round * SENDS, 20 + (round + 1) * SENDS);
+      const before = sink.received();
+      const started = performance.now();
+      const times = await concurrently(measured, CLIENTS, send);
+      const answered = (performance.now() - started) / 1000;
+      while (sink.received() < before + measured.length) {
+        await new Promise((r) => setTimeout(r, 20));
+        if (performance.now() - started > 120_000) break;
+      }
+      const total = (performance.now() - started) / 1000;
+      const arrived = sink.received() - before;
+      const met = total <= SEND_BUDGET_S && arrived === measured.length;
+      console.log(
+        `
+${measured.length} invoices sent from ${CLIENTS} clients: requests p50 ${ms(percentile(times, 50))} ms, ` +
+          `p95 ${ms(percentile(times, 95))} ms, all answered in ${answered.toFixed(1)} s; ` +
+          `${arrived} mails in the sink after ${total.toFixed(1)} s ` +
+          `(budget ${SEND_BUDGET_S} s: ${met ? 'met' : 'NOT met'})`,
+      );
+      // A round that lost mail has no time: its median is then not a number, and not met.
+      totals.push(arrived === measured.length ? total : NaN);
+      p95s.push(percentile(times, 95));
     }
-    const total = (performance.now() - started) / 1000;
-    const met = total <= SEND_BUDGET_S && sink.received() === warm.length + measured.length;
+    const total = median(totals);
+    const met = total <= SEND_BUDGET_S && totals.every((t) => Number.isFinite(t));
     console.log(
-      `\n${measured.length} invoices sent from ${CLIENTS} clients: requests p50 ${ms(percentile(times, 50))} ms, ` +
-        `p95 ${ms(percentile(times, 95))} ms, all answered in ${answered.toFixed(1)} s; ` +
-        `${sink.received() - warm.length} mails in the sink after ${total.toFixed(1)} s ` +
-        `(budget ${SEND_BUDGET_S} s: ${met ? 'met' : 'NOT met'})`,
+      `${SENDS.toLocaleString('en')} invoices mailed, ${SEND_ROUNDS} rounds: median ${total.toFixed(1)} s ` +
+        `(spread ${Math.min(...totals).toFixed(1)}-${Math.max(...totals).toFixed(1)} s), ` +
+        `budget ${SEND_BUDGET_S} s: ${met ? 'met' : 'NOT met'}`,
     );
+    const invoices = `${SENDS.toLocaleString('en')} invoices`;
+    report({
+      bench: BENCH,
+      measure: `${invoices} mailed from ${CLIENTS} clients, all in the sink`,
+      unit: 's',
+      rounds: totals,
+      target: { op: '<=', value: SEND_BUDGET_S },
+    });
+    report({ bench: BENCH, measure: `${invoices} mailed, send request p95`, unit: 'ms', rounds: p95s });
     return met;
   } finally {
     await service.close();
@@ -229,8 +260,15 @@ async function main() {
     `  p95 ${ms(p95)} ms median over rounds (spread ${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  ` +
       `budget ${BUDGET_MS} ms: ${met ? 'met' : 'NOT met'}`,
   );
-  if (!met) process.exitCode = 1;
-  if (SENDS > 0 && !(await sending())) process.exitCode = 1;
+  report({
+    bench: BENCH,
+    measure: `${LINES}-line invoice PDF render, p95`,
+    unit: 'ms',
+    rounds: p95s,
+    target: { op: '<=', value: BUDGET_MS },
+  });
+  if (!met) budgetMissed();
+  if (SENDS > 0 && !(await sending())) budgetMissed();
 }
 
 main().catch((err: unknown) => {

@@ -30,6 +30,7 @@ import {
   measureQueries,
   median,
   percentile,
+  report,
   type BenchService,
   type Query,
 } from './support.js';
@@ -45,6 +46,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const API_DOCUMENTS = 500;
 const PAYABLE_DOCUMENTS = 5_000;
 const API_PORT = 3834;
+const BENCH = 'finance';
 
 const ms = (n: number) => n.toFixed(2);
 
@@ -237,7 +239,7 @@ async function payments(kind: 'bill' | 'invoice', token: string): Promise<Throug
   };
 }
 
-const measure = (what: string, queries: Query[]) => measureQueries(what, queries, ROUNDS, REQUESTS);
+const measure = (what: string, queries: Query[]) => measureQueries(what, queries, ROUNDS, REQUESTS, BENCH);
 
 /** The ledger part: journal pages and the trial balance at ENTRIES entries, then payment throughput. */
 async function ledgerPart(
@@ -325,6 +327,9 @@ async function ledgerPart(
   console.log(
     `  ratio bill / invoice per round: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`,
   );
+  report({ bench: BENCH, measure: 'bill payment', unit: 'req/s', rounds: bills.map((r) => r.rps) });
+  report({ bench: BENCH, measure: 'invoice payment', unit: 'req/s', rounds: invoices.map((r) => r.rps) });
+  report({ bench: BENCH, measure: 'bill / invoice payment req/s', unit: 'x', rounds: ratios });
 }
 
 /**
@@ -517,7 +522,7 @@ async function reportsPart(service: BenchService): Promise<void> {
   console.log(
     `\nissuing invoices (posting, daily totals and VAT check), ${ROUNDS} rounds (median, spread min-max):`,
   );
-  const report = (label: string, list: Run[], target?: number) => {
+  const show = (label: string, list: Run[], target?: number) => {
     const p95 = median(list.map((r) => r.p95));
     console.log(
       `  ${label.padEnd(44)} ${median(list.map((r) => r.perSecond))
@@ -528,10 +533,35 @@ async function reportsPart(service: BenchService): Promise<void> {
         (target === undefined ? '' : `  target ${target} ms: ${p95 <= target ? 'met' : 'NOT met'}`),
     );
   };
-  report(`issue, 10 concurrent clients (${perRound}/round)`, runs.issue10, 15);
-  report('issue, one client (50/round)', runs.issue1);
-  report('floor: read one invoice, 10 concurrent clients', runs.floor10);
+  show(`issue, 10 concurrent clients (${perRound}/round)`, runs.issue10, 15);
+  show('issue, one client (50/round)', runs.issue1);
+  show('floor: read one invoice, 10 concurrent clients', runs.floor10);
   if (failed > 0) throw new Error(`${failed} requests failed`);
+  report({
+    bench: BENCH,
+    measure: 'issue, 10 concurrent clients, p95',
+    unit: 'ms',
+    rounds: runs.issue10.map((r) => r.p95),
+    target: { op: '<=', value: 15 },
+  });
+  report({
+    bench: BENCH,
+    measure: 'issue, 10 concurrent clients, throughput',
+    unit: '/s',
+    rounds: runs.issue10.map((r) => r.perSecond),
+  });
+  report({
+    bench: BENCH,
+    measure: 'issue, one client, p50',
+    unit: 'ms',
+    rounds: runs.issue1.map((r) => r.p50),
+  });
+  report({
+    bench: BENCH,
+    measure: 'floor: read one invoice, 10 clients, p95',
+    unit: 'ms',
+    rounds: runs.floor10.map((r) => r.p95),
+  });
 }
 
 interface Run {

@@ -4,7 +4,8 @@
  * (`node dist/server/main.js`, what `npm start` runs) and the TypeScript through the tsx CLI
  * (`tsx server/main.ts`, what `npm start` ran before: a tsx process and the node process it starts).
  * RSS is summed over the process tree; under load, the peak over 10 s of autocannon (20 connections)
- * listing customers with a token. Several rounds; the median and the spread are printed.
+ * listing customers with a token. Several rounds; the median and the spread are printed. Targets for
+ * the idle RSS of `npm start`: PGlite at most 250 MB, PostgreSQL at most 120 MB.
  *
  *   npm run build && npx tsx bench/memory.ts      (PostgreSQL at postgres://postgres@127.0.0.1:5432/postgres)
  */
@@ -14,10 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createClient, unwrap } from '../client/index.js';
-import { itemAt, scratchDatabase, stop, waitHealthy } from './support.js';
+import { itemAt, report, scratchDatabase, stop, waitHealthy } from './support.js';
 
 const PORT = 3812;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const BENCH = 'memory';
+/** Idle RSS targets (MB) of the compiled service, the way `npm start` runs it. */
+const IDLE_TARGET_MB = { PGlite: 250, PostgreSQL: 120 } as const;
 
 const RUNNERS = {
   'node dist/server/main.js': [process.execPath, 'dist/server/main.js'],
@@ -86,7 +90,7 @@ const median = (xs: number[]) =>
     [...xs].sort((a, b) => a - b),
     Math.floor(xs.length / 2),
   );
-const report = (label: string, xs: number[]) =>
+const summary = (label: string, xs: number[]) =>
   `${label} ${mb(median(xs))} MB (${mb(Math.min(...xs))}-${mb(Math.max(...xs))})`;
 
 const database = await scratchDatabase();
@@ -113,8 +117,24 @@ try {
     }
     for (const runner of Object.keys(RUNNERS) as Runner[]) {
       console.log(
-        `${name.padEnd(11)} ${runner.padEnd(25)} ${report('idle RSS', results[runner].idle)}, ${report('peak under load', results[runner].load)}`,
+        `${name.padEnd(11)} ${runner.padEnd(25)} ${summary('idle RSS', results[runner].idle)}, ${summary('peak under load', results[runner].load)}`,
       );
+    }
+    for (const runner of Object.keys(RUNNERS) as Runner[]) {
+      const compiled = runner === 'node dist/server/main.js';
+      report({
+        bench: BENCH,
+        measure: `${name}, ${runner}, idle RSS`,
+        unit: 'MB',
+        rounds: results[runner].idle.map((kb) => kb / 1024),
+        ...(compiled && { target: { op: '<=', value: IDLE_TARGET_MB[name] } }),
+      });
+      report({
+        bench: BENCH,
+        measure: `${name}, ${runner}, peak RSS under load`,
+        unit: 'MB',
+        rounds: results[runner].load.map((kb) => kb / 1024),
+      });
     }
   }
 } finally {

@@ -1,8 +1,8 @@
 /**
  * POST /v1/public/loyalty/earn under load, side by side with bench/baseline-earn.mjs (raw
  * node:http + pg doing the least work a correct earn needs) on the same PostgreSQL, in alternating
- * runs. Prints both servers' req/s, p50 and p99, the ratio service / baseline (target 0.75) and the
- * service's memory under load.
+ * runs. Prints both servers' req/s, p50 and p99, the ratios service / baseline of req/s (target at
+ * least 0.9) and of p99 (target at most 1.5), per round, and the service's memory under load.
  *
  *   npx tsx bench/public-earn.ts     (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
  *
@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createClient, unwrap } from '../client/index.js';
-import { itemAt, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
+import { itemAt, median, report, scratchDatabase, spawnService, stop, waitHealthy } from './support.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -25,6 +25,9 @@ const MEMBERS = 2000;
 const SERVICE_PORT = 3841;
 const BASELINE_PORT = 4100;
 const BASELINE_KEY = 'bench-key';
+const BENCH = 'public-earn';
+const TARGET_RPS_RATIO = 0.9;
+const TARGET_P99_RATIO = 1.5;
 
 interface Result {
   rps: number;
@@ -224,11 +227,48 @@ try {
   console.log(`\nPOST earn, ${CONNECTIONS} connections, ${ROUNDS} x ${SECONDS} s each, ${MEMBERS} members:`);
   console.log(`baseline (node:http + pg)  ${fmt(base)}`);
   console.log(`service                    ${fmt(svc)}`);
-  console.log(`ratio service / baseline   ${(svc.rps / base.rps).toFixed(2)} (target 0.75)`);
+  // Per round, the two servers measured one after the other on the same machine.
+  const rpsRatios = results.service.map((r, i) => r.rps / itemAt(results.baseline, i).rps);
+  const p99Ratios = results.service.map((r, i) => r.p99 / itemAt(results.baseline, i).p99);
+  const perRound = (xs: number[]) =>
+    `median of rounds ${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
+  console.log(
+    `ratio service / baseline   ${(svc.rps / base.rps).toFixed(2)}, ${perRound(rpsRatios)} (target >= ${TARGET_RPS_RATIO})`,
+  );
+  console.log(`p99 service / baseline     ${perRound(p99Ratios)} (target <= ${TARGET_P99_RATIO})`);
   console.log(
     `service memory: peak RSS under load ${(peakRss / 1024).toFixed(0)} MB, ` +
       `process peak (VmHWM) ${(memory.hwm / 1024).toFixed(0)} MB`,
   );
+
+  report({
+    bench: BENCH,
+    measure: 'req/s service / baseline',
+    unit: 'x',
+    rounds: rpsRatios,
+    target: { op: '>=', value: TARGET_RPS_RATIO },
+  });
+  report({
+    bench: BENCH,
+    measure: 'p99 service / baseline',
+    unit: 'x',
+    rounds: p99Ratios,
+    target: { op: '<=', value: TARGET_P99_RATIO },
+  });
+  report({
+    bench: BENCH,
+    measure: 'service req/s',
+    unit: 'req/s',
+    rounds: results.service.map((r) => r.rps),
+  });
+  report({
+    bench: BENCH,
+    measure: 'baseline req/s',
+    unit: 'req/s',
+    rounds: results.baseline.map((r) => r.rps),
+  });
+  report({ bench: BENCH, measure: 'service p99', unit: 'ms', rounds: results.service.map((r) => r.p99) });
+  report({ bench: BENCH, measure: 'baseline p99', unit: 'ms', rounds: results.baseline.map((r) => r.p99) });
 
   // Every earn landed exactly once: the ledger holds one row per 2xx answer of the service.
   const check = new pg.Client({ connectionString: database.url });

@@ -1,7 +1,7 @@
 /** Plumbing the benchmarks share: the service as a child process and a scratch PostgreSQL database. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
@@ -157,17 +157,77 @@ export const median = (values: number[]) =>
     50,
   );
 
+/** What a figure is held to: at least (`>=`) or at most (`<=`) `value`, in the figure's unit. */
+export interface Target {
+  op: '>=' | '<=';
+  value: number;
+}
+
+/** One headline figure of a benchmark: its value in each round, in `unit`. */
+export interface Measure {
+  bench: string;
+  measure: string;
+  unit: string;
+  rounds: number[];
+  target?: Target;
+}
+
+/** A figure as reported: the median of its rounds, their spread, and whether the target is met. */
+export interface Reported extends Measure {
+  median: number;
+  min: number;
+  max: number;
+  /** null when there is no target. */
+  met: boolean | null;
+}
+
+/** Whether `value` meets `target` (a value that is not a number meets none). */
+export const meets = (value: number, target: Target): boolean =>
+  Number.isFinite(value) && (target.op === '>=' ? value >= target.value : value <= target.value);
+
+/**
+ * Reports one headline figure: the median and spread (min-max) of its rounds, and whether the
+ * median meets the target (never when a round is not a number: NaN marks a failed round). Appends
+ * it as one JSON line to the file BENCH_REPORT names (bench/run.ts sets it and prints the table);
+ * writes nothing when BENCH_REPORT is unset, so a benchmark run alone prints only its own output.
+ */
+export function report(measure: Measure): Reported {
+  const values = measure.rounds.filter((v) => Number.isFinite(v));
+  const reported: Reported = {
+    ...measure,
+    median: values.length ? median(values) : NaN,
+    min: values.length ? Math.min(...values) : NaN,
+    max: values.length ? Math.max(...values) : NaN,
+    met: null,
+  };
+  if (measure.target) {
+    reported.met = values.length === measure.rounds.length && meets(reported.median, measure.target);
+  }
+  if (process.env.BENCH_REPORT) appendFileSync(process.env.BENCH_REPORT, `${JSON.stringify(reported)}\n`);
+  return reported;
+}
+
+/**
+ * A budget was not met: the exit code is 1 when the benchmark runs alone; under bench/run.ts
+ * (BENCH_REPORT set) the report says it, and a non-zero exit means the benchmark crashed.
+ */
+export function budgetMissed(): void {
+  if (!process.env.BENCH_REPORT) process.exitCode = 1;
+}
+
 const ms = (n: number) => n.toFixed(2);
 
 /**
  * Each query `requests` times per round, one at a time, after a warm-up of 5 each; prints p50 and
- * p95 per query (median over `rounds`, with the spread of p95 over rounds) against its target.
+ * p95 per query (median over `rounds`, with the spread of p95 over rounds) against its target. With
+ * `bench`, each query's p95 is reported (`<label> p95`, ms) against its target.
  */
 export async function measureQueries(
   what: string,
   queries: Query[],
   rounds: number,
   requests: number,
+  bench?: string,
 ): Promise<void> {
   for (let i = 0; i < 5; i++) for (const q of queries) await q.send();
   const perQuery = new Map<string, number[][]>(queries.map((q) => [q.label, []]));
@@ -193,6 +253,15 @@ export async function measureQueries(
       `  ${q.label.padEnd(44)} p50 ${ms(median(perRound.map((r) => percentile(r, 50))))} ms  p95 ${ms(p95)} ms ` +
         `(${ms(Math.min(...p95s))}-${ms(Math.max(...p95s))})  target ${q.target} ms: ${p95 <= q.target ? 'met' : 'NOT met'}`,
     );
+    if (bench) {
+      report({
+        bench,
+        measure: `${q.label} p95`,
+        unit: 'ms',
+        rounds: p95s,
+        target: { op: '<=', value: q.target },
+      });
+    }
   }
 }
 
