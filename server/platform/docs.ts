@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import express, { type Router } from 'express';
-import swaggerUi from 'swagger-ui-dist';
+// The assets' folder only: the package's main module loads the whole browser bundle into the process.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -42,6 +43,6 @@ export function docsRouter(openApiPath: URL): Router {
   router.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT);
   });
-  router.use('/docs/assets', express.static(swaggerUi.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  router.use('/docs/assets', express.static(getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
   return router;
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { create as parseFont, type Font, type Glyph, type GlyphRun } from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type { Font, Glyph, GlyphRun } from 'fontkit';
 import type { z } from 'zod';
 import type { AddressSchema } from '../../../contract/general/customers.js';
 import type { Invoice } from '../../../contract/general/invoices.js';
@@ -41,7 +40,7 @@ export async function renderPdf(
   recipient: DocumentRecipient,
 ): Promise<Buffer> {
   const view = viewOf(source);
-  const { doc, pen } = openDocument(view, issuer);
+  const { doc, pen } = openDocument(await loadPdfKit(), view, issuer);
   const bytes = collect(doc);
   drawFirstPageHeader(pen, issuer, recipient);
   for (const item of view.items) drawRow(pen, item);
@@ -188,7 +187,10 @@ function loadFaces(): Faces {
 }
 
 function loadFace(file: string): Face {
-  const path = createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`);
+  const require = createRequire(import.meta.url);
+  const path = require.resolve(`dejavu-fonts-ttf/ttf/${file}`);
+  // fontkit is loaded with the first document, as pdfkit is.
+  const { create: parseFont } = require('fontkit') as typeof import('fontkit');
   const font = rememberRuns(parseFont(readFileSync(path)));
   return { font, name: font.postscriptName };
 }
@@ -333,7 +335,15 @@ interface Pen {
   y: number;
 }
 
-function openDocument(view: DocumentView, issuer: DocumentIssuer): { doc: PDFKit.PDFDocument; pen: Pen } {
+/** pdfkit, loaded with the first document: most processes never render one, and it is heavy to load. */
+let pdfKit: Promise<typeof import('pdfkit')> | undefined;
+const loadPdfKit = () => (pdfKit ??= import('pdfkit').then((m) => m.default));
+
+function openDocument(
+  PDFDocument: typeof import('pdfkit'),
+  view: DocumentView,
+  issuer: DocumentIssuer,
+): { doc: PDFKit.PDFDocument; pen: Pen } {
   const { regular } = loadFaces();
   const updatedAt = new Date(view.updatedAt);
   const doc = new PDFDocument({
