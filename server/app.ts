@@ -20,6 +20,7 @@ import { docsRouter } from './platform/docs.js';
 import { errorHandler, notUtf8, refusalOfRequest } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
 import { importBody } from './platform/imports.js';
+import { metricsRoute, requestMetrics } from './platform/metrics.js';
 
 /** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */
 export const OPENAPI_PATH = [
@@ -40,6 +41,9 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 
   app.use(requestContext(deps));
   app.use(securityHeaders());
+  // Before the request histogram, so that scrapes are not counted; refused scrapes go on to a 404.
+  app.use(metricsRoute(deps));
+  app.use(requestMetrics(deps.state));
 
   // Not rate limited, no credentials needed.
   app.get('/healthz', (_req, res) => {

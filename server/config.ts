@@ -60,6 +60,11 @@ export const ConfigSchema = z
     REGISTER_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     SIGNIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
     TRUST_PROXY: z.string().default('false'),
+    /**
+     * Lets `GET /metrics` answer `Authorization: Bearer <METRICS_TOKEN>` from any address (without
+     * it, only loopback peers are answered).
+     */
+    METRICS_TOKEN: z.string().min(16, 'Expected at least 16 characters').optional(),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     /** 32 bytes, base64 or hex: the AES-256-GCM key that seals secrets stored at rest. */
     ENCRYPTION_KEY: z

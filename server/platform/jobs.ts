@@ -1,6 +1,7 @@
 import { PgBoss, fromKysely, fromPglite } from 'pg-boss';
 import type { DatabaseHandle, Trx } from './db/database.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 
 /**
  * Every job queue of the service and what one of its jobs carries: checked where jobs are sent
@@ -40,9 +41,10 @@ export class JobEngine {
   private constructor(
     readonly boss: PgBoss,
     private readonly log: Logger,
+    private readonly metrics: Metrics,
   ) {}
 
-  static async start(handle: DatabaseHandle, log: Logger): Promise<JobEngine> {
+  static async start(handle: DatabaseHandle, log: Logger, metrics: Metrics): Promise<JobEngine> {
     const boss =
       handle.kind === 'pglite'
         ? new PgBoss({
@@ -68,7 +70,7 @@ export class JobEngine {
       // that very transaction: a process without a worker would hang on its first event.
       await boss.getJobById(name, '00000000-0000-0000-0000-000000000000');
     }
-    return new JobEngine(boss, log);
+    return new JobEngine(boss, log, metrics);
   }
 
   /** Enqueues a job in the caller's transaction. */
@@ -97,7 +99,12 @@ export class JobEngine {
       name,
       { ...this.pollingOptions(batchSize), localConcurrency: concurrency },
       async (jobs) => {
-        await handler(jobs.map((job) => job.data));
+        try {
+          await handler(jobs.map((job) => job.data));
+        } catch (err) {
+          this.metrics.jobFailures.inc({ queue: name });
+          throw err;
+        }
       },
     );
     this.workerIds.push(id);
@@ -126,13 +133,23 @@ export class JobEngine {
     const workOptions = { ...this.pollingOptions(batchSize), localConcurrency: concurrency };
     const id = await this.boss.work<JobPayloads[Q]>(name, workOptions, async (jobs) => {
       if (!parallel) {
-        for (const job of jobs) await handler(job.data);
+        for (const job of jobs) {
+          try {
+            await handler(job.data);
+          } catch (err) {
+            this.metrics.jobFailures.inc({ queue: name });
+            throw err;
+          }
+        }
         return;
       }
-      const failed = (await Promise.allSettled(jobs.map((job) => handler(job.data)))).find(
+      const rejected = (await Promise.allSettled(jobs.map((job) => handler(job.data)))).filter(
         (r) => r.status === 'rejected',
       );
-      if (failed) throw failed.reason;
+      if (rejected[0]) {
+        this.metrics.jobFailures.inc({ queue: name }, rejected.length);
+        throw rejected[0].reason;
+      }
     });
     this.workerIds.push(id);
   }

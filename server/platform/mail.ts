@@ -7,6 +7,7 @@ import type { Db, Trx } from './db/database.js';
 import { QUEUES, type JobPayloads } from './jobs.js';
 import type { Logger } from './logger.js';
 import * as queries from './mail.queries.js';
+import { countMail, mailFailureOutcome } from './metrics.js';
 import { isSandbox } from './settings.js';
 import type { ServiceState } from './state.js';
 
@@ -181,21 +182,28 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
       return;
     }
     const attachments = await queries.attachmentsOf(db, job.businessId, job.messageId);
-    await transport.sendMail({
-      from: message.from_address ?? config.MAIL_FROM,
-      to: message.to_address,
-      ...(message.cc_addresses.length > 0 && { cc: message.cc_addresses }),
-      ...(message.reply_to && { replyTo: message.reply_to }),
-      subject: message.subject,
-      text: message.body,
-      ...(message.html && { html: message.html }),
-      headers: message.headers,
-      attachments: attachments.map((a) => ({
-        filename: a.filename,
-        contentType: a.content_type,
-        content: Buffer.from(a.content),
-      })),
-    });
+    try {
+      await transport.sendMail({
+        from: message.from_address ?? config.MAIL_FROM,
+        to: message.to_address,
+        ...(message.cc_addresses.length > 0 && { cc: message.cc_addresses }),
+        ...(message.reply_to && { replyTo: message.reply_to }),
+        subject: message.subject,
+        text: message.body,
+        ...(message.html && { html: message.html }),
+        headers: message.headers,
+        attachments: attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.content_type,
+          content: Buffer.from(a.content),
+        })),
+      });
+    } catch (err) {
+      // The job fails and is retried: each refused attempt counts.
+      countMail(state, mailFailureOutcome(err));
+      throw err;
+    }
+    countMail(state, 'sent');
     await mark('sent');
   };
   /** Closes the pooled connections (at shutdown). */

@@ -36,6 +36,14 @@ order by
 limit $1
 for update skip locked;
 
+-- oldestPendingEvent
+select
+  min("occurred_at") as "oldest"
+from
+  "events"
+where
+  "dispatched_at" is null;
+
 -- outboxInsert
 -- (no SQL recorded: ran no statement; add an example in scripts/query-snapshots.ts)
 

@@ -66,6 +66,16 @@ export function lockPending(trx: Trx, limit: number) {
     .execute();
 }
 
+/** When the oldest undispatched event occurred (null when none waits): the outbox's lag. */
+export async function oldestPendingEvent(db: Executor): Promise<Date | null> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.min('occurred_at').as('oldest'))
+    .where('dispatched_at', 'is', null)
+    .executeTakeFirst();
+  return row?.oldest ?? null;
+}
+
 /**
  * The outbox's insert as SQL text, for a domain's single-statement write that records its events
  * with its change (the public earn): the events of a JSON array parameter (`[{id, type, data}]`),

@@ -12,6 +12,7 @@ import type { Deps, Limiters } from './deps.js';
 import { loadSecretBox } from './secret-box.js';
 import { Hooks } from './hooks.js';
 import { JobEngine } from './jobs.js';
+import { metricsOf } from './metrics.js';
 import type { DomainModule } from './module.js';
 import { platformModule } from './platform-module.js';
 import { startEventRelay } from './relay.js';
@@ -57,7 +58,9 @@ export async function startRuntime(
       const applied = await migrateToLatest(database.db);
       if (applied.length) log.info({ applied }, 'migrations applied');
     }
-    const jobs = await JobEngine.start(database, log);
+    const state = new ServiceState(config);
+    const metrics = metricsOf(state);
+    const jobs = await JobEngine.start(database, log, metrics);
     const deps: Deps = {
       config,
       database,
@@ -68,10 +71,11 @@ export async function startRuntime(
       limiters: buildLimiters(config, { database }),
       secrets: loadSecretBox(config, log),
       dns: options.dns ?? systemDns,
-      state: new ServiceState(config),
+      state,
       hooks: new Hooks(modules.flatMap((m) => (m.subscriptions ? [m.subscriptions] : []))),
       modules,
     };
+    metrics.watch(deps);
     return {
       deps,
       async close() {

@@ -5,6 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
 import type { Deps } from '../../platform/deps.js';
 import { mailCaptured, recordMail } from '../../platform/mail.js';
+import { countMail, mailFailureOutcome } from '../../platform/metrics.js';
 import { composeMessage, type OutgoingMessage } from './compose.js';
 import { slot } from '../../platform/state.js';
 
@@ -107,12 +108,14 @@ export async function deliver(
       envelope: { from: message.from.address, to: [message.to] },
       raw: Buffer.from(raw),
     });
+    countMail(deps.state, 'sent');
     return { ok: true };
   } catch (err) {
-    const code = (err as { responseCode?: number }).responseCode;
+    const outcome = mailFailureOutcome(err);
+    countMail(deps.state, outcome);
     const error = String((err as Error).message ?? err)
       .replace(/\u0000/g, '')
       .slice(0, 500);
-    return { ok: false, permanent: code !== undefined && code >= 500 && code < 600, error };
+    return { ok: false, permanent: outcome === 'bounced', error };
   }
 }

@@ -6,6 +6,7 @@ import type { DeliveryRow, WebhookRow } from '../../platform/db/types.js';
 import { newId } from '../../platform/ids.js';
 import { QUEUES, type JobPayloads } from '../../platform/jobs.js';
 import { queueMail } from '../../platform/mail.js';
+import { countWebhookDelivery } from '../../platform/metrics.js';
 import { outboxEvent, type OutboxEvent } from '../../platform/outbox.js';
 import { businessEmail } from '../../platform/settings.js';
 import * as deliveries from './queries.js';
@@ -167,6 +168,7 @@ export async function deliver(deps: CtxSource, job: DeliverJob): Promise<void> {
     timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: ctx.config.WEBHOOK_ALLOW_PRIVATE,
   });
+  countWebhookDelivery(ctx.state, result.errorClass === null);
   await recordAttempt(ctx, { delivery, webhook, result, startedAt, redelivery: Boolean(job.redelivery) });
 }
 
