@@ -56,7 +56,7 @@ insert into "loyalty_redemptions" (
 )
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-on conflict ("voucher_code")
+on conflict ("business_id", "voucher_code")
 do nothing
 returning
   *;

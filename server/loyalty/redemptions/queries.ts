@@ -35,8 +35,8 @@ export async function listRedemptions(db: Executor, businessId: string, query: L
 }
 
 /**
- * Inserts a redemption unless its voucher code is taken (ON CONFLICT keeps the transaction usable,
- * the caller draws another code): undefined then.
+ * Inserts a redemption unless its voucher code is taken in its business (ON CONFLICT keeps the
+ * transaction usable, the caller draws another code): undefined then.
  */
 export async function insertRedemptionUnlessCodeTaken(
   db: Executor,
@@ -45,7 +45,7 @@ export async function insertRedemptionUnlessCodeTaken(
   return db
     .insertInto('loyalty_redemptions')
     .values(values)
-    .onConflict((oc) => oc.column('voucher_code').doNothing())
+    .onConflict((oc) => oc.columns(['business_id', 'voucher_code']).doNothing())
     .returningAll()
     .executeTakeFirst();
 }
