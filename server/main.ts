@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const workerOnly = process.argv.includes('--worker-only');
   const apiOnly = process.argv.includes('--api-only');
-  if (workerOnly && apiOnly) throw new StartupError('--api-only and --worker-only exclude each other: give one');
+  if (workerOnly && apiOnly) {
+    throw new StartupError('--api-only and --worker-only exclude each other: give one');
+  }
   if (apiOnly && !config.DATABASE_URL) {
     throw new StartupError(
       '--api-only needs DATABASE_URL: the embedded database is open to one process only, so no worker could run beside this one (leave --api-only out to run the API and the worker together)',
