@@ -58,7 +58,7 @@ export async function listRedemptions(
 /**
  * Redeems a reward for a member in one transaction: the member row is locked first (so its status
  * and balance cannot change underneath), the ledger debit cannot take the balance below zero, the
- * reward's counter is only bumped while it is still active, and the voucher code is unique.
+ * reward's counter is only bumped while it is still active, and the voucher code is unique within the business.
  */
 export async function createRedemption(ctx: Ctx, input: CreateRedemptionBody): Promise<Redemption> {
   return (await redeemReward(ctx, input)).redemption;
