@@ -3,9 +3,10 @@
  * PostgreSQL, side by side for the two ways of running it: the compiled service as one process
  * (`node dist/server/main.js`, what `npm start` runs) and the TypeScript through the tsx CLI
  * (`tsx server/main.ts`, what `npm start` ran before: a tsx process and the node process it starts).
- * RSS is summed over the process tree; under load, the peak over 10 s of autocannon (20 connections)
- * listing customers with a token. Several rounds; the median and the spread are printed. Targets for
- * the idle RSS of `npm start`: PGlite at most 250 MB, PostgreSQL at most 120 MB.
+ * PostgreSQL has a scratch database per runner. RSS is summed over the process tree; under load, the
+ * peak over 10 s of autocannon (20 connections) listing customers with a token. Several rounds; the
+ * median and the spread are printed. Targets for the idle RSS of `npm start`: PGlite at most 250 MB,
+ * PostgreSQL at most 120 MB.
  *
  *   npm run build && npx tsx bench/memory.ts      (PostgreSQL at postgres://postgres@127.0.0.1:5432/postgres)
  */
@@ -93,11 +94,16 @@ const median = (xs: number[]) =>
 const summary = (label: string, xs: number[]) =>
   `${label} ${mb(median(xs))} MB (${mb(Math.min(...xs))}-${mb(Math.max(...xs))})`;
 
-const database = await scratchDatabase();
+// A database per runner: the build and the sources each migrate their own, so that a migration the
+// sources have and the build has not yet (or the other way round) does not stop the other's start.
+const databases: Record<Runner, Awaited<ReturnType<typeof scratchDatabase>>> = {
+  'node dist/server/main.js': await scratchDatabase(),
+  'tsx server/main.ts': await scratchDatabase(),
+};
 try {
   for (const [name, envOf] of [
     ['PGlite', () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'bms-memory-')) })],
-    ['PostgreSQL', () => ({ DATABASE_URL: database.url })],
+    ['PostgreSQL', (runner: Runner) => ({ DATABASE_URL: databases[runner].url })],
   ] as const) {
     const results: Record<Runner, { idle: number[]; load: number[] }> = {
       'node dist/server/main.js': { idle: [], load: [] },
@@ -105,7 +111,7 @@ try {
     };
     for (let round = 0; round < ROUNDS; round++) {
       for (const runner of Object.keys(RUNNERS) as Runner[]) {
-        const env: Record<string, string> = envOf();
+        const env: Record<string, string> = envOf(runner);
         try {
           const { idle, load } = await measure(runner, env);
           results[runner].idle.push(idle);
@@ -138,5 +144,5 @@ try {
     }
   }
 } finally {
-  await database.drop();
+  for (const database of Object.values(databases)) await database.drop();
 }
