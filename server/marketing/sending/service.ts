@@ -46,7 +46,7 @@ const addressOf = (mailbox: string) => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox
 
 /** What every message of a campaign shares: the compiled template, the sender and its DKIM key. */
 async function preparedCampaign(ctx: Ctx, campaign: Campaign, template: TemplateRow) {
-  const render = compileTemplate({
+  const render = await compileTemplate({
     subject: campaign.subject_override ?? template.subject,
     html_body: template.html_body,
     text_body: template.text_body,

@@ -1,5 +1,4 @@
-import { convert } from 'html-to-text';
-import juice from 'juice';
+import { createRequire } from 'node:module';
 import Mustache from 'mustache';
 import { invalid } from '../../platform/errors.js';
 
@@ -69,6 +68,19 @@ const hideBraces = (html: string) =>
   html.replace(BRACE_ENTITY, (entity) => (/123|7b|lcub|lbrace/i.test(entity) ? OPEN : CLOSE));
 const showBraces = (text: string) => text.replaceAll(OPEN, '{').replaceAll(CLOSE, '}');
 
+/**
+ * The HTML tools, loaded on first use: with their parsers and CSS engines they are a large part of
+ * what a process loads, and most processes (API-only ones, workers between campaigns) need none.
+ */
+let htmlToText: typeof import('html-to-text') | undefined;
+const convert: (typeof import('html-to-text'))['convert'] = (html, options) =>
+  (htmlToText ??= createRequire(import.meta.url)('html-to-text') as typeof import('html-to-text')).convert(
+    html,
+    options,
+  );
+let inliner: Promise<(typeof import('juice'))['default']> | undefined;
+const loadJuice = () => (inliner ??= import('juice').then((m) => m.default));
+
 /** The text of an HTML body with entity braces still hidden. */
 const hiddenTextOf = (html: string): string =>
   convert(hideBraces(html), {
@@ -137,7 +149,8 @@ export interface Rendered {
  * A template ready to render for many contacts: CSS inlined once, each part parsed once; the text
  * part derived from the HTML when it has none.
  */
-export function compileTemplate(template: TemplateSource): (fields: MergeFields) => Rendered {
+export async function compileTemplate(template: TemplateSource): Promise<(fields: MergeFields) => Rendered> {
+  const juice = await loadJuice();
   const writer = new Mustache.Writer();
   const subject = parseMergeTags(template.subject, 'subject');
   const html = parseMergeTags(juice(template.html_body), 'html_body');

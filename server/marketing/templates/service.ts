@@ -126,5 +126,5 @@ export async function previewTemplate(ctx: Ctx, id: string, input: PreviewBody):
     if (!contact) throw invalid('customer_id', 'No customer with this id');
     fields = mergeFieldsOf(contact);
   }
-  return compileTemplate(template)(fields);
+  return (await compileTemplate(template))(fields);
 }
