@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { TxCtx } from './context.js';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { newId } from './ids.js';
 import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
@@ -159,7 +160,7 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
   // Pooled: the connections stay open between messages, so a burst (a thousand invoices sent at
   // the end of the month) is not a thousand SMTP handshakes.
   const transport: Transporter | undefined = config.SMTP_URL
-    ? nodemailer.createTransport({
+    ? (createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer')).createTransport({
         url: config.SMTP_URL,
         pool: true,
         maxConnections: config.MAIL_POOL_SIZE,

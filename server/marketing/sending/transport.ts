@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
 import type { Deps } from '../../platform/deps.js';
 import { mailCaptured, recordMail } from '../../platform/mail.js';
 import { countMail, mailFailureOutcome } from '../../platform/metrics.js';
-import { composeMessage, type OutgoingMessage } from './compose.js';
+import type { OutgoingMessage } from './compose.js';
 import { slot } from '../../platform/state.js';
 
 /** The SMTP server's answer: accepted, refused for now (4xx), refused for good (5xx). */
@@ -22,6 +23,8 @@ function transportOf(deps: Pick<Deps, 'config' | 'state'>): Transporter | undefi
   if (!config.SMTP_URL) return undefined;
   const held = deps.state.get(TRANSPORT);
   if (!held.transport) {
+    // nodemailer is loaded with the first campaign: most processes never send one.
+    const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
     held.transport = nodemailer.createTransport({
       url: config.SMTP_URL,
       pool: true,
@@ -49,7 +52,7 @@ const COMPOSERS = slot('campaign composing threads', () => ({ pool: undefined as
  * Run from sources (tests), it is done in-line.
  */
 function composerOf(deps: Pick<Deps, 'state'>): Composer {
-  if (!compiled) return composeMessage;
+  if (!compiled) return async (message) => (await import('./compose.js')).composeMessage(message);
   const held = deps.state.get(COMPOSERS);
   if (!held.pool) {
     const threads = Math.max(1, availableParallelism());
