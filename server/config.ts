@@ -41,6 +41,11 @@ export const ConfigSchema = z
     DATABASE_URL: z.string().url().optional(),
     DATA_DIR: z.string().default('./data'),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** The embedded database's buffer pool: PostgreSQL's shared_buffers, 128kB to 1GB. */
+    PGLITE_SHARED_BUFFERS: z
+      .string()
+      .regex(/^[1-9]\d{0,6}(kB|MB|GB)$/, 'Expected a size such as 16MB (kB, MB or GB)')
+      .default('16MB'),
     STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     MIGRATE_ON_START: bool.default('true'),
     WORKER_ENABLED: bool.default('true'),

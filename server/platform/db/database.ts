@@ -33,6 +33,8 @@ export interface DatabaseOptions {
   dataDir: string;
   poolSize: number;
   statementTimeoutMs: number;
+  /** PGlite's buffer pool (PostgreSQL's `shared_buffers`, e.g. `16MB`); PGlite's own default when absent. */
+  pgliteSharedBuffers?: string;
 }
 
 const INT8 = 20;
@@ -44,7 +46,13 @@ const parseDate = (v: string) => v;
 
 /** The database settings of the service's configuration. */
 export function databaseOptions(
-  config: { DATABASE_URL?: string; DATA_DIR: string; DB_POOL_SIZE: number; STATEMENT_TIMEOUT_MS: number },
+  config: {
+    DATABASE_URL?: string;
+    DATA_DIR: string;
+    DB_POOL_SIZE: number;
+    STATEMENT_TIMEOUT_MS: number;
+    PGLITE_SHARED_BUFFERS?: string;
+  },
   poolSize = config.DB_POOL_SIZE,
 ): DatabaseOptions {
   return {
@@ -52,6 +60,7 @@ export function databaseOptions(
     dataDir: config.DATA_DIR,
     poolSize,
     statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
+    pgliteSharedBuffers: config.PGLITE_SHARED_BUFFERS,
   };
 }
 
@@ -74,6 +83,17 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     pglite = await PGlite.create(dataDir, {
       parsers: { [INT8]: parseInt8, [DATE]: parseDate },
       extensions: { btree_gist, pg_trgm },
+      // PostgreSQL writes its whole buffer pool at start: PGlite's 128MB default is resident memory
+      // (and start-up time) whatever the data's size.
+      ...(options.pgliteSharedBuffers
+        ? {
+            startParams: [
+              ...PGlite.defaultStartParams,
+              '-c',
+              `shared_buffers=${options.pgliteSharedBuffers}`,
+            ],
+          }
+        : {}),
     });
   } catch (err) {
     unlock();
