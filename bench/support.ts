@@ -5,7 +5,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { createClient, unwrap } from '../client/index.js';
+import { createClient, unwrap, type Client } from '../client/index.js';
 
 export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -288,4 +288,23 @@ export async function startSink() {
     received: () => received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * A VAT threshold the benchmark's revenue never reaches: issuing checks it, as it does for a
+ * business that set one, and no alert is mailed.
+ */
+export async function vatThresholdFarAway(client: Client): Promise<void> {
+  await unwrap(
+    client.finance.vat.createVatThreshold({
+      body: {
+        country: 'GB',
+        thresholdAmount: 900_000_000_000,
+        currency: 'USD',
+        periodType: 'rolling_12_months',
+        alertAtPercentage: 80,
+        alertEmail: 'accounts@example.com',
+      },
+    }),
+  );
 }
