@@ -90,15 +90,15 @@ function Revenue(props: { load: Load<finance.SalesSchedule> }) {
 
 function Vat(props: { load: Load<finance.SalesSchedule> }) {
   return (
-    <Tile title="VAT threshold" load={props.load}>
+    <Tile title="VAT threshold" load={props.load} to="/finance/vat" linkLabel="Open the VAT threshold">
       {() => {
         const vat = props.load.data!.vatThreshold;
         const currency = props.load.data!.summary.currency;
         if (!vat.configured) {
           return (
             <p>
-              No threshold is set up. Set one through the API (<code>POST /v1/create/vatThreshold</code>) to
-              follow the revenue that counts towards VAT registration.
+              No threshold is set up. Set one up on the VAT threshold page to follow the revenue that counts
+              towards VAT registration.
             </p>
           );
         }
@@ -139,7 +139,7 @@ function Vat(props: { load: Load<finance.SalesSchedule> }) {
 
 function Loyalty(props: { load: Load<loyalty.Stats> }) {
   return (
-    <Tile title="Loyalty" load={props.load}>
+    <Tile title="Loyalty" load={props.load} to="/loyalty/stats" linkLabel="Loyalty stats">
       {() => {
         const stats = props.load.data!;
         return (
@@ -187,7 +187,7 @@ function LatestInvoices(props: { load: Load<general.Invoice[]> }) {
 
 function LatestBills(props: { load: Load<finance.BillSummary[]> }) {
   return (
-    <Tile title="Latest bills" load={props.load}>
+    <Tile title="Latest bills" load={props.load} to="/finance/bills" linkLabel="All bills">
       {() =>
         props.load.data!.length === 0 ? (
           <p>No bills recorded yet.</p>
@@ -210,7 +210,7 @@ type LastCampaign = { campaign: marketing.Campaign; analytics: marketing.Analyti
 
 function Campaign(props: { load: Load<LastCampaign> }) {
   return (
-    <Tile title="Last campaign" load={props.load}>
+    <Tile title="Last campaign" load={props.load} to="/marketing/campaigns" linkLabel="All campaigns">
       {() => {
         const last = props.load.data;
         if (!last) return <p>No campaign yet.</p>;
