@@ -45,6 +45,10 @@ export const ConfigSchema = z
     PGLITE_SHARED_BUFFERS: z
       .string()
       .regex(/^[1-9]\d{0,6}(kB|MB|GB)$/, 'Expected a size such as 16MB (kB, MB or GB)')
+      .refine((size) => {
+        const kB = Number.parseInt(size, 10) * { kB: 1, MB: 1024, GB: 1024 * 1024 }[size.slice(-2) as 'kB'];
+        return kB >= 128 && kB <= 1024 * 1024;
+      }, 'Expected 128kB to 1GB')
       .default('16MB'),
     STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
     MIGRATE_ON_START: bool.default('true'),

@@ -49,6 +49,14 @@ describe('loadConfig', () => {
     expect(configErrorOf({ PORT: '70000' }).message).toMatch(/\bPORT\b/);
   });
 
+  it('refuses a PGlite buffer pool that is not a size from 128kB to 1GB, naming PGLITE_SHARED_BUFFERS', () => {
+    for (const value of ['16', '16mb', '0MB', '64kB', '2GB', 'lots']) {
+      expect(configErrorOf({ PGLITE_SHARED_BUFFERS: value }).message).toMatch(/\bPGLITE_SHARED_BUFFERS\b/);
+    }
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '128kB' }).PGLITE_SHARED_BUFFERS).toBe('128kB');
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '1GB' }).PGLITE_SHARED_BUFFERS).toBe('1GB');
+  });
+
   it.each(['free=100', 'free:100,standard', 'free:ten', 'Free:100'])(
     'refuses RATE_LIMITS=%s, naming RATE_LIMITS',
     (value) => {
