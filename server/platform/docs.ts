@@ -30,6 +30,17 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
+/**
+ * The files of swagger-ui-dist the page loads (and their source maps). The package's other files
+ * (its package.json, README, a demo index.html pointing at a third-party document) are not served.
+ */
+const ASSETS = new Set([
+  'swagger-ui.css',
+  'swagger-ui.css.map',
+  'swagger-ui-bundle.js',
+  'swagger-ui-bundle.js.map',
+]);
+
 /** `GET /openapi.json` and an interactive reference at `GET /docs`, all assets served from here. */
 export function docsRouter(openApiPath: URL): Router {
   const document = readFileSync(openApiPath, 'utf8');
@@ -43,6 +54,11 @@ export function docsRouter(openApiPath: URL): Router {
   router.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT);
   });
-  router.use('/docs/assets', express.static(getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  router.use(
+    '/docs/assets',
+    // Anything else leaves this router for the service's 404.
+    (req, _res, next) => next(ASSETS.has(req.path.slice(1)) ? undefined : 'router'),
+    express.static(getAbsoluteFSPath(), { index: false, maxAge: '1h' }),
+  );
   return router;
 }

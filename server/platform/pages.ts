@@ -17,7 +17,10 @@ export function page(res: Response, status: number, title: string, body: string)
     .status(status)
     .set('Cache-Control', 'no-store')
     .set('Referrer-Policy', 'no-referrer')
-    .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+    .set(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
     .type('html')
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
