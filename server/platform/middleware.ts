@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Deps } from './deps.js';
 import type { Logger } from './logger.js';
 import { ApiError } from './errors.js';
+import { routeOf } from './metrics.js';
 import { consume, type RateLimitOutcome } from './rate-limit.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -50,6 +51,7 @@ export function requestContext(deps: Deps): RequestHandler {
       req.log[level](
         {
           method: req.method,
+          route: routeOf(req),
           path: loggedPath(req.path),
           status: res.statusCode,
           ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
