@@ -2,22 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import { OPENAPI_PATH } from '../../server/app.js';
-import { registerShop, uniqueEmail } from '../support/business.js';
+import { registerShop, signedInMember, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import {
   captureServerErrors,
+  fuzzSettings,
   generateRequests,
   groupViolations,
-  hashOf,
   loadOperations,
   reportOf,
   runRequests,
+  seedOf,
+  sharesOf,
   shuffle,
   type Credentials,
   type FuzzContext,
   type FuzzRequest,
   type Operation,
   type Outcome,
+  type SeededCollection,
 } from '../support/fuzz.js';
 import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
@@ -40,23 +43,7 @@ const server = useTestServer({
 });
 const startReceiver = useReceivers();
 
-function setting(name: string, fallback: number): number {
-  const value = process.env[name];
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new Error(`${name} must be an integer, got ${value}`);
-  return n;
-}
-
-/**
- * Every operation of openapi.json gets the same share of generated requests (test/support/fuzz.ts).
- * FUZZ_SEED fixes what is generated; the order in which concurrent requests reach the database
- * does not repeat exactly, so FUZZ_CONCURRENCY=1 replays a failure in a fixed order. PostgreSQL
- * (CI) gets the full run; the embedded database serialises everything, so fewer.
- */
-const REQUESTS = setting('FUZZ_REQUESTS', onPostgres ? 10_000 : 2_500);
-const SEED = setting('FUZZ_SEED', 20_261_123);
-const CONCURRENCY = Math.max(1, setting('FUZZ_CONCURRENCY', 8));
+const { requests: REQUESTS, seed: SEED, concurrency: CONCURRENCY } = fuzzSettings();
 
 /** Operations that revoke the credential they are called with. */
 const REVOKES_OWN_CREDENTIAL = new Set(['logout']);
@@ -76,32 +63,7 @@ const operations = loadOperations(OPENAPI_PATH);
 interface Seeded {
   credentials: Credentials;
   /** Real ids by collection, as `collectionOf` names them. */
-  ids: Record<
-    | 'api-keys'
-    | 'customers'
-    | 'products'
-    | 'invoices'
-    | 'webhooks'
-    | 'deliveries'
-    | 'tiers'
-    | 'rewards'
-    | 'members'
-    | 'redemptions'
-    | 'reminders'
-    | 'vouchers'
-    | 'departments'
-    | 'employees'
-    | 'leaves'
-    | 'vendors'
-    | 'bills'
-    | 'vatThreshold'
-    | 'quotes'
-    | 'domains'
-    | 'segments'
-    | 'templates'
-    | 'campaigns',
-    string[]
-  >;
+  ids: Record<SeededCollection, string[]>;
   emails: string[];
   password: string;
   skus: string[];
@@ -110,7 +72,8 @@ interface Seeded {
 /**
  * A business with one of everything: customers, a product, invoices in each state, a loyalty
  * program with a tier, a reward, a member, a redemption (its voucher) and a reminder, a webhook
- * with a delivery, and spare API keys (the fuzzer may revoke those, never the keys it uses).
+ * with a delivery, spare API keys (the fuzzer may revoke those, never the keys it uses) and two team
+ * members besides the owner (the fuzzer may change their roles or remove them).
  */
 async function seedBusiness(hookUrl: string): Promise<Seeded> {
   const shop = await registerShop(server());
@@ -338,6 +301,14 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
   ];
   await unwrap(marketing.campaigns.sendCampaign({ params: { id: campaigns[1]! } }));
 
+  const teamEmails: string[] = [];
+  for (const role of ['viewer', 'accountant'] as const) {
+    teamEmails.push((await signedInMember(server(), shop, role)).email);
+  }
+  const team = (await unwrap(shop.client.team.getTeam())).data.members
+    .filter((m) => teamEmails.includes(m.email))
+    .map((m) => m.userId);
+
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
   );
@@ -373,6 +344,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       segments,
       templates: [template],
       campaigns,
+      team,
     },
     emails,
     password: shop.password,
@@ -441,13 +413,10 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
     const other = await seedBusiness(hookUrl);
     const ctx = contextOf(own, other, hookUrl);
 
-    const perOperation = Math.floor(REQUESTS / operations.length);
-    const remainder = REQUESTS % operations.length;
     const phases: FuzzRequest[][] = [[], [], [], []];
-    operations.forEach((op, i) => {
-      const count = perOperation + (i < remainder ? 1 : 0);
-      itemAt(phases, phaseOf(op)).push(...generateRequests(op, ctx, count, SEED ^ hashOf(op.id)));
-    });
+    for (const [op, count] of sharesOf(operations, REQUESTS)) {
+      itemAt(phases, phaseOf(op)).push(...generateRequests(op, ctx, count, seedOf(op, SEED)));
+    }
     const generated = Date.now();
 
     const errors = captureServerErrors(server());

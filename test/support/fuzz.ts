@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { ERROR_STATUS, envelopeForPath } from '../../contract/common/errors.js';
 import type { TestServer } from './server.js';
+import { onPostgres } from './database.js';
 import { itemAt } from './expect.js';
 
 /**
@@ -139,6 +140,38 @@ export function collectionOf(template: string, param: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // What the generator knows about the business under test
+
+/**
+ * The collections whose real ids the fuzz test seeds (`collectionOf` names them): a path parameter
+ * of any other collection only ever gets generated values, which reach no row.
+ */
+export const SEEDED_COLLECTIONS = [
+  'api-keys',
+  'customers',
+  'products',
+  'invoices',
+  'quotes',
+  'webhooks',
+  'deliveries',
+  'tiers',
+  'rewards',
+  'members',
+  'redemptions',
+  'reminders',
+  'vouchers',
+  'departments',
+  'employees',
+  'leaves',
+  'vendors',
+  'bills',
+  'vatThreshold',
+  'domains',
+  'segments',
+  'templates',
+  'campaigns',
+  'team',
+] as const;
+export type SeededCollection = (typeof SEEDED_COLLECTIONS)[number];
 
 export interface Credentials {
   /** An access token from sign-in. */
@@ -1239,6 +1272,38 @@ function toRequest(op: Operation, draft: Draft): FuzzRequest {
     chunked: Boolean(draft.body?.chunked),
   };
 }
+
+function setting(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`${name} must be an integer, got ${value}`);
+  return n;
+}
+
+/**
+ * How much the fuzz test sends. FUZZ_SEED fixes what is generated; the order in which concurrent
+ * requests reach the database does not repeat exactly, so FUZZ_CONCURRENCY=1 replays a failure in a
+ * fixed order. PostgreSQL (CI) gets the full run; the embedded database serialises everything, so
+ * fewer.
+ */
+export function fuzzSettings(): { requests: number; seed: number; concurrency: number } {
+  return {
+    requests: setting('FUZZ_REQUESTS', onPostgres ? 10_000 : 2_500),
+    seed: setting('FUZZ_SEED', 20_261_123),
+    concurrency: Math.max(1, setting('FUZZ_CONCURRENCY', 8)),
+  };
+}
+
+/** How many of `total` requests each operation gets: the same share each, the remainder to the first ones. */
+export function sharesOf(operations: readonly Operation[], total: number): Map<Operation, number> {
+  const perOperation = Math.floor(total / operations.length);
+  const remainder = total % operations.length;
+  return new Map(operations.map((op, i) => [op, perOperation + (i < remainder ? 1 : 0)]));
+}
+
+/** The seed of an operation's requests: the run's seed mixed with the operation's id. */
+export const seedOf = (op: Operation, seed: number): number => seed ^ hashOf(op.id);
 
 /** `count` requests for the operation, the same for the same seed. */
 export function generateRequests(

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type ErrorCode } from '../../client/index.js';
 import { envelopeForPath } from '../../contract/common/errors.js';
+import { csvListingOf } from '../../contract/common/exports.js';
 import type { RouteAuth, RouteMetadata } from '../../contract/common/metadata.js';
 import { createApiKey } from './auth.js';
 import { inEnvironment, signInTo, type Environment, type TestBusiness } from './business.js';
@@ -32,7 +33,10 @@ import type { TestServer } from './server.js';
  *   sandbox's credentials get that answer for its live resources, and its live credentials for the
  *   same resources made in its sandbox;
  *
- * and after every refusal nothing changed in the database for any business involved.
+ * and after every refusal nothing changed in the database for any business involved. A list
+ * operation is also asked for its CSV export (`?format=csv`, `Accept: text/csv`): the same 401 to
+ * every dead or malformed credential, a `text/csv` file to the business, and to another business
+ * and to the twin the same answer as above, holding none of the business's ids.
  */
 
 /** What a request for the route carries besides its credential, typed by the contract. */
@@ -339,6 +343,53 @@ export async function expectNothingChanged(
 }
 
 // ---------------------------------------------------------------------------------------------
+// CSV exports of the lists (DESIGN section 17).
+
+/** The two ways of asking a list for its CSV export. */
+const CSV_ASKS: { name: string; query: Record<string, string>; headers: Record<string, string> }[] = [
+  { name: 'asked ?format=csv', query: { format: 'csv' }, headers: {} },
+  { name: 'asked with Accept: text/csv', query: {}, headers: { accept: 'text/csv' } },
+];
+
+const asCsv = (
+  request: { params?: unknown; query?: unknown; body?: unknown },
+  ask: (typeof CSV_ASKS)[number],
+) => ({ ...request, query: { ...(request.query as object | undefined), ...ask.query } });
+
+/**
+ * Id columns whose values the business shares with its twin by design (the person behind both
+ * environments), or that are not ids of the business (a vendor's tax number).
+ */
+const SHARED_ID_COLUMNS = new Set(['user_id', 'actor_id', 'live_business_id', 'tax_id']);
+const SHARED_ID_TABLES = new Set(['users', 'memberships']);
+
+/**
+ * Every id the business's rows hold (`id`, `public_id`, `*_id`: its own, its resources' and their
+ * references), as text; short numbers left out, since any CSV may hold them.
+ */
+async function idsOf(server: TestServer, businessId: string): Promise<string[]> {
+  const ids = new Set<string>([businessId]);
+  for (const [table, rows] of Object.entries(await businessRows(server, businessId))) {
+    if (SHARED_ID_TABLES.has(table)) continue;
+    for (const row of rows) {
+      for (const [column, value] of Object.entries(JSON.parse(row) as Record<string, unknown>)) {
+        const isId = column === 'id' || column.endsWith('_id');
+        if (isId && !SHARED_ID_COLUMNS.has(column) && typeof value === 'string' && value.length >= 8)
+          ids.add(value);
+      }
+    }
+  }
+  return [...ids];
+}
+
+/** A CSV file answered 2xx. */
+function expectCsvFile(route: AppRoute, answer: Answer, why: string): void {
+  const context = `${label(route)}, ${why}: answered ${answer.status} ${String(answer.body).slice(0, 300)}`;
+  expect(answer.status, context).toBe(200);
+  expect(answer.headers.get('content-type'), context).toBe('text/csv; charset=utf-8');
+}
+
+// ---------------------------------------------------------------------------------------------
 // The checks.
 
 interface Party<T> {
@@ -527,6 +578,52 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
               () => [owner.tenant.businessId, twin.tenant.businessId],
               () => twin,
             );
+          });
+        }
+
+        if (csvListingOf(route)) {
+          it(`asked for its CSV export (?format=csv, Accept: text/csv), answers 401 UNAUTHORIZED to no, an unknown, a revoked or a malformed credential`, async () => {
+            const request = await check.build(owner.tenant);
+            for (const ask of CSV_ASKS) {
+              for (const presented of INVALID) {
+                const headers = { ...presented.headers(owner.credentials), ...ask.headers };
+                const answer = await send(server(), route, asCsv(request, ask), headers);
+                expectUnauthorized(route, answer, `${presented.name}, ${ask.name}`);
+              }
+            }
+          });
+
+          const refusal = typeof otherBusiness === 'object' && otherBusiness !== null ? otherBusiness : null;
+          it(`exports CSV to the business; ${otherBusiness ? `another business and the business's ${twinEnvironment} twin asking the same get` : 'another business asking the same gets'} ${refusal ? `${refusal.status} ${refusal.code}` : 'a CSV of its own'}, holding none of the business's ids`, async () => {
+            const [{ presented }] = accepted as [(typeof accepted)[number]];
+            const request = await check.build(owner.tenant);
+            for (const ask of CSV_ASKS) {
+              const own = await send(server(), route, asCsv(request, ask), {
+                ...presented.headers(owner.credentials),
+                ...ask.headers,
+              });
+              expectCsvFile(route, own, `the business's ${presented.name}, ${ask.name}`);
+            }
+            const ownerIds = await idsOf(server(), owner.tenant.businessId);
+            expect(ownerIds.length, 'the business holds ids').toBeGreaterThan(1);
+            const askers = [
+              { whose: "another business's", party: other },
+              ...(otherBusiness ? [{ whose: `the ${twinEnvironment} twin's`, party: twin }] : []),
+            ];
+            for (const { whose, party } of askers) {
+              for (const ask of CSV_ASKS) {
+                const why = `${whose} ${presented.name}, ${ask.name}`;
+                const answer = await send(server(), route, asCsv(request, ask), {
+                  ...presented.headers(party.credentials),
+                  ...ask.headers,
+                });
+                if (refusal) expectRefusal(route, answer, refusal, why);
+                else expectCsvFile(route, answer, why);
+                const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+                const leaked = ownerIds.filter((id) => text.includes(id));
+                expect(leaked, `${label(route)}, ${why}: the business's ids in the answer`).toEqual([]);
+              }
+            }
           });
         }
 
