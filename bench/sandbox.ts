@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, unwrap, type Client } from '../client/index.js';
+import { createClient, unwrap, type Client, sessionOf } from '../client/index.js';
 import { benchService, median, report, spawnService, stop, waitHealthy } from './support.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -36,7 +36,9 @@ async function sandboxClient(baseUrl: string): Promise<Client> {
   const email = `bench-sandbox-${Date.now()}@example.test`;
   const password = 'bench password 123';
   await unwrap(anonymous.auth.register({ body: { businessName: 'Bench Ltd', email, password } }));
-  const { data } = await unwrap(anonymous.auth.signIn({ body: { email, password, environment: 'sandbox' } }));
+  const data = sessionOf(
+    (await unwrap(anonymous.auth.signIn({ body: { email, password, environment: 'sandbox' } }))).data,
+  );
   return createClient({ baseUrl, accessToken: data.accessToken });
 }
 

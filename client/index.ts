@@ -6,6 +6,7 @@ import {
   type ClientInferRequest,
   type InitClientReturn,
 } from '@ts-rest/core';
+import type { AuthSession, SignInChallenge, SignInResult } from '../contract/auth/index.js';
 import type { ErrorObject } from '../contract/common/errors.js';
 import { contract, type Contract } from '../contract/index.js';
 
@@ -57,6 +58,28 @@ export {
 export type * from '../contract/common/index.js';
 /** The event names a webhook may subscribe to, and the currency codes the service accepts. */
 export { CURRENCY_CODES, EVENT_NAMES } from '../contract/common/index.js';
+
+/**
+ * Whether a sign-in answer (`auth.signIn`, `auth.acceptInvitation`) is the challenge of the second
+ * step, for a person with two-factor sign-in on, rather than an access token: answer it with
+ * `auth.completeSignIn({ body: { challengeToken, code } })`.
+ */
+export function isSignInChallenge(data: SignInResult): data is SignInChallenge {
+  return 'challengeToken' in data;
+}
+
+/**
+ * The access token of a sign-in answer, for code that signs in people without a second factor (a
+ * script's service account); a challenge throws, saying what to do.
+ */
+export function sessionOf(data: SignInResult): AuthSession {
+  if (isSignInChallenge(data)) {
+    throw new Error(
+      'Two-factor sign-in is on for this person: send the code with the password, or answer the challenge with auth.completeSignIn',
+    );
+  }
+  return data;
+}
 
 export interface ClientOptions {
   /** Root of the service, e.g. `https://api.example.com` (paths already start with `/v1`). */

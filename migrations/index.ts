@@ -25,6 +25,7 @@ import * as platformAuditLog from './2026_11_26_0005_platform_audit_log.js';
 import * as generalDocuments from './2026_11_26_0006_general_documents.js';
 import * as marketingSendPacing from './2026_11_26_0010_marketing_send_pacing.js';
 import * as platformTenantKeys from './2026_11_26_0011_platform_tenant_keys.js';
+import * as authTwoFactorSessions from './2026_11_26_0012_auth_two_factor_sessions.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0006_general_documents': generalDocuments,
   '2026_11_26_0010_marketing_send_pacing': marketingSendPacing,
   '2026_11_26_0011_platform_tenant_keys': platformTenantKeys,
+  '2026_11_26_0012_auth_two_factor_sessions': authTwoFactorSessions,
 };

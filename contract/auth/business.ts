@@ -82,6 +82,12 @@ export const BusinessSchema = extendApi(
         'How to pay (bank details, ...), printed on invoices and their hosted pages; null until set.',
       ),
     invoice_reminders: InvoiceRemindersSchema,
+    require_two_factor: z
+      .boolean()
+      .describe(
+        'Whether every member must sign in with a second factor; a member without it can only turn it on. ' +
+          'Only an owner changes it, and only with two-factor sign-in on themselves.',
+      ),
     plan: z.string().describe('The rate-limit plan of the business. Read-only.'),
     created_at: TimestampSchema,
   }),
@@ -97,6 +103,7 @@ export const BusinessSchema = extendApi(
       tax_number: 'GB123456789',
       payment_instructions: 'Bank transfer to Acme Ltd, sort code 12-34-56, account 12345678',
       invoice_reminders: { enabled: true, days_after_due: [0, 7, 14] },
+      require_two_factor: false,
       plan: 'standard',
       created_at: '2026-11-21T09:30:00.000Z',
     },
@@ -129,6 +136,13 @@ export const UpdateBusinessBodySchema = extendApi(
         .strict()
         .optional()
         .describe('Either field alone changes only itself.'),
+      require_two_factor: z
+        .boolean()
+        .optional()
+        .describe(
+          'Owner only (403 for others), with their own two-factor sign-in on (409 otherwise); applies to the ' +
+            'sandbox too.',
+        ),
     })
     .strict(),
   {
@@ -163,7 +177,7 @@ export const businessContract = c.router({
       '(existing ones keep theirs); a new `timezone` moves "today" at once for overdue states, VAT windows and ' +
       'report defaults, and dates already stored are kept.',
     body: UpdateBusinessBodySchema,
-    responses: { 200: resultData(BusinessSchema), ...resultErrors() },
+    responses: { 200: resultData(BusinessSchema), ...resultErrors(409) },
     metadata: businessRoute,
   },
 });

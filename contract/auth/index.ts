@@ -3,6 +3,8 @@ import { apiKeysContract } from './api-keys.js';
 import { businessContract } from './business.js';
 import { sessionsContract } from './sessions.js';
 import { invitationsContract } from './invitations.js';
+import { twoFactorContract } from './two-factor.js';
+import { accountContract } from './account.js';
 
 const c = initContract();
 
@@ -12,6 +14,8 @@ const c = initContract();
  */
 export const authContract = c.router({
   ...sessionsContract,
+  ...twoFactorContract,
+  ...accountContract,
   ...apiKeysContract,
   ...businessContract,
   ...invitationsContract,
@@ -21,3 +25,5 @@ export * from './api-keys.js';
 export * from './business.js';
 export * from './sessions.js';
 export * from './invitations.js';
+export * from './two-factor.js';
+export * from './account.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { resultData } from '../common/envelopes.js';
 import { errorResponses, PUBLIC } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { AuthSessionSchema } from './sessions.js';
+import { SignInResultSchema } from './sessions.js';
 
 const c = initContract();
 
@@ -33,9 +33,10 @@ export const invitationsContract = c.router({
     description:
       'Joins the invited business: a person without an account gives a password (12+ characters) and gets ' +
       'one; a person with an account joins with it (no password needed). Answers an access token to the ' +
-      'business, as sign-in does. An unknown, used or expired token: 422 on `token`. Throttled as sign-in is.',
+      'business, as sign-in does (a person with two-factor sign-in on: the challenge of its second step). ' +
+      'An unknown, used or expired token: 422 on `token`. Throttled as sign-in is.',
     body: AcceptInvitationBodySchema,
-    responses: { 200: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC]) },
+    responses: { 200: resultData(SignInResultSchema), ...errorResponses('result', [...PUBLIC]) },
     metadata: meta('none', 'Auth'),
   },
 });

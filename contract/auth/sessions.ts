@@ -6,6 +6,7 @@ import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { PERMISSIONS, ROLES } from '../permissions.js';
 import { EmailSchema, IdempotencyHeadersSchema, TimestampSchema, idOf } from '../common/schemas.js';
+import { TwoFactorCodeSchema } from './two-factor-code.js';
 
 const c = initContract();
 
@@ -47,6 +48,11 @@ export const SignInBodySchema = extendApi(
             '422 on `businessId` with the choices (`<id>: <name>`) in `details`. A business the person is not ' +
             'a member of: 401, as wrong credentials.',
         ),
+      code: TwoFactorCodeSchema.optional().describe(
+        'For a person with two-factor sign-in on: the code from their authenticator app (or a recovery code), ' +
+          'to sign in in one step. Without it such a person gets a challenge to answer at ' +
+          '`POST /v1/auth/token/two-factor`.',
+      ),
     })
     .strict(),
   {
@@ -68,6 +74,35 @@ export const AuthSessionSchema = extendApi(
 );
 export type AuthSession = z.infer<typeof AuthSessionSchema>;
 
+export const SignInChallengeSchema = extendApi(
+  z.object({
+    challengeToken: z
+      .string()
+      .describe(
+        'Single use, valid 5 minutes and for 5 wrong codes: send it with the code to `POST /v1/auth/token/two-factor`.',
+      ),
+    expiresAt: TimestampSchema,
+    methods: z
+      .array(z.enum(['totp', 'recovery_code']))
+      .max(2)
+      .describe('What may answer it: a code from the authenticator app, or one of the recovery codes.'),
+  }),
+  {
+    title: 'SignInChallenge',
+    description:
+      'The password was right and the person has two-factor sign-in on: the second step is still to come. ' +
+      'Told apart from an `AuthSession` by `challengeToken`.',
+  },
+);
+export type SignInChallenge = z.infer<typeof SignInChallengeSchema>;
+
+export const SignInResultSchema = extendApi(z.union([AuthSessionSchema, SignInChallengeSchema]), {
+  title: 'SignInResult',
+  description:
+    'An access token, or (two-factor sign-in on, no `code` sent) the challenge of the second step.',
+});
+export type SignInResult = z.infer<typeof SignInResultSchema>;
+
 export const SessionInfoSchema = extendApi(
   z.object({
     businessId: idOf('biz'),
@@ -84,6 +119,17 @@ export const SessionInfoSchema = extendApi(
       .max(PERMISSIONS.length)
       .describe("What the role may do: compare with each operation's permission in `OPERATION_PERMISSIONS`."),
     expiresAt: TimestampSchema.nullable().describe('When an access token expires; null for an API key.'),
+    twoFactor: z
+      .object({
+        enabled: z.boolean().describe('Whether the person signs in with a second factor.'),
+        required: z.boolean().describe('Whether the business requires it of every member.'),
+      })
+      .nullable()
+      .describe(
+        'For an access token. Required and not enabled: until it is turned on, the token reaches only this ' +
+          'route, the two-factor routes, the sessions, the password change and sign-out (403 elsewhere). ' +
+          'null for an API key.',
+      ),
   }),
   { title: 'SessionInfo' },
 );
@@ -114,10 +160,11 @@ export const sessionsContract = c.router({
     summary: 'Sign in',
     description:
       'Exchanges email and password for an access token to one of the businesses the person is a member of ' +
-      '(`businessId` chooses among several). After 10 failed attempts in a minute for one IP or ' +
-      'one email, every attempt for it is refused with 429 until the minute ends.',
+      '(`businessId` chooses among several). A person with two-factor sign-in on gets a `SignInChallenge` ' +
+      'instead, unless the body has `code`. After 10 failed attempts (passwords or codes) in a minute for ' +
+      'one IP or one email, every attempt for it is refused with 429 until the minute ends.',
     body: SignInBodySchema,
-    responses: { 200: resultData(AuthSessionSchema), ...errorResponses('result', [...PUBLIC, 401]) },
+    responses: { 200: resultData(SignInResultSchema), ...errorResponses('result', [...PUBLIC, 401]) },
     metadata: meta('none', 'Auth'),
   },
   getSession: {

@@ -19,7 +19,15 @@ export type { AuthInfo } from '../platform/deps.js';
 /** Sign-up, sign-in, access tokens, API keys, the business's own settings, and its team. */
 export const authModule: DomainModule = {
   name: 'auth',
-  tables: ['users', 'memberships', 'invitations', 'access_tokens', 'api_keys'],
+  tables: [
+    'users',
+    'memberships',
+    'invitations',
+    'access_tokens',
+    'api_keys',
+    'user_recovery_codes',
+    'sign_in_challenges',
+  ],
   pages: mountInvitationPages,
   mount: (app, deps, options) => {
     createExpressEndpoints(

@@ -1,5 +1,6 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { contract } from '../../contract/index.js';
 import type { RouteMetadata } from '../../contract/common/metadata.js';
 import type { AuthInfo, Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/errors.js';
@@ -53,13 +54,42 @@ function pinned(req: Request, auth: AuthInfo | null | undefined): AuthInfo | nul
 }
 
 /**
+ * What a person reaches while their business requires a second factor they have not turned on: who
+ * they are, turning it on, their sessions and password, and signing out.
+ */
+const WHILE_TWO_FACTOR_PENDING: ReadonlySet<AppRoute> = new Set<AppRoute>([
+  contract.auth.getSession,
+  contract.auth.logout,
+  contract.auth.getTwoFactor,
+  contract.auth.startTwoFactorEnrolment,
+  contract.auth.confirmTwoFactor,
+  contract.auth.listSessions,
+  contract.auth.revokeSession,
+  contract.auth.revokeOtherSessions,
+  contract.auth.changePassword,
+]);
+
+const twoFactorPending = (auth: AuthInfo): boolean =>
+  auth.twoFactor !== undefined && auth.twoFactor.required && !auth.twoFactor.enabled;
+
+/**
  * Accepts the credential: the request is now its business's, and the answer says which environment;
- * then the role must hold the operation's permission (contract/permissions.ts).
+ * then a second factor the business requires must be on, and the role must hold the operation's
+ * permission (contract/permissions.ts).
  */
 function accept(req: Request, res: Response, auth: AuthInfo, next: NextFunction): void {
   req.auth = auth;
   res.setHeader('Bms-Environment', auth.environment);
-  next(checkPermission((req as Request & { tsRestRoute: AppRoute }).tsRestRoute, auth));
+  const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+  if (twoFactorPending(auth) && !WHILE_TWO_FACTOR_PENDING.has(route)) {
+    return next(
+      forbidden(
+        'This business requires two-factor sign-in: turn it on first (POST /v1/auth/two-factor/enrolment, ' +
+          'then POST /v1/auth/two-factor/confirm)',
+      ),
+    );
+  }
+  next(checkPermission(route, auth));
 }
 
 /** Enforces the route's contract metadata (`auth: user | token | apiKey | none`). */

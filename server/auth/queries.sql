@@ -5,7 +5,8 @@
 select
   "id",
   "business_id",
-  "password_hash"
+  "password_hash",
+  "totp_enabled_at"
 from
   "users"
 where
@@ -34,15 +35,84 @@ limit $2;
 
 -- findTokenByHash
 select
+  "access_tokens"."id",
+  "access_tokens"."business_id",
+  "access_tokens"."user_id",
+  "access_tokens"."expires_at",
+  "access_tokens"."revoked_at",
+  "access_tokens"."last_used_at",
+  "users"."totp_enabled_at"
+from
+  "access_tokens"
+  inner join "users" on "users"."id" = "access_tokens"."user_id"
+where
+  "access_tokens"."token_hash" = $1;
+
+-- touchToken
+update "access_tokens"
+set
+  "last_used_at" = $1
+where
+  "id" = $2;
+
+-- listLiveTokensOf
+select
   "id",
   "business_id",
-  "user_id",
+  "created_at",
+  "last_used_at",
   "expires_at",
-  "revoked_at"
+  "user_agent",
+  "ip"
 from
   "access_tokens"
 where
-  "token_hash" = $1;
+  "user_id" = $1
+  and "revoked_at" is null
+  and "expires_at" > $2
+order by
+  "created_at" desc,
+  "id" desc
+limit $3;
+
+-- revokeTokenOf
+update "access_tokens"
+set
+  "revoked_at" = $1
+where
+  "user_id" = $2
+  and "id" = $3
+  and "revoked_at" is null
+  and "expires_at" > $4;
+
+-- revokeTokensOfExcept
+update "access_tokens"
+set
+  "revoked_at" = $1
+where
+  "user_id" = $2
+  and "id" != $3
+  and "revoked_at" is null
+  and "expires_at" > $4
+returning
+  "id";
+
+-- findUserById
+select
+  "id",
+  "email",
+  "password_hash"
+from
+  "users"
+where
+  "id" = $1;
+
+-- updatePasswordHash
+update "users"
+set
+  "password_hash" = $1
+where
+  "id" = $2;
 
 -- findKeyByHash
 select
@@ -70,9 +140,19 @@ order by
 limit $2;
 
 -- insertUser
-insert into "users" ("id", "business_id", "email", "password_hash", "created_at")
+insert into "users" (
+  "id",
+  "business_id",
+  "email",
+  "password_hash",
+  "created_at",
+  "totp_secret",
+  "totp_enabled_at",
+  "totp_pending_secret",
+  "totp_last_step"
+)
 values
-  ($1, $2, $3, $4, $5);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- insertMembership
 insert into "memberships" ("business_id", "user_id", "role", "created_at", "updated_at")
@@ -96,10 +176,13 @@ insert into "access_tokens" (
   "token_hash",
   "expires_at",
   "revoked_at",
-  "created_at"
+  "created_at",
+  "last_used_at",
+  "user_agent",
+  "ip"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- revokeToken
 update "access_tokens"

@@ -5,7 +5,7 @@ import type { AccessTokensTable, ApiKeysTable, MembershipsTable, UsersTable } fr
 export async function findUserByEmail(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'business_id', 'password_hash'])
+    .select(['id', 'business_id', 'password_hash', 'totp_enabled_at'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
 }
@@ -26,12 +26,80 @@ export async function listMembershipsOf(db: Executor, userId: string) {
     .execute();
 }
 
+/** The token of a presented secret, with whether its person has two-factor sign-in on. */
 export async function findTokenByHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('access_tokens')
-    .select(['id', 'business_id', 'user_id', 'expires_at', 'revoked_at'])
-    .where('token_hash', '=', tokenHash)
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select([
+      'access_tokens.id',
+      'access_tokens.business_id',
+      'access_tokens.user_id',
+      'access_tokens.expires_at',
+      'access_tokens.revoked_at',
+      'access_tokens.last_used_at',
+      'users.totp_enabled_at',
+    ])
+    .where('access_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
+}
+
+export async function touchToken(db: Executor, id: string, now: Date): Promise<void> {
+  await db.updateTable('access_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+}
+
+/** The person's tokens that are neither revoked nor expired, newest first. */
+export async function listLiveTokensOf(db: Executor, userId: string, now: Date) {
+  return db
+    .selectFrom('access_tokens')
+    .select(['id', 'business_id', 'created_at', 'last_used_at', 'expires_at', 'user_agent', 'ip'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1000)
+    .execute();
+}
+
+/** Revokes one of the person's live tokens; whether one was revoked. */
+export async function revokeTokenOf(db: Executor, userId: string, id: string, now: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Revokes every live token of the person but `keepId`; the ids revoked. */
+export async function revokeTokensOfExcept(db: Executor, userId: string, keepId: string, now: Date) {
+  const rows = await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The person's email and password hash (their account). */
+export async function findUserById(db: Executor, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function updatePasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
 export async function findKeyByHash(db: Executor, keyHash: string) {

@@ -1,4 +1,5 @@
 import { initServer } from '@ts-rest/express';
+import type { Request } from 'express';
 import { contract } from '../../contract/index.js';
 import { consume, isBlocked } from '../platform/rate-limit.js';
 import { rateLimited } from '../platform/middleware.js';
@@ -8,15 +9,28 @@ import { ApiError, invalid } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as auth from './service.js';
 import * as team from './team/service.js';
+import * as twoFactor from './two-factor/service.js';
 
 const s = initServer();
 
 /** The context of an unauthenticated request: no business yet. */
-const sourceOf = (req: Express.Request, deps: Deps): auth.AuthSource => ({
+const sourceOf = (req: Express.Request, deps: Deps) => ({
   db: dbOf(req, deps),
   clock: deps.clock,
   config: deps.config,
+  secrets: deps.secrets,
 });
+
+/** Where a request came from, kept with the access token it gets. */
+const clientOf = (req: Request): auth.SignInClient => ({
+  ip: req.ip,
+  userAgent: req.get('user-agent'),
+});
+
+function authOf(req: Express.Request) {
+  if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
+  return req.auth;
+}
 
 /** The access token or key the caller authenticated with. */
 function credentialOf(req: Express.Request): string {
@@ -29,32 +43,121 @@ export const authRoutes = (deps: Deps) => {
   const { limiters } = deps;
   const maxFailures = deps.config.SIGNIN_MAX_FAILURES;
 
+  /** Counts a failed attempt (wrong password or code) of the address and of the email. */
+  const countFailure = (req: Request, email: string) =>
+    Promise.all([
+      limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1),
+      limiters.signInFailuresByEmail.penalty(`email:${email.toLowerCase()}`, 1),
+    ]);
+
+  /** Refuses with 429 while the address or the email is over its failed attempts. */
+  const refuseWhileBlocked = async (req: Request, email: string | undefined) => {
+    const blocked =
+      (await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures)) ??
+      (email === undefined
+        ? null
+        : await isBlocked(limiters.signInFailuresByEmail, `email:${email.toLowerCase()}`, maxFailures));
+    if (blocked) throw rateLimited(blocked, 'Too many failed sign-in attempts; try again later');
+  };
+
+  /**
+   * Runs an account change of the signed-in person that checks a password or code: throttled as
+   * sign-in is, and a wrong one counts.
+   */
+  const checkingSecrets = async <T>(req: Request, work: () => Promise<T>): Promise<T> => {
+    await refuseWhileBlocked(req, undefined);
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof twoFactor.FailedAttempt) await countFailure(req, err.email);
+      throw err;
+    }
+  };
+
   return s.router(contract.auth, {
     register: async ({ body, req }) => {
       const outcome = await consume(limiters.register, `ip:${req.ip}`);
       if (!outcome.allowed)
         throw rateLimited(outcome, 'Too many registrations from this address; try again later');
-      const session = await auth.register(sourceOf(req, deps), body);
+      const session = await auth.register(sourceOf(req, deps), body, clientOf(req));
       return created(success({ data: session }));
     },
 
     signIn: async ({ body, req }) => {
-      const email = body.email.toLowerCase();
-      const blocked =
-        (await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures)) ??
-        (await isBlocked(limiters.signInFailuresByEmail, `email:${email}`, maxFailures));
-      if (blocked) throw rateLimited(blocked, 'Too many failed sign-in attempts; try again later');
-      const session = await auth.signIn(sourceOf(req, deps), body);
+      await refuseWhileBlocked(req, body.email);
+      const session = await auth.signIn(sourceOf(req, deps), body, clientOf(req));
       if (!session) {
-        await Promise.all([
-          limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1),
-          limiters.signInFailuresByEmail.penalty(`email:${email}`, 1),
-        ]);
-        throw new ApiError('UNAUTHORIZED', 'Invalid email or password', undefined, {
-          'WWW-Authenticate': 'Bearer',
-        });
+        await countFailure(req, body.email);
+        throw new ApiError(
+          'UNAUTHORIZED',
+          body.code === undefined ? 'Invalid email or password' : 'Invalid email, password or code',
+          undefined,
+          { 'WWW-Authenticate': 'Bearer' },
+        );
       }
       return ok(success({ data: session }));
+    },
+
+    completeSignIn: async ({ body, req }) => {
+      await refuseWhileBlocked(req, undefined);
+      const outcome = await twoFactor.completeSignIn(sourceOf(req, deps), body, clientOf(req));
+      if ('session' in outcome) return ok(success({ data: outcome.session }));
+      if (outcome.failure === 'wrong') await countFailure(req, outcome.email);
+      else await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
+      throw new ApiError(
+        'UNAUTHORIZED',
+        outcome.failure === 'wrong'
+          ? 'Invalid code, or a code used already'
+          : 'This sign-in challenge is unknown, answered or expired: sign in again with the password',
+        undefined,
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+    },
+
+    getTwoFactor: async ({ req }) => ok(success({ data: await twoFactor.status(ctx(req), authOf(req)) })),
+
+    startTwoFactorEnrolment: async ({ req }) =>
+      ok(success({ data: await twoFactor.startEnrolment(ctx(req), authOf(req)) })),
+
+    confirmTwoFactor: async ({ body, req }) => {
+      const codes = await checkingSecrets(req, () => twoFactor.confirm(ctx(req), authOf(req), body.code));
+      forgetCredential(deps, authOf(req).credentialId);
+      return ok(success({ data: codes }));
+    },
+
+    disableTwoFactor: async ({ body, req }) => {
+      const status = await checkingSecrets(req, () => twoFactor.disable(ctx(req), authOf(req), body));
+      forgetCredential(deps, authOf(req).credentialId);
+      return ok(success({ data: status }));
+    },
+
+    regenerateRecoveryCodes: async ({ body, req }) =>
+      ok(
+        success({
+          data: await checkingSecrets(req, () =>
+            twoFactor.regenerateRecoveryCodes(ctx(req), authOf(req), body.code),
+          ),
+        }),
+      ),
+
+    listSessions: async ({ req }) => ok(success({ data: await auth.listSessions(ctx(req), authOf(req)) })),
+
+    revokeSession: async ({ params, req }) => {
+      await auth.revokeSession(ctx(req), authOf(req), params.id);
+      forgetCredential(deps, params.id);
+      return ok(success({ message: 'Session revoked' }));
+    },
+
+    revokeOtherSessions: async ({ req }) => {
+      const revoked = await auth.revokeOtherSessions(ctx(req), authOf(req));
+      for (const id of revoked) forgetCredential(deps, id);
+      return ok(success({ data: { revoked: revoked.length } }));
+    },
+
+    changePassword: async ({ body, req }) => {
+      const revoked = await checkingSecrets(req, () => auth.changePassword(ctx(req), authOf(req), body));
+      for (const id of revoked) forgetCredential(deps, id);
+      return ok(success({ data: { revoked: revoked.length } }));
     },
 
     getSession: async ({ req }) => {
@@ -64,7 +167,9 @@ export const authRoutes = (deps: Deps) => {
 
     switchEnvironment: async ({ body, req }) => {
       if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
-      return ok(success({ data: await auth.switchEnvironment(ctx(req), req.auth, body.environment) }));
+      return ok(
+        success({ data: await auth.switchEnvironment(ctx(req), req.auth, body.environment, clientOf(req)) }),
+      );
     },
 
     logout: async ({ req }) => {
@@ -86,13 +191,14 @@ export const authRoutes = (deps: Deps) => {
 
     getBusiness: async ({ req }) => ok(success({ data: await auth.getBusiness(ctx(req)) })),
 
-    updateBusiness: async ({ body, req }) => ok(success({ data: await auth.updateBusiness(ctx(req), body) })),
+    updateBusiness: async ({ body, req }) =>
+      ok(success({ data: await auth.updateBusiness(ctx(req), authOf(req), body) })),
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     acceptInvitation: async ({ body, req }) => {
       const blocked = await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures);
       if (blocked) throw rateLimited(blocked, 'Too many failed attempts; try again later');
-      const session = await team.acceptInvitation(sourceOf(req, deps), body);
+      const session = await team.acceptInvitation(sourceOf(req, deps), body, clientOf(req));
       if (!session) {
         await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
         throw invalid('token', 'This invitation is unknown, already used or expired');

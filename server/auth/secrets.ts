@@ -39,6 +39,8 @@ export const DUMMY_PASSWORD_HASH = await hashPassword(randomBytes(16).toString('
 export const TOKEN_PREFIX = 'bms_at_';
 /** Invitations to a team: single-use, mailed, stored only as a hash. */
 export const INVITATION_PREFIX = 'bms_inv_';
+/** The second sign-in step's challenge: single-use, short-lived, stored only as a hash. */
+export const CHALLENGE_PREFIX = 'bms_ch_';
 export const KEY_PREFIXES = { public_loyalty: 'bms_pk_', full: 'bms_sk_' } as const;
 /** A sandbox's keys say so (DESIGN section 12): `bms_pk_test_...`, `bms_sk_test_...`. */
 export const TEST_KEY_PREFIXES = { public_loyalty: 'bms_pk_test_', full: 'bms_sk_test_' } as const;

@@ -1,12 +1,15 @@
 import type {
+  AccessSession,
   ApiKey,
   AuthSession,
+  ChangePasswordBody,
   Business,
   CreateApiKeyBody,
   CreatedApiKey,
   RegisterBody,
   SessionInfo,
   SignInBody,
+  SignInResult,
   UpdateBusinessBody,
 } from '../../contract/auth/index.js';
 import { ROLE_PERMISSIONS } from '../../contract/permissions.js';
@@ -15,9 +18,9 @@ import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
 import type { Environment } from '../platform/db/types.js';
 import { newId } from '../platform/ids.js';
-import { withTransaction, type Executor } from '../platform/db/database.js';
+import { withTransaction } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
-import { ApiError, conflict, notFound } from '../platform/errors.js';
+import { ApiError, conflict, invalid, invalidState, notFound } from '../platform/errors.js';
 import * as settings from '../platform/settings.js';
 import { toApiKey, toBusiness } from './mappers.js';
 import * as queries from './queries.js';
@@ -32,12 +35,17 @@ import {
   newSecret,
   verifyPassword,
 } from './secrets.js';
+import {
+  issueToken,
+  issueTokenTo,
+  sandboxBusiness,
+  type AuthSource,
+  type SignInClient,
+  type SignInSource,
+} from './tokens.js';
+import * as twoFactor from './two-factor/service.js';
 
-/**
- * What the unauthenticated operations (sign-up, sign-in, credential resolution, the CLI) need of the
- * context: there is no business yet, so they take these parts of a `Ctx` rather than a whole one.
- */
-export type AuthSource = Pick<Ctx, 'db' | 'clock' | 'config'>;
+export { issueToken, sandboxBusiness, type AuthSource, type SignInClient };
 
 export interface NewBusiness {
   name: string;
@@ -54,39 +62,15 @@ export interface ProvisionedBusiness {
 
 const emailTaken = () => conflict('An account with this email already exists');
 
-export async function issueToken(
-  db: Executor,
-  source: Pick<Ctx, 'clock' | 'config'>,
-  businessId: string,
-  userId: string,
-  environment: Environment = 'live',
-): Promise<AuthSession> {
-  const token = newSecret(TOKEN_PREFIX);
-  const now = source.clock.now();
-  const expiresAt = new Date(now.getTime() + source.config.ACCESS_TOKEN_TTL * 1000);
-  await queries.insertToken(db, {
-    id: newId('tok'),
-    business_id: businessId,
-    user_id: userId,
-    token_hash: hashSecret(token),
-    expires_at: expiresAt,
-    revoked_at: null,
-    created_at: now,
-  });
-  return {
-    businessId,
-    accessToken: token,
-    tokenType: 'Bearer',
-    expiresAt: expiresAt.toISOString(),
-    environment,
-  };
-}
-
 /**
  * Creates a business, its owner user and a first access token (register and the CLI). The email is
  * checked first for a clear refusal; the unique key refuses a concurrent sign-up with the same one.
  */
-export async function createBusiness(source: AuthSource, input: NewBusiness): Promise<ProvisionedBusiness> {
+export async function createBusiness(
+  source: AuthSource,
+  input: NewBusiness,
+  client?: SignInClient,
+): Promise<ProvisionedBusiness> {
   const passwordHash = await hashPassword(input.password);
   return withTransaction(source.db, async (trx) => {
     if (await queries.findUserByEmail(trx, input.email)) throw emailTaken();
@@ -116,37 +100,55 @@ export async function createBusiness(source: AuthSource, input: NewBusiness): Pr
       { users_email_key: emailTaken },
     );
     await queries.insertMembership(trx, { business_id: businessId, user_id: userId, role: 'owner' });
-    const session = await issueToken(trx, source, businessId, userId);
+    const session = await issueToken(trx, source, businessId, userId, 'live', client);
     return { businessId, userId, session };
   });
 }
 
-export async function register(source: AuthSource, input: RegisterBody): Promise<AuthSession> {
+export async function register(
+  source: AuthSource,
+  input: RegisterBody,
+  client?: SignInClient,
+): Promise<AuthSession> {
   if (!source.config.SIGNUP_ENABLED) throw new ApiError('FORBIDDEN', 'Sign-up is disabled on this server');
-  const created = await createBusiness(source, {
-    name: input.businessName,
-    email: input.email,
-    password: input.password,
-    plan: source.config.DEFAULT_PLAN,
-  });
+  const created = await createBusiness(
+    source,
+    {
+      name: input.businessName,
+      email: input.email,
+      password: input.password,
+      plan: source.config.DEFAULT_PLAN,
+    },
+    client,
+  );
   return created.session;
 }
 
 /**
  * Returns null for wrong credentials (the caller counts the failure): an unknown email, a wrong
- * password, or a `businessId` the person is not a member of. A person in several businesses names
- * one (422 on `businessId` with the choices otherwise). Signing in to the sandbox makes the live
- * business's sandbox twin the first time (DESIGN section 12): the same person, a business of its own.
+ * password, a `businessId` the person is not a member of, or a wrong `code`. A person in several
+ * businesses names one (422 on `businessId` with the choices otherwise). A person with two-factor
+ * sign-in on gets the challenge of the second step, unless the code came with the password. Signing
+ * in to the sandbox makes the live business's sandbox twin the first time (DESIGN section 12): the
+ * same person, a business of its own.
  */
-export async function signIn(source: AuthSource, input: SignInBody): Promise<AuthSession | null> {
+export async function signIn(
+  source: SignInSource,
+  input: SignInBody,
+  client: SignInClient = {},
+): Promise<SignInResult | null> {
   const user = await queries.findUserByEmail(source.db, input.email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) return null;
   const businessId = await chosenBusiness(source, user.id, input.businessId);
   if (businessId === undefined) return null;
-  if (input.environment !== 'sandbox') return issueToken(source.db, source, businessId, user.id);
-  const sandboxId = await sandboxBusiness(source, businessId);
-  return issueToken(source.db, source, sandboxId, user.id, 'sandbox');
+  const environment = input.environment ?? 'live';
+  if (user.totp_enabled_at) {
+    if (input.code === undefined)
+      return twoFactor.challenge(source, user.id, businessId, environment, client);
+    if (!(await twoFactor.secondFactorMatches(source, user.id, input.code))) return null;
+  }
+  return issueTokenTo(source, businessId, user.id, environment, client);
 }
 
 /**
@@ -179,18 +181,7 @@ export async function sandboxSession(
   source: AuthSource,
   provisioned: Pick<ProvisionedBusiness, 'businessId' | 'userId'>,
 ): Promise<AuthSession> {
-  const sandboxId = await sandboxBusiness(source, provisioned.businessId);
-  return issueToken(source.db, source, sandboxId, provisioned.userId, 'sandbox');
-}
-
-/** The live business's sandbox, made with the live business's settings on the first call. */
-export async function sandboxBusiness(
-  source: Pick<Ctx, 'db' | 'clock'>,
-  liveBusinessId: string,
-): Promise<string> {
-  const id = await settings.sandboxOf(source, liveBusinessId, newId('biz'));
-  if (!id) throw notFound('Business');
-  return id;
+  return issueTokenTo(source, provisioned.businessId, provisioned.userId, 'sandbox');
 }
 
 /** Revokes the business's access token `tokenId` (the one the caller signed in with). */
@@ -233,10 +224,15 @@ export async function resolveCredential(
   if (!token || token.revoked_at || token.expires_at.getTime() <= source.clock.now().getTime()) return null;
   const found = await settings.businessAccess({ db: source.db, businessId: token.business_id });
   if (found === undefined) return null;
-  const { teamBusinessId, ...access } = found;
+  const { teamBusinessId, requireTwoFactor, ...access } = found;
   // A person removed from the team keeps no way in, whatever token they still hold.
   const role = await queries.findRole(source.db, teamBusinessId, token.user_id);
   if (role === undefined) return null;
+  const now = source.clock.now();
+  if (!token.last_used_at || now.getTime() - token.last_used_at.getTime() > 60_000) {
+    // Coarse last-use stamp for the list of sessions: at most one write per token per minute.
+    await queries.touchToken(source.db, token.id, now);
+  }
   return {
     businessId: token.business_id,
     ...access,
@@ -245,6 +241,7 @@ export async function resolveCredential(
     credentialId: token.id,
     userId: token.user_id,
     expiresAt: token.expires_at,
+    twoFactor: { enabled: token.totp_enabled_at !== null, required: requireTwoFactor },
   };
 }
 
@@ -303,6 +300,7 @@ export async function getSession(ctx: Ctx, auth: AuthInfo): Promise<SessionInfo>
     role,
     permissions: [...ROLE_PERMISSIONS[role]],
     expiresAt: auth.expiresAt?.toISOString() ?? null,
+    twoFactor: auth.twoFactor ?? null,
   };
 }
 
@@ -314,13 +312,12 @@ export async function switchEnvironment(
   ctx: Ctx,
   auth: AuthInfo,
   environment: Environment,
+  client?: SignInClient,
 ): Promise<AuthSession> {
   if (!auth.userId) throw new ApiError('FORBIDDEN', 'Only a signed-in person switches environment');
   const access = await settings.businessAccess(ctx);
   if (!access) throw notFound('Business');
-  const liveId = access.teamBusinessId;
-  const target = environment === 'live' ? liveId : await sandboxBusiness(ctx, liveId);
-  return issueToken(ctx.db, ctx, target, auth.userId, environment);
+  return issueTokenTo(ctx, access.teamBusinessId, auth.userId, environment, client);
 }
 
 /** The settings of the caller's business. */
@@ -333,7 +330,8 @@ export async function getBusiness(ctx: Ctx): Promise<Business> {
  * (base currency, time zone) are forgotten by this process's cache at once (the platform's
  * `updateBusiness` does it).
  */
-export async function updateBusiness(ctx: Ctx, input: UpdateBusinessBody): Promise<Business> {
+export async function updateBusiness(ctx: Ctx, auth: AuthInfo, input: UpdateBusinessBody): Promise<Business> {
+  if (input.require_two_factor !== undefined) await setRequireTwoFactor(ctx, auth, input.require_two_factor);
   const changes = {
     ...(input.name !== undefined && { name: input.name }),
     ...(input.base_currency !== undefined && { base_currency: input.base_currency }),
@@ -353,4 +351,82 @@ export async function updateBusiness(ctx: Ctx, input: UpdateBusinessBody): Promi
   const row = await settings.updateBusiness(ctx, changes);
   if (!row) throw notFound('Business');
   return toBusiness(row);
+}
+
+/**
+ * Whether every member needs a second factor: an owner's decision, made with their own on (so the
+ * business is never left requiring what its owner cannot give), on the live business for both
+ * environments. The cached credentials of other members notice within the cache time.
+ */
+async function setRequireTwoFactor(ctx: Ctx, auth: AuthInfo, required: boolean): Promise<void> {
+  if (auth.role !== 'owner') {
+    throw new ApiError('FORBIDDEN', 'Only an owner can change require_two_factor', [
+      { field: 'require_two_factor', message: 'Only an owner can change it' },
+    ]);
+  }
+  const access = await settings.businessAccess(ctx);
+  if (!access) throw notFound('Business');
+  if (required && !auth.twoFactor?.enabled) {
+    throw invalidState(
+      'Turn on two-factor sign-in for yourself first (POST /v1/auth/two-factor/enrolment), then require it of everyone',
+    );
+  }
+  await settings.setRequireTwoFactor(ctx, access.teamBusinessId, required);
+}
+
+/*
+ * The signed-in person's sessions (access tokens) and password.
+ */
+
+function personOf(auth: AuthInfo): string {
+  if (!auth.userId) throw new ApiError('FORBIDDEN', 'Only a signed-in person has sessions');
+  return auth.userId;
+}
+
+export async function listSessions(ctx: Ctx, auth: AuthInfo): Promise<AccessSession[]> {
+  const rows = await queries.listLiveTokensOf(ctx.db, personOf(auth), ctx.clock.now());
+  const environments = new Map<string, Environment>();
+  for (const id of new Set(rows.map((r) => r.business_id))) {
+    const access = await settings.businessAccess({ db: ctx.db, businessId: id });
+    environments.set(id, access?.environment ?? 'live');
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    businessId: row.business_id,
+    environment: environments.get(row.business_id) ?? 'live',
+    current: row.id === auth.credentialId,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    expiresAt: row.expires_at.toISOString(),
+    userAgent: row.user_agent,
+    ip: row.ip,
+  }));
+}
+
+export async function revokeSession(ctx: Ctx, auth: AuthInfo, id: string): Promise<void> {
+  if (!(await queries.revokeTokenOf(ctx.db, personOf(auth), id, ctx.clock.now()))) throw notFound('Session');
+}
+
+/** Revokes the person's other tokens; their ids, for the caller to forget. */
+export async function revokeOtherSessions(ctx: Ctx, auth: AuthInfo): Promise<string[]> {
+  return queries.revokeTokensOfExcept(ctx.db, personOf(auth), auth.credentialId, ctx.clock.now());
+}
+
+/**
+ * A new password given the current one (a wrong one counts as a failed sign-in); every other session
+ * of the person ends. The ids of the tokens revoked, for the caller to forget.
+ */
+export async function changePassword(ctx: Ctx, auth: AuthInfo, body: ChangePasswordBody): Promise<string[]> {
+  const userId = personOf(auth);
+  const user = await queries.findUserById(ctx.db, userId);
+  if (!user) throw notFound('User');
+  if (!(await verifyPassword(body.currentPassword, user.password_hash)))
+    throw new twoFactor.FailedAttempt(user.email, 'currentPassword', 'Incorrect password');
+  if (body.newPassword === body.currentPassword)
+    throw invalid('newPassword', 'The new password must differ from the current one');
+  const hash = await hashPassword(body.newPassword);
+  return withTransaction(ctx.db, async (trx) => {
+    await queries.updatePasswordHash(trx, userId, hash);
+    return queries.revokeTokensOfExcept(trx, userId, auth.credentialId, ctx.clock.now());
+  });
 }

@@ -65,6 +65,11 @@ export interface AuthInfo {
   environment: Environment;
   /** How far the sandbox's test clock runs ahead of real time (0 for live businesses). */
   clockOffsetMs: number;
+  /**
+   * An access token's person: whether they sign in with a second factor, and whether the business
+   * requires it (required and not enabled: the token reaches only the routes to turn it on).
+   */
+  twoFactor?: { enabled: boolean; required: boolean };
 }
 
 export interface Credentials {

@@ -31,10 +31,11 @@ insert into "businesses" (
   "clock_offset_ms",
   "payment_instructions",
   "invoice_reminders_enabled",
-  "invoice_reminder_days"
+  "invoice_reminder_days",
+  "require_two_factor"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
 
 -- findBusiness
 select
@@ -48,6 +49,7 @@ select
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "require_two_factor",
   "email",
   "plan",
   "created_at"
@@ -73,16 +75,25 @@ returning
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "require_two_factor",
   "email",
   "plan",
   "created_at";
+
+-- setRequireTwoFactor
+update "businesses"
+set
+  "require_two_factor" = $1
+where
+  ("id" = $2 or "live_business_id" = $3);
 
 -- findAccess
 select
   "plan",
   "environment",
   "clock_offset_ms",
-  "live_business_id"
+  "live_business_id",
+  "require_two_factor"
 from
   "businesses"
 where
@@ -110,6 +121,7 @@ insert into "businesses" (
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "require_two_factor",
   "created_at",
   "environment",
   "live_business_id"
@@ -127,6 +139,7 @@ select
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "require_two_factor",
   $2 as "created_at",
   $3 as "environment",
   "id" as "live_business_id"

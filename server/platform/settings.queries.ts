@@ -29,6 +29,7 @@ const BUSINESS_COLUMNS = [
   'payment_instructions',
   'invoice_reminders_enabled',
   'invoice_reminder_days',
+  'require_two_factor',
   'email',
   'plan',
   'created_at',
@@ -52,6 +53,15 @@ export async function updateBusiness(db: Executor, businessId: string, changes: 
     .executeTakeFirst();
 }
 
+/** Sets whether every member needs a second factor, on the live business and its sandbox twin. */
+export async function setRequireTwoFactor(db: Executor, liveBusinessId: string, required: boolean) {
+  await db
+    .updateTable('businesses')
+    .set({ require_two_factor: required })
+    .where((eb) => eb.or([eb('id', '=', liveBusinessId), eb('live_business_id', '=', liveBusinessId)]))
+    .execute();
+}
+
 export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
 
 /**
@@ -61,7 +71,7 @@ export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
 export async function findAccess(db: Executor, businessId: string) {
   return db
     .selectFrom('businesses')
-    .select(['plan', 'environment', 'clock_offset_ms', 'live_business_id'])
+    .select(['plan', 'environment', 'clock_offset_ms', 'live_business_id', 'require_two_factor'])
     .where('id', '=', businessId)
     .executeTakeFirst();
 }
@@ -95,6 +105,7 @@ export async function insertSandboxOf(db: Executor, liveBusinessId: string, id: 
       'payment_instructions',
       'invoice_reminders_enabled',
       'invoice_reminder_days',
+      'require_two_factor',
       'created_at',
       'environment',
       'live_business_id',
@@ -115,6 +126,7 @@ export async function insertSandboxOf(db: Executor, liveBusinessId: string, id: 
           'payment_instructions',
           'invoice_reminders_enabled',
           'invoice_reminder_days',
+          'require_two_factor',
           eb.val(now).as('created_at'),
           eb.val('sandbox').as('environment'),
           'id as live_business_id',

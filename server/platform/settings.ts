@@ -106,11 +106,21 @@ export async function updateBusiness(ctx: SettingsCtx, changes: Updateable<Busin
   return row;
 }
 
+/** Whether every member of the live business (and its sandbox) needs a second factor to sign in. */
+export async function setRequireTwoFactor(ctx: Pick<Ctx, 'db'>, liveBusinessId: string, required: boolean) {
+  await queries.setRequireTwoFactor(ctx.db, liveBusinessId, required);
+}
+
 /** What a credential carries of its business; undefined when it is gone. */
-export async function businessAccess(
-  ctx: Pick<Ctx, 'db' | 'businessId'>,
-): Promise<
-  { plan: string; environment: Environment; clockOffsetMs: number; teamBusinessId: string } | undefined
+export async function businessAccess(ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<
+  | {
+      plan: string;
+      environment: Environment;
+      clockOffsetMs: number;
+      teamBusinessId: string;
+      requireTwoFactor: boolean;
+    }
+  | undefined
 > {
   const row = await queries.findAccess(ctx.db, ctx.businessId);
   return (
@@ -120,6 +130,7 @@ export async function businessAccess(
       clockOffsetMs: Number(row.clock_offset_ms),
       // A sandbox's team is its live business's (DESIGN section 12).
       teamBusinessId: row.live_business_id ?? ctx.businessId,
+      requireTwoFactor: row.require_two_factor,
     }
   );
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, unwrap, type Client } from '../../client/index.js';
+import { createClient, unwrap, type Client, sessionOf } from '../../client/index.js';
 import type { Role } from '../../contract/permissions.js';
 import { hashPassword } from '../../server/auth/secrets.js';
 import { newId } from '../../server/platform/ids.js';
@@ -31,7 +31,8 @@ async function memberWith(biz: TestBusiness, role: Role): Promise<string> {
     .execute();
   await db.insertInto('memberships').values({ business_id: biz.businessId, user_id: userId, role }).execute();
   const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  return (await unwrap(anonymous.auth.signIn({ body: { email, password: PASSWORD } }))).data.accessToken;
+  return sessionOf((await unwrap(anonymous.auth.signIn({ body: { email, password: PASSWORD } }))).data)
+    .accessToken;
 }
 
 const userIdOf = async (biz: TestBusiness) =>

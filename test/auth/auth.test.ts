@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, unwrap } from '../../client/index.js';
+import { createClient, unwrap, sessionOf } from '../../client/index.js';
 import { createBusiness } from '../../server/auth/service.js';
 import { json, raw, registerBusiness, uniqueEmail } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
@@ -149,7 +149,7 @@ describe('POST /v1/auth/token', () => {
     expect(res.status).toBe(200);
     if (res.status !== 200) return;
     expect(res.body.result).toBe('success');
-    const { data } = res.body;
+    const data = sessionOf(res.body.data);
     expect(data.businessId).toBe(biz.businessId);
     expect(data.tokenType).toBe('Bearer');
     expect(data.accessToken).not.toBe(biz.accessToken);
@@ -212,7 +212,10 @@ describe('POST /v1/auth/logout', () => {
     const again = await biz.client.auth.logout();
     expect(again.status).toBe(401);
 
-    const other = await tokenClient(server(), second.data.accessToken).general.customers.listCustomers({
+    const other = await tokenClient(
+      server(),
+      sessionOf(second.data).accessToken,
+    ).general.customers.listCustomers({
       query: {},
     });
     expect(other.status).toBe(200);
@@ -347,6 +350,6 @@ describe('with SIGNUP_ENABLED=false', () => {
     const res = await anonymousClient(closed()).auth.signIn({ body: { email, password: PASSWORD } });
     expect(res.status).toBe(200);
     if (res.status !== 200) return;
-    expect(res.body.data.businessId).toBe(provisioned.businessId);
+    expect(sessionOf(res.body.data).businessId).toBe(provisioned.businessId);
   });
 });

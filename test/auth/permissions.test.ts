@@ -1,6 +1,6 @@
 import { insertParamsIntoPath, type AppRoute } from '@ts-rest/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createClient, unwrap } from '../../client/index.js';
+import { createClient, unwrap, sessionOf } from '../../client/index.js';
 import type { RouteMetadata } from '../../contract/common/metadata.js';
 import {
   OPERATION_PERMISSIONS,
@@ -17,6 +17,21 @@ import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/bus
 import { useTestServer } from '../support/setup.js';
 
 const UNLIMITED = '1000000000';
+/** The signed-in person's own account: every role manages it. */
+const OWN_ACCOUNT = [
+  'logout',
+  'getSession',
+  'getTwoFactor',
+  'startTwoFactorEnrolment',
+  'confirmTwoFactor',
+  'disableTwoFactor',
+  'regenerateRecoveryCodes',
+  'listSessions',
+  'revokeSession',
+  'revokeOtherSessions',
+  'changePassword',
+];
+
 const server = useTestServer({
   worker: false,
   env: { RATE_LIMITS: `free:${UNLIMITED},standard:${UNLIMITED},enterprise:${UNLIMITED}` },
@@ -49,7 +64,8 @@ async function memberWith(biz: TestBusiness, role: Role): Promise<string> {
     .execute();
   await db.insertInto('memberships').values({ business_id: biz.businessId, user_id: userId, role }).execute();
   const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  return (await unwrap(anonymous.auth.signIn({ body: { email, password: PASSWORD } }))).data.accessToken;
+  return sessionOf((await unwrap(anonymous.auth.signIn({ body: { email, password: PASSWORD } }))).data)
+    .accessToken;
 }
 
 const REFUSAL = /lacks the permission (\S+) this operation needs/;
@@ -64,13 +80,11 @@ describe('the permission table', () => {
     }
   });
 
-  it('needs no permission only where the credential decides: sign-up, sign-in, sign-out, who am I and the public loyalty keys', () => {
+  it("needs no permission only where the credential decides: sign-up, sign-in, sign-out, who am I, the person's own account (second factor, sessions, password) and the public loyalty keys", () => {
     for (const { name, route } of operations()) {
       const { auth } = route.metadata as RouteMetadata;
       const open = OPERATION_PERMISSIONS[name] === null;
-      expect(open, name).toBe(
-        auth === 'none' || auth === 'apiKey' || name === 'logout' || name === 'getSession',
-      );
+      expect(open, name).toBe(auth === 'none' || auth === 'apiKey' || OWN_ACCOUNT.includes(name));
     }
   });
 
@@ -101,8 +115,9 @@ describe('every operation with a token of every role', () => {
 
   const checked = operations().filter(({ name, route }) => {
     const { auth } = route.metadata as RouteMetadata;
-    // Signing out would end the token the walk goes on with; it and who am I need no permission (above).
-    return (auth === 'token' || auth === 'user') && name !== 'logout' && name !== 'getSession';
+    // Signing out would end the token the walk goes on with; it, who am I and the person's own
+    // account need no permission (above).
+    return (auth === 'token' || auth === 'user') && !OWN_ACCOUNT.includes(name);
   });
 
   for (const who of [...ROLES, 'full key'] as const) {

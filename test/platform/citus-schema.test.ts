@@ -33,6 +33,15 @@ const GLOBAL_TABLES: Record<string, { placement: Placement; reason: string }> = 
     placement: 'reference',
     reason: 'a bearer token is found by its hash before its business is known',
   },
+  user_recovery_codes: {
+    placement: 'reference',
+    reason: "a person's own, across every business they belong to, read at sign-in",
+  },
+  sign_in_challenges: {
+    placement: 'reference',
+    reason:
+      'the second sign-in step finds its challenge by the hash of its token, before its business is known',
+  },
   api_keys: {
     placement: 'reference',
     reason: 'an X-Api-Key is found by its hash before its business is known',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, unwrap } from '../../client/index.js';
+import { createClient, unwrap, sessionOf } from '../../client/index.js';
 import { createScratchDatabase, onPostgres } from '../support/database.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -212,7 +212,7 @@ describe('npm run cli -- business create', { timeout: 120_000 }, () => {
           },
         }),
       );
-      expect(signIn.data.businessId).toBe(sandboxed.sandboxBusinessId);
+      expect(sessionOf(signIn.data).businessId).toBe(sandboxed.sandboxBusinessId);
     });
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import { OPENAPI_PATH } from '../../server/app.js';
-import { registerShop, signedInMember, uniqueEmail } from '../support/business.js';
+import { registerShop, signedInMember, signInTo, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import {
   captureServerErrors,
@@ -83,6 +83,9 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
   for (const name of ['Spare 1', 'Spare 2']) {
     spareKeys.push((await unwrap(auth.createApiKey({ body: { name } }))).data.id);
   }
+  // Two more sign-ins of the owner: sessions the fuzz may end (its own token is never one).
+  for (let i = 0; i < 2; i++) await signInTo(server(), shop);
+  const spareSessions = (await unwrap(auth.listSessions())).data.filter((s) => !s.current).map((s) => s.id);
 
   const emails = [uniqueEmail('ada'), uniqueEmail('grace')];
   const customers: string[] = [];
@@ -322,6 +325,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     credentials: { accessToken: shop.accessToken, fullKey, publicKey: shop.apiKey },
     ids: {
       'api-keys': spareKeys,
+      sessions: spareSessions,
       customers,
       products: [product.id],
       invoices: [draft.id, issued.id, paid.id],

@@ -33,6 +33,8 @@ import {
 const PUBLIC: Record<string, string> = {
   register: 'makes the business and its first credential: the caller has none yet',
   signIn: 'exchanges an email and password for an access token',
+  completeSignIn:
+    'the single-use, short-lived challenge token of the first step is the capability, with the code (test/auth/two-factor)',
   acceptInvitation:
     'the single-use invitation token in the body is the capability (test/team: unknown, used and expired tokens)',
 };

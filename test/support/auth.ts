@@ -1,4 +1,4 @@
-import { createClient, unwrap, type auth, type Client } from '../../client/index.js';
+import { createClient, unwrap, type auth, type Client, sessionOf } from '../../client/index.js';
 import type { TestBusiness } from './business.js';
 import type { TestServer } from './server.js';
 
@@ -17,7 +17,7 @@ export async function createApiKey(
 export async function signIn(server: TestServer, business: Pick<TestBusiness, 'email' | 'password'>) {
   const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
   const { email, password } = business;
-  return (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data.accessToken;
+  return sessionOf((await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data).accessToken;
 }
 
 /** The business's settings (`GET /v1/business`). */

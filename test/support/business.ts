@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createClient, unwrap, type Client } from '../../client/index.js';
+import { createClient, unwrap, type Client, sessionOf } from '../../client/index.js';
 import type { CreateProgramBody, Program } from '../../contract/loyalty/index.js';
 import type { Role } from '../../contract/permissions.js';
 import { hashPassword } from '../../server/auth/secrets.js';
@@ -73,7 +73,9 @@ export async function signInTo(
 ): Promise<TestBusiness> {
   const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
   const { email, password } = account;
-  const { data } = await unwrap(anonymous.auth.signIn({ body: { email, password, environment } }));
+  const data = sessionOf(
+    (await unwrap(anonymous.auth.signIn({ body: { email, password, environment } }))).data,
+  );
   return {
     businessId: data.businessId,
     email,
@@ -176,6 +178,6 @@ export async function signedInMember(
     .values({ business_id: owner.businessId, user_id: userId, role })
     .execute();
   const anonymous = createClient({ baseUrl: server.baseUrl, maxRetries: 0 });
-  const session = (await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data;
+  const session = sessionOf((await unwrap(anonymous.auth.signIn({ body: { email, password } }))).data);
   return { email, accessToken: session.accessToken };
 }

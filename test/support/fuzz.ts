@@ -147,6 +147,7 @@ export function collectionOf(template: string, param: string): string {
  */
 export const SEEDED_COLLECTIONS = [
   'api-keys',
+  'sessions',
   'customers',
   'products',
   'invoices',

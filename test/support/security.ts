@@ -75,6 +75,12 @@ export interface RouteCheck<T> {
    * (ids in the body or the query).
    */
   otherBusiness?: Refusal | ((answer: Answer) => void);
+  /**
+   * The resource is the signed-in person's own across every business and environment they sign in
+   * to (their sessions): the twin's access token is the same person's, so the twin checks are not
+   * made; another business's person still gets `otherBusiness`.
+   */
+  personal?: boolean;
 }
 
 export interface RouteSecurityOptions<T extends TestBusiness> {
@@ -99,7 +105,7 @@ export interface RouteSecurityOptions<T extends TestBusiness> {
 export type RouteCheckFactory<T> = <R extends AppRoute>(
   route: R,
   build: (tenant: T) => Promise<RouteRequest<R>>,
-  options?: Pick<RouteCheck<T>, 'otherBusiness'>,
+  options?: Pick<RouteCheck<T>, 'otherBusiness' | 'personal'>,
 ) => RouteCheck<T>;
 
 // ---------------------------------------------------------------------------------------------
@@ -562,23 +568,25 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
 
           // The twin is a business of its own (DESIGN.md section 12): a credential reaches only its
           // own environment, in both directions.
-          it(`answers ${expected} to the credentials of the business's ${twinEnvironment} twin (access token, keys) for its ${environment} resources; nothing changes in either`, () => {
-            expectKeysOf(twin.credentials, twinEnvironment);
-            return refused(
-              () => twin,
-              refusedTo(`the ${twinEnvironment} twin's`),
-              () => [owner.tenant.businessId, twin.tenant.businessId],
-            );
-          });
-          it(`answers ${expected} to the business's ${environment} credentials for the same resources made in its ${twinEnvironment} twin; nothing changes in either`, () => {
-            expectKeysOf(owner.credentials, environment);
-            return refused(
-              () => owner,
-              refusedTo(`the ${environment} business's`),
-              () => [owner.tenant.businessId, twin.tenant.businessId],
-              () => twin,
-            );
-          });
+          if (!check.personal) {
+            it(`answers ${expected} to the credentials of the business's ${twinEnvironment} twin (access token, keys) for its ${environment} resources; nothing changes in either`, () => {
+              expectKeysOf(twin.credentials, twinEnvironment);
+              return refused(
+                () => twin,
+                refusedTo(`the ${twinEnvironment} twin's`),
+                () => [owner.tenant.businessId, twin.tenant.businessId],
+              );
+            });
+            it(`answers ${expected} to the business's ${environment} credentials for the same resources made in its ${twinEnvironment} twin; nothing changes in either`, () => {
+              expectKeysOf(owner.credentials, environment);
+              return refused(
+                () => owner,
+                refusedTo(`the ${environment} business's`),
+                () => [owner.tenant.businessId, twin.tenant.businessId],
+                () => twin,
+              );
+            });
+          }
         }
 
         if (csvListingOf(route)) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, unwrap, type Client } from '../../client/index.js';
+import { createClient, unwrap, type Client, sessionOf } from '../../client/index.js';
 import type { Role } from '../../contract/permissions.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { expectApiError, expectError, expectResultError } from '../support/expect.js';
@@ -41,8 +41,9 @@ async function newMember(owner: TestBusiness, role: Role) {
   const email = uniqueEmail(role);
   await invite(owner.client, email, role);
   const { token } = await invitationToken(email);
-  const session = (await unwrap(anonymous().auth.acceptInvitation({ body: { token, password: PASSWORD } })))
-    .data;
+  const session = sessionOf(
+    (await unwrap(anonymous().auth.acceptInvitation({ body: { token, password: PASSWORD } }))).data,
+  );
   const team = (await unwrap(owner.client.team.getTeam())).data;
   const member = team.members.find((m) => m.email === email)!;
   return { email, userId: member.userId, token: session.accessToken, client: clientOf(session.accessToken) };
@@ -110,8 +111,9 @@ describe('invitations', () => {
       'password',
     );
 
-    const session = (await unwrap(anonymous().auth.acceptInvitation({ body: { token, password: PASSWORD } })))
-      .data;
+    const session = sessionOf(
+      (await unwrap(anonymous().auth.acceptInvitation({ body: { token, password: PASSWORD } }))).data,
+    );
     expect(session).toMatchObject({ businessId: owner.businessId, tokenType: 'Bearer', environment: 'live' });
     const member = clientOf(session.accessToken);
     expect((await member.hr.departments.listDepartments({ query: {} })).status).toBe(200);
@@ -131,7 +133,9 @@ describe('invitations', () => {
       'token',
     );
     // The new person signs in with their password.
-    const signedIn = (await unwrap(anonymous().auth.signIn({ body: { email, password: PASSWORD } }))).data;
+    const signedIn = sessionOf(
+      (await unwrap(anonymous().auth.signIn({ body: { email, password: PASSWORD } }))).data,
+    );
     expect(signedIn.businessId).toBe(owner.businessId);
   });
 
@@ -168,7 +172,7 @@ describe('invitations', () => {
     await invite(second.client, first.email, 'marketing');
     const { token } = await invitationToken(first.email);
 
-    const session = (await unwrap(anonymous().auth.acceptInvitation({ body: { token } }))).data;
+    const session = sessionOf((await unwrap(anonymous().auth.acceptInvitation({ body: { token } }))).data);
     expect(session.businessId).toBe(second.businessId);
     const team = (await unwrap(second.client.team.getTeam())).data;
     expect(team.members.find((m) => m.email === first.email)?.role).toBe('marketing');
@@ -180,21 +184,25 @@ describe('invitations', () => {
       expect.arrayContaining([`${first.businessId}: First Ltd`, `${second.businessId}: Second Ltd`]),
     );
 
-    const toSecond = (
-      await unwrap(
-        anonymous().auth.signIn({
-          body: { email: first.email, password: first.password, businessId: second.businessId },
-        }),
-      )
-    ).data;
+    const toSecond = sessionOf(
+      (
+        await unwrap(
+          anonymous().auth.signIn({
+            body: { email: first.email, password: first.password, businessId: second.businessId },
+          }),
+        )
+      ).data,
+    );
     expect(toSecond.businessId).toBe(second.businessId);
-    const toFirst = (
-      await unwrap(
-        anonymous().auth.signIn({
-          body: { email: first.email, password: first.password, businessId: first.businessId },
-        }),
-      )
-    ).data;
+    const toFirst = sessionOf(
+      (
+        await unwrap(
+          anonymous().auth.signIn({
+            body: { email: first.email, password: first.password, businessId: first.businessId },
+          }),
+        )
+      ).data,
+    );
     expect(toFirst.businessId).toBe(first.businessId);
 
     // A business the person is not a member of: as wrong credentials.
@@ -205,18 +213,20 @@ describe('invitations', () => {
     expectResultError(refused, 401, 'UNAUTHORIZED');
 
     // The sandbox of the chosen business.
-    const sandbox = (
-      await unwrap(
-        anonymous().auth.signIn({
-          body: {
-            email: first.email,
-            password: first.password,
-            businessId: second.businessId,
-            environment: 'sandbox',
-          },
-        }),
-      )
-    ).data;
+    const sandbox = sessionOf(
+      (
+        await unwrap(
+          anonymous().auth.signIn({
+            body: {
+              email: first.email,
+              password: first.password,
+              businessId: second.businessId,
+              environment: 'sandbox',
+            },
+          }),
+        )
+      ).data,
+    );
     expect(sandbox.environment).toBe('sandbox');
     const sandboxOf = await server()
       .deps.db.selectFrom('businesses')
@@ -322,13 +332,15 @@ describe('roles and removal', () => {
   it("removal revokes the person's tokens at once, live and sandbox: their next request is 401", async () => {
     const owner = await registerBusiness(server());
     const member = await newMember(owner, 'admin');
-    const sandbox = (
-      await unwrap(
-        anonymous().auth.signIn({
-          body: { email: member.email, password: PASSWORD, environment: 'sandbox' },
-        }),
-      )
-    ).data;
+    const sandbox = sessionOf(
+      (
+        await unwrap(
+          anonymous().auth.signIn({
+            body: { email: member.email, password: PASSWORD, environment: 'sandbox' },
+          }),
+        )
+      ).data,
+    );
     const sandboxClient = clientOf(sandbox.accessToken);
     // Both tokens work (and the live one is now in the credential cache).
     expect((await member.client.team.getTeam()).status).toBe(200);
@@ -391,7 +403,9 @@ describe('the invitation page (the link in the mail)', () => {
     const accepted = await post(token, { password: PASSWORD });
     expect(accepted.status).toBe(200);
     expect(await accepted.text()).toContain('You joined Page Ltd as accountant');
-    const session = (await unwrap(anonymous().auth.signIn({ body: { email, password: PASSWORD } }))).data;
+    const session = sessionOf(
+      (await unwrap(anonymous().auth.signIn({ body: { email, password: PASSWORD } }))).data,
+    );
     expect(session.businessId).toBe(owner.businessId);
     const team = (await unwrap(owner.client.team.getTeam())).data;
     expect(team.members.find((m) => m.email === email)?.role).toBe('accountant');
@@ -422,13 +436,15 @@ describe('the invitation page (the link in the mail)', () => {
     const team = (await unwrap(second.client.team.getTeam())).data;
     expect(team.members.find((m) => m.email === first.email)?.role).toBe('hr');
     // Their password is unchanged: signing in to the second business takes the one they had.
-    const session = (
-      await unwrap(
-        anonymous().auth.signIn({
-          body: { email: first.email, password: first.password, businessId: second.businessId },
-        }),
-      )
-    ).data;
+    const session = sessionOf(
+      (
+        await unwrap(
+          anonymous().auth.signIn({
+            body: { email: first.email, password: first.password, businessId: second.businessId },
+          }),
+        )
+      ).data,
+    );
     expect(session.businessId).toBe(second.businessId);
 
     const late = uniqueEmail('late-page');
@@ -450,9 +466,13 @@ describe('the invitation page (the link in the mail)', () => {
     const team = (await unwrap(owner.client.team.getTeam())).data;
     expect(team.members.map((m) => m.email).sort()).toEqual([owner.email, email].sort());
     // The stranger still has one business: signing in needs no choice, and lands in their own.
-    const signedIn = (
-      await unwrap(anonymous().auth.signIn({ body: { email: stranger.email, password: stranger.password } }))
-    ).data;
+    const signedIn = sessionOf(
+      (
+        await unwrap(
+          anonymous().auth.signIn({ body: { email: stranger.email, password: stranger.password } }),
+        )
+      ).data,
+    );
     expect(signedIn.businessId).toBe(stranger.businessId);
   });
 });

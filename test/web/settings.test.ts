@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { createClient, unwrap, type Role } from '../../client/index.js';
+import { createClient, unwrap, type Role, sessionOf } from '../../client/index.js';
 import {
   expectAccessible,
   expectClean,
@@ -50,11 +50,13 @@ async function newMember(owner: TestBusiness, role: Role) {
   const token = /bms_inv_[A-Za-z0-9_-]+/.exec(mail.body)?.[0];
   if (!token) throw new Error('no invitation token in the mail');
   const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  const session = (
-    await unwrap(
-      anonymous.auth.acceptInvitation({ body: { token, password: 'another horse battery staple' } }),
-    )
-  ).data;
+  const session = sessionOf(
+    (
+      await unwrap(
+        anonymous.auth.acceptInvitation({ body: { token, password: 'another horse battery staple' } }),
+      )
+    ).data,
+  );
   return {
     email,
     accessToken: session.accessToken,

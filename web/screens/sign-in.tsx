@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../client/index.js';
+import { auth, isSignInChallenge, unwrap, type auth as authTypes } from '../../client/index.js';
 import { Button, ErrorMessage, Field, Link, Select } from '../components/ui.js';
 import { BmsApiError } from '../../client/index.js';
 import { useForm } from '../lib/forms.js';
@@ -16,12 +16,49 @@ function choicesOf(err: unknown): { value: string; label: string }[] {
     });
 }
 
+/** The second step for a person with two-factor sign-in on: a code from their app, or a recovery code. */
+function SecondStep({ challenge }: { challenge: authTypes.SignInChallenge }) {
+  const [code, setCode] = useState('');
+  const form = useForm();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const input = { challengeToken: challenge.challengeToken, code };
+    void form.submit(auth.CompleteSignInBodySchema, input, async (body) => {
+      const signed = (await unwrap(api.value.auth.completeSignIn({ body }))).data;
+      await adopt(signed.accessToken, signed.environment);
+    });
+  };
+  return (
+    <main id="main" class="auth-page">
+      <h1>Two-factor sign-in</h1>
+      <p>Enter the six-digit code your authenticator app shows, or one of your recovery codes.</p>
+      <form onSubmit={submit} noValidate>
+        <Field
+          label="Code"
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          value={code}
+          onValue={setCode}
+          error={form.errors.code}
+          required
+        />
+        <ErrorMessage message={form.message} />
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Verify
+        </Button>
+      </form>
+    </main>
+  );
+}
+
 export default function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [environment, setEnvironment] = useState<'live' | 'sandbox'>('live');
   const [businessId, setBusinessId] = useState('');
   const [choices, setChoices] = useState<{ value: string; label: string }[]>([]);
+  const [challenge, setChallenge] = useState<authTypes.SignInChallenge | null>(null);
   const form = useForm();
 
   const submit = (event: Event) => {
@@ -30,7 +67,8 @@ export default function SignIn() {
     void form.submit(auth.SignInBodySchema, input, async (body) => {
       try {
         const signed = (await unwrap(api.value.auth.signIn({ body }))).data;
-        await adopt(signed.accessToken, signed.environment);
+        if (isSignInChallenge(signed)) setChallenge(signed);
+        else await adopt(signed.accessToken, signed.environment);
       } catch (err) {
         const found = choicesOf(err);
         if (found.length > 0) {
@@ -41,6 +79,8 @@ export default function SignIn() {
       }
     });
   };
+
+  if (challenge) return <SecondStep challenge={challenge} />;
 
   return (
     <main id="main" class="auth-page">

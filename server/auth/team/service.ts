@@ -1,5 +1,5 @@
 import { publicBaseUrl } from '../../config.js';
-import type { AcceptInvitationBody, AuthSession } from '../../../contract/auth/index.js';
+import type { AcceptInvitationBody, SignInResult } from '../../../contract/auth/index.js';
 import type {
   ChangeRoleBody,
   Invitation,
@@ -17,7 +17,8 @@ import { queueMail } from '../../platform/mail.js';
 import * as settings from '../../platform/settings.js';
 import * as authQueries from '../queries.js';
 import { hashPassword, hashSecret, INVITATION_PREFIX, newSecret } from '../secrets.js';
-import { issueToken, type AuthSource } from '../service.js';
+import { issueToken, type AuthSource, type SignInClient } from '../tokens.js';
+import * as twoFactor from '../two-factor/service.js';
 import { toInvitation, toMember } from './mappers.js';
 import * as queries from './queries.js';
 
@@ -189,7 +190,8 @@ export async function describeInvitation(source: AuthSource, token: string): Pro
 export async function acceptInvitation(
   source: AuthSource,
   input: AcceptInvitationBody,
-): Promise<AuthSession | null> {
+  client: SignInClient = {},
+): Promise<SignInResult | null> {
   const hash = hashOfToken(input.token);
   if (!hash) return null;
   return withTransaction(source.db, async (trx) => {
@@ -198,7 +200,8 @@ export async function acceptInvitation(
     if (!invitation || invitation.accepted_at || invitation.expires_at.getTime() <= now.getTime())
       return null;
     const businessId = invitation.business_id;
-    let userId = (await authQueries.findUserByEmail(trx, invitation.email))?.id;
+    const existing = await authQueries.findUserByEmail(trx, invitation.email);
+    let userId = existing?.id;
     if (!userId) {
       if (input.password === undefined) {
         throw invalid('password', 'A password (12+ characters) is needed to create your account');
@@ -225,6 +228,10 @@ export async function acceptInvitation(
       });
     }
     await queries.markAccepted(trx, invitation.id, now);
-    return issueToken(trx, source, businessId, userId);
+    // A person with a second factor joins, and signs in to the business with it.
+    if (existing?.totp_enabled_at) {
+      return twoFactor.challenge({ ...source, db: trx }, userId, businessId, 'live', client);
+    }
+    return issueToken(trx, source, businessId, userId, 'live', client);
   });
 }

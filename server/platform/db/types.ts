@@ -38,6 +38,8 @@ export interface BusinessesTable {
   invoice_reminders_enabled: ColumnType<boolean, boolean | undefined, boolean>;
   /** Days after the due date each reminder goes out (0: on the due date). */
   invoice_reminder_days: ColumnType<number[], number[] | undefined, number[]>;
+  /** Whether every member must sign in with a second factor (a sandbox carries its live business's). */
+  require_two_factor: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type Environment = 'live' | 'sandbox';
@@ -67,6 +69,34 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: GeneratedTimestamp;
+  /** The TOTP secret (sealed with the SecretBox) once two-factor sign-in is confirmed. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The sealed secret of an enrolment awaiting its first code. */
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last TOTP time step accepted: codes of that step or earlier are refused. */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface UserRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+}
+
+export interface SignInChallengesTable {
+  id: string;
+  user_id: string;
+  business_id: string;
+  environment: Environment;
+  token_hash: string;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: GeneratedTimestamp;
 }
 
 export interface AccessTokensTable {
@@ -77,6 +107,10 @@ export interface AccessTokensTable {
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
   created_at: GeneratedTimestamp;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The sign-in's `User-Agent` (first 256 characters) and address. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  ip: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiKeysTable {
@@ -771,6 +805,8 @@ export interface Database {
   memberships: MembershipsTable;
   invitations: InvitationsTable;
   access_tokens: AccessTokensTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
   api_keys: ApiKeysTable;
   sequences: SequencesTable;
   customers: CustomersTable;
