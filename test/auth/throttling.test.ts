@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../client/index.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
+import { enableTwoFactor, totpCode } from '../support/two-factor.js';
+import { isSignInChallenge, unwrap } from '../../client/index.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
 import { atLeast, itemAt } from '../support/expect.js';
@@ -57,6 +59,37 @@ describe('sign-in throttling per email', () => {
 
     // Only sign-in is throttled: the token already issued keeps working.
     expect((await biz.client.general.customers.listCustomers({ query: {} })).status).toBe(200);
+  });
+});
+
+describe('second-factor codes are throttled as passwords are', () => {
+  const server = useTestServer();
+
+  it('counts wrong codes against the address and the email: after 10, even the right code and password get 429', async () => {
+    const biz = await registerBusiness(server());
+    const { secret } = await enableTwoFactor(server(), biz.client);
+    const challenges: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { data } = await unwrap(signIn(server(), biz.email, biz.password));
+      if (!isSignInChallenge(data)) throw new Error('expected a challenge');
+      challenges.push(data.challengeToken);
+    }
+    server().clock.advance(30_000);
+    const right = await totpCode(server(), secret);
+    const wrong = right === '000000' ? '111111' : '000000';
+    // Five wrong codes spend a challenge; ten in all reach the limit.
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      const res = await anonymous(server()).auth.completeSignIn({
+        body: { challengeToken: itemAt(challenges, Math.floor(i / 5)), code: wrong },
+      });
+      expect(res.status, `wrong code ${i + 1}`).toBe(401);
+    }
+    expectRateLimited(
+      await anonymous(server()).auth.completeSignIn({
+        body: { challengeToken: itemAt(challenges, 2), code: right },
+      }),
+    );
+    expectRateLimited(await signIn(server(), biz.email, biz.password));
   });
 });
 
