@@ -6,6 +6,7 @@ import { raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { createCustomer, createInvoice, createQuote } from '../support/general.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { captureLog } from '../support/log.js';
+import { atLeast } from '../support/expect.js';
 import { createProgram } from '../support/loyalty.js';
 import {
   campaignReaches,
@@ -19,6 +20,7 @@ import {
 import { useReceivers } from '../support/receiver.js';
 import { useTestServer } from '../support/setup.js';
 import { useSmtpSink, type SinkMessage } from '../support/smtp.js';
+import { totpCode } from '../support/two-factor.js';
 import { waitFor } from '../support/wait.js';
 
 /**
@@ -440,6 +442,93 @@ describe('a run through the API', () => {
     }
   });
 
+  it('turns two-factor sign-in on, answers challenges with an app code and a recovery code, ends sessions, changes the password and uses a revoked token', async () => {
+    const email = uniqueEmail('two-factor');
+    const password = secret('two-factor person password', fresh('pw'));
+    const registered = await unwrap(
+      anonymous().auth.register({ body: { businessName: 'Beacon Tools', email, password } }),
+    );
+    const firstToken = secret('access token of the two-factor person', registered.data.accessToken);
+    const person = clientOf(firstToken);
+
+    const enrolment = (await unwrap(person.auth.startTwoFactorEnrolment())).data;
+    const totpSecret = secret('two-factor secret', enrolment.secret);
+    secret('two-factor otpauth URI', enrolment.otpauthUri);
+    secret('two-factor QR code', enrolment.qrCode);
+    const confirmed = await unwrap(
+      person.auth.confirmTwoFactor({ body: { code: await totpCode(server(), totpSecret) } }),
+    );
+    const recoveryCodes = confirmed.data.recoveryCodes.map((code, i) =>
+      secret(`recovery code ${i + 1}`, code),
+    );
+    const [recoveryCode] = atLeast(recoveryCodes, 1);
+
+    const challenge = async () => {
+      const answer = (await unwrap(anonymous().auth.signIn({ body: { email, password } }))).data;
+      if (!('challengeToken' in answer)) throw new Error('no second step was asked for');
+      return secret('sign-in challenge token', answer.challengeToken);
+    };
+    const answerWith = async (code: string) =>
+      anonymous().auth.completeSignIn({ body: { challengeToken: await challenge(), code } });
+
+    // An app code works once per 30-second step: the enrolment used this one.
+    server().clock.advance(30_000);
+    const appCode = await totpCode(server(), totpSecret);
+    const byApp = secret(
+      'access token from an app code',
+      accessTokenOf((await unwrap(answerWith(appCode))).data),
+    );
+    const accepted = await Promise.all([-1, 0, 1].map((steps) => totpCode(server(), totpSecret, steps)));
+    const wrongCode = ['000000', '111111', '222222', '333333'].find((code) => !accepted.includes(code))!;
+    expect((await answerWith(wrongCode)).status).toBe(401);
+    const byRecovery = secret(
+      'access token from a recovery code',
+      accessTokenOf((await unwrap(answerWith(recoveryCode))).data),
+    );
+    expect((await answerWith(recoveryCode)).status).toBe(401);
+
+    const account = clientOf(byApp);
+    expect((await unwrap(account.auth.listSessions())).data).toHaveLength(3);
+    const recoverySession = (await unwrap(clientOf(byRecovery).auth.listSessions())).data.find(
+      (s) => s.current,
+    );
+    await unwrap(account.auth.revokeSession({ params: { id: recoverySession?.id ?? 'tok_unknown' } }));
+    expect((await clientOf(byRecovery).auth.getSession()).status).toBe(401);
+    expect((await unwrap(account.auth.revokeOtherSessions())).data).toEqual({ revoked: 1 });
+
+    server().clock.advance(30_000);
+    const withCode = secret(
+      'access token of a sign-in with the code beside the password',
+      accessTokenOf(
+        (
+          await unwrap(
+            anonymous().auth.signIn({
+              body: { email, password, code: await totpCode(server(), totpSecret) },
+            }),
+          )
+        ).data,
+      ),
+    );
+    const mistyped = await account.auth.changePassword({
+      body: {
+        currentPassword: secret('mistyped current password', fresh('pw')),
+        newPassword: secret('new password of a refused change', fresh('pw')),
+      },
+    });
+    expect(mistyped.status).toBe(422);
+    const changed = await unwrap(
+      account.auth.changePassword({
+        body: { currentPassword: password, newPassword: secret('changed password', fresh('pw')) },
+      }),
+    );
+    expect(changed.data).toEqual({ revoked: 1 });
+
+    for (const revoked of [withCode, firstToken, byRecovery]) {
+      expect((await clientOf(revoked).auth.listSessions()).status).toBe(401);
+    }
+    expect((await account.auth.getSession()).status).toBe(200);
+  });
+
   it('reads the stored password hashes, which the log must not carry either', async () => {
     const users = await server().deps.db.selectFrom('users').select(['email', 'password_hash']).execute();
     expect(users.length).toBeGreaterThanOrEqual(3);
@@ -458,6 +547,13 @@ describe('the log of the run', () => {
       'POST /v1/auth/token',
       'POST /v1/auth/logout',
       'POST /v1/auth/invitations/accept',
+      'POST /v1/auth/two-factor/enrolment',
+      'POST /v1/auth/two-factor/confirm',
+      'POST /v1/auth/token/two-factor',
+      'GET /v1/auth/sessions',
+      'DELETE /v1/auth/sessions/:id',
+      'DELETE /v1/auth/sessions',
+      'POST /v1/auth/password',
       'GET /invitations/:token',
       'POST /invitations/:token',
       'POST /v1/api-keys',
