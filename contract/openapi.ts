@@ -332,7 +332,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
       info: {
         title: 'Business Management Service API',
         version: '1.0.0',
-        license: { name: 'Proprietary' },
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
         description:
           'Back-office API: invoices, customers and products (general group), finance, HR, marketing, ' +
           'loyalty and webhooks.\n\nAuthenticate with `Authorization: Bearer <access token or full API key>`; ' +

@@ -138,6 +138,15 @@ export const ConfigSchema = z
         message: 'Required when NODE_ENV=production',
       });
     }
+    // A production service never calls private addresses for a tenant (SSRF, docs/security.md).
+    if (c.NODE_ENV === 'production' && c.WEBHOOK_ALLOW_PRIVATE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_PRIVATE'],
+        message:
+          'Must be false when NODE_ENV=production: webhooks would reach private and loopback addresses',
+      });
+    }
     if (!(c.DEFAULT_PLAN in c.RATE_LIMITS)) {
       ctx.addIssue({
         code: 'custom',

@@ -107,12 +107,13 @@ from
 where
   "id" = $1;
 
--- updatePasswordHash
+-- replacePasswordHash
 update "users"
 set
   "password_hash" = $1
 where
-  "id" = $2;
+  "id" = $2
+  and "password_hash" = $3;
 
 -- findKeyByHash
 select

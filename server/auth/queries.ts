@@ -98,8 +98,23 @@ export async function findUserById(db: Executor, userId: string) {
     .executeTakeFirst();
 }
 
-export async function updatePasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+/**
+ * Sets the password hash if it is still `checkedHash` (the one the current password was checked
+ * against): of two concurrent changes, one wins. Whether it was set.
+ */
+export async function replacePasswordHash(
+  db: Executor,
+  userId: string,
+  checkedHash: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', userId)
+    .where('password_hash', '=', checkedHash)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
 export async function findKeyByHash(db: Executor, keyHash: string) {

@@ -65,7 +65,7 @@ export const authRoutes = (deps: Deps) => {
    * sign-in is, and a wrong one counts.
    */
   const checkingSecrets = async <T>(req: Request, work: () => Promise<T>): Promise<T> => {
-    await refuseWhileBlocked(req, undefined);
+    await refuseWhileBlocked(req, await auth.emailOf(ctx(req), authOf(req)));
     try {
       return await work();
     } catch (err) {

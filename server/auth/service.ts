@@ -426,7 +426,17 @@ export async function changePassword(ctx: Ctx, auth: AuthInfo, body: ChangePassw
     throw invalid('newPassword', 'The new password must differ from the current one');
   const hash = await hashPassword(body.newPassword);
   return withTransaction(ctx.db, async (trx) => {
-    await queries.updatePasswordHash(trx, userId, hash);
+    if (!(await queries.replacePasswordHash(trx, userId, user.password_hash, hash))) {
+      throw invalid(
+        'currentPassword',
+        'The password was changed meanwhile: this is no longer the current one',
+      );
+    }
     return queries.revokeTokensOfExcept(trx, userId, auth.credentialId, ctx.clock.now());
   });
+}
+
+/** The signed-in person's email (their sign-in throttle is counted by it). */
+export async function emailOf(ctx: Ctx, auth: AuthInfo): Promise<string | undefined> {
+  return auth.userId ? queries.findUserEmail(ctx.db, auth.userId) : undefined;
 }

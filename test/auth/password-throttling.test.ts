@@ -82,4 +82,19 @@ describe('POST /v1/auth/password throttling', () => {
     expectRateLimited(await signIn(biz, '198.51.100.21'));
     expect((await signIn(bystander, '198.51.100.21')).status).toBe(200);
   });
+
+  it("refuses a change from a fresh address once the person's email is over the limit (429): rotating addresses does not help", async () => {
+    const biz = await registerBusiness(server());
+    const hash = await passwordHashOf(biz);
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      expectResultError(
+        await changePassword(biz, `192.0.2.${30 + i}`, WRONG),
+        422,
+        'VALIDATION_ERROR',
+        'currentPassword',
+      );
+    }
+    expectRateLimited(await changePassword(biz, '192.0.2.99', biz.password));
+    expect(await passwordHashOf(biz)).toBe(hash);
+  });
 });

@@ -16,6 +16,17 @@ describe('loadConfig', () => {
     expect(config.SIGNUP_ENABLED).toBe(true);
   });
 
+  it('refuses WEBHOOK_ALLOW_PRIVATE=true in production, naming it, and takes it elsewhere', () => {
+    const key = 'a'.repeat(64);
+    expect(
+      configErrorOf({ NODE_ENV: 'production', ENCRYPTION_KEY: key, WEBHOOK_ALLOW_PRIVATE: 'true' }).message,
+    ).toMatch(/\bWEBHOOK_ALLOW_PRIVATE\b.*production/);
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: key }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE: 'true' }).WEBHOOK_ALLOW_PRIVATE).toBe(
+      true,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATA_DIR: '' })).toMatchObject({ PORT: 3000, DATA_DIR: './data' });
   });
