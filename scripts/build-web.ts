@@ -30,6 +30,30 @@ const oneZod: esbuild.Plugin = {
   },
 };
 
+/** A string literal in single quotes, and a concatenation of them (`'a' +\n 'b'`). */
+const STRING = String.raw`'(?:[^'\\\n]|\\.)*'`;
+const STRINGS = String.raw`${STRING}(?:\s*\+\s*${STRING})*`;
+const PROSE_PROPERTY = new RegExp(String.raw`(\b(?:description|summary):\s*)${STRINGS}(?=\s*[,}])`, 'g');
+const PROSE_CALL = new RegExp(String.raw`(\.describe\(\s*)${STRINGS}(?=\s*,?\s*\))`, 'g');
+
+/**
+ * The contract's prose (route summaries and descriptions, `.describe()` texts) is for openapi.json
+ * and the reference; the dashboard shows none of it, so its bundle carries empty strings instead.
+ */
+function withoutProse(source: string): string {
+  return source.replace(PROSE_PROPERTY, "$1''").replace(PROSE_CALL, "$1''");
+}
+
+const contractProse: esbuild.Plugin = {
+  name: 'contract-prose',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]contract[\\/].*\.ts$/ }, (args) => ({
+      contents: withoutProse(readFileSync(args.path, 'utf8')),
+      loader: 'ts',
+    }));
+  },
+};
+
 const options: esbuild.BuildOptions = {
   entryPoints: { app: join(root, 'web', 'main.tsx') },
   bundle: true,
@@ -49,7 +73,7 @@ const options: esbuild.BuildOptions = {
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
-  plugins: [oneZod],
+  plugins: [oneZod, contractProse],
 };
 
 /** index.html: the entry script and stylesheet, no inline script or style (CSP `default-src 'self'`). */
