@@ -1,9 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Button, ErrorMessage, Link, Loading } from './components/ui.js';
 import { describeError } from './lib/forms.js';
-import { here, match } from './lib/router.js';
-import { allowed, inSandbox, restoring, session, signOut, switchEnvironment } from './lib/session.js';
-import { SCREENS, type Screen, type ScreenModule } from './routes.js';
+import { here, match, navigate } from './lib/router.js';
+import {
+  allowed,
+  inSandbox,
+  restoring,
+  session,
+  signOut,
+  switchEnvironment,
+  twoFactorPending,
+} from './lib/session.js';
+import { SCREENS, SECURITY_PATH, type Screen, type ScreenModule } from './routes.js';
 import Register from './screens/register.js';
 import SignIn from './screens/sign-in.js';
 
@@ -48,7 +56,7 @@ function ScreenView(props: { screen: Screen; params: Record<string, string> }) {
 function EnvironmentSwitch() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (!allowed('sandbox.read')) return null;
+  if (!allowed('sandbox.read') || twoFactorPending.value) return null;
   const target = inSandbox.value ? 'live' : 'sandbox';
   return (
     <div class="environment">
@@ -81,6 +89,8 @@ function Navigation(props: { path: string }) {
   const groups = new Map<string, Screen[]>();
   for (const screen of SCREENS) {
     if (!screen.nav || !allowed(screen.permission)) continue;
+    // Until the second factor the business requires is on, nothing else would answer.
+    if (twoFactorPending.value && screen.path !== SECURITY_PATH) continue;
     // The sandbox's own tools only in the sandbox.
     if (screen.nav.group === 'Sandbox' && !inSandbox.value) continue;
     const list = groups.get(screen.nav.group) ?? [];
@@ -126,6 +136,10 @@ function Shell() {
   const current = session.value!;
   const path = here.value.path;
   const found = resolve(path);
+  const held = twoFactorPending.value && found?.screen.path !== SECURITY_PATH;
+  useEffect(() => {
+    if (held) navigate(SECURITY_PATH, { replace: true });
+  }, [held]);
   return (
     <div class={`shell${inSandbox.value ? ' sandbox' : ''}`}>
       <a class="skip-link" href="#main">
@@ -151,7 +165,9 @@ function Shell() {
       <div class="body">
         <Navigation path={path} />
         <main id="main" tabIndex={-1}>
-          {!found ? (
+          {held ? (
+            <Loading />
+          ) : !found ? (
             <div>
               <h1>Not found</h1>
               <p>

@@ -25,6 +25,9 @@ export interface Screen {
   };
 }
 
+/** The person's own sign-in security: the one screen open while the business requires a second factor. */
+export const SECURITY_PATH = '/settings/security';
+
 export const SCREENS: Screen[] = [
   {
     path: '/',
@@ -322,6 +325,13 @@ export const SCREENS: Screen[] = [
     permission: 'settings.read',
     load: () => import('./screens/settings/business.js'),
     nav: { group: 'Settings', label: 'Business' },
+  },
+  {
+    path: SECURITY_PATH,
+    title: 'Security',
+    permission: null,
+    load: () => import('./screens/settings/security.js'),
+    nav: { group: 'Settings', label: 'Security' },
   },
   {
     path: '/settings/team',

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { BmsApiError } from '../../client/index.js';
-import { expired } from './session.js';
+import { expired, refresh } from './session.js';
 
 /**
  * Forms and loads. A form checks its input with the contract's own Zod schema before sending, and
@@ -24,6 +24,11 @@ export function zodErrors(issues: readonly { path: (string | number)[]; message:
 export function describeError(err: unknown): { message: string; fields: FieldErrors } {
   if (err instanceof BmsApiError) {
     if (err.status === 401) expired();
+    // The business came to require a second factor since the session was read: the app then opens
+    // only the security screen.
+    if (err.status === 403 && /requires two-factor sign-in/.test(err.message)) {
+      refresh().catch(() => undefined);
+    }
     const fields: FieldErrors = {};
     for (const detail of err.details ?? []) fields[detail.field] ??= detail.message;
     return { message: err.message, fields };

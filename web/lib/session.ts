@@ -44,6 +44,15 @@ export const api = computed<Client>(() => {
 
 export const inSandbox = computed(() => session.value?.environment === 'sandbox');
 
+/**
+ * The business requires a second factor the person has not turned on: until they do, the service
+ * answers only the account routes, so the dashboard opens only the security screen.
+ */
+export const twoFactorPending = computed(() => {
+  const twoFactor = session.value?.info.twoFactor;
+  return Boolean(twoFactor?.required && !twoFactor.enabled);
+});
+
 /** Whether the role holds the permission. */
 export function allowed(permission: Permission | null): boolean {
   if (permission === null) return true;
@@ -101,6 +110,12 @@ export async function signOut(): Promise<void> {
   const patience = new Promise((resolve) => setTimeout(resolve, 5000));
   await Promise.race([client.auth.logout().catch(() => undefined), patience]);
   store(null);
+}
+
+/** Reads what the current token may do again (after two-factor sign-in is turned on or off). */
+export async function refresh(): Promise<void> {
+  const current = session.value;
+  if (current) await adopt(current.accessToken, current.environment);
 }
 
 /** A session expired or revoked under the dashboard: back to sign-in. */
