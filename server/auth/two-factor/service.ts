@@ -16,7 +16,13 @@ import { newId } from '../../platform/ids.js';
 import * as settings from '../../platform/settings.js';
 import { listMembershipsOf } from '../queries.js';
 import { CHALLENGE_PREFIX, hashSecret, newSecret, verifyPassword } from '../secrets.js';
-import { issueTokenTo, type AuthSource, type SignInClient, type SignInSource } from '../tokens.js';
+import {
+  clientColumns,
+  issueTokenTo,
+  type AuthSource,
+  type SignInClient,
+  type SignInSource,
+} from '../tokens.js';
 import * as queries from './queries.js';
 import {
   RECOVERY_CODE_COUNT,
@@ -84,8 +90,7 @@ export async function challenge(
       expires_at: expiresAt,
       used_at: null,
       created_at: now,
-      ip: client.ip ?? null,
-      user_agent: client.userAgent?.slice(0, 256) ?? null,
+      ...clientColumns(client),
     },
     new Date(now.getTime() - 24 * 3600_000),
   );
