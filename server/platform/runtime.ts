@@ -22,6 +22,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   log?: Logger;
   dns?: DnsResolver;
+  /** See DatabaseOptions.pgliteSeed. */
+  pgliteSeed?: Blob;
 }
 
 export interface Runtime {
@@ -52,7 +54,7 @@ export async function startRuntime(
   /** What the service runs: the platform's own work, then every domain module in its order. */
   const modules = [platformModule, ...domains];
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  const database = await openDatabase(databaseOptions(config));
+  const database = await openDatabase({ ...databaseOptions(config), pgliteSeed: options.pgliteSeed });
   try {
     if (config.MIGRATE_ON_START) {
       const applied = await migrateToLatest(database.db);

@@ -12,6 +12,8 @@ import { createLogger, type Logger } from '../../server/platform/logger.js';
 import { TestClock } from './clock.js';
 import { undocumentedHeaders } from './documented-headers.js';
 import { createScratchDatabase, onPostgres } from './database.js';
+import { pgliteSeed, seedDatabase } from './seed.js';
+import { TEST_ENV } from './test-env.js';
 import { StubDns } from './dns.js';
 
 export interface TestServer {
@@ -35,16 +37,6 @@ export interface TestServerOptions {
   /** The service's logger (default: one at LOG_LEVEL, silent unless TEST_LOG_LEVEL says). */
   log?: Logger;
 }
-
-/** Limits high enough that a test file never meets them unless it means to. */
-const TEST_ENV = {
-  NODE_ENV: 'test',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  RATE_LIMITS: 'free:100,standard:100000,enterprise:100000',
-  ANONYMOUS_RATE_LIMIT: '100000',
-  REGISTER_RATE_LIMIT: '100000',
-  DATA_DIR: 'memory://',
-};
 
 /**
  * Independent check of every response against the published openapi.json: a mismatch is recorded
@@ -74,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl = options.databaseUrl;
   if (!databaseUrl && onPostgres) {
-    const scratch = await createScratchDatabase();
+    const scratch = await createScratchDatabase(seedDatabase());
     databaseUrl = scratch.url;
     dropDatabase = scratch.drop;
   }
@@ -86,6 +78,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const clock = new TestClock();
   const dns = new StubDns();
   const runtime: Runtime = await startRuntime(config, domains, {
+    pgliteSeed: !databaseUrl && config.DATA_DIR === 'memory://' ? await pgliteSeed() : undefined,
     clock,
     dns,
     log: options.log ?? createLogger(config.LOG_LEVEL),

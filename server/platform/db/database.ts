@@ -35,6 +35,11 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** PGlite's buffer pool (PostgreSQL's `shared_buffers`, e.g. `16MB`); PGlite's own default when absent. */
   pgliteSharedBuffers?: string;
+  /**
+   * An in-memory PGlite starts from this copy of a data directory (a `dumpDataDir()` tarball)
+   * instead of an empty one: a database migrated once, started many times (the tests do).
+   */
+  pgliteSeed?: Blob;
 }
 
 const INT8 = 20;
@@ -81,6 +86,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(dataDir, {
+      ...(options.pgliteSeed && !dataDir ? { loadDataDir: options.pgliteSeed } : {}),
       parsers: { [INT8]: parseInt8, [DATE]: parseDate },
       extensions: { btree_gist, pg_trgm },
       // PostgreSQL writes its whole buffer pool at start: PGlite's 128MB default is resident memory
