@@ -62,6 +62,8 @@ function documentPage(res: Response, status: number, title: string, body: string
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">` +
         `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
+        // The service's icon, from this origin: without it a browser asks for /favicon.ico, a 404.
+        `<link rel="icon" href="/app/favicon.svg" type="image/svg+xml">` +
         `<link rel="stylesheet" href="${STYLESHEET_PATH}"></head><body><main>${body}</main></body></html>`,
     );
 }
