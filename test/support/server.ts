@@ -40,15 +40,21 @@ export interface TestServerOptions {
 
 /**
  * Independent check of every response against the published openapi.json: a mismatch is recorded
- * (and fails the test file) rather than hidden.
+ * (and fails the test file) rather than hidden. One validator per process, shared by every server
+ * this process starts: it compiles a schema the first time a route answers a status, about a
+ * second each, which a validator per server paid again in every test file. Each request carries its
+ * server's list of violations (`res.locals`).
  */
+let sharedValidator: RequestHandler[] | undefined;
+
 function responseValidator(violations: string[]): RequestHandler[] {
-  return OpenApiValidator.middleware({
+  sharedValidator ??= OpenApiValidator.middleware({
     apiSpec: OPENAPI_PATH.pathname,
     validateRequests: false,
     validateResponses: {
       onError: (error, body, req) => {
-        violations.push(
+        // Set by `collect` below, which runs before the validator in every app.
+        (req.res!.locals.violations as string[]).push(
           `${req.method} ${req.originalUrl}: ${error.message} in ${JSON.stringify(body).slice(0, 300)}`,
         );
       },
@@ -60,6 +66,11 @@ function responseValidator(violations: string[]): RequestHandler[] {
     // The service reads its own forms (CSV imports); the validator must not read the body again.
     fileUploader: false,
   }) as RequestHandler[];
+  const collect: RequestHandler = (_req, res, next) => {
+    res.locals.violations = violations;
+    next();
+  };
+  return [collect, ...sharedValidator];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
