@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { onPostgres } from './test/support/database.js';
 import LongestFirst from './test/support/sequencer.js';
 
 /** Files that replace modules with vi.mock: they need modules of their own, loaded afresh. */
@@ -10,7 +11,6 @@ const ISOLATED = ['test/webhooks/address-guard.test.ts'];
  * third to the run's time while testing the same pages against the same answers.
  */
 const BROWSER_TESTS = 'test/web/**';
-const onPostgres = Boolean(process.env.DATABASE_URL);
 
 export default defineConfig({
   test: {
