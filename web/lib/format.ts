@@ -57,3 +57,20 @@ export function today(): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
+
+const monthFormats = {
+  short: new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric' }),
+  long: new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' }),
+};
+
+/**
+ * A report period by its key (`2025-12`, `2026-Q1`, `2026`) in the locale, always with its year:
+ * `Dec 2025` (short) or `December 2025` (long), `Q1 2026`, `2026`.
+ */
+export function periodLabel(period: string, style: 'short' | 'long' = 'short'): string {
+  const month = /^(\d{4})-(\d{2})$/.exec(period);
+  if (month) return monthFormats[style].format(new Date(Number(month[1]), Number(month[2]) - 1, 1));
+  const quarter = /^(\d{4})-Q([1-4])$/.exec(period);
+  if (quarter) return `Q${quarter[2]} ${quarter[1]}`;
+  return period;
+}

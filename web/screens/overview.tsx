@@ -50,10 +50,9 @@ function Tile(props: {
 function Revenue(props: { load: Load<finance.SalesSchedule> }) {
   const data = props.load.data;
   const currency = data?.summary.currency ?? 'USD';
-  const format = useMemo(() => (v: number) => minorMoney(Math.round(v), currency), [currency]);
   const series = useMemo(
     () => ({
-      labels: data?.periods.map((p) => p.label) ?? [],
+      periods: data?.periods.map((p) => p.period) ?? [],
       revenue: data?.periods.map((p) => p.revenue) ?? [],
       cumulative: data?.periods.map((p) => p.cumulative) ?? [],
     }),
@@ -78,7 +77,8 @@ function Revenue(props: { load: Load<finance.SalesSchedule> }) {
             </p>
             <RevenueChart
               title="Net revenue by month and cumulative, last 12 months"
-              format={format}
+              currency={currency}
+              periodName="Month"
               {...series}
             />
           </>

@@ -68,10 +68,9 @@ export default function SalesSchedule() {
   );
   const data = load.data;
   const shownCurrency = data?.summary.currency ?? base.currency;
-  const format = useMemo(() => (v: number) => minorMoney(Math.round(v), shownCurrency), [shownCurrency]);
   const series = useMemo(
     () => ({
-      labels: data?.periods.map((p) => p.label) ?? [],
+      periods: data?.periods.map((p) => p.period) ?? [],
       revenue: data?.periods.map((p) => p.revenue) ?? [],
       cumulative: data?.periods.map((p) => p.cumulative) ?? [],
     }),
@@ -158,7 +157,8 @@ export default function SalesSchedule() {
             <>
               <RevenueChart
                 title={`Net revenue by ${groupBy} and cumulative, ${date(start)} to ${date(end)}`}
-                format={format}
+                currency={shownCurrency}
+                periodName={GROUP_LABELS[groupBy]}
                 {...series}
               />
               <h2>Invoices</h2>
