@@ -79,16 +79,31 @@ export const hasRefusedPort = (url: URL): boolean => url.port === '0';
 export type UrlCheck = { ok: true } | { ok: false; reason: string };
 
 /**
+/**
+ * Said after the refusals that WEBHOOK_ALLOW_PRIVATE lifts, outside production only: there the
+ * setting is refused (server/config.ts), so naming it would only point at what cannot be done.
+ */
+export const PRIVATE_RECEIVER_HINT =
+  'For a receiver on this machine or a private network during development, start the service with ' +
+  'WEBHOOK_ALLOW_PRIVATE=true.';
+
+/**
  * Checks a webhook URL at registration: HTTPS (unless private targets are allowed), and a host that
  * is not, and does not resolve to, a private address. A host that does not resolve (or whose DNS
  * does not answer within the bound) is refused: nothing could be delivered to it. The same guard
- * runs again on the address actually dialled at delivery.
+ * runs again on the address actually dialled at delivery. With `development`, the refusals of plain
+ * HTTP and of private hosts say which setting allows private receivers.
  */
 export async function checkWebhookUrl(
   raw: string,
   allowPrivate: boolean,
   dns: Pick<DnsResolver, 'lookup'>,
+  options: { development?: boolean } = {},
 ): Promise<UrlCheck> {
+  const privateRefusal = (reason: string): UrlCheck => ({
+    ok: false,
+    reason: options.development ? `${reason}. ${PRIVATE_RECEIVER_HINT}` : reason,
+  });
   let url: URL;
   try {
     url = new URL(raw);
@@ -96,7 +111,9 @@ export async function checkWebhookUrl(
     return { ok: false, reason: 'Not a valid URL' };
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    return { ok: false, reason: 'Webhook URLs must use HTTPS' };
+    return url.protocol === 'http:'
+      ? privateRefusal('Webhook URLs must use HTTPS')
+      : { ok: false, reason: 'Webhook URLs must use HTTPS' };
   }
   if (url.username || url.password) return { ok: false, reason: 'Credentials in the URL are not allowed' };
   if (hasRefusedPort(url)) return { ok: false, reason: 'Port 0 is not allowed' };
@@ -106,10 +123,10 @@ export async function checkWebhookUrl(
   if (isIP(host)) {
     return isPublicAddress(host)
       ? { ok: true }
-      : { ok: false, reason: 'The URL points at a private or reserved address' };
+      : privateRefusal('The URL points at a private or reserved address');
   }
   if (host === 'localhost' || host.endsWith('.localhost')) {
-    return { ok: false, reason: 'The URL points at a private or reserved address' };
+    return privateRefusal('The URL points at a private or reserved address');
   }
   let addresses: string[];
   try {
@@ -131,5 +148,5 @@ export async function checkWebhookUrl(
   }
   return addresses.every((a) => isPublicAddress(a))
     ? { ok: true }
-    : { ok: false, reason: "The URL's host resolves to a private or reserved address" };
+    : privateRefusal("The URL's host resolves to a private or reserved address");
 }
