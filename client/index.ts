@@ -56,8 +56,11 @@ export {
 } from '../contract/index.js';
 /** What every domain shares: `ErrorCode`, `ErrorObject`, `EventName`, `Pagination`, ... */
 export type * from '../contract/common/index.js';
-/** The event names a webhook may subscribe to, and the currency codes the service accepts. */
-export { CURRENCY_CODES, EVENT_NAMES } from '../contract/common/index.js';
+/**
+ * The event names a webhook may subscribe to, the currency codes the service accepts and the
+ * assigned ISO 3166-1 country codes.
+ */
+export { COUNTRY_CODES, CURRENCY_CODES, EVENT_NAMES } from '../contract/common/index.js';
 
 /**
  * Whether a sign-in answer (`auth.signIn`, `auth.acceptInvitation`) is the challenge of the second

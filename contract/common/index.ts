@@ -1,3 +1,4 @@
+export { COUNTRY_CODES } from './countries.js';
 export { CURRENCY_CODES, CURRENCY_EXPONENTS, currencyExponent } from './currencies.js';
 export * from './envelopes.js';
 export * from './errors.js';

@@ -55,10 +55,30 @@ export interface Form {
   clear(): void;
 }
 
+/**
+ * Focuses the first field marked invalid in `root` and scrolls it into view, so whoever pressed
+ * Save at the foot of a long form, by mouse, keyboard or screen reader, lands on what to fix.
+ */
+function focusFirstInvalid(root: ParentNode): void {
+  const marked = root.querySelector<HTMLElement>('[aria-invalid="true"]');
+  const field = marked?.matches('input, select, textarea')
+    ? marked
+    : marked?.querySelector<HTMLElement>('input, select, textarea');
+  if (!field) return;
+  field.scrollIntoView({ block: 'center' });
+  field.focus({ preventScroll: true });
+}
+
 export function useForm(): Form {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The form being submitted (the one holding the focus), and a count of its refusals. */
+  const submitted = useRef<HTMLFormElement | null>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) focusFirstInvalid(submitted.current ?? document);
+  }, [refusals]);
   const submit = useCallback(
     async <T, R>(
       schema: ZodType<T, ZodTypeDef, unknown> | null,
@@ -66,11 +86,13 @@ export function useForm(): Form {
       send: (value: T) => Promise<R>,
     ): Promise<R | undefined> => {
       let value = input as T;
+      submitted.current = document.activeElement?.closest('form') ?? null;
       if (schema) {
         const parsed = schema.safeParse(input);
         if (!parsed.success) {
           setErrors(zodErrors(parsed.error.issues));
           setMessage('Check the highlighted fields.');
+          setRefusals((n) => n + 1);
           return undefined;
         }
         value = parsed.data;
@@ -84,6 +106,7 @@ export function useForm(): Form {
         const described = describeError(err);
         setErrors(described.fields);
         setMessage(described.message);
+        setRefusals((n) => n + 1);
         return undefined;
       } finally {
         setBusy(false);

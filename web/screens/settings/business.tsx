@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { auth, CURRENCY_CODES, unwrap } from '../../../client/index.js';
+import { auth, COUNTRY_CODES, CURRENCY_CODES, unwrap } from '../../../client/index.js';
 import {
   Button,
   ErrorMessage,
@@ -125,7 +125,7 @@ const currencyNames = (() => {
 
 const regionNames = (() => {
   try {
-    return new Intl.DisplayNames(undefined, { type: 'region' });
+    return new Intl.DisplayNames(['en'], { type: 'region' });
   } catch {
     return null;
   }
@@ -140,13 +140,29 @@ const countryName = (code: string | null | undefined) => {
   }
 };
 
+/** The runtime's zones, with UTC (which Chromium leaves out of its list although it accepts it). */
 const TIME_ZONES: readonly string[] = (() => {
+  let zones: string[];
   try {
-    return Intl.supportedValuesOf('timeZone');
+    zones = Intl.supportedValuesOf('timeZone');
   } catch {
-    return [];
+    zones = [];
   }
+  return zones.includes('UTC') ? zones : ['UTC', ...zones];
 })();
+
+/** The zones to choose from: the current one always among them, even one this browser does not list. */
+const zoneChoices = (current: string): string[] =>
+  current && !TIME_ZONES.includes(current) ? [current, ...TIME_ZONES] : [...TIME_ZONES];
+
+/** Countries by name in the browser's language, `New Zealand (NZ)`; the current code always among them. */
+function countryChoices(current: string, none: string): { value: string; label: string }[] {
+  const codes = current && !COUNTRY_CODES.includes(current) ? [current, ...COUNTRY_CODES] : COUNTRY_CODES;
+  const named = codes
+    .map((code) => ({ value: code, label: countryName(code) }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  return [{ value: '', label: none }, ...named];
+}
 
 function remindersText(reminders: Business['invoice_reminders']): string {
   if (!reminders.enabled || reminders.days_after_due.length === 0) return 'Off';
@@ -220,6 +236,15 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
       }),
     [],
   );
+  const timeZones = useMemo(() => zoneChoices(props.business.timezone), [props.business.timezone]);
+  const countries = useMemo(
+    () => countryChoices(props.business.country ?? '', 'Not set'),
+    [props.business.country],
+  );
+  const addressCountries = useMemo(
+    () => countryChoices(props.business.address?.country ?? '', 'None'),
+    [props.business.address?.country],
+  );
   const set = (change: Partial<Draft>) => {
     setSaved(false);
     setDraft((d) => ({ ...d, ...change }));
@@ -267,40 +292,31 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
             onValue={(base_currency) => set({ base_currency })}
             error={form.errors.base_currency}
           />
-          <div class="field-with-list">
-            <Field
-              label="Time zone"
-              name="timezone"
-              list="time-zones"
-              value={draft.timezone}
-              onValue={(timezone) => set({ timezone })}
-              error={form.errors.timezone}
-              hint="An IANA name such as Europe/London. It decides the business's “today”."
-              autoComplete="off"
-            />
-            <datalist id="time-zones">
-              {TIME_ZONES.map((zone) => (
-                <option key={zone} value={zone} />
-              ))}
-            </datalist>
-          </div>
+          <Select
+            label="Time zone"
+            name="timezone"
+            value={draft.timezone}
+            options={timeZones}
+            onValue={(timezone) => set({ timezone })}
+            error={form.errors.timezone}
+          />
         </div>
         <p class="hint">
-          A new base currency applies to documents created from now on; existing ones keep theirs.
+          A new base currency applies to documents created from now on; existing ones keep theirs. The time
+          zone decides the business's “today”.
         </p>
       </section>
 
       <section class="panel">
         <h2>Tax and registration</h2>
         <div class="form-row">
-          <Field
+          <Select
             label="Country of registration"
             name="country"
             value={draft.country}
+            options={countries}
             onValue={(country) => set({ country })}
             error={countryMessage(form.errors.country)}
-            hint="Two letters, e.g. GB. Leave empty to clear."
-            autoComplete="country"
           />
           <Field
             label="Tax number"
@@ -316,22 +332,29 @@ function EditForm(props: { business: Business; onSaved: (business: Business) => 
       <section class="panel">
         <h2>Address</h2>
         <div class="form-grid">
-          {ADDRESS_FIELDS.map(([key, label, autoComplete]) => (
-            <Field
-              key={key}
-              label={label}
-              name={`address.${key}`}
-              autoComplete={autoComplete}
-              value={draft.address[key]}
-              onValue={(value) => setAddress(key, value)}
-              error={
-                key === 'country'
-                  ? countryMessage(form.errors['address.country'])
-                  : form.errors[`address.${key}`]
-              }
-              hint={key === 'country' ? 'Two letters, e.g. GB.' : undefined}
-            />
-          ))}
+          {ADDRESS_FIELDS.map(([key, label, autoComplete]) =>
+            key === 'country' ? (
+              <Select
+                key={key}
+                label={label}
+                name="address.country"
+                value={draft.address.country}
+                options={addressCountries}
+                onValue={(value) => setAddress(key, value)}
+                error={countryMessage(form.errors['address.country'])}
+              />
+            ) : (
+              <Field
+                key={key}
+                label={label}
+                name={`address.${key}`}
+                autoComplete={autoComplete}
+                value={draft.address[key]}
+                onValue={(value) => setAddress(key, value)}
+                error={form.errors[`address.${key}`]}
+              />
+            ),
+          )}
         </div>
         {form.errors.address ? (
           <p class="error" role="alert">
