@@ -5,6 +5,7 @@ import { here, match, navigate } from './lib/router.js';
 import {
   allowed,
   inSandbox,
+  readsLiveMail,
   restoring,
   session,
   signOut,
@@ -91,11 +92,14 @@ function Navigation(props: { path: string }) {
     if (!screen.nav || !allowed(screen.permission)) continue;
     // Until the second factor the business requires is on, nothing else would answer.
     if (twoFactorPending.value && screen.path !== SECURITY_PATH) continue;
-    // The sandbox's own tools only in the sandbox.
-    if (screen.nav.group === 'Sandbox' && !inSandbox.value) continue;
-    const list = groups.get(screen.nav.group) ?? [];
+    // The sandbox's own tools only in the sandbox; its captured mail in live too while live mail is
+    // captured (no SMTP_URL), for the roles that may read it.
+    const liveMail = screen.path === '/sandbox/inbox' && readsLiveMail.value;
+    if (screen.nav.group === 'Sandbox' && !inSandbox.value && !liveMail) continue;
+    const group = screen.nav.group === 'Sandbox' && !inSandbox.value ? 'Mail' : screen.nav.group;
+    const list = groups.get(group) ?? [];
     list.push(screen);
-    groups.set(screen.nav.group, list);
+    groups.set(group, list);
   }
   const current = (screen: Screen) =>
     screen.path === '/'

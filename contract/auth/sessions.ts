@@ -5,7 +5,13 @@ import { resultData, ResultMessageSchema } from '../common/envelopes.js';
 import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { PERMISSIONS, ROLES } from '../permissions.js';
-import { EmailSchema, IdempotencyHeadersSchema, TimestampSchema, idOf } from '../common/schemas.js';
+import {
+  EmailSchema,
+  IdempotencyHeadersSchema,
+  TimestampSchema,
+  dateField,
+  idOf,
+} from '../common/schemas.js';
 import { TwoFactorCodeSchema } from './two-factor-code.js';
 
 const c = initContract();
@@ -129,6 +135,23 @@ export const SessionInfoSchema = extendApi(
         'For an access token. Required and not enabled: until it is turned on, the token reaches only this ' +
           'route, the two-factor routes, the sessions, the password change and sign-out (403 elsewhere). ' +
           'null for an API key.',
+      ),
+    mail: z
+      .enum(['captured', 'smtp'])
+      .describe(
+        "Where the business's mail goes: `captured` (a sandbox's always; every business's without `SMTP_URL`), " +
+          'listed at `GET /v1/sandbox/messages`, or `smtp`, really sent.',
+      ),
+    clock: z
+      .object({
+        now: TimestampSchema.describe(
+          "The business's time when this answer was made: real time, or a sandbox's test clock.",
+        ),
+        today: dateField("The business's today: the date of `now` in its time zone."),
+        timezone: z.string().describe("The business's time zone (IANA), which decides its today."),
+      })
+      .describe(
+        "The business's clock, which dates everything the service records for it and every default date range.",
       ),
   }),
   { title: 'SessionInfo' },

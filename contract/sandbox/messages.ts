@@ -6,6 +6,7 @@ import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { offsetPageQuery } from '../common/pagination.js';
 import { TimestampSchema, idOf } from '../common/schemas.js';
+import type { Role } from '../permissions.js';
 
 const c = initContract();
 
@@ -55,6 +56,14 @@ export const CapturedMessageSchema = extendApi(
 );
 export type CapturedMessage = z.infer<typeof CapturedMessageSchema>;
 
+/**
+ * Who reads a live business's captured mail (no `SMTP_URL`): it carries invitation links, so only the
+ * roles that may invite (owners and admins; `full` API keys act as admins). A sandbox's captured mail
+ * is every `sandbox.read` role's: a sandbox invites nobody. The server refuses, the dashboard hides.
+ */
+export const readsCapturedLiveMail = (role: Role | undefined): boolean =>
+  role === 'owner' || role === 'admin';
+
 export const ListMessagesQuerySchema = offsetPageQuery(10_000_000);
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuerySchema>;
 
@@ -66,7 +75,10 @@ export const messagesContract = c.router({
     description:
       'Mail the service captured instead of handing it to SMTP, newest first: campaigns, VAT alerts, reminders ' +
       'and every other message of the business. Without `SMTP_URL` (a developer machine) all mail is captured ' +
-      'and listed here; with `SMTP_URL` set, live mail is sent and a live credential gets 403.',
+      'and listed here, to owners and admins only (and `full` API keys): it carries invitation links, so any ' +
+      'other role gets 403 in live; with `SMTP_URL` set, live mail is sent and a live credential gets 403. ' +
+      "A sandbox's captured mail is listed to every role with `sandbox.read`. `GET /v1/auth/session` says " +
+      'which applies (`mail`).',
     query: ListMessagesQuerySchema,
     responses: {
       200: resultEnvelope({ messages: z.array(CapturedMessageSchema), total_count: z.number().int() }),

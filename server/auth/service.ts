@@ -13,11 +13,12 @@ import type {
   UpdateBusinessBody,
 } from '../../contract/auth/index.js';
 import { ROLE_PERMISSIONS } from '../../contract/permissions.js';
-import { timeZoneName } from '../platform/calendar.js';
+import { dateIn, timeZoneName } from '../platform/calendar.js';
 import type { Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
 import type { Environment } from '../platform/db/types.js';
 import { newId } from '../platform/ids.js';
+import { mailCaptured } from '../platform/mail.js';
 import { withTransaction } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { ApiError, conflict, invalid, invalidState, notFound } from '../platform/errors.js';
@@ -291,6 +292,7 @@ export async function getSession(ctx: Ctx, auth: AuthInfo): Promise<SessionInfo>
   ]);
   const role = auth.role;
   if (!role) throw new ApiError('FORBIDDEN', 'This credential has no role in the business');
+  const now = ctx.clock.now();
   return {
     businessId: business.id,
     businessName: business.name,
@@ -301,6 +303,8 @@ export async function getSession(ctx: Ctx, auth: AuthInfo): Promise<SessionInfo>
     permissions: [...ROLE_PERMISSIONS[role]],
     expiresAt: auth.expiresAt?.toISOString() ?? null,
     twoFactor: auth.twoFactor ?? null,
+    mail: (await mailCaptured(ctx, ctx.businessId)) ? 'captured' : 'smtp',
+    clock: { now: now.toISOString(), today: dateIn(business.timezone, now), timezone: business.timezone },
   };
 }
 

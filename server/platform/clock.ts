@@ -1,3 +1,6 @@
+import type { Executor } from './db/database.js';
+import { businessAccess } from './settings.js';
+
 /**
  * The current time, injectable so that time-dependent rules are testable. A business's "today" is
  * not the clock's UTC date: take it from `today(ctx)` in calendar.ts, which reads its time zone.
@@ -17,3 +20,17 @@ export const offsetClock = (base: Clock, offsetMs: number): Clock =>
 
 /** A clock stopped at `instant`: the time each step of a test-clock advance runs the due rules at. */
 export const fixedClock = (instant: Date): Clock => ({ now: () => new Date(instant) });
+
+/**
+ * The clock that dates what background work records for a business: real time, plus a sandbox's
+ * test-clock offset, read now (an advance may have moved it since the work was queued). The work
+ * itself (leases, retries, what is due) stays on real time (docs/decisions.md, "The staging
+ * sandbox"). A business that is gone reads as real time.
+ */
+export async function businessClock(
+  deps: { db: Executor; clock: Clock },
+  businessId: string,
+): Promise<Clock> {
+  const access = await businessAccess({ db: deps.db, businessId });
+  return offsetClock(deps.clock, access?.clockOffsetMs ?? 0);
+}

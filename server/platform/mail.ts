@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { TxCtx } from './context.js';
 import type { Transporter } from 'nodemailer';
 import { newId } from './ids.js';
-import type { Clock } from './clock.js';
+import { businessClock, type Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { Db, Trx } from './db/database.js';
 import { QUEUES, type JobPayloads } from './jobs.js';
@@ -172,8 +172,10 @@ export function mailSender(config: Readonly<Config>, db: Db, clock: Clock, log: 
   const send = async (job: SendMailJob): Promise<void> => {
     const message = await queries.findQueued(db, job.businessId, job.messageId);
     if (!message) return;
+    // Dated by the business's clock (a sandbox's test clock), as the message itself was.
+    const stamp = await businessClock({ db, clock }, job.businessId);
     const mark = (status: 'sent' | 'logged' | 'failed', error: string | null = null) =>
-      queries.markMessage(db, job.businessId, job.messageId, { status, sent_at: clock.now(), error });
+      queries.markMessage(db, job.businessId, job.messageId, { status, sent_at: stamp.now(), error });
     if (!transport || (await mailCaptured({ config, db, state }, job.businessId))) {
       log.info(
         { mailId: message.id, to: message.to_address, subject: message.subject },

@@ -15,7 +15,8 @@ export const sandboxRoutes = (deps: Deps) => {
   const rules = dueRules(deps.modules.flatMap((m) => m.due ?? []));
   return s.router(contract.sandbox, {
     messages: {
-      listMessages: async ({ query, req }) => ok(success(await messages.listMessages(ctx(req), query))),
+      listMessages: async ({ query, req }) =>
+        ok(success(await messages.listMessages(ctx(req), query, req.auth?.role))),
     },
     clock: {
       getClock: async ({ req }) => ok(success({ data: await getClock(realTime(req)) })),

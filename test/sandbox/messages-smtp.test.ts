@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { registerBusiness } from '../support/business.js';
+import { unwrap } from '../../client/index.js';
+import { registerBusiness, sandboxOf } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 import { useSmtpSink } from '../support/smtp.js';
@@ -17,5 +18,12 @@ describe('GET /v1/sandbox/messages with SMTP_URL set', () => {
       'FORBIDDEN',
     );
     expect(error.message).toMatch(/Live mail is sent through SMTP, not captured/);
+  });
+
+  it('tells a live credential its mail is sent (session: mail smtp), a sandbox one that it is captured', async () => {
+    const biz = await registerBusiness(server());
+    expect((await unwrap(biz.client.auth.getSession())).data.mail).toBe('smtp');
+    const sandbox = await sandboxOf(server(), biz);
+    expect((await unwrap(sandbox.client.auth.getSession())).data.mail).toBe('captured');
   });
 });

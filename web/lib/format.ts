@@ -1,4 +1,5 @@
 import { toMajor } from '../../client/index.js';
+import { businessNow, businessTimeZone } from './session.js';
 
 /** Money, dates and numbers in the browser's locale, money in its currency's own exponent. */
 
@@ -51,9 +52,22 @@ const percentFormat = new Intl.NumberFormat(undefined, { style: 'percent', maxim
 export const percent = (ratio: number | null | undefined): string =>
   ratio === null || ratio === undefined ? '—' : percentFormat.format(ratio);
 
-/** Today in the browser's calendar, as `YYYY-MM-DD`. */
+/**
+ * The business's today, as `YYYY-MM-DD`: its clock (a sandbox's test clock) in its time zone, as the
+ * service dates what it records; the browser's own today before sign-in.
+ */
 export function today(): string {
-  const now = new Date();
+  const timeZone = businessTimeZone();
+  const now = businessNow();
+  if (timeZone) {
+    try {
+      return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        .format(now)
+        .slice(0, 10);
+    } catch {
+      // A zone this browser does not know: its own calendar below.
+    }
+  }
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
@@ -73,4 +87,11 @@ export function periodLabel(period: string, style: 'short' | 'long' = 'short'): 
   const quarter = /^(\d{4})-Q([1-4])$/.exec(period);
   if (quarter) return `Q${quarter[2]} ${quarter[1]}`;
   return period;
+}
+
+/** The first day of the month `monthsBack` months before the business's this month, as `YYYY-MM-DD`. */
+export function monthStart(monthsBack: number): string {
+  const [year, month] = today().split('-').map(Number) as [number, number];
+  const first = new Date(Date.UTC(year, month - 1 - monthsBack, 1));
+  return first.toISOString().slice(0, 10);
 }

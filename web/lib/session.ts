@@ -3,6 +3,7 @@ import {
   BmsApiError,
   createClient,
   OPERATION_PERMISSIONS,
+  sandbox,
   unwrap,
   type auth,
   type Client,
@@ -20,6 +21,8 @@ export interface Session {
   accessToken: string;
   environment: Environment;
   info: auth.SessionInfo;
+  /** How far the business's clock (a sandbox's test clock) runs ahead of this browser's. */
+  clockAheadMs: number;
 }
 
 const STORAGE_KEY = 'bms.session';
@@ -53,6 +56,26 @@ export const twoFactorPending = computed(() => {
   return Boolean(twoFactor?.required && !twoFactor.enabled);
 });
 
+/**
+ * The business's now: the browser's clock moved as far as the business's runs ahead (a sandbox whose
+ * test clock was advanced; live, the service's real time). Every default date range starts here.
+ */
+export function businessNow(): Date {
+  return new Date(Date.now() + (session.value?.clockAheadMs ?? 0));
+}
+
+/** The business's time zone, which decides its today (the browser's own before sign-in). */
+export const businessTimeZone = (): string | undefined => session.value?.info.clock.timezone;
+
+/**
+ * Whether the signed-in person reads the captured mail of a live business (no SMTP server
+ * configured): owners and admins only, as the service decides.
+ */
+export const readsLiveMail = computed(() => {
+  const info = session.value?.info;
+  return info?.environment === 'live' && info.mail === 'captured' && sandbox.readsCapturedLiveMail(info.role);
+});
+
 /** Whether the role holds the permission. */
 export function allowed(permission: Permission | null): boolean {
   if (permission === null) return true;
@@ -81,7 +104,8 @@ function store(value: Session | null): void {
 export async function adopt(accessToken: string, environment: Environment): Promise<void> {
   const client = createClient({ baseUrl: location.origin, accessToken, environment, maxRetries: 1 });
   const info = (await unwrap(client.auth.getSession())).data;
-  store({ accessToken, environment: info.environment, info });
+  const clockAheadMs = Date.parse(info.clock.now) - Date.now();
+  store({ accessToken, environment: info.environment, info, clockAheadMs });
 }
 
 /** At start: the token of this tab, if it still works. */
@@ -116,6 +140,16 @@ export async function signOut(): Promise<void> {
 export async function refresh(): Promise<void> {
   const current = session.value;
   if (current) await adopt(current.accessToken, current.environment);
+}
+
+/**
+ * The business's clock as an answer just read it (a sandbox's clock advanced or reset): the default
+ * ranges follow at once. The token and what it may do are unchanged.
+ */
+export function followClock(now: string): void {
+  const current = session.value;
+  const clockAheadMs = Date.parse(now) - Date.now();
+  if (current && Number.isFinite(clockAheadMs)) session.value = { ...current, clockAheadMs };
 }
 
 /** A session expired or revoked under the dashboard: back to sign-in. */

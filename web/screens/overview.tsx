@@ -3,7 +3,7 @@ import { unwrap, type finance, type general, type loyalty, type marketing } from
 import { RevenueChart } from '../components/chart.js';
 import { Badge, Empty, ErrorMessage, Link, Loading, PageHeader } from '../components/ui.js';
 import { useLoad, type Load } from '../lib/forms.js';
-import { date, minorMoney, money, number, percent, today } from '../lib/format.js';
+import { date, minorMoney, money, monthStart, number, percent, today } from '../lib/format.js';
 import { allowed, api, session } from '../lib/session.js';
 
 /**
@@ -11,13 +11,6 @@ import { allowed, api, session } from '../lib/session.js';
  * sales schedule), loyalty, the latest invoices and bills, the last campaign. Each tile loads on its
  * own and is shown only to roles that may read it.
  */
-
-/** The first day of the month `monthsBack` months before this one, as `YYYY-MM-DD`. */
-function monthStart(monthsBack: number): string {
-  const now = new Date();
-  const first = new Date(now.getFullYear(), now.getMonth() - monthsBack, 1);
-  return `${first.getFullYear()}-${String(first.getMonth() + 1).padStart(2, '0')}-01`;
-}
 
 function Tile(props: {
   title: string;

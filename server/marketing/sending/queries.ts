@@ -12,6 +12,8 @@ export async function claimRecipients(
   campaignId: string,
   now: Date,
   limit: number,
+  /** The business's time, which dates the recipients' change (`now` is the lease's, real time). */
+  at: Date = now,
 ) {
   // The batch is chosen once, in a materialised CTE: a subquery joined into the UPDATE may be
   // evaluated again per row, and with SKIP LOCKED each evaluation can pick other rows.
@@ -29,7 +31,7 @@ export async function claimRecipients(
       FOR UPDATE SKIP LOCKED
     )
     UPDATE marketing_recipients r
-    SET status = 'sending', claimed_at = ${now}, attempts = r.attempts + 1, updated_at = ${now}
+    SET status = 'sending', claimed_at = ${now}, attempts = r.attempts + 1, updated_at = ${at}
     FROM batch
     WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId} AND r.customer_id = batch.customer_id
       AND r.status = 'queued'

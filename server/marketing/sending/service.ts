@@ -1,4 +1,5 @@
 import { publicBaseUrl } from '../../config.js';
+import { businessClock } from '../../platform/clock.js';
 import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMail } from '../../platform/mail.js';
@@ -280,8 +281,9 @@ class ClaimQueue {
         deps.db,
         ctx.businessId,
         campaign.id,
-        ctx.clock.now(),
+        deps.clock.now(),
         CLAIM_BATCH,
+        ctx.clock.now(),
       );
       if (claimed.length === 0) {
         this.exhausted = true;
@@ -345,7 +347,9 @@ function renewWhileHeld(deps: Deps, claims: ClaimQueue, campaignId: string): () 
  * SMTP server's answer. Returns how many recipients were claimed.
  */
 async function sendCampaign(deps: Deps, businessId: string, campaignId: string): Promise<number> {
-  const ctx = jobCtx(deps, businessId, JOB);
+  // What the sending records (sent times, captured mail, notices) is dated by the business's clock;
+  // claims, leases and retries go by `deps.clock`, real time, as every worker's do.
+  const ctx = { ...jobCtx(deps, businessId, JOB), clock: await businessClock(deps, businessId) };
   const campaign = await queries.findCampaign(deps.db, businessId, campaignId);
   if (campaign?.status !== 'sending') return 0;
   const template = await findTemplate(deps.db, businessId, campaign.template_id);
@@ -402,11 +406,12 @@ async function sendClaimed(
       if (!recipient) return;
       let outcome: SendOutcome;
       try {
-        outcome = await deliver(deps, businessId, messageFor(ctx, campaign, prepared, recipient));
+        outcome = await deliver(deps, businessId, messageFor(ctx, campaign, prepared, recipient), ctx.clock);
       } catch (err) {
         outcome = { ok: false, permanent: false, error: String((err as Error).message ?? err).slice(0, 500) };
       }
       const at = ctx.clock.now();
+      const retryBase = deps.clock.now().getTime();
       const retry = !outcome.ok && !outcome.permanent && recipient.attempts < MAX_ATTEMPTS;
       // The lane waits for its outcome to be committed: at any moment, at most one accepted and
       // unrecorded message per lane, which a crash could send again.
@@ -416,7 +421,7 @@ async function sendClaimed(
         status: outcome.ok ? 'sent' : outcome.permanent ? 'bounced' : retry ? 'queued' : 'failed',
         error: outcome.ok ? null : outcome.error,
         nextAttemptAt: retry
-          ? new Date(at.getTime() + deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1))
+          ? new Date(retryBase + deps.config.MAIL_RETRY_BASE_MS * 2 ** (recipient.attempts - 1))
           : null,
         at,
       });
@@ -451,10 +456,13 @@ export async function hasDueCampaigns(deps: CtxSource, businessId: string): Prom
   return (await recipients.dueCampaigns(deps.db, deps.clock.now(), 1, businessId)).length > 0;
 }
 
-export async function startDue(deps: CtxSource, businessId?: string): Promise<number> {
+export async function startDue(deps: CtxSource, businessId?: string, realTime = false): Promise<number> {
   let started = 0;
   for (const due of await recipients.dueCampaigns(deps.db, deps.clock.now(), 100, businessId)) {
-    const ctx = jobCtx(deps, due.business_id, JOB);
+    // The sending worker looks on real time; what it starts is dated by the business's clock (a
+    // test-clock advance gives its own step's time in `deps.clock`).
+    const clock = realTime ? await businessClock(deps, due.business_id) : deps.clock;
+    const ctx = { ...jobCtx(deps, due.business_id, JOB), clock };
     try {
       const orphan = await inTransaction(ctx, async (ctx) => {
         const campaign = await queries.findCampaign(ctx.db, ctx.businessId, due.id, true);
@@ -483,7 +491,7 @@ export async function startDue(deps: CtxSource, businessId?: string): Promise<nu
  * Returns how many recipients it attempted.
  */
 export async function runSending(deps: Deps): Promise<number> {
-  await startDue(deps);
+  await startDue(deps, undefined, true);
   const now = deps.clock.now();
   await recipients.releaseStaleClaims(
     deps.db,
@@ -499,7 +507,8 @@ export async function runSending(deps: Deps): Promise<number> {
     }
   }
   for (const done of await recipients.finishedCampaigns(deps.db)) {
-    await recipients.markSent(deps.db, done.business_id, done.id, deps.clock.now());
+    const clock = await businessClock(deps, done.business_id);
+    await recipients.markSent(deps.db, done.business_id, done.id, clock.now());
   }
   return attempted;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Transporter } from 'nodemailer';
 import { Piscina } from 'piscina';
+import type { Clock } from '../../platform/clock.js';
 import type { Deps } from '../../platform/deps.js';
 import { mailCaptured, recordMail } from '../../platform/mail.js';
 import { countMail, mailFailureOutcome } from '../../platform/metrics.js';
@@ -78,10 +79,12 @@ export async function closeTransport(deps: Pick<Deps, 'state'>): Promise<void> {
   composers.pool = undefined;
 }
 
+/** Sends `message`, or captures it dated by `clock`, the business's own (a sandbox's test clock). */
 export async function deliver(
   deps: Deps,
   businessId: string,
   message: OutgoingMessage,
+  clock: Clock,
 ): Promise<SendOutcome> {
   const transport = transportOf(deps);
   if (!transport || (await mailCaptured(deps, businessId))) {
@@ -89,7 +92,7 @@ export async function deliver(
     // logged, never dropped, and every recipient's state, link and unsubscribe page works as sent.
     await recordMail(
       deps.db,
-      { businessId, clock: deps.clock },
+      { businessId, clock },
       {
         to: message.to,
         from: message.from.name ? `${message.from.name} <${message.from.address}>` : message.from.address,

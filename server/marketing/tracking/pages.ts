@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import { unsubscribeCustomer } from '../../general/index.js';
+import { businessClock } from '../../platform/clock.js';
 import { inTransaction, jobCtx } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db/database.js';
 import type { Deps } from '../../platform/deps.js';
@@ -38,7 +39,8 @@ async function track(
   kind: 'open' | 'click',
   url: string | null,
 ) {
-  const at = deps.clock.now();
+  // The business's clock, which dated the sending (`sentAt`): a sandbox's test clock.
+  const at = (await businessClock(deps, key.businessId)).now();
   const userAgent = req.get('user-agent')?.slice(0, 500) ?? null;
   const counted = !isPrefetch(userAgent ?? undefined, sentAt, at);
   await withTransaction(deps.db, async (trx) => {
@@ -100,7 +102,8 @@ export function mountPages(app: Express, deps: Deps): void {
       const found = await recipientOf(deps, req, res);
       if (!found) return;
       const { key } = found;
-      await inTransaction(jobCtx(deps, key.businessId, 'unsubscribe'), async (ctx) => {
+      const clock = await businessClock(deps, key.businessId);
+      await inTransaction({ ...jobCtx(deps, key.businessId, 'unsubscribe'), clock }, async (ctx) => {
         await queries.markUnsubscribed(ctx.db, key, ctx.clock.now());
         await unsubscribeCustomer(ctx, key.customerId);
       });

@@ -13,7 +13,7 @@ import {
   type Column,
 } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
-import { date, minorMoney, number, percent, today } from '../../lib/format.js';
+import { date, minorMoney, monthStart, number, percent, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
@@ -31,12 +31,8 @@ const GROUP_LABELS: Record<(typeof finance.GROUP_BY)[number], string> = {
   year: 'Year',
 };
 
-/** The first day of the month 11 months before this one. */
-function defaultStart(): string {
-  const now = new Date();
-  const first = new Date(now.getFullYear(), now.getMonth() - 11, 1);
-  return `${first.getFullYear()}-${String(first.getMonth() + 1).padStart(2, '0')}-01`;
-}
+/** The first day of the month 11 months before the business's this month. */
+const defaultStart = (): string => monthStart(11);
 
 type Item = finance.SalesSchedule['items'][number];
 

@@ -5,7 +5,7 @@ import { Button, ErrorMessage, Field, Link, Loading, Notice, PageHeader } from '
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { api, can, inSandbox } from '../../lib/session.js';
+import { api, can, followClock, inSandbox } from '../../lib/session.js';
 
 /**
  * The sandbox's controls: its test clock (read, and advanced to a later time, running what came due
@@ -73,6 +73,7 @@ function Clock(props: { version: number }) {
       )
       .then((res) => {
         if (!res) return;
+        followClock(res.data.now);
         setRan(res.data);
         setTarget(null);
         clock.reload();
@@ -161,6 +162,7 @@ function Reset(props: { onReset: () => void }) {
   const [result, setResult] = useState<{ seeded: boolean; data: sandbox.SandboxReset } | null>(null);
   const run = async (seed: boolean) => {
     const res = await unwrap(api.value.sandbox.reset.resetSandbox({ body: { seed } }));
+    followClock(res.data.clock);
     setResult({ seeded: seed, data: res.data });
     props.onReset();
   };

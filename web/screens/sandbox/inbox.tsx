@@ -15,16 +15,57 @@ import { dateTime, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { pageOf } from '../../lib/lists.js';
 import { here, href, withQuery } from '../../lib/router.js';
-import { api, can, inSandbox } from '../../lib/session.js';
+import { api, can, inSandbox, readsLiveMail, session } from '../../lib/session.js';
 
 /**
  * Captured mail: what the sandbox would have sent (campaigns, reminders, VAT alerts, webhook
- * notices), newest first, and the message chosen in the URL (`?message=`) shown beside the list. The
- * HTML part is shown as its source, never rendered: it could load images or run nothing the page's
- * CSP allows, and the text part says the same.
+ * notices), newest first, and the message chosen in the URL (`?message=`) shown beside the list. A
+ * live business without an SMTP server has its mail captured too: its owners and admins read it
+ * here, under a banner saying that nothing leaves the machine.
+ *
+ * The HTML part is rendered in a frame with every sandbox restriction (no script, no form, no
+ * navigation of the dashboard) from a copy that loads nothing: the dashboard's CSP, which the frame
+ * inherits, would refuse inline styles and other origins anyway, and the service's own tracking pixel
+ * and links would count an open or a click the recipient never made. Its source, the text part and
+ * the headers stay readable below.
  */
 
 const LIMIT = 20;
+
+/** What nothing in a rendered message may keep: it would run, load or submit something. */
+const INERT =
+  'script, style, link, meta, base, iframe, frame, frameset, object, embed, applet, form, input, button, select, textarea, video, audio, source, track, picture, svg, math, noscript, template';
+
+/**
+ * The message's HTML as a document that loads nothing: what runs, loads or submits removed, styles
+ * dropped (the CSP would refuse them), images other than `data:` shown as their alt text, links kept
+ * as text with their address in a tooltip. Parsed by DOMParser, whose documents run and fetch nothing.
+ */
+export function inertHtml(html: string): string {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  for (const node of doc.querySelectorAll(INERT)) node.remove();
+  for (const el of doc.body.querySelectorAll('*')) {
+    for (const { name } of [...el.attributes]) {
+      if (/^(on|style$|srcset$|background$|formaction$|xlink:href$|ping$)/i.test(name))
+        el.removeAttribute(name);
+    }
+    if (el.tagName === 'IMG') {
+      const src = el.getAttribute('src') ?? '';
+      if (!src.startsWith('data:')) {
+        const alt = el.getAttribute('alt')?.trim();
+        el.replaceWith(alt ? doc.createTextNode(`[image: ${alt}]`) : doc.createTextNode(''));
+      }
+    } else if (el.tagName === 'A' && el.hasAttribute('href')) {
+      el.setAttribute('title', el.getAttribute('href') ?? '');
+      el.removeAttribute('href');
+      el.removeAttribute('target');
+      const underline = doc.createElement('u');
+      underline.append(...el.childNodes);
+      el.append(underline);
+    }
+  }
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Message</title></head><body>${doc.body.innerHTML}</body></html>`;
+}
 
 function MessageView(props: { message: sandbox.CapturedMessage }) {
   const m = props.message;
@@ -64,19 +105,40 @@ function MessageView(props: { message: sandbox.CapturedMessage }) {
           </>
         ) : null}
       </dl>
-      <h3>Text</h3>
-      <pre class="mail-text" tabIndex={0} role="region" aria-label="Text of the message">
-        {m.text || '(empty)'}
-      </pre>
       {m.html ? (
-        <details class="group">
-          <summary>HTML part (source)</summary>
-          <pre class="mail-text" tabIndex={0} role="region" aria-label="HTML source of the message">
-            {m.html}
-          </pre>
-        </details>
+        <>
+          <h3>Message</h3>
+          <iframe
+            class="mail-frame"
+            sandbox=""
+            srcdoc={inertHtml(m.html)}
+            title={`Message as its recipient sees it: ${m.subject || 'no subject'}`}
+            referrerpolicy="no-referrer"
+          />
+          <p class="hint">
+            Shown without styles, remote images or working links, so reading it here counts no open or click.
+          </p>
+          <details class="group">
+            <summary>Text part</summary>
+            <pre class="mail-text" tabIndex={0} role="region" aria-label="Text of the message">
+              {m.text || '(empty)'}
+            </pre>
+          </details>
+          <details class="group">
+            <summary>HTML part (source)</summary>
+            <pre class="mail-text" tabIndex={0} role="region" aria-label="HTML source of the message">
+              {m.html}
+            </pre>
+          </details>
+        </>
       ) : (
-        <p class="muted">Plain text only: this message has no HTML part.</p>
+        <>
+          <h3>Text</h3>
+          <pre class="mail-text" tabIndex={0} role="region" aria-label="Text of the message">
+            {m.text || '(empty)'}
+          </pre>
+          <p class="muted">Plain text only: this message has no HTML part.</p>
+        </>
       )}
       {headers.length > 0 ? (
         <details class="group">
@@ -99,7 +161,33 @@ function MessageView(props: { message: sandbox.CapturedMessage }) {
   );
 }
 
+/** Why a live credential has no inbox here: mail is really sent, or the role may not read it. */
+function NoLiveInbox() {
+  const info = session.value?.info;
+  return (
+    <>
+      <PageHeader title="Captured mail" />
+      {info?.mail === 'smtp' ? (
+        <p class="lead">
+          This business’s mail is sent through the SMTP server (SMTP_URL), so nothing is captured here. Open
+          the sandbox to read the mail it captures.
+        </p>
+      ) : (
+        <Notice kind="warning">
+          Mail is not leaving this machine, and what is kept here carries invitation links: only owners and
+          admins read it. Your role ({info?.role}) does not.
+        </Notice>
+      )}
+    </>
+  );
+}
+
 export default function Inbox() {
+  if (!inSandbox.value && !readsLiveMail.value) return <NoLiveInbox />;
+  return <Messages />;
+}
+
+function Messages() {
   const query = here.value.query;
   const page = pageOf(query);
   const chosen = query.get('message') || undefined;
@@ -121,11 +209,18 @@ export default function Inbox() {
           Refresh
         </Button>
       </PageHeader>
-      <p class="lead">
-        {inSandbox.value
-          ? 'Mail the sandbox sends is captured here instead of being delivered, so a campaign or a reminder can be tested end to end without mailing a real person.'
-          : 'No SMTP server is configured, so the live business’s mail is captured here too instead of being delivered.'}
-      </p>
+      {inSandbox.value ? (
+        <p class="lead">
+          Mail the sandbox sends is captured here instead of being delivered, so a campaign or a reminder can
+          be tested end to end without mailing a real person.
+        </p>
+      ) : (
+        <div class="message warning mail-banner" role="note">
+          <strong>Mail is not leaving this machine:</strong> SMTP_URL is not set, so messages are kept here
+          instead of being delivered: invoices, quotes, invitations, campaigns and notices alike. Set SMTP_URL
+          for the service to send them.
+        </div>
+      )}
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />
       ) : !list.data ? (
@@ -186,7 +281,7 @@ export default function Inbox() {
             </Notice>
           ) : (
             <div class="panel mail-view muted">
-              <p>Choose a message to read its text, HTML source and headers.</p>
+              <p>Choose a message to read it, with its text part, HTML source and headers.</p>
             </div>
           )}
         </div>
