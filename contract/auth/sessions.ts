@@ -6,6 +6,7 @@ import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { PERMISSIONS, ROLES } from '../permissions.js';
 import { EmailSchema, IdempotencyHeadersSchema, TimestampSchema, idOf } from '../common/schemas.js';
+import { NewPasswordSchema } from './password.js';
 import { TwoFactorCodeSchema } from './two-factor-code.js';
 
 const c = initContract();
@@ -15,7 +16,7 @@ export const RegisterBodySchema = extendApi(
     .object({
       businessName: z.string().trim().min(1).max(200),
       email: EmailSchema,
-      password: z.string().min(12, 'Password must be at least 12 characters').max(200),
+      password: NewPasswordSchema,
     })
     .strict(),
   {
