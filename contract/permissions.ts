@@ -72,6 +72,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   // auth
   register: null,
   signIn: null,
+  forgotPassword: null,
+  resetPassword: null,
   getSession: null,
   switchEnvironment: 'sandbox.read',
   logout: null,

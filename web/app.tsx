@@ -12,7 +12,14 @@ import {
   switchEnvironment,
   twoFactorPending,
 } from './lib/session.js';
-import { SCREENS, SECURITY_PATH, type Screen, type ScreenModule } from './routes.js';
+import {
+  RESET_PASSWORD,
+  SCREENS,
+  SECURITY_PATH,
+  SIGNED_OUT_SCREENS,
+  type Screen,
+  type ScreenModule,
+} from './routes.js';
 import Register from './screens/register.js';
 import SignIn from './screens/sign-in.js';
 
@@ -200,7 +207,14 @@ function Shell() {
 }
 
 export function App() {
+  const path = here.value.path;
+  // The reset link's page opens signed in or not: the link may be opened in a signed-in tab.
+  if (path === RESET_PASSWORD.path) return <ScreenView screen={RESET_PASSWORD} params={{}} />;
   if (restoring.value) return <Loading label="Opening the dashboard…" />;
-  if (!session.value) return here.value.path === '/register' ? <Register /> : <SignIn />;
+  if (!session.value) {
+    if (path === '/register') return <Register />;
+    const open = SIGNED_OUT_SCREENS.find((screen) => screen.path === path);
+    return open ? <ScreenView screen={open} params={{}} /> : <SignIn />;
+  }
   return <Shell />;
 }

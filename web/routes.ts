@@ -28,6 +28,24 @@ export interface Screen {
 /** The person's own sign-in security: the one screen open while the business requires a second factor. */
 export const SECURITY_PATH = '/settings/security';
 
+/** The reset page a password reset mail links to (the token in the fragment). */
+export const RESET_PASSWORD: Screen = {
+  path: '/reset-password',
+  title: 'Choose a new password',
+  permission: null,
+  load: () => import('./screens/reset-password.js'),
+};
+
+/** Screens for a person who is not signed in, beyond sign-in and register (in the first load). */
+export const SIGNED_OUT_SCREENS: Screen[] = [
+  {
+    path: '/forgot-password',
+    title: 'Forgot password',
+    permission: null,
+    load: () => import('./screens/forgot-password.js'),
+  },
+];
+
 export const SCREENS: Screen[] = [
   {
     path: '/',

@@ -5,6 +5,7 @@ import { resultData, ResultMessageSchema } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { IdempotencyHeadersSchema, IdParamsSchema, TimestampSchema, idOf } from '../common/schemas.js';
+import { NewPasswordSchema } from './password.js';
 import { EnvironmentSchema } from './sessions.js';
 
 const c = initContract();
@@ -32,7 +33,7 @@ export const ChangePasswordBodySchema = extendApi(
   z
     .object({
       currentPassword: z.string().min(1).max(200),
-      newPassword: z.string().min(12, 'Password must be at least 12 characters').max(200),
+      newPassword: NewPasswordSchema,
     })
     .strict(),
   {

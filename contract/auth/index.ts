@@ -5,6 +5,7 @@ import { sessionsContract } from './sessions.js';
 import { invitationsContract } from './invitations.js';
 import { twoFactorContract } from './two-factor.js';
 import { accountContract } from './account.js';
+import { passwordContract } from './password.js';
 
 const c = initContract();
 
@@ -16,6 +17,7 @@ export const authContract = c.router({
   ...sessionsContract,
   ...twoFactorContract,
   ...accountContract,
+  ...passwordContract,
   ...apiKeysContract,
   ...businessContract,
   ...invitationsContract,
@@ -27,3 +29,4 @@ export * from './sessions.js';
 export * from './invitations.js';
 export * from './two-factor.js';
 export * from './account.js';
+export * from './password.js';

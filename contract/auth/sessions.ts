@@ -12,6 +12,7 @@ import {
   dateField,
   idOf,
 } from '../common/schemas.js';
+import { NewPasswordSchema } from './password.js';
 import { TwoFactorCodeSchema } from './two-factor-code.js';
 
 const c = initContract();
@@ -21,7 +22,7 @@ export const RegisterBodySchema = extendApi(
     .object({
       businessName: z.string().trim().min(1).max(200),
       email: EmailSchema,
-      password: z.string().min(12, 'Password must be at least 12 characters').max(200),
+      password: NewPasswordSchema,
     })
     .strict(),
   {

@@ -1,7 +1,9 @@
 import { createExpressEndpoints } from '@ts-rest/express';
 import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
+import { QUEUES } from '../platform/jobs.js';
 import type { DomainModule } from '../platform/module.js';
+import { mailResetLink } from './password-reset.js';
 import { authRoutes } from './routes.js';
 import { mountInvitationPages } from './team/pages.js';
 import { teamRoutes } from './team/routes.js';
@@ -27,6 +29,7 @@ export const authModule: DomainModule = {
     'api_keys',
     'user_recovery_codes',
     'sign_in_challenges',
+    'password_resets',
   ],
   pages: mountInvitationPages,
   mount: (app, deps, options) => {
@@ -43,4 +46,5 @@ export const authModule: DomainModule = {
       options,
     );
   },
+  jobs: [{ queue: QUEUES.passwordReset, handle: (deps, job) => mailResetLink(deps, job) }],
 };

@@ -7,6 +7,7 @@ import { created, ok, success } from '../platform/answers.js';
 import { ctxFor, dbOf, type Deps } from '../platform/deps.js';
 import { ApiError, invalid } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
+import * as passwordReset from './password-reset.js';
 import * as auth from './service.js';
 import * as team from './team/service.js';
 import * as twoFactor from './two-factor/service.js';
@@ -158,6 +159,36 @@ export const authRoutes = (deps: Deps) => {
       const revoked = await checkingSecrets(req, () => auth.changePassword(ctx(req), authOf(req), body));
       for (const id of revoked) forgetCredential(deps, id);
       return ok(success({ data: { revoked: revoked.length } }));
+    },
+
+    // Each request counts as a sign-in attempt of the address and the email: it sends a mail.
+    forgotPassword: async ({ body, req }) => {
+      await refuseWhileBlocked(req, body.email);
+      await countFailure(req, body.email);
+      await passwordReset.requestReset(
+        { db: dbOf(req, deps), clock: deps.clock, jobs: deps.jobs },
+        body.email,
+      );
+      return {
+        status: 202 as const,
+        body: success({
+          message: 'If an account exists for that address, a reset link has been mailed to it',
+        }),
+      };
+    },
+
+    // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
+    resetPassword: async ({ body, req }) => {
+      await refuseWhileBlocked(req, undefined);
+      const revoked = await passwordReset.resetPassword(sourceOf(req, deps), body, {
+        requestId: req.requestId,
+      });
+      if (!revoked) {
+        await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
+        throw invalid('token', 'This reset link is unknown, already used or expired: ask for a new one');
+      }
+      for (const id of revoked) forgetCredential(deps, id);
+      return ok(success({ message: 'Password changed: sign in with the new one' }));
     },
 
     getSession: async ({ req }) => {

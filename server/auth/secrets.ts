@@ -41,6 +41,8 @@ export const TOKEN_PREFIX = 'bms_at_';
 export const INVITATION_PREFIX = 'bms_inv_';
 /** The second sign-in step's challenge: single-use, short-lived, stored only as a hash. */
 export const CHALLENGE_PREFIX = 'bms_ch_';
+/** Password reset links: single-use, valid an hour, mailed, stored only as a hash. */
+export const PASSWORD_RESET_PREFIX = 'bms_pwr_';
 export const KEY_PREFIXES = { public_loyalty: 'bms_pk_', full: 'bms_sk_' } as const;
 /** A sandbox's keys say so (DESIGN section 12): `bms_pk_test_...`, `bms_sk_test_...`. */
 export const TEST_KEY_PREFIXES = { public_loyalty: 'bms_pk_test_', full: 'bms_sk_test_' } as const;

@@ -19,6 +19,8 @@ export interface JobPayloads {
   };
   /** Send one message of the mail outbox (server/platform/mail.ts). */
   'mail.send': { businessId: string; messageId: string };
+  /** Mail a password reset link if the email has an account (server/auth/password-reset.ts). */
+  'auth.password-reset': { email: string; requestedAt: string };
 }
 
 export type QueueName = keyof JobPayloads;
@@ -28,6 +30,7 @@ export const QUEUES = {
   dispatchEvent: 'events.dispatch',
   deliverWebhook: 'webhooks.deliver',
   sendMail: 'mail.send',
+  passwordReset: 'auth.password-reset',
 } as const satisfies Record<string, QueueName>;
 
 /**

@@ -42,6 +42,10 @@ const GLOBAL_TABLES: Record<string, { placement: Placement; reason: string }> = 
     reason:
       'the second sign-in step finds its challenge by the hash of its token, before its business is known',
   },
+  password_resets: {
+    placement: 'reference',
+    reason: "a reset link is a person's, across every business, and is found by the hash of its token",
+  },
   api_keys: {
     placement: 'reference',
     reason: 'an X-Api-Key is found by its hash before its business is known',

@@ -207,6 +207,33 @@ describe('a run through the API', () => {
     expect(form.status).toBe(200);
   });
 
+  it('forgets a password: asks for a link by mail, sets a new password with it, then signs in', async () => {
+    const email = uniqueEmail('forgetful');
+    const registered = await unwrap(
+      anonymous().auth.register({
+        body: { businessName: 'Forgetful Ltd', email, password: secret('forgotten password', fresh('pw')) },
+      }),
+    );
+    secret('access token ended by a password reset', registered.data.accessToken);
+    expect((await anonymous().auth.forgotPassword({ body: { email } })).status).toBe(202);
+    const mail = await waitFor(`the reset link to ${email}`, () => sink().to(email)[0]);
+    const token = /#token=(bms_pwr_[A-Za-z0-9_-]+)/.exec(String(mail.mail.text))?.[1];
+    if (!token) throw new Error(`no reset token in ${String(mail.mail.text)}`);
+    secret('password reset token', token);
+    // The page the link opens: a browser sends its path, never the fragment with the token.
+    expect((await raw(server(), 'GET', '/app/reset-password')).status).toBe(200);
+    const password = secret('password set with a reset link', fresh('pw'));
+    expect((await anonymous().auth.resetPassword({ body: { token, password } })).status).toBe(200);
+    const reused = await anonymous().auth.resetPassword({
+      body: { token, password: secret('password sent with a used reset link', fresh('pw')) },
+    });
+    expect(reused.status).toBe(422);
+    secret(
+      'access token after a password reset',
+      accessTokenOf((await unwrap(anonymous().auth.signIn({ body: { email, password } }))).data),
+    );
+  });
+
   it('creates API keys of both scopes and uses them: Bearer for the full key, X-Api-Key on the public loyalty routes', async () => {
     await createProgram(owner.client);
     fullKey = secret(

@@ -33,6 +33,10 @@ import {
 const PUBLIC: Record<string, string> = {
   register: 'makes the business and its first credential: the caller has none yet',
   signIn: 'exchanges an email and password for an access token',
+  forgotPassword:
+    'the person cannot sign in: the mailed link, not the request, is the capability (test/auth/password-reset)',
+  resetPassword:
+    'the single-use, hour-long token of the mailed link is the capability (test/auth/password-reset: unknown, used and expired tokens)',
   completeSignIn:
     'the single-use, short-lived challenge token of the first step is the capability, with the code (test/auth/two-factor)',
   acceptInvitation:

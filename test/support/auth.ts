@@ -1,6 +1,7 @@
 import { createClient, unwrap, type auth, type Client, sessionOf } from '../../client/index.js';
 import type { TestBusiness } from './business.js';
 import type { TestServer } from './server.js';
+import { waitFor } from './wait.js';
 
 /** Factories of the auth group: API keys, sessions and the business settings. */
 
@@ -29,3 +30,35 @@ export async function getBusiness(client: Client): Promise<auth.Business> {
 export async function updateBusiness(client: Client, body: auth.UpdateBusinessBody): Promise<auth.Business> {
   return (await unwrap(client.auth.updateBusiness({ body }))).data;
 }
+
+/** The password reset links mailed to `email`, oldest first, read from the stored mail. */
+export async function resetLinksFor(server: TestServer, email: string): Promise<string[]> {
+  const rows = await server.deps.db
+    .selectFrom('mail_messages')
+    .select('body')
+    .where('to_address', '=', email.toLowerCase())
+    .where('subject', '=', 'Reset your password')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => {
+    const link = /https?:\/\/\S+\/app\/reset-password#token=bms_pwr_[A-Za-z0-9_-]+/.exec(row.body)?.[0];
+    if (!link) throw new Error(`no reset link in ${row.body}`);
+    return link;
+  });
+}
+
+/**
+ * Waits for the reset link that follows the `seen` already mailed to `email` (a job mails it in the
+ * background) and returns it.
+ */
+export async function nextResetLink(server: TestServer, email: string, seen = 0): Promise<string> {
+  const links = await waitFor(`reset link ${seen + 1} for ${email}`, async () => {
+    const found = await resetLinksFor(server, email);
+    return found.length > seen ? found : null;
+  });
+  return links[seen]!;
+}
+
+/** The token of a reset link: what its fragment carries. */
+export const resetTokenOf = (link: string): string => new URL(link).hash.replace(/^#token=/, '');

@@ -106,6 +106,9 @@ export default function SignIn() {
           error={form.errors.password}
           required
         />
+        <p class="field-aside">
+          <Link to="/forgot-password">Forgot password?</Link>
+        </p>
         {choices.length > 0 ? (
           <Select
             label="Business"

@@ -99,6 +99,16 @@ export interface SignInChallengesTable {
   created_at: GeneratedTimestamp;
 }
 
+/** A mailed link that sets a new password: a person's, single use, short-lived. */
+export interface PasswordResetsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: GeneratedTimestamp;
+}
+
 export interface AccessTokensTable {
   id: string;
   business_id: string;
@@ -807,6 +817,7 @@ export interface Database {
   access_tokens: AccessTokensTable;
   user_recovery_codes: UserRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
+  password_resets: PasswordResetsTable;
   api_keys: ApiKeysTable;
   sequences: SequencesTable;
   customers: CustomersTable;
