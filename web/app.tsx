@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Button, ErrorMessage, Link, Loading } from './components/ui.js';
 import { describeError } from './lib/forms.js';
 import { here, match, navigate } from './lib/router.js';
@@ -93,7 +93,7 @@ function EnvironmentSwitch() {
   );
 }
 
-function Navigation(props: { path: string }) {
+function Navigation(props: { path: string; onNavigate: () => void }) {
   const groups = new Map<string, Screen[]>();
   for (const screen of SCREENS) {
     if (!screen.nav || !allowed(screen.permission)) continue;
@@ -113,7 +113,15 @@ function Navigation(props: { path: string }) {
       ? props.path === '/'
       : props.path === screen.path || props.path.startsWith(`${screen.path}/`);
   return (
-    <nav class="sidebar" aria-label="Main">
+    // A link to the screen already shown changes no path: the click itself closes the phone's menu.
+    <nav
+      id="navigation"
+      class="sidebar"
+      aria-label="Main"
+      onClick={(e) => {
+        if ((e.target as Element).closest('a')) props.onNavigate();
+      }}
+    >
       {[...groups].map(([group, screens]) => (
         <div key={group} class="nav-group">
           <h2>{group}</h2>
@@ -151,8 +159,23 @@ function Shell() {
   useEffect(() => {
     if (held) navigate(SECURITY_PATH, { replace: true });
   }, [held]);
+  // On a narrow screen the navigation and the account's controls fold behind a menu button (see
+  // docs/decisions.md, "The dashboard"); on a wide one the button is hidden and this state unused.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => setMenuOpen(false), [path]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   return (
-    <div class={`shell${inSandbox.value ? ' sandbox' : ''}`}>
+    <div class={`shell${inSandbox.value ? ' sandbox' : ''}${menuOpen ? ' menu-open' : ''}`}>
       <a class="skip-link" href="#main">
         Skip to content
       </a>
@@ -163,18 +186,31 @@ function Shell() {
           </div>
         ) : null}
         <div class="topbar">
+          <button
+            ref={menuButton}
+            type="button"
+            class="button menu-button"
+            aria-expanded={menuOpen ? 'true' : 'false'}
+            aria-controls="navigation account"
+            onClick={() => setMenuOpen(!menuOpen)}
+          >
+            <span class="menu-icon" aria-hidden="true" />
+            Menu
+          </button>
           <Link to="/" class="brand">
             {current.info.businessName}
           </Link>
-          <EnvironmentSwitch />
-          <span class="who">
-            {current.info.user?.email} · {current.info.role}
-          </span>
-          <Button onClick={() => void signOut()}>Sign out</Button>
+          <div id="account" class="account">
+            <EnvironmentSwitch />
+            <span class="who">
+              {current.info.user?.email} · {current.info.role}
+            </span>
+            <Button onClick={() => void signOut()}>Sign out</Button>
+          </div>
         </div>
       </header>
       <div class="body">
-        <Navigation path={path} />
+        <Navigation path={path} onNavigate={() => setMenuOpen(false)} />
         <main id="main" tabIndex={-1}>
           {held ? (
             <Loading />

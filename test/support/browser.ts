@@ -59,17 +59,22 @@ export interface AppPage {
   close(): Promise<void>;
 }
 
+/** A phone's viewport (an iPhone 12 to 15): the dashboard must fit it without scrolling sideways. */
+export const PHONE = { width: 390, height: 844 };
+
 /**
  * A fresh browser context (its own sessionStorage) on the service's origin; with `signedIn`, the tab
  * starts with that access token, as after signing in (the dashboard keeps it in sessionStorage).
+ * The viewport is a desktop's unless told (`PHONE`).
  */
 export async function openApp(
   browser: Browser,
   baseUrl: string,
   path = '/app',
   signedIn?: { accessToken: string; environment?: 'live' | 'sandbox' },
+  viewport = { width: 1280, height: 860 },
 ): Promise<AppPage> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
   if (signedIn) {
     const saved = JSON.stringify({
       accessToken: signedIn.accessToken,

@@ -17,7 +17,18 @@ import {
 } from '../lib/lines.js';
 import { href, withQuery } from '../lib/router.js';
 import { allowed, api } from '../lib/session.js';
-import { Badge, Button, ErrorMessage, Field, Link, Select, Table, TextArea, type Column } from './ui.js';
+import {
+  Badge,
+  Button,
+  ErrorMessage,
+  Field,
+  Link,
+  ScrollRegion,
+  Select,
+  Table,
+  TextArea,
+  type Column,
+} from './ui.js';
 
 /**
  * What invoices and quotes share: their lists, the status filter, the form that makes one (customer,
@@ -130,7 +141,7 @@ export function DocumentLines(props: {
   const anyTax = d.items.some((item) => item.tax_rate !== 0);
   return (
     <>
-      <div class="table-wrap">
+      <ScrollRegion label={'Lines'}>
         <table class="lines">
           <caption class="visually-hidden">Lines</caption>
           <thead>
@@ -174,7 +185,7 @@ export function DocumentLines(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <dl class="totals">
         <dt>Subtotal</dt>
         <dd>{money(d.subtotal, d.currency)}</dd>
@@ -318,7 +329,7 @@ function LineEditor(props: {
   };
   return (
     <>
-      <div class="table-wrap">
+      <ScrollRegion label={'Lines'}>
         <table class="items-table">
           <caption class="visually-hidden">Lines</caption>
           <thead>
@@ -360,7 +371,7 @@ function LineEditor(props: {
               return (
                 <tr key={line.key}>
                   {products.length > 0 ? (
-                    <td>
+                    <td class="line-wide" data-label="Product">
                       <select
                         aria-label={`Product, line ${n}`}
                         name={`items.${index}.product_id`}
@@ -381,7 +392,7 @@ function LineEditor(props: {
                       ) : null}
                     </td>
                   ) : null}
-                  <td>
+                  <td class="line-wide" data-label="Description">
                     <CellInput
                       label={`Description, line ${n}`}
                       name={`items.${index}.description`}
@@ -390,7 +401,7 @@ function LineEditor(props: {
                       error={at('description')}
                     />
                   </td>
-                  <td>
+                  <td data-label="Quantity">
                     <CellInput
                       label={`Quantity, line ${n}`}
                       name={`items.${index}.quantity`}
@@ -400,7 +411,7 @@ function LineEditor(props: {
                       error={at('quantity')}
                     />
                   </td>
-                  <td>
+                  <td data-label="Unit price">
                     <CellInput
                       label={`Unit price in ${currency}, line ${n}`}
                       name={`items.${index}.unit_price`}
@@ -411,7 +422,7 @@ function LineEditor(props: {
                       hint={priceHint}
                     />
                   </td>
-                  <td>
+                  <td data-label="Tax %">
                     <CellInput
                       label={`Tax percent, line ${n}`}
                       name={`items.${index}.tax_rate`}
@@ -421,7 +432,7 @@ function LineEditor(props: {
                       error={at('tax_rate')}
                     />
                   </td>
-                  <td class="numeric line-amount">
+                  <td class="numeric line-amount" data-label="Amount">
                     {amounts ? money(majorOf(amounts.totalMinor, currency), currency) : '—'}
                     {errors[`items.${index}`] ? (
                       <small class="error" role="alert">
@@ -444,7 +455,7 @@ function LineEditor(props: {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {errors.items ? (
         <p class="error" role="alert">
           {errors.items}

@@ -239,6 +239,38 @@ export interface Column<T> {
   render: (row: T) => ComponentChildren;
 }
 
+/**
+ * The box a wide table scrolls in, sideways, when its screen is narrower than the table (a phone).
+ * Only then is it a named region a keyboard can focus, so arrow keys scroll it; a table that fits
+ * adds no stop to the tab order.
+ */
+export function ScrollRegion(props: { label: string; children: ComponentChildren }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => setOverflows(box.scrollWidth > box.clientWidth);
+    measure();
+    // The box narrows with the window; the table widens as its rows arrive.
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div
+      ref={ref}
+      class="table-wrap"
+      role={overflows ? 'region' : undefined}
+      aria-label={overflows ? props.label : undefined}
+      tabIndex={overflows ? 0 : undefined}
+    >
+      {props.children}
+    </div>
+  );
+}
+
 /** A table whose sortable headers are links that keep the rest of the query. */
 export function Table<T>(props: {
   caption: string;
@@ -248,7 +280,7 @@ export function Table<T>(props: {
   sort?: string;
 }) {
   return (
-    <div class="table-wrap">
+    <ScrollRegion label={props.caption}>
       <table>
         <caption class="visually-hidden">{props.caption}</caption>
         <thead>
@@ -301,7 +333,7 @@ export function Table<T>(props: {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -45,6 +45,16 @@ button.secondary,.button.secondary{background:#fff;color:#1d4ed8}
 button:focus-visible,.button:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}
 pre{white-space:pre-wrap;font:inherit;margin:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:36rem){
+body{padding:.5rem}main{padding:1rem}header{gap:.5rem}header .right{text-align:left}h2{margin-top:1rem}
+table.items thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.items,table.items tbody,table.items tr,table.items td{display:block}
+table.items tr{padding:.5rem 0;border-bottom:1px solid #e4e7ec}
+table.items td{border:0;padding:.1rem 0;overflow-wrap:anywhere}table.items td:first-child{font-weight:600}
+table.items td.num{display:flex;justify-content:space-between;gap:1rem}
+table.items td.num::before{content:attr(data-label) / "";color:#5b6475}
+.totals{min-width:0;width:100%}.totals td:first-child{padding-left:0}.totals td:last-child{padding-right:0}
+}
 `;
 
 /** A page of this origin only: no script, no inline style, forms posting to the page itself. */
@@ -158,14 +168,14 @@ function itemsTable(doc: Invoice | Quote): string {
   const rows = doc.items
     .map(
       (item) =>
-        `<tr><td>${escapeHtml(item.description)}</td><td class="num">${item.quantity}</td>` +
-        `<td class="num">${escapeHtml(formatMoney(item.unit_price, doc.currency))}</td>` +
-        `<td class="num">${item.tax_rate}%</td>` +
-        `<td class="num">${escapeHtml(formatMoney(item.total, doc.currency))}</td></tr>`,
+        `<tr><td>${escapeHtml(item.description)}</td><td class="num" data-label="Qty">${item.quantity}</td>` +
+        `<td class="num" data-label="Unit price">${escapeHtml(formatMoney(item.unit_price, doc.currency))}</td>` +
+        `<td class="num" data-label="Tax rate">${item.tax_rate}%</td>` +
+        `<td class="num" data-label="Amount">${escapeHtml(formatMoney(item.total, doc.currency))}</td></tr>`,
     )
     .join('');
   return (
-    `<table><caption class="visually-hidden">Lines</caption><thead><tr><th scope="col">Description</th>` +
+    `<table class="items"><caption class="visually-hidden">Lines</caption><thead><tr><th scope="col">Description</th>` +
     `<th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th>` +
     `<th scope="col" class="num">Tax rate</th><th scope="col" class="num">Amount</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>`

@@ -209,7 +209,7 @@ export default function BillNew() {
                   const amount = itemMinor(item, currency);
                   return (
                     <tr key={item.key}>
-                      <td>
+                      <td class="line-wide" data-label="Description">
                         <CellInput
                           label={`Description, item ${n}`}
                           name={`items.${index}.description`}
@@ -218,7 +218,7 @@ export default function BillNew() {
                           error={at('description')}
                         />
                       </td>
-                      <td>
+                      <td data-label="Quantity">
                         <CellInput
                           label={`Quantity, item ${n}`}
                           name={`items.${index}.quantity`}
@@ -228,7 +228,7 @@ export default function BillNew() {
                           error={at('quantity')}
                         />
                       </td>
-                      <td>
+                      <td data-label="Unit price">
                         <CellInput
                           label={`Unit price in ${currency}, item ${n}`}
                           name={`items.${index}.unit_price`}
@@ -239,7 +239,7 @@ export default function BillNew() {
                           hint={amountAdvice(item.unit_price, currency)}
                         />
                       </td>
-                      <td class="numeric line-amount" data-amount="">
+                      <td class="numeric line-amount" data-amount="" data-label="Amount">
                         {showMinor(amount, currency, minorMoney)}
                       </td>
                       <td>

@@ -211,7 +211,7 @@ export default function JournalNew() {
                 const at = (field: string) => errors[`lines.${index}.${field}`];
                 return (
                   <tr key={line.key}>
-                    <td>
+                    <td class="line-wide" data-label="Account">
                       <select
                         aria-label={`Account, line ${n}`}
                         name={`lines.${index}.account`}
@@ -231,7 +231,7 @@ export default function JournalNew() {
                         </small>
                       ) : null}
                     </td>
-                    <td>
+                    <td data-label="Debit">
                       <CellInput
                         label={`Debit in ${currency}, line ${n}`}
                         name={`lines.${index}.debit`}
@@ -242,7 +242,7 @@ export default function JournalNew() {
                         hint={amountAdvice(line.debit, currency)}
                       />
                     </td>
-                    <td>
+                    <td data-label="Credit">
                       <CellInput
                         label={`Credit in ${currency}, line ${n}`}
                         name={`lines.${index}.credit`}

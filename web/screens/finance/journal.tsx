@@ -9,7 +9,17 @@ import {
   SOURCE_LABELS,
   useAccounts,
 } from '../../components/finance.js';
-import { Badge, Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../../components/ui.js';
+import {
+  Badge,
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  ScrollRegion,
+} from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { pageOf } from '../../lib/lists.js';
@@ -149,7 +159,7 @@ export default function Journal() {
         )
       ) : (
         <>
-          <div class="table-wrap">
+          <ScrollRegion label={'Journal entries'}>
             <table class="journal">
               <caption class="visually-hidden">Journal entries</caption>
               <thead>
@@ -174,7 +184,7 @@ export default function Journal() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
           <Pager
             page={page}
             total={list.data.total_count}

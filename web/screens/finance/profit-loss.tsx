@@ -1,6 +1,6 @@
 import { unwrap, type finance } from '../../../client/index.js';
 import { currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
-import { ErrorMessage, Link, Loading, PageHeader } from '../../components/ui.js';
+import { ErrorMessage, Link, Loading, PageHeader, ScrollRegion } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, money, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
@@ -21,7 +21,7 @@ function Section(props: {
   return (
     <section aria-labelledby={props.id} class="pnl-section">
       <h2 id={props.id}>{props.title}</h2>
-      <div class="table-wrap">
+      <ScrollRegion label={`${props.title} by account`}>
         <table class="pnl">
           <caption class="visually-hidden">{props.title} by account</caption>
           <thead>
@@ -61,7 +61,7 @@ function Section(props: {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollRegion>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { unwrap } from '../../../client/index.js';
 import { ACCOUNT_TYPE_LABELS, currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
-import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../components/ui.js';
+import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, ScrollRegion } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
@@ -68,7 +68,7 @@ export default function TrialBalance() {
                   </span>
                 </Notice>
               )}
-              <div class="table-wrap">
+              <ScrollRegion label={'Trial balance'}>
                 <table class="trial-balance">
                   <caption class="visually-hidden">Trial balance as of {date(data.as_of)}</caption>
                   <thead>
@@ -121,7 +121,7 @@ export default function TrialBalance() {
                     </tr>
                   </tfoot>
                 </table>
-              </div>
+              </ScrollRegion>
               <p class="hint">
                 Balance is on the account’s normal side: debit less credit for assets and expenses, credit
                 less debit otherwise.

@@ -8,7 +8,16 @@ import {
   isoDay,
   LEAVE_TYPE_LABELS,
 } from '../../components/hr.js';
-import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Select } from '../../components/ui.js';
+import {
+  Empty,
+  ErrorMessage,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  ScrollRegion,
+  Select,
+} from '../../components/ui.js';
 import { today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
@@ -195,7 +204,7 @@ export default function Calendar() {
         </Empty>
       ) : (
         <>
-          <div class="table-wrap">
+          <ScrollRegion label={`Approved leave in ${title}`}>
             <table class="leave-calendar">
               <caption class="visually-hidden">
                 Approved leave in {title}
@@ -270,7 +279,7 @@ export default function Calendar() {
                 </tbody>
               ))}
             </table>
-          </div>
+          </ScrollRegion>
           <ul class="calendar-legend" aria-label="Legend">
             {hr.LEAVE_TYPES.filter((t) => used.has(t)).map((t) => (
               <li key={t}>
