@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Button, ErrorMessage, Link, Loading } from './components/ui.js';
 import { describeError } from './lib/forms.js';
+import { roleLabel } from './lib/messages.js';
 import { here, match, navigate } from './lib/router.js';
 import {
   allowed,
@@ -203,7 +204,7 @@ function Shell() {
           <div id="account" class="account">
             <EnvironmentSwitch />
             <span class="who">
-              {current.info.user?.email} · {current.info.role}
+              {current.info.user?.email} · {roleLabel(current.info.role)}
             </span>
             <Button onClick={() => void signOut()}>Sign out</Button>
           </div>
@@ -225,7 +226,7 @@ function Shell() {
             <div>
               <h1>{found.screen.title}</h1>
               <p>
-                Your role ({current.info.role}) cannot open this screen: it needs the permission{' '}
+                Your role ({roleLabel(current.info.role)}) cannot open this screen: it needs the permission{' '}
                 <code>{found.screen.permission}</code>. Ask an owner or admin of the business.
               </p>
             </div>

@@ -11,6 +11,25 @@ const c = initContract();
 
 export const AuditActorKindSchema = z.enum(['user', 'api_key']);
 
+export const AuditSummarySchema = extendApi(
+  z.object({
+    label: z
+      .string()
+      .nullable()
+      .describe(
+        "The resource as people name it when the change was made: an invoice's number, a customer's name.",
+      ),
+    amount: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The money the change moved (a payment recorded), in minor units of `currency`.'),
+    currency: z.string().nullable().describe('The currency of `amount`.'),
+  }),
+  { title: 'AuditSummary' },
+);
+export type AuditSummary = z.infer<typeof AuditSummarySchema>;
+
 export const AuditEntrySchema = extendApi(
   z.object({
     id: idOf('aud'),
@@ -25,6 +44,10 @@ export const AuditEntrySchema = extendApi(
       .nullable()
       .describe("The resource changed: the path's id, else the id the answer gave, else null."),
     request_id: z.string().describe('The `X-Request-Id` of the request.'),
+    summary: AuditSummarySchema.nullable().describe(
+      'What the change was about, read from its request and answer: null when they name nothing and on ' +
+        'entries older than this field.',
+    ),
   }),
   {
     title: 'AuditEntry',
@@ -35,6 +58,7 @@ export const AuditEntrySchema = extendApi(
       operation: 'createCustomer',
       resource_id: 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y5',
       request_id: '3f1c8d2e-5b7a-4c1e-9f0a-2d6b8e4c7a91',
+      summary: { label: 'Ada Lovelace', amount: null, currency: null },
     },
   },
 );

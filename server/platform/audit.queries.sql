@@ -10,10 +10,11 @@ insert into "audit_log" (
   "actor_id",
   "operation",
   "resource_id",
-  "request_id"
+  "request_id",
+  "summary"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- auditInsert
 -- (no SQL recorded: ran no statement; add an example in scripts/query-snapshots.ts)
@@ -26,7 +27,8 @@ select
   "actor_id",
   "operation",
   "resource_id",
-  "request_id"
+  "request_id",
+  "summary"
 from
   "audit_log"
 where

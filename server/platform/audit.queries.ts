@@ -34,7 +34,16 @@ export function listAuditEntries(
 ) {
   let base = db
     .selectFrom('audit_log')
-    .select(['id', 'occurred_at', 'actor_kind', 'actor_id', 'operation', 'resource_id', 'request_id'])
+    .select([
+      'id',
+      'occurred_at',
+      'actor_kind',
+      'actor_id',
+      'operation',
+      'resource_id',
+      'request_id',
+      'summary',
+    ])
     .where('business_id', '=', businessId);
   if (query.actor_id !== undefined) base = base.where('actor_id', '=', query.actor_id);
   if (query.resource_id !== undefined) base = base.where('resource_id', '=', query.resource_id);

@@ -1,10 +1,12 @@
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import type { AuditEntry, ListAuditLogQuery } from '../../contract/audit/index.js';
+import type { AuditEntry, AuditSummary, ListAuditLogQuery } from '../../contract/audit/index.js';
+import { CURRENCY_EXPONENTS } from '../../contract/common/currencies.js';
 import { contract } from '../../contract/index.js';
 import type { Ctx } from './context.js';
 import type { Executor } from './db/database.js';
 import type { AuthInfo } from './deps.js';
 import { newId } from './ids.js';
+import { toMinor } from './money.js';
 import * as queries from './audit.queries.js';
 
 /**
@@ -72,6 +74,48 @@ export function resourceIdOf(params: Record<string, string> | undefined, body: u
   return named.length === 1 ? idText(answer[named[0]!]) : null;
 }
 
+const labelText = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim().length > 0 ? value.trim().slice(0, 200) : null;
+
+/** Operations whose request body's `amount` (major units) is the money the change moved. */
+const MAJOR_AMOUNT_OPERATIONS: ReadonlySet<string> = new Set(['createPayment']);
+
+/**
+ * What a change was about, as people name it, read from its request and answer so that the log
+ * reads as sentences without a request per line (docs/decisions.md, "The dashboard"): the
+ * resource's number or name, and for a payment its amount (minor units) and currency. Null when the
+ * answer names nothing (a deletion).
+ */
+export function summaryOf(operation: string, request: unknown, body: unknown): AuditSummary | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const answer = body as Record<string, unknown>;
+  const data = answer.data;
+  const object = (
+    typeof data === 'object' && data !== null && !Array.isArray(data) ? data : answer
+  ) as Record<string, unknown>;
+  const fullName = [labelText(object.first_name), labelText(object.last_name)].filter(Boolean).join(' ');
+  const label =
+    labelText(object.number) ??
+    labelText(object.name) ??
+    (fullName || null) ??
+    labelText(object.email) ??
+    labelText(object.domain) ??
+    labelText(object.url);
+  const currency =
+    typeof object.currency === 'string' && object.currency in CURRENCY_EXPONENTS ? object.currency : null;
+  let amount: number | null = null;
+  const sent = (request as { amount?: unknown } | null)?.amount;
+  if (MAJOR_AMOUNT_OPERATIONS.has(operation) && currency && typeof sent === 'number') {
+    try {
+      amount = toMinor(sent, currency, 'amount');
+    } catch {
+      amount = null;
+    }
+  }
+  if (label === null && amount === null) return null;
+  return { label, amount, currency: amount === null ? null : currency };
+}
+
 export interface AuditRecord {
   businessId: string;
   actor: AuditActor;
@@ -79,6 +123,7 @@ export interface AuditRecord {
   resourceId: string | null;
   requestId: string;
   at: Date;
+  summary?: AuditSummary | null;
 }
 
 /** Writes one audit row on `db`, the change's own transaction. */
@@ -92,6 +137,7 @@ export function recordChange(db: Executor, record: AuditRecord): Promise<void> {
     operation: record.operation,
     resource_id: record.resourceId,
     request_id: record.requestId,
+    summary: record.summary ? JSON.stringify(record.summary) : null,
   });
 }
 
@@ -113,6 +159,7 @@ export async function listAuditLog(
       operation: r.operation,
       resource_id: r.resource_id,
       request_id: r.request_id,
+      summary: r.summary ?? null,
     })),
     total_count: total,
   };

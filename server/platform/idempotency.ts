@@ -5,7 +5,15 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../contract/common/schemas.js';
 import type { Clock } from './clock.js';
 import type { AppRoute } from '@ts-rest/core';
 import type { ControlledTransaction } from 'kysely';
-import { actorOf, operationOf, recordChange, resourceIdOf, SELF_AUDITED, type AuditActor } from './audit.js';
+import {
+  actorOf,
+  operationOf,
+  recordChange,
+  resourceIdOf,
+  SELF_AUDITED,
+  summaryOf,
+  type AuditActor,
+} from './audit.js';
 import type { Executor } from './db/database.js';
 import type { Database } from './db/types.js';
 import type { Deps } from './deps.js';
@@ -124,6 +132,7 @@ async function auditSuccess(
     resourceId: resourceIdOf(req.params, body),
     requestId: req.requestId,
     at: deps.clock.now(),
+    summary: summaryOf(audit.operation, req.body, body),
   });
 }
 

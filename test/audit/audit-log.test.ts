@@ -14,7 +14,7 @@ import {
   uniqueEmail,
   type TestBusiness,
 } from '../support/business.js';
-import { createCustomer } from '../support/general.js';
+import { createCustomer, issuedInvoice, payInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
@@ -53,6 +53,7 @@ const log = async (client: Client, query: Record<string, string | number> = {}) 
       operation: string;
       resource_id: string | null;
       request_id: string;
+      summary: { label: string | null; amount: number | null; currency: string | null } | null;
     }[];
     total_count: number;
   };
@@ -112,6 +113,30 @@ describe('the audit log', () => {
     expect(answer.status).toBe(200);
     const { entries } = await log(biz.client, { resource_id: customer.id });
     expect(entries.map((e) => e.operation)).toEqual(['updateCustomer', 'createCustomer']);
+  });
+
+  it("keeps what a change was about: the resource's number or name, and a payment's amount and currency", async () => {
+    const customer = await createCustomer(biz.client, { name: 'Ada Summary' });
+    const invoice = await issuedInvoice(biz.client, { customer_id: customer.id, currency: 'GBP' });
+    await payInvoice(biz.client, invoice.id, 2);
+    const { entries } = await log(biz.client, { resource_id: invoice.id });
+    expect(entries.map((e) => [e.operation, e.summary])).toEqual([
+      ['createPayment', { label: invoice.number, amount: 200, currency: 'GBP' }],
+      ['issueInvoice', { label: invoice.number, amount: null, currency: null }],
+      ['createInvoice', { label: invoice.number, amount: null, currency: null }],
+    ]);
+    const created = await log(biz.client, { resource_id: customer.id });
+    expect(created.entries[0]!.summary).toEqual({ label: 'Ada Summary', amount: null, currency: null });
+    // A deletion keeps the name its answer gave, so the log still says what went.
+    const gone = await createCustomer(biz.client, { name: 'Gone Ltd' });
+    await unwrap(biz.client.general.customers.deleteCustomer({ params: { id: gone.id } }));
+    const deleted = await log(biz.client, { resource_id: gone.id, operation: 'deleteCustomer' });
+    expect(deleted.entries[0]!.summary).toEqual({ label: 'Gone Ltd', amount: null, currency: null });
+    // An answer that names nothing leaves no summary.
+    const key = await createApiKey(biz.client, 'full');
+    await unwrap(biz.client.auth.revokeApiKey({ params: { id: key.id } }));
+    const revoked = await log(biz.client, { resource_id: key.id, operation: 'revokeApiKey' });
+    expect(revoked.entries[0]!.summary).toBeNull();
   });
 
   it('records a full API key as the actor', async () => {

@@ -419,16 +419,18 @@ describe('audit log', () => {
     const rows = page.getByRole('table', { name: 'Audit log entries' }).locator('tbody tr');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(50);
-    expect(await rows.first().textContent()).toContain('updateBusiness');
-    expect(await rows.nth(1).textContent()).toContain('createApiKey');
-    expect(await rows.nth(1).textContent()).toContain(key.id);
+    expect(await rows.first().textContent()).toContain('Changed the business settings');
+    expect(await rows.nth(1).textContent()).toContain('Created API key Till');
+    expect(await rows.nth(1).getByRole('link', { name: 'API key Till' }).getAttribute('href')).toBe(
+      '/app/settings/api-keys',
+    );
     expect(await rows.first().textContent()).toContain(`${biz.email} (you)`);
     await page.getByText('Page 1 of 2 · 54 in all').waitFor();
     await expectAccessible(page, 'audit-log');
     await screenshot(page, 'settings-audit-log');
 
-    // A typed filter lands in the URL...
-    await page.getByLabel('Operation').fill('createCustomer');
+    // A chosen filter lands in the URL...
+    await page.getByLabel('Change').selectOption({ label: 'Added a customer' });
     await expect.poll(() => appUrl(page)).toBe('/audit-log?operation=createCustomer');
     await page.getByText('Page 1 of 2 · 52 in all').waitFor();
     // ...and so does the page.
@@ -441,16 +443,16 @@ describe('audit log', () => {
     await page.reload();
     await heading(page, 'Audit log');
     await page.getByText('Page 2 of 2 · 52 in all').waitFor();
-    expect(await page.getByLabel('Operation').inputValue()).toBe('createCustomer');
-    const operations = await rows.locator('td:nth-child(3)').allTextContents();
-    expect(operations).toEqual(['createCustomer', 'createCustomer']);
+    expect(await page.getByLabel('Change').inputValue()).toBe('createCustomer');
+    const changes = await rows.locator('td:nth-child(3)').allTextContents();
+    expect(changes).toEqual(['Added customer Customer 1', 'Added customer Customer 0']);
     await screenshot(page, 'settings-audit-log-filtered');
 
     // A bookmarked filter by resource.
     await page.goto(`/app/audit-log?resource_id=${key.id}`);
     await page.getByText('1 in all').waitFor();
     expect(await page.getByLabel('Resource id').inputValue()).toBe(key.id);
-    expect(await rows.first().textContent()).toContain('createApiKey');
+    expect(await rows.first().textContent()).toContain('Created API key Till');
 
     // Nothing matches: the empty state says so.
     await page.goto('/app/audit-log?operation=deleteInvoice');

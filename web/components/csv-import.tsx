@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
 import { BmsApiError, unwrap, type contract, type imports } from '../../client/index.js';
 import { describeError } from '../lib/forms.js';
+import { plainDetail } from '../lib/messages.js';
 import { api, can } from '../lib/session.js';
 import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
 
@@ -63,16 +64,15 @@ function refusalOf(err: unknown): string {
   if (!(err instanceof BmsApiError)) return message;
   const rows = (err.details ?? []).flatMap((d) => {
     const row = /^line\.(\d+)\.(.+)$/.exec(d.field);
-    return row ? [`line ${row[1]}, ${row[2]}: ${d.message}`] : [];
+    return row ? [`line ${row[1]}, ${row[2]}: ${plainDetail(d.message)}`] : [];
   });
   if (rows.length > 0) {
     const shown = rows.slice(0, 5).join('; ') + (rows.length > 5 ? '; …' : '');
     return `Nothing was imported: rows are refused now (${shown}). Check the file again.`;
   }
-  const extra = (err.details ?? [])
-    .filter((d) => d.field === 'file' && d.message !== message)
-    .map((d) => d.message);
-  return [message, ...extra].join(' ');
+  const extra = (err.details ?? []).filter((d) => d.field === 'file').map((d) => plainDetail(d.message));
+  // What is wrong with the file says more than the general line of a refused form.
+  return extra.length > 0 ? extra.join(' ') : message;
 }
 
 /** The dry run's (or the import's) report: counts, columns, refused rows, the rest summarised. */
@@ -88,7 +88,7 @@ function ImportReportView(props: { report: imports.ImportReport; kind: ImportKin
       key: `${row.line}-${i}`,
       line: row.line,
       field: e.field === 'row' ? '' : e.field,
-      message: e.message,
+      message: plainDetail(e.message),
     })),
   );
   const shownErrors = errors.slice(0, 100);

@@ -5,6 +5,9 @@ import { general, unwrap } from '../../client/index.js';
 import { isCurrency, currencyOptions, useBaseCurrency } from '../lib/currencies.js';
 import { date, money } from '../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../lib/forms.js';
+import { invoiceStatus, statusLabel } from '../lib/messages.js';
+
+export { statusLabel };
 import { summaryOf } from '../lib/refusals.js';
 import {
   decimalText,
@@ -34,21 +37,6 @@ import {
  * What invoices and quotes share: their lists, the status filter, the form that makes one (customer,
  * currency, dates, lines with live totals) and the lines and totals of one.
  */
-
-const STATUS_LABELS: Record<string, string> = {
-  draft: 'Draft',
-  unpaid: 'Unpaid',
-  overdue: 'Overdue',
-  paid: 'Paid',
-  void: 'Void',
-  sent: 'Sent',
-  accepted: 'Accepted',
-  declined: 'Declined',
-  converted: 'Converted',
-  expired: 'Expired',
-};
-
-export const statusLabel = (status: string): string => STATUS_LABELS[status] ?? status;
 
 /** All, then one link per status; the status is the URL's `status`. */
 export function StatusFilter(props: {
@@ -92,7 +80,7 @@ export function InvoiceTable(props: {
   const columns: Column<general.Invoice>[] = [
     { label: 'Number', sort: 'number', render: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
     ...(props.showCustomer === false ? [] : [{ label: 'Customer', render: customerCell }]),
-    { label: 'Status', render: (i) => <Badge value={i.status} /> },
+    { label: 'Status', render: (i) => <Badge value={invoiceStatus(i).key} /> },
     { label: 'Issued', render: (i) => date(i.issue_date) },
     { label: 'Due', sort: 'due_date', render: (i) => date(i.due_date) },
     { label: 'Total', sort: 'total', numeric: true, render: (i) => money(i.total, i.currency) },

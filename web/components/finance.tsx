@@ -4,6 +4,7 @@ import { finance, unwrap } from '../../client/index.js';
 import { currencyOptions } from '../lib/currencies.js';
 import { useLoad } from '../lib/forms.js';
 import { exponentOf, priceMinor, scaledDecimal } from '../lib/lines.js';
+import { FIELD_MESSAGES } from '../lib/messages.js';
 import { here, href, navigate, withQuery } from '../lib/router.js';
 import { allowed, api } from '../lib/session.js';
 import { Button, Field, Select } from './ui.js';
@@ -33,9 +34,8 @@ export function minorText(minor: number | bigint, currency: string): string {
 export function amountAdvice(text: string, currency: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '' || minorOf(trimmed, currency) !== null) return undefined;
-  if (!/^\d*(\.\d*)?$/.test(trimmed)) return 'A positive number, such as 12.50';
-  const exponent = exponentOf(currency);
-  return `${currency} amounts are written ${exponent === 0 ? 'without decimals' : `with at most ${exponent} decimals`}`;
+  if (!/^\d*(\.\d*)?$/.test(trimmed)) return FIELD_MESSAGES.amount(currency);
+  return FIELD_MESSAGES.amountDecimals(currency);
 }
 
 const QUANTITY_PLACES = 4;

@@ -4,6 +4,7 @@ import { currencyOptions } from '../lib/currencies.js';
 import { date, today } from '../lib/format.js';
 import { describeError, useForm, useLoad, type FieldErrors } from '../lib/forms.js';
 import { decimalText } from '../lib/lines.js';
+import { FIELD_MESSAGES } from '../lib/messages.js';
 import { conflictOn, summaryOf } from '../lib/refusals.js';
 import { href, withQuery } from '../lib/router.js';
 import { api, can } from '../lib/session.js';
@@ -195,8 +196,8 @@ export function EmployeeForm(props: {
       } catch (err) {
         setSalaryError(
           err instanceof RangeError && /decimal/.test(err.message)
-            ? err.message.replace(/:.*$/, '')
-            : 'Enter an amount such as 4200.00',
+            ? FIELD_MESSAGES.amountDecimals(draft.currency)
+            : FIELD_MESSAGES.amount(draft.currency),
         );
         return;
       }

@@ -223,10 +223,11 @@ export function Empty(props: { title: string; children?: ComponentChildren }) {
   );
 }
 
-export function Badge(props: { value: string }) {
+/** A status as a coloured word; `label` when the value's own words are not what people read (a role). */
+export function Badge(props: { value: string; label?: string }) {
   return (
     <span class={`badge badge-${props.value.replace(/[^a-z_]/gi, '')}`}>
-      {props.value.replace(/_/g, ' ')}
+      {props.label ?? props.value.replace(/_/g, ' ')}
     </span>
   );
 }

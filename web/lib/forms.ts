@@ -1,6 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { BmsApiError } from '../../client/index.js';
+import {
+  CHECK_FIELDS,
+  CONNECTION_LOST,
+  SOMETHING_WENT_WRONG,
+  fieldMessage,
+  plainDetail,
+  refusalMessage,
+  type FieldContext,
+  type FieldIssue,
+} from './messages.js';
 import { expired, refresh } from './session.js';
 
 /**
@@ -10,18 +20,34 @@ import { expired, refresh } from './session.js';
 
 export type FieldErrors = Record<string, string>;
 
-/** The first message per field of a Zod refusal, by dotted path (`items.0.quantity`). */
-export function zodErrors(issues: readonly { path: (string | number)[]; message: string }[]): FieldErrors {
+/**
+ * The first message per field of a Zod refusal, by dotted path (`items.0.quantity`), in the words of
+ * the message catalogue (web/lib/messages.ts).
+ */
+export function zodErrors(
+  issues: readonly (FieldIssue & { path: (string | number)[] })[],
+  context: FieldContext = {},
+): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const field = issue.path.join('.') || '_';
-    errors[field] ??= issue.message;
+    errors[field] ??= fieldMessage(issue, context);
   }
   return errors;
 }
 
-/** What a failed call says: its message, and the fields it names. */
-export function describeError(err: unknown): { message: string; fields: FieldErrors } {
+/** The currency a form's amounts are in: the one it names, else the one its input carries. */
+const contextOf = (input: unknown, context: FieldContext | undefined): FieldContext => {
+  if (context?.currency) return context;
+  const currency = (input as { currency?: unknown } | null | undefined)?.currency;
+  return typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? { currency } : {};
+};
+
+/** What a failed call says: its message, and the fields it names, in the catalogue's words. */
+export function describeError(
+  err: unknown,
+  context: FieldContext = {},
+): { message: string; fields: FieldErrors } {
   if (err instanceof BmsApiError) {
     if (err.status === 401) expired();
     // The business came to require a second factor since the session was read: the app then opens
@@ -30,13 +56,11 @@ export function describeError(err: unknown): { message: string; fields: FieldErr
       refresh().catch(() => undefined);
     }
     const fields: FieldErrors = {};
-    for (const detail of err.details ?? []) fields[detail.field] ??= detail.message;
-    return { message: err.message, fields };
+    for (const detail of err.details ?? []) fields[detail.field] ??= plainDetail(detail.message, context);
+    return { message: refusalMessage(err.code, err.message), fields };
   }
-  if (err instanceof TypeError) {
-    return { message: 'The service cannot be reached; check the connection and try again.', fields: {} };
-  }
-  return { message: err instanceof Error ? err.message : 'Something went wrong; try again.', fields: {} };
+  if (err instanceof TypeError) return { message: CONNECTION_LOST, fields: {} };
+  return { message: SOMETHING_WENT_WRONG, fields: {} };
 }
 
 export interface Form {
@@ -51,6 +75,8 @@ export interface Form {
     schema: ZodType<T, ZodTypeDef, unknown> | null,
     input: unknown,
     send: (value: T) => Promise<R>,
+    /** What the messages need to know of the form (its currency, when its input does not carry one). */
+    context?: FieldContext,
   ): Promise<R | undefined>;
   clear(): void;
 }
@@ -84,14 +110,17 @@ export function useForm(): Form {
       schema: ZodType<T, ZodTypeDef, unknown> | null,
       input: unknown,
       send: (value: T) => Promise<R>,
+      context?: FieldContext,
     ): Promise<R | undefined> => {
       let value = input as T;
       submitted.current = document.activeElement?.closest('form') ?? null;
+      const words = contextOf(input, context);
       if (schema) {
         const parsed = schema.safeParse(input);
         if (!parsed.success) {
-          setErrors(zodErrors(parsed.error.issues));
-          setMessage('Check the highlighted fields.');
+          const fields = zodErrors(parsed.error.issues, words);
+          setErrors(fields);
+          setMessage(CHECK_FIELDS(Object.keys(fields).length));
           setRefusals((n) => n + 1);
           return undefined;
         }
@@ -103,7 +132,7 @@ export function useForm(): Form {
       try {
         return await send(value);
       } catch (err) {
-        const described = describeError(err);
+        const described = describeError(err, words);
         setErrors(described.fields);
         setMessage(described.message);
         setRefusals((n) => n + 1);

@@ -1,5 +1,6 @@
 import { BmsApiError } from '../../client/index.js';
 import type { FieldErrors } from './forms.js';
+import { CHECK_FIELDS } from './messages.js';
 
 /** How a form shows a refusal: beside the fields it names, with a line under the form pointing to them. */
 
@@ -33,5 +34,5 @@ export function summaryOf(form: { message: string | null; errors: FieldErrors })
   if (!form.message) return null;
   const named = Object.keys(form.errors).filter((field) => field !== '_').length;
   if (named === 0) return form.errors._ ?? form.message;
-  return named === 1 ? 'Check the highlighted field.' : `Check the ${named} highlighted fields.`;
+  return CHECK_FIELDS(named);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { audit, contract, OPERATION_PERMISSIONS, unwrap } from '../../client/index.js';
+import { audit, contract, unwrap } from '../../client/index.js';
 import { ExportButton } from '../components/csv.js';
 import {
   Button,
@@ -10,21 +10,53 @@ import {
   Loading,
   PageHeader,
   Pager,
+  Select,
   Table,
 } from '../components/ui.js';
-import { dateTime } from '../lib/format.js';
+import { dateTime, minorMoney } from '../lib/format.js';
+import { auditSentence, operationLabel, sentenceText } from '../lib/audit-messages.js';
 import { useLoad } from '../lib/forms.js';
 import { here, navigate, withQuery } from '../lib/router.js';
 import { allowed, api, session } from '../lib/session.js';
 import type { ScreenProps } from '../routes.js';
 
 const PAGE_SIZE = 50;
-type TextFilter = 'actor_id' | 'resource_id' | 'operation';
+type TextFilter = 'actor_id' | 'resource_id';
 
-/** Changes only: the operations a read never is (the audit log records no GET). */
-const OPERATIONS = Object.keys(OPERATION_PERMISSIONS)
-  .filter((op) => !/^(list|get)[A-Z]/.test(op))
-  .sort();
+/** Changes only: the operations of the contract a read never is (the audit log records no GET). */
+function changes(router: object, found: string[] = []): string[] {
+  for (const [name, entry] of Object.entries(router) as [string, Record<string, unknown>][]) {
+    if (typeof entry.method === 'string' && typeof entry.path === 'string') {
+      if (entry.method !== 'GET') found.push(name);
+    } else changes(entry, found);
+  }
+  return found;
+}
+
+/** The changes by what they do, for the filter. */
+const OPERATIONS = changes(contract)
+  .map((op) => ({ value: op, label: operationLabel(op) }))
+  .sort((a, b) => a.label.localeCompare(b.label));
+
+/** An entry as a sentence, its resource a link to its screen where the dashboard has one. */
+function Change(props: { entry: audit.AuditEntry }) {
+  const parts = auditSentence(props.entry, minorMoney);
+  return (
+    <span class="audit-change" title={sentenceText(parts)}>
+      {parts.map((part, i) =>
+        'text' in part ? (
+          part.text
+        ) : part.resource.to ? (
+          <Link key={i} to={part.resource.to}>
+            {part.resource.label}
+          </Link>
+        ) : (
+          <span key={i}>{part.resource.label}</span>
+        ),
+      )}
+    </span>
+  );
+}
 
 /** A date of the filter (`2026-11-26`, the browser's calendar) as the instant its day starts. */
 function startOfDay(value: string, plusDays = 0): string | undefined {
@@ -102,7 +134,6 @@ export default function AuditLog(_props: ScreenProps) {
   const actors = useActors();
   const [actor, setActor] = useTypedFilter('actor_id');
   const [resource, setResource] = useTypedFilter('resource_id');
-  const [operation, setOperation] = useTypedFilter('operation');
   const filtered = Object.values(filters).some(Boolean);
   const data = load.data;
   const totalPages = data ? Math.max(1, Math.ceil(data.total_count / PAGE_SIZE)) : 1;
@@ -123,19 +154,13 @@ export default function AuditLog(_props: ScreenProps) {
         aria-label="Filter the audit log"
         onSubmit={(e) => e.preventDefault()}
       >
-        <Field
-          label="Operation"
+        <Select
+          label="Change"
           name="operation"
-          list="audit-operations"
-          value={operation}
-          onValue={setOperation}
-          autoComplete="off"
+          value={filters.operation}
+          options={[{ value: '', label: 'Every change' }, ...OPERATIONS]}
+          onValue={(v) => navigate(withQuery({ operation: v || null, page: null }), { replace: true })}
         />
-        <datalist id="audit-operations">
-          {OPERATIONS.map((op) => (
-            <option key={op} value={op} />
-          ))}
-        </datalist>
         <Field
           label="Actor id"
           name="actor_id"
@@ -228,23 +253,8 @@ export default function AuditLog(_props: ScreenProps) {
                     ),
                   },
                   {
-                    label: 'Operation',
-                    render: (e) => (
-                      <Link to={withQuery({ operation: e.operation, page: null })}>
-                        <code>{e.operation}</code>
-                      </Link>
-                    ),
-                  },
-                  {
-                    label: 'Resource',
-                    render: (e) =>
-                      e.resource_id ? (
-                        <Link to={withQuery({ resource_id: e.resource_id, page: null })} class="mono">
-                          {e.resource_id}
-                        </Link>
-                      ) : (
-                        '—'
-                      ),
+                    label: 'Change',
+                    render: (e) => <Change entry={e} />,
                   },
                   {
                     label: 'Request id',

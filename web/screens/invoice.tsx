@@ -18,6 +18,7 @@ import {
 } from '../components/ui.js';
 import { date, dateTime, money, today } from '../lib/format.js';
 import { describeError, useForm, useLoad } from '../lib/forms.js';
+import { invoiceStatus } from '../lib/messages.js';
 import { summaryOf } from '../lib/refusals.js';
 import { decimalText } from '../lib/lines.js';
 import { navigate } from '../lib/router.js';
@@ -57,8 +58,12 @@ function PaymentForm(props: {
       reference: reference.trim() || undefined,
     };
     void form
-      .submit(general.CreatePaymentBodySchema, body, (value) =>
-        unwrap(api.value.general.invoices.createPayment({ params: { id: invoice.id }, body: value })),
+      .submit(
+        general.CreatePaymentBodySchema,
+        body,
+        (value) =>
+          unwrap(api.value.general.invoices.createPayment({ params: { id: invoice.id }, body: value })),
+        { currency: invoice.currency },
       )
       .then((saved) => {
         if (saved) props.onSaved(saved.data);
@@ -148,6 +153,7 @@ export default function Invoice({ params }: ScreenProps) {
   if (!load.data) return <Loading />;
   const invoice = current && current.id === id ? current : load.data.data;
   const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
+  const shown = invoiceStatus(invoice);
 
   if (editing && invoice.status === 'draft') {
     return (
@@ -283,16 +289,18 @@ export default function Invoice({ params }: ScreenProps) {
         ) : null}
       </PageHeader>
       <p class="status-line">
-        <Badge value={invoice.status} />{' '}
-        {invoice.status === 'draft'
-          ? 'Not issued yet: check it, then issue it.'
-          : invoice.status === 'overdue'
-            ? `Was due on ${date(invoice.due_date)}.`
-            : invoice.status === 'unpaid'
-              ? `Due on ${date(invoice.due_date)}.`
-              : invoice.status === 'paid'
-                ? `Paid in full on ${dateTime(invoice.paid_at)}.`
-                : `Voided on ${dateTime(invoice.voided_at)}.`}
+        <Badge value={shown.key} />{' '}
+        {shown.key === 'partially_paid' || (invoice.status === 'overdue' && invoice.amount_paid > 0)
+          ? `${shown.label}: ${money(invoice.amount_due, invoice.currency)} of ${money(invoice.total, invoice.currency)} still due${invoice.status === 'overdue' ? `; it was due on ${date(invoice.due_date)}` : ` on ${date(invoice.due_date)}`}.`
+          : invoice.status === 'draft'
+            ? 'Not issued yet: check it, then issue it.'
+            : invoice.status === 'overdue'
+              ? `Was due on ${date(invoice.due_date)}.`
+              : invoice.status === 'unpaid'
+                ? `Due on ${date(invoice.due_date)}.`
+                : invoice.status === 'paid'
+                  ? `Paid in full on ${dateTime(invoice.paid_at)}.`
+                  : `Voided on ${dateTime(invoice.voided_at)}.`}
       </p>
       <ErrorMessage message={actionError} />
       {notice ? <Notice kind="success">{notice}</Notice> : null}

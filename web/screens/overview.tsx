@@ -4,6 +4,7 @@ import { RevenueChart } from '../components/chart.js';
 import { Badge, Empty, ErrorMessage, Link, Loading, PageHeader } from '../components/ui.js';
 import { useLoad, type Load } from '../lib/forms.js';
 import { date, minorMoney, money, monthStart, number, percent, today } from '../lib/format.js';
+import { NOT_WITHIN_HORIZON, withinHorizon } from '../lib/messages.js';
 import { allowed, api, session } from '../lib/session.js';
 
 /**
@@ -120,7 +121,11 @@ function Vat(props: { load: Load<finance.SalesSchedule> }) {
               <dd>{percent(vat.percentageReached / 100)}</dd>
               <dt>Projected crossing</dt>
               <dd>
-                {vat.projectedCrossingDate ? date(vat.projectedCrossingDate) : 'Not at the current pace'}
+                {withinHorizon(vat.projectedCrossingDate, today())
+                  ? date(vat.projectedCrossingDate)
+                  : vat.projectedCrossingDate
+                    ? NOT_WITHIN_HORIZON
+                    : 'Not at the current pace'}
               </dd>
             </dl>
           </>

@@ -231,6 +231,13 @@ export interface EventsTable {
   dispatched_at: NullableTimestamp;
 }
 
+/** What an audit entry's change was about (`audit_log.summary`, jsonb). */
+export interface AuditSummaryJson {
+  label: string | null;
+  amount: number | null;
+  currency: string | null;
+}
+
 export interface AuditLogTable {
   business_id: string;
   id: string;
@@ -240,6 +247,7 @@ export interface AuditLogTable {
   operation: string;
   resource_id: string | null;
   request_id: string;
+  summary: ColumnType<AuditSummaryJson | null, string | null | undefined, never>;
 }
 
 export interface WebhooksTable {

@@ -15,6 +15,7 @@ import {
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney, percent, today } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
+import { NOT_WITHIN_HORIZON, withinHorizon } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 
@@ -309,15 +310,17 @@ export default function Vat() {
         <dl class="facts">
           <dt>Projected crossing</dt>
           <dd data-crossing="">
-            {vat.projectedCrossingDate
+            {withinHorizon(vat.projectedCrossingDate, today())
               ? date(vat.projectedCrossingDate)
-              : vat.registered
-                ? 'Registered'
-                : vat.percentageReached >= 100
-                  ? 'Already reached'
-                  : vat.currentRevenue === 0
-                    ? 'No revenue yet'
-                    : 'Not within the window at the current pace'}
+              : vat.projectedCrossingDate
+                ? NOT_WITHIN_HORIZON
+                : vat.registered
+                  ? 'Registered'
+                  : vat.percentageReached >= 100
+                    ? 'Already reached'
+                    : vat.currentRevenue === 0
+                      ? 'No revenue yet'
+                      : 'Not within the window at the current pace'}
           </dd>
           <dt>Alert at</dt>
           <dd>

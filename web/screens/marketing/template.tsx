@@ -16,6 +16,7 @@ import {
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
+import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
@@ -209,7 +210,7 @@ function Editor(props: { template: Template; onSaved: (t: Template) => void }) {
             value={fromEmail}
             onValue={setFromEmail}
             error={form.errors.from_email}
-            hint="At a verified sender domain; empty, the service's default sender"
+            hint={FROM_EMAIL_HINT.template}
             readOnly={!editable}
           />
         </div>

@@ -18,6 +18,7 @@ import {
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
+import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { oneOf, pageOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
@@ -84,7 +85,7 @@ function NewTemplate(props: { onCancel: () => void }) {
           value={fromEmail}
           onValue={setFromEmail}
           error={form.errors.from_email}
-          hint="At a verified sender domain"
+          hint={FROM_EMAIL_HINT.template}
         />
       </div>
       <TextArea

@@ -18,6 +18,7 @@ import {
 } from '../../components/ui.js';
 import { date, dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
+import { roleLabel } from '../../lib/messages.js';
 import { api, can, session } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
 
@@ -30,8 +31,6 @@ const ROLE_HELP: Record<Role, string> = {
   loyalty: 'The loyalty program and its members.',
   viewer: 'Reads everything but the audit log; changes nothing.',
 };
-
-const roleLabel = (role: Role) => role.charAt(0).toUpperCase() + role.slice(1);
 
 /** The roles the signed-in person may give: only an owner makes owners. */
 const assignable = (): Role[] =>
@@ -109,7 +108,8 @@ function RoleCell(props: {
   const [busy, setBusy] = useState(false);
   const { member } = props;
   const ownerOnly = member.role === 'owner' && session.value?.info.role !== 'owner';
-  if (!can('changeMemberRole') || ownerOnly) return <Badge value={member.role} />;
+  if (!can('changeMemberRole') || ownerOnly)
+    return <Badge value={member.role} label={roleLabel(member.role)} />;
   const options = member.role === 'owner' ? ROLES : assignable();
   return (
     <select
@@ -228,7 +228,7 @@ export default function TeamSettings(_props: ScreenProps) {
               rowKey={(i) => i.id}
               columns={[
                 { label: 'Email', render: (i) => i.email },
-                { label: 'Role', render: (i) => <Badge value={i.role} /> },
+                { label: 'Role', render: (i) => <Badge value={i.role} label={roleLabel(i.role)} /> },
                 { label: 'Invited', render: (i) => dateTime(i.createdAt) },
                 {
                   label: 'Expires',
