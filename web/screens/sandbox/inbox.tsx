@@ -42,7 +42,12 @@ const INERT =
  * as text with their address in a tooltip. Parsed by DOMParser, whose documents run and fetch nothing.
  */
 export function inertHtml(html: string): string {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
+  // Styles go before parsing too: the parser's document inherits the dashboard's CSP, which logs
+  // every inline style it refuses.
+  const unstyled = html
+    .replace(/<style\b[\s\S]*?<\/style\s*>/gi, '')
+    .replace(/\sstyle\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, '');
+  const doc = new DOMParser().parseFromString(unstyled, 'text/html');
   for (const node of doc.querySelectorAll(INERT)) node.remove();
   for (const el of doc.body.querySelectorAll('*')) {
     for (const { name } of [...el.attributes]) {
