@@ -79,7 +79,6 @@ export const hasRefusedPort = (url: URL): boolean => url.port === '0';
 export type UrlCheck = { ok: true } | { ok: false; reason: string };
 
 /**
-/**
  * Said after the refusals that WEBHOOK_ALLOW_PRIVATE lifts, outside production only: there the
  * setting is refused (server/config.ts), so naming it would only point at what cannot be done.
  */
