@@ -26,6 +26,7 @@ import * as generalDocuments from './2026_11_26_0006_general_documents.js';
 import * as marketingSendPacing from './2026_11_26_0010_marketing_send_pacing.js';
 import * as platformTenantKeys from './2026_11_26_0011_platform_tenant_keys.js';
 import * as authTwoFactorSessions from './2026_11_26_0012_auth_two_factor_sessions.js';
+import * as authInvitationLinks from './2026_11_28_0002_auth_invitation_links.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0010_marketing_send_pacing': marketingSendPacing,
   '2026_11_26_0011_platform_tenant_keys': platformTenantKeys,
   '2026_11_26_0012_auth_two_factor_sessions': authTwoFactorSessions,
+  '2026_11_28_0002_auth_invitation_links': authInvitationLinks,
 };

@@ -35,6 +35,8 @@ const PUBLIC: Record<string, string> = {
   signIn: 'exchanges an email and password for an access token',
   completeSignIn:
     'the single-use, short-lived challenge token of the first step is the capability, with the code (test/auth/two-factor)',
+  describeInvitation:
+    'the invitation token in the body is the capability (test/team/invitations: unknown, used and expired tokens)',
   acceptInvitation:
     'the single-use invitation token in the body is the capability (test/team: unknown, used and expired tokens)',
 };
