@@ -95,9 +95,13 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   updateBusiness: 'settings.write',
   getTeam: 'team.read',
   inviteMember: 'team.manage',
+  resendInvitation: 'team.manage',
+  getInvitationLink: 'team.manage',
+  revokeInvitation: 'team.manage',
   changeMemberRole: 'team.manage',
   removeMember: 'team.manage',
   acceptInvitation: null,
+  describeInvitation: null,
   // general.customers
   listCustomers: 'customers.read',
   createCustomer: 'customers.write',

@@ -27,6 +27,7 @@ import * as marketingSendPacing from './2026_11_26_0010_marketing_send_pacing.js
 import * as platformTenantKeys from './2026_11_26_0011_platform_tenant_keys.js';
 import * as authTwoFactorSessions from './2026_11_26_0012_auth_two_factor_sessions.js';
 import * as authPasswordResets from './2026_11_28_0001_auth_password_resets.js';
+import * as authInvitationLinks from './2026_11_28_0002_auth_invitation_links.js';
 import * as platformAuditSummary from './2026_11_28_0004_platform_audit_summary.js';
 
 /** Every migration, in order. Add new files here. */
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0011_platform_tenant_keys': platformTenantKeys,
   '2026_11_26_0012_auth_two_factor_sessions': authTwoFactorSessions,
   '2026_11_28_0001_auth_password_resets': authPasswordResets,
+  '2026_11_28_0002_auth_invitation_links': authInvitationLinks,
   '2026_11_28_0004_platform_audit_summary': platformAuditSummary,
 };

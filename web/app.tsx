@@ -62,6 +62,20 @@ function ScreenView(props: { screen: Screen; params: Record<string, string> }) {
   return <View params={params} />;
 }
 
+/** The invitation screen, loaded on its own: few visits need it, so the first load stays small. */
+function InvitationView() {
+  const [View, setView] = useState<ScreenModule['default'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    import('./screens/invitation.js').then(
+      (m) => setView(() => m.default),
+      () => setError('This screen could not be loaded; reload the page.'),
+    );
+  }, []);
+  if (error) return <ErrorMessage message={error} />;
+  return View ? <View params={{}} /> : <Loading />;
+}
+
 function EnvironmentSwitch() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -248,6 +262,8 @@ export function App() {
   // The reset link's page opens signed in or not: the link may be opened in a signed-in tab.
   if (path === RESET_PASSWORD.path) return <ScreenView screen={RESET_PASSWORD} params={{}} />;
   if (restoring.value) return <Loading label="Opening the dashboard…" />;
+  // The invitation mail's link lands here, signed in or not (screens/invitation.tsx).
+  if (path === '/invitation') return <InvitationView />;
   if (!session.value) {
     if (path === '/register') return <Register />;
     const open = SIGNED_OUT_SCREENS.find((screen) => screen.path === path);

@@ -32,6 +32,7 @@ export const InvitationSchema = extendApi(
     email: z.string(),
     role: RoleSchema,
     createdAt: TimestampSchema,
+    sentAt: TimestampSchema.describe('When the mail last went out (the invitation, or its last resend).'),
     expiresAt: TimestampSchema,
   }),
   { title: 'Invitation' },
@@ -62,7 +63,19 @@ export const ChangeRoleBodySchema = extendApi(z.object({ role: RoleSchema }).str
 });
 export type ChangeRoleBody = z.infer<typeof ChangeRoleBodySchema>;
 
+export const InvitationLinkSchema = extendApi(
+  z.object({
+    url: z
+      .string()
+      .describe('The link of the invitation mail: whoever opens it can accept as the invited email.'),
+    expiresAt: TimestampSchema,
+  }),
+  { title: 'InvitationLink' },
+);
+export type InvitationLink = z.infer<typeof InvitationLinkSchema>;
+
 const MemberParamsSchema = z.object({ userId: IdSchema.describe("The member's user id") });
+const InvitationParamsSchema = z.object({ id: IdSchema.describe("The invitation's id") });
 
 const teamRoute = meta('user', 'Team');
 
@@ -89,6 +102,47 @@ export const teamContract = c.router({
       'token is in the mail only. Only an owner may invite an owner (403). An email already in the team: 409.',
     body: InviteBodySchema,
     responses: { 201: resultData(InvitationSchema), ...resultErrors(409) },
+    metadata: teamRoute,
+  },
+  resendInvitation: {
+    method: 'POST',
+    path: '/team/invitations/:id/resend',
+    headers: IdempotencyHeadersSchema,
+    summary: 'Resend an invitation',
+    description:
+      'Mails the invitation again, with the same link, and makes it valid for 7 days from now. Only an owner ' +
+      'may resend an invitation as owner (403). An invitation accepted or expired: 409 INVALID_STATE (invite ' +
+      'the email again).',
+    pathParams: InvitationParamsSchema,
+    body: c.noBody(),
+    responses: { 200: resultData(InvitationSchema), ...resultErrors(404, 409) },
+    metadata: teamRoute,
+  },
+  getInvitationLink: {
+    method: 'POST',
+    path: '/team/invitations/:id/link',
+    summary: "Read an invitation's link",
+    description:
+      'The link the invitation mail carries, to hand to the person another way. A POST, so each read is in ' +
+      'the audit log. An invitation made before links could be read again gets a new token: its mailed link ' +
+      'stops working. Only an owner may read the link of an invitation as owner (403). An invitation ' +
+      'accepted or expired: 409 INVALID_STATE.',
+    pathParams: InvitationParamsSchema,
+    body: c.noBody(),
+    responses: { 200: resultData(InvitationLinkSchema), ...resultErrors(404, 409) },
+    metadata: teamRoute,
+  },
+  revokeInvitation: {
+    method: 'DELETE',
+    path: '/team/invitations/:id',
+    summary: 'Revoke an invitation',
+    description:
+      'Deletes a pending or expired invitation: its link stops working at once. Only an owner may revoke an ' +
+      'invitation as owner (403). An invitation already accepted: 409 INVALID_STATE (remove the member ' +
+      'instead).',
+    pathParams: InvitationParamsSchema,
+    body: c.noBody(),
+    responses: { 200: ResultMessageSchema, ...resultErrors(404, 409) },
     metadata: teamRoute,
   },
   changeMemberRole: {

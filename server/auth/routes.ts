@@ -62,6 +62,17 @@ export const authRoutes = (deps: Deps) => {
   };
 
   /**
+   * The person whose access token a public request carries (accepting an invitation as oneself);
+   * undefined without one, or for an API key or a token no longer valid.
+   */
+  const signedInAs = async (req: Request): Promise<string | undefined> => {
+    const match = /^Bearer (\S+)$/i.exec(req.get('authorization') ?? '');
+    if (!match?.[1]) return undefined;
+    const found = await auth.resolveCredential(sourceOf(req, deps), match[1]);
+    return found?.kind === 'user' ? found.userId : undefined;
+  };
+
+  /**
    * Runs an account change of the signed-in person that checks a password or code: throttled as
    * sign-in is, and a wrong one counts.
    */
@@ -226,15 +237,32 @@ export const authRoutes = (deps: Deps) => {
       ok(success({ data: await auth.updateBusiness(ctx(req), authOf(req), body) })),
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
-    acceptInvitation: async ({ body, req }) => {
-      const blocked = await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures);
-      if (blocked) throw rateLimited(blocked, 'Too many failed attempts; try again later');
-      const session = await team.acceptInvitation(sourceOf(req, deps), body, clientOf(req));
-      if (!session) {
+    describeInvitation: async ({ body, req }) => {
+      await refuseWhileBlocked(req, undefined);
+      const preview = await team.describeInvitation(sourceOf(req, deps), body.token);
+      if (!preview) {
         await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
         throw invalid('token', 'This invitation is unknown, already used or expired');
       }
-      return ok(success({ data: session }));
+      return ok(success({ data: preview }));
+    },
+
+    // Throttled as sign-in is: a wrong token counts for the address, a wrong password for it and
+    // the invited email.
+    acceptInvitation: async ({ body, req }) => {
+      const source = sourceOf(req, deps);
+      const preview = await team.describeInvitation(source, body.token);
+      await refuseWhileBlocked(req, preview?.email);
+      const outcome = await team.acceptInvitation(source, body, clientOf(req), await signedInAs(req));
+      if ('session' in outcome) return ok(success({ data: outcome.session }));
+      if (outcome.failure === 'password') {
+        await countFailure(req, outcome.email);
+        throw new ApiError('UNAUTHORIZED', 'Invalid password for the invited email', undefined, {
+          'WWW-Authenticate': 'Bearer',
+        });
+      }
+      await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
+      throw invalid('token', 'This invitation is unknown, already used or expired');
     },
   });
 };

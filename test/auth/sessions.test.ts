@@ -75,7 +75,9 @@ async function personInTwoBusinesses() {
   await unwrap(second.client.team.inviteMember({ body: { email: first.email, role: 'accountant' } }));
   const token = await invitationTokenFor(first.email);
   const anonymous = createClient({ baseUrl: server().baseUrl, maxRetries: 0 });
-  const joined = sessionOf((await unwrap(anonymous.auth.acceptInvitation({ body: { token } }))).data);
+  const joined = sessionOf(
+    (await unwrap(anonymous.auth.acceptInvitation({ body: { token, password: first.password } }))).data,
+  );
   expect(joined.businessId).toBe(second.businessId);
   return { first, second, joinedToken: joined.accessToken };
 }

@@ -499,7 +499,9 @@ describe('invitations', () => {
       .executeTakeFirstOrThrow();
     const token = /bms_inv_[A-Za-z0-9_-]+/.exec(mail.body)?.[0];
     if (!token) throw new Error('no invitation token in the mail');
-    const { data } = await unwrap(anonymous().auth.acceptInvitation({ body: { token } }));
+    const { data } = await unwrap(
+      anonymous().auth.acceptInvitation({ body: { token, password: person.password } }),
+    );
     if (!isSignInChallenge(data)) throw new Error('expected a challenge');
     const session = (await unwrap(complete(data.challengeToken, await nextCode(secret)))).data;
     expect(session.businessId).toBe(inviter.businessId);

@@ -311,6 +311,12 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
   const team = (await unwrap(shop.client.team.getTeam())).data.members
     .filter((m) => teamEmails.includes(m.email))
     .map((m) => m.userId);
+  // Pending invitations the fuzzer may resend, read the link of or revoke.
+  const invitations: string[] = [];
+  for (const label of ['fuzz-invited', 'fuzz-invited-too']) {
+    const body = { email: uniqueEmail(label), role: 'viewer' as const };
+    invitations.push((await unwrap(shop.client.team.inviteMember({ body }))).data.id);
+  }
 
   const webhook = await unwrap(
     webhooks.createWebhook({ body: { url: hookUrl, events: ['customer.created', 'invoice.created'] } }),
@@ -349,6 +355,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       templates: [template],
       campaigns,
       team,
+      invitations,
     },
     emails,
     password: shop.password,

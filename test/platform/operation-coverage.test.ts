@@ -39,6 +39,8 @@ const PUBLIC: Record<string, string> = {
     'the single-use, hour-long token of the mailed link is the capability (test/auth/password-reset: unknown, used and expired tokens)',
   completeSignIn:
     'the single-use, short-lived challenge token of the first step is the capability, with the code (test/auth/two-factor)',
+  describeInvitation:
+    'the invitation token in the body is the capability (test/team/invitations: unknown, used and expired tokens)',
   acceptInvitation:
     'the single-use invitation token in the body is the capability (test/team: unknown, used and expired tokens)',
 };

@@ -171,6 +171,7 @@ export const SEEDED_COLLECTIONS = [
   'templates',
   'campaigns',
   'team',
+  'invitations',
 ] as const;
 export type SeededCollection = (typeof SEEDED_COLLECTIONS)[number];
 

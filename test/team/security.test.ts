@@ -1,5 +1,5 @@
 import { contract } from '../../client/index.js';
-import { hashPassword } from '../../server/auth/secrets.js';
+import { hashPassword, hashSecret, INVITATION_PREFIX, newSecret } from '../../server/auth/secrets.js';
 import { newId } from '../../server/platform/ids.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { describeRouteSecurity } from '../support/security.js';
@@ -25,6 +25,26 @@ async function memberOf(t: TestBusiness): Promise<string> {
   return userId;
 }
 
+/** A pending invitation of the business, made as inviting does (its token sealed): its id. */
+async function invitationOf(t: TestBusiness): Promise<string> {
+  const token = newSecret(INVITATION_PREFIX);
+  const id = newId('inv');
+  const now = Date.now();
+  await server()
+    .deps.db.insertInto('invitations')
+    .values({
+      id,
+      business_id: t.businessId,
+      email: uniqueEmail('invited'),
+      role: 'viewer',
+      token_hash: hashSecret(token),
+      token_sealed: server().deps.secrets.seal(token),
+      expires_at: new Date(now + 7 * 24 * 3600_000),
+    })
+    .execute();
+  return id;
+}
+
 describeRouteSecurity({
   server,
   tenant: registerBusiness,
@@ -34,6 +54,9 @@ describeRouteSecurity({
     route(team.inviteMember, async () => ({
       body: { email: uniqueEmail('invited'), role: 'viewer' as const },
     })),
+    route(team.resendInvitation, async (t) => ({ params: { id: await invitationOf(t) } })),
+    route(team.getInvitationLink, async (t) => ({ params: { id: await invitationOf(t) } })),
+    route(team.revokeInvitation, async (t) => ({ params: { id: await invitationOf(t) } })),
     route(team.changeMemberRole, async (t) => ({
       params: { userId: await memberOf(t) },
       body: { role: 'hr' as const },

@@ -265,6 +265,17 @@ export const ROLE_LABELS: Readonly<Record<Role, string>> = {
   viewer: 'Viewer',
 };
 
+/** What each role lets a person do, as the team screen and the invitation screen say it. */
+export const ROLE_HELP: Readonly<Record<Role, string>> = {
+  owner: 'Everything, including making or removing owners.',
+  admin: 'Everything else: settings, team, API keys, webhooks and the audit log.',
+  accountant: 'Customers, sales and finance.',
+  hr: 'Employees, departments and leave.',
+  marketing: 'Marketing, and customers as contacts.',
+  loyalty: 'The loyalty program and its members.',
+  viewer: 'Reads everything but the audit log; changes nothing.',
+};
+
 export const roleLabel = (role: string): string => ROLE_LABELS[role as Role] ?? humanize(role);
 
 /** `partially_paid` as `Partially paid`. */

@@ -18,5 +18,6 @@ export const toInvitation = (row: InvitationRow): Invitation => ({
   email: row.email,
   role: row.role,
   createdAt: row.created_at.toISOString(),
+  sentAt: row.sent_at.toISOString(),
   expiresAt: row.expires_at.toISOString(),
 });

@@ -119,26 +119,32 @@ insert into "invitations" (
   "email",
   "role",
   "token_hash",
+  "token_sealed",
+  "invited_by",
   "expires_at",
   "accepted_at",
+  "sent_at",
   "created_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 returning
   *;
 
 -- findInvitationByHash
 select
-  "business_id",
-  "email",
-  "role",
-  "expires_at",
-  "accepted_at"
+  "i"."id",
+  "i"."business_id",
+  "i"."email",
+  "i"."role",
+  "i"."expires_at",
+  "i"."accepted_at",
+  "u"."email" as "invited_by_email"
 from
-  "invitations"
+  "invitations" as "i"
+  left join "users" as "u" on "u"."id" = "i"."invited_by"
 where
-  "token_hash" = $1;
+  "i"."token_hash" = $1;
 
 -- lockInvitationByHash
 select
@@ -148,6 +154,52 @@ from
 where
   "token_hash" = $1
 for update;
+
+-- lockInvitation
+select
+  *
+from
+  "invitations"
+where
+  "id" = $1
+for update;
+
+-- lockBusinessInvitation
+select
+  *
+from
+  "invitations"
+where
+  "business_id" = $1
+  and "id" = $2
+for update;
+
+-- updateInvitation
+update "invitations"
+set
+  "expires_at" = $1,
+  "sent_at" = $2,
+  "token_hash" = $3,
+  "token_sealed" = $4
+where
+  "business_id" = $5
+  and "id" = $6
+returning
+  *;
+
+-- deleteInvitation
+delete from "invitations"
+where
+  "business_id" = $1
+  and "id" = $2;
+
+-- findUserEmail
+select
+  "email"
+from
+  "users"
+where
+  "id" = $1;
 
 -- markAccepted
 update "invitations"

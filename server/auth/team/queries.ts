@@ -132,16 +132,18 @@ export async function insertInvitation(db: Executor, values: Insertable<Invitati
   return db.insertInto('invitations').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The invitation of this token hash, locked until the transaction ends. */
-/** The invitation a token names, unlocked: what its page shows before it is accepted. */
+/** The invitation a token names, unlocked: what the acceptance screen shows before it is accepted. */
 export async function findInvitationByHash(db: Executor, tokenHash: string) {
   return db
-    .selectFrom('invitations')
-    .select(['business_id', 'email', 'role', 'expires_at', 'accepted_at'])
-    .where('token_hash', '=', tokenHash)
+    .selectFrom('invitations as i')
+    .leftJoin('users as u', 'u.id', 'i.invited_by')
+    .select(['i.id', 'i.business_id', 'i.email', 'i.role', 'i.expires_at', 'i.accepted_at'])
+    .select('u.email as invited_by_email')
+    .where('i.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 
+/** The invitation of this token hash, locked until the transaction ends. */
 export async function lockInvitationByHash(db: Executor, tokenHash: string) {
   return db
     .selectFrom('invitations')
@@ -149,6 +151,48 @@ export async function lockInvitationByHash(db: Executor, tokenHash: string) {
     .where('token_hash', '=', tokenHash)
     .forUpdate()
     .executeTakeFirst();
+}
+
+/** The invitation with this id, locked until the transaction ends (any business: the caller checks). */
+export async function lockInvitation(db: Executor, id: string) {
+  return db.selectFrom('invitations').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The business's invitation with this id, locked until the transaction ends. */
+export async function lockBusinessInvitation(db: Executor, businessId: string, id: string) {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A new expiry and sending time, and a new token when one is given (a row without a sealed token). */
+export async function updateInvitation(
+  db: Executor,
+  businessId: string,
+  id: string,
+  changes: { expires_at?: Date; sent_at?: Date; token_hash?: string; token_sealed?: string },
+) {
+  return db
+    .updateTable('invitations')
+    .set(changes)
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteInvitation(db: Executor, businessId: string, id: string): Promise<void> {
+  await db.deleteFrom('invitations').where('business_id', '=', businessId).where('id', '=', id).execute();
+}
+
+/** The email of a user (who invited, named in the mail); undefined when gone. */
+export async function findUserEmail(db: Executor, userId: string) {
+  const row = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+  return row?.email;
 }
 
 export async function markAccepted(db: Executor, id: string, now: Date): Promise<void> {

@@ -8,7 +8,7 @@ import * as team from './service.js';
 const s = initServer();
 
 /** Who acts on the team: the role of the caller's credential. */
-const actorOf = (req: Express.Request): team.Actor => ({ role: req.auth?.role });
+const actorOf = (req: Express.Request): team.Actor => ({ role: req.auth?.role, userId: req.auth?.userId });
 
 /** The team's routes: `contract.team` (accepting an invitation is signing in, in the auth routes). */
 export const teamRoutes = (deps: Deps) => {
@@ -19,6 +19,17 @@ export const teamRoutes = (deps: Deps) => {
 
     inviteMember: async ({ body, req }) =>
       created(success({ data: await team.invite(ctx(req), actorOf(req), body) })),
+
+    resendInvitation: async ({ params, req }) =>
+      ok(success({ data: await team.resendInvitation(ctx(req), actorOf(req), params.id) })),
+
+    getInvitationLink: async ({ params, req }) =>
+      ok(success({ data: await team.invitationLink(ctx(req), actorOf(req), params.id) })),
+
+    revokeInvitation: async ({ params, req }) => {
+      await team.revokeInvitation(ctx(req), actorOf(req), params.id);
+      return ok(success({ message: 'Invitation revoked' }));
+    },
 
     changeMemberRole: async ({ params, body, req }) => {
       const { member, tokenIds } = await team.changeRole(ctx(req), actorOf(req), params.userId, body);

@@ -1,24 +1,28 @@
 import { publicBaseUrl } from '../../config.js';
-import type { AcceptInvitationBody, SignInResult } from '../../../contract/auth/index.js';
+import type { AcceptInvitationBody, InvitationPreview, SignInResult } from '../../../contract/auth/index.js';
 import type {
   ChangeRoleBody,
   Invitation,
+  InvitationLink,
   InviteBody,
   Team,
   TeamMember,
 } from '../../../contract/team/index.js';
 import type { Role } from '../../../contract/permissions.js';
-import { inTransaction, type Ctx } from '../../platform/context.js';
+import { inTransaction, type Ctx, type TxCtx } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db/database.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
-import { ApiError, conflict, invalid, notFound } from '../../platform/errors.js';
+import type { InvitationRow } from '../../platform/db/types.js';
+import { ApiError, conflict, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { queueMail } from '../../platform/mail.js';
 import * as settings from '../../platform/settings.js';
 import * as authQueries from '../queries.js';
-import { hashPassword, hashSecret, INVITATION_PREFIX, newSecret } from '../secrets.js';
+import { hashPassword, hashSecret, INVITATION_PREFIX, newSecret, verifyPassword } from '../secrets.js';
 import { issueToken, type AuthSource, type SignInClient } from '../tokens.js';
 import * as twoFactor from '../two-factor/service.js';
+import { isPending, joinByInvitation } from './join.js';
+import { invitationMail } from './mail.js';
 import { toInvitation, toMember } from './mappers.js';
 import * as queries from './queries.js';
 
@@ -26,7 +30,7 @@ import * as queries from './queries.js';
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Who acts on the team: the role of the credential the request came with. */
-export type Actor = { role: Role | undefined };
+export type Actor = { role: Role | undefined; userId?: string | undefined };
 
 /**
  * The business whose team the caller's business uses: a sandbox's team is its live business's. It
@@ -56,7 +60,8 @@ export async function getTeam(ctx: Ctx): Promise<Team> {
 /**
  * Invites the email to the team with the role: a single-use token, mailed with its link, valid 7
  * days; a new invitation to the same email replaces the pending one. Only an owner may invite an
- * owner; a member already in the team: 409.
+ * owner; a member already in the team: 409. The token is kept sealed beside its hash so the link
+ * can be copied and mailed again (docs/decisions.md, "The team").
  */
 export async function invite(ctx: Ctx, actor: Actor, input: InviteBody): Promise<Invitation> {
   if (input.role === 'owner' && actor.role !== 'owner') throw ownersOnly();
@@ -81,22 +86,92 @@ export async function invite(ctx: Ctx, actor: Actor, input: InviteBody): Promise
       email,
       role: input.role,
       token_hash: hashSecret(token),
+      token_sealed: ctx.secrets.seal(token),
+      invited_by: actor.userId ?? null,
       expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
       accepted_at: null,
+      sent_at: now,
       created_at: now,
     });
-    const business = await settings.findBusiness(ctx);
-    const link = `${publicBaseUrl(ctx.config)}/invitations/${token}`;
-    await queueMail(ctx, {
-      to: email,
-      subject: `You are invited to join ${business?.name ?? 'a business'}`,
-      text:
-        `You are invited to join ${business?.name ?? 'a business'} as ${input.role}.\n\n` +
-        `Accept the invitation: ${link}\n\n` +
-        `Or accept it through the API: POST /v1/auth/invitations/accept with the token ${token}\n\n` +
-        `The invitation can be used once and expires on ${row.expires_at.toISOString()}.`,
-    });
+    await mailInvitation(ctx, row, token);
     return toInvitation(row);
+  });
+}
+
+const linkOf = (ctx: Pick<Ctx, 'config'>, token: string) =>
+  `${publicBaseUrl(ctx.config)}/invitations/${token}`;
+
+async function mailInvitation(ctx: TxCtx, row: InvitationRow, token: string): Promise<void> {
+  const [business, inviter] = await Promise.all([
+    settings.findBusiness(ctx),
+    row.invited_by ? queries.findUserEmail(ctx.db, row.invited_by) : undefined,
+  ]);
+  await queueMail(ctx, {
+    to: row.email,
+    ...invitationMail({
+      businessName: business?.name ?? 'a business',
+      inviter,
+      role: row.role,
+      link: linkOf(ctx, token),
+      expiresAt: row.expires_at,
+    }),
+  });
+}
+
+/**
+ * The business's pending invitation `id`, locked, for a change by `actor`: 404 when unknown (or
+ * another business's, or asked from the sandbox), 403 for an owner's invitation unless an owner
+ * asks, 409 once accepted, and once expired unless `expiredToo`.
+ */
+async function pendingInvitation(ctx: Ctx, actor: Actor, id: string, expiredToo = false) {
+  const row = await queries.lockBusinessInvitation(ctx.db, ctx.businessId, id);
+  if (!row) throw notFound('Invitation');
+  if (row.role === 'owner' && actor.role !== 'owner') throw ownersOnly();
+  if (row.accepted_at) throw invalidState('This invitation was accepted already');
+  if (!expiredToo && !isPending(row, ctx.clock.now())) {
+    throw invalidState('This invitation has expired: invite the email again');
+  }
+  return row;
+}
+
+/** The invitation's token: the sealed one, or a new one replacing it on a row made before sealing. */
+async function tokenOf(ctx: Ctx, row: InvitationRow): Promise<{ token: string; row: InvitationRow }> {
+  if (row.token_sealed) return { token: ctx.secrets.open(row.token_sealed), row };
+  const token = newSecret(INVITATION_PREFIX);
+  const updated = await queries.updateInvitation(ctx.db, row.business_id, row.id, {
+    token_hash: hashSecret(token),
+    token_sealed: ctx.secrets.seal(token),
+  });
+  return { token, row: updated };
+}
+
+/** Mails the invitation again with the same link, valid 7 days from now. */
+export async function resendInvitation(ctx: Ctx, actor: Actor, id: string): Promise<Invitation> {
+  return inTransaction(ctx, async (ctx) => {
+    const found = await tokenOf(ctx, await pendingInvitation(ctx, actor, id));
+    const now = ctx.clock.now();
+    const row = await queries.updateInvitation(ctx.db, ctx.businessId, id, {
+      expires_at: new Date(now.getTime() + INVITATION_TTL_MS),
+      sent_at: now,
+    });
+    await mailInvitation(ctx, row, found.token);
+    return toInvitation(row);
+  });
+}
+
+/** The link of the invitation mail, to hand over another way. */
+export async function invitationLink(ctx: Ctx, actor: Actor, id: string): Promise<InvitationLink> {
+  return inTransaction(ctx, async (ctx) => {
+    const { token, row } = await tokenOf(ctx, await pendingInvitation(ctx, actor, id));
+    return { url: linkOf(ctx, token), expiresAt: row.expires_at.toISOString() };
+  });
+}
+
+/** Deletes a pending (or expired) invitation: its link stops working. */
+export async function revokeInvitation(ctx: Ctx, actor: Actor, id: string): Promise<void> {
+  await inTransaction(ctx, async (ctx) => {
+    await pendingInvitation(ctx, actor, id, true);
+    await queries.deleteInvitation(ctx.db, ctx.businessId, id);
   });
 }
 
@@ -148,27 +223,17 @@ async function businessesOf(ctx: Pick<Ctx, 'db'>, teamId: string): Promise<strin
   return sandboxId ? [teamId, sandboxId] : [teamId];
 }
 
-/** What an invitation's page shows: the business, the role, and whether the person has an account. */
-export interface InvitationView {
-  businessName: string;
-  email: string;
-  role: Role;
-  hasAccount: boolean;
-}
-
 const hashOfToken = (token: string) =>
   token.length > 200 || !token.startsWith(INVITATION_PREFIX) ? null : hashSecret(token);
 
-/** The invitation a token names while it can be accepted; null when unknown, used or expired. */
-export async function describeInvitation(source: AuthSource, token: string): Promise<InvitationView | null> {
+/** What an invitation token offers, while it can be accepted; null when unknown, used or expired. */
+export async function describeInvitation(
+  source: AuthSource,
+  token: string,
+): Promise<InvitationPreview | null> {
   const hash = hashOfToken(token);
   const invitation = hash && (await queries.findInvitationByHash(source.db, hash));
-  if (
-    !invitation ||
-    invitation.accepted_at ||
-    invitation.expires_at.getTime() <= source.clock.now().getTime()
-  )
-    return null;
+  if (!invitation || !isPending(invitation, source.clock.now())) return null;
   const [business, user] = await Promise.all([
     settings.findBusiness({ db: source.db, businessId: invitation.business_id }),
     authQueries.findUserByEmail(source.db, invitation.email),
@@ -177,36 +242,46 @@ export async function describeInvitation(source: AuthSource, token: string): Pro
     businessName: business?.name ?? 'a business',
     email: invitation.email,
     role: invitation.role,
+    invitedBy: invitation.invited_by_email,
+    expiresAt: invitation.expires_at.toISOString(),
     hasAccount: user !== undefined,
   };
 }
 
+export type Acceptance =
+  | { session: SignInResult }
+  /** The token is unknown, used or expired. */
+  | { failure: 'token' }
+  /** A wrong password for the existing account of `email`. */
+  | { failure: 'password'; email: string };
+
 /**
- * Accepts an invitation: a person without an account gives a password and gets one, a person with
- * one joins with it (a password given is ignored); the membership is made, the invitation used, and
- * an access token to the business returned. null for an unknown, used or expired token (the caller
- * counts the failure and refuses it).
+ * Accepts an invitation (DESIGN section 15: a link alone never yields a session for an existing
+ * person). A person without an account gives a password and gets one. A person with an account is
+ * joined when `signedInAs` (the user id of the access token the request carried) is theirs, or
+ * when their password is right; with a second factor on, the password answers the challenge of the
+ * second step, which joins them (two-factor/service.ts). Neither: 422 on `password`, nothing changes.
  */
 export async function acceptInvitation(
   source: AuthSource,
   input: AcceptInvitationBody,
   client: SignInClient = {},
-): Promise<SignInResult | null> {
+  signedInAs?: string,
+): Promise<Acceptance> {
   const hash = hashOfToken(input.token);
-  if (!hash) return null;
-  return withTransaction(source.db, async (trx) => {
+  if (!hash) return { failure: 'token' };
+  return withTransaction(source.db, async (trx): Promise<Acceptance> => {
     const invitation = await queries.lockInvitationByHash(trx, hash);
     const now = source.clock.now();
-    if (!invitation || invitation.accepted_at || invitation.expires_at.getTime() <= now.getTime())
-      return null;
+    if (!invitation || !isPending(invitation, now)) return { failure: 'token' };
     const businessId = invitation.business_id;
     const existing = await authQueries.findUserByEmail(trx, invitation.email);
-    let userId = existing?.id;
-    if (!userId) {
+    const tx = { ...source, db: trx };
+    if (!existing) {
       if (input.password === undefined) {
         throw invalid('password', 'A password (12+ characters) is needed to create your account');
       }
-      userId = newId('usr');
+      const userId = newId('usr');
       const user = {
         id: userId,
         business_id: businessId,
@@ -217,21 +292,33 @@ export async function acceptInvitation(
       await refuseDuplicates(() => authQueries.insertUser(trx, user), {
         users_email_key: () => conflict('An account with this email already exists'),
       });
+      await joinByInvitation(trx, invitation.id, { id: userId, email: invitation.email }, now);
+      return { session: await issueToken(trx, source, businessId, userId, 'live', client) };
     }
-    if ((await authQueries.findRole(trx, businessId, userId)) === undefined) {
-      await authQueries.insertMembership(trx, {
-        business_id: businessId,
-        user_id: userId,
-        role: invitation.role,
-        created_at: now,
-        updated_at: now,
-      });
+    const person = { id: existing.id, email: invitation.email };
+    if (signedInAs !== existing.id) {
+      if (input.password === undefined) {
+        throw invalid(
+          'password',
+          'This email has an account: sign in as it first, or give its password to accept',
+        );
+      }
+      if (!(await verifyPassword(input.password, existing.password_hash))) {
+        return { failure: 'password', email: invitation.email };
+      }
+      if (existing.totp_enabled_at) {
+        const challenge = await twoFactor.challenge(
+          tx,
+          existing.id,
+          businessId,
+          'live',
+          client,
+          invitation.id,
+        );
+        return { session: challenge };
+      }
     }
-    await queries.markAccepted(trx, invitation.id, now);
-    // A person with a second factor joins, and signs in to the business with it.
-    if (existing?.totp_enabled_at) {
-      return twoFactor.challenge({ ...source, db: trx }, userId, businessId, 'live', client);
-    }
-    return issueToken(trx, source, businessId, userId, 'live', client);
+    await joinByInvitation(trx, invitation.id, person, now);
+    return { session: await issueToken(trx, source, businessId, existing.id, 'live', client) };
   });
 }

@@ -101,10 +101,11 @@ insert into "sign_in_challenges" (
   "used_at",
   "user_agent",
   "ip",
+  "invitation_id",
   "created_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- findChallengeByHash
 select
@@ -117,6 +118,7 @@ select
   "sign_in_challenges"."used_at",
   "sign_in_challenges"."user_agent",
   "sign_in_challenges"."ip",
+  "sign_in_challenges"."invitation_id",
   "users"."email"
 from
   "sign_in_challenges"

@@ -136,6 +136,7 @@ export async function findChallengeByHash(db: Executor, tokenHash: string) {
       'sign_in_challenges.used_at',
       'sign_in_challenges.user_agent',
       'sign_in_challenges.ip',
+      'sign_in_challenges.invitation_id',
       'users.email',
     ])
     .where('sign_in_challenges.token_hash', '=', tokenHash)

@@ -15,6 +15,7 @@ import { ApiError, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import * as settings from '../../platform/settings.js';
 import { listMembershipsOf } from '../queries.js';
+import { joinByInvitation } from '../team/join.js';
 import { CHALLENGE_PREFIX, hashSecret, newSecret, verifyPassword } from '../secrets.js';
 import {
   clientColumns,
@@ -75,6 +76,7 @@ export async function challenge(
   liveBusinessId: string,
   environment: Environment,
   client: SignInClient,
+  invitationId?: string,
 ): Promise<SignInChallenge> {
   const token = newSecret(CHALLENGE_PREFIX);
   const now = source.clock.now();
@@ -90,6 +92,7 @@ export async function challenge(
       expires_at: expiresAt,
       used_at: null,
       created_at: now,
+      invitation_id: invitationId ?? null,
       ...clientColumns(client),
     },
     new Date(now.getTime() - 24 * 3600_000),
@@ -128,12 +131,24 @@ export async function completeSignIn(
   }
   if (!(await queries.useChallenge(source.db, found.id, now, CHALLENGE_MAX_FAILURES)))
     return { failure: 'unknown' };
+  if (found.invitation_id) {
+    // Accepting an invitation with a password: the person joins only now, with both factors given.
+    const invitationId = found.invitation_id;
+    const user = { id: found.user_id, email: found.email };
+    const joined = await withTransaction(source.db, (trx) => joinByInvitation(trx, invitationId, user, now));
+    if (!joined) throw invalidInvitation();
+  }
   const session = await issueTokenTo(source, found.business_id, found.user_id, found.environment, {
     ip: client.ip ?? found.ip ?? undefined,
     userAgent: client.userAgent ?? found.user_agent ?? undefined,
   });
   return { session };
 }
+
+const invalidInvitation = () =>
+  new ApiError('VALIDATION_ERROR', 'Request validation failed', [
+    { field: 'challengeToken', message: 'The invitation this sign-in accepts is no longer valid' },
+  ]);
 
 function personOf(auth: AuthInfo): string {
   if (!auth.userId) throw new ApiError('FORBIDDEN', 'Only a signed-in person has two-factor sign-in');

@@ -58,8 +58,14 @@ export interface InvitationsTable {
   email: string;
   role: MembershipsTable['role'];
   token_hash: string;
+  /** The token sealed with the SecretBox, to copy the link again; null on rows made before. */
+  token_sealed: string | null;
+  /** The user who invited; null when an API key did. */
+  invited_by: string | null;
   expires_at: Timestamp;
   accepted_at: NullableTimestamp;
+  /** When the mail last went out. */
+  sent_at: GeneratedTimestamp;
   created_at: GeneratedTimestamp;
 }
 
@@ -96,6 +102,8 @@ export interface SignInChallengesTable {
   used_at: NullableTimestamp;
   user_agent: string | null;
   ip: string | null;
+  /** The invitation the second step accepts, when the sign-in is accepting one. */
+  invitation_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
 }
 

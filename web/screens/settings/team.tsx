@@ -18,19 +18,9 @@ import {
 } from '../../components/ui.js';
 import { date, dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
-import { roleLabel } from '../../lib/messages.js';
+import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
 import { api, can, session } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
-
-const ROLE_HELP: Record<Role, string> = {
-  owner: 'Everything, including making or removing owners.',
-  admin: 'Everything else: settings, team, API keys, webhooks and the audit log.',
-  accountant: 'Customers, sales and finance.',
-  hr: 'Employees, departments and leave.',
-  marketing: 'Marketing, and customers as contacts.',
-  loyalty: 'The loyalty program and its members.',
-  viewer: 'Reads everything but the audit log; changes nothing.',
-};
 
 /** The roles the signed-in person may give: only an owner makes owners. */
 const assignable = (): Role[] =>
@@ -192,6 +182,100 @@ export default function TeamSettings(_props: ScreenProps) {
     });
   }
 
+  const [revoking, setRevoking] = useState<team.Invitation | null>(null);
+  const [acting, setActing] = useState<string | null>(null);
+  const myRole = session.value?.info.role;
+  /** Only an owner handles an invitation as owner, as only an owner makes one. */
+  const manages = (i: team.Invitation) => i.role !== 'owner' || myRole === 'owner';
+
+  /** Runs an action on an invitation row: its button busy meanwhile, its outcome said above the lists. */
+  const act = (key: string, work: () => Promise<string>) => {
+    setNotice(null);
+    setError(null);
+    setActing(key);
+    work().then(
+      (said) => {
+        setActing(null);
+        setNotice(said);
+      },
+      (err: unknown) => {
+        setActing(null);
+        setError(describeError(err).message);
+      },
+    );
+  };
+
+  const copyLink = (i: team.Invitation) =>
+    act(`link:${i.id}`, async () => {
+      const { url } = (await unwrap(api.value.team.getInvitationLink({ params: { id: i.id } }))).data;
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        return `Copy the invitation link for ${i.email}: ${url}`;
+      }
+      return `The invitation link for ${i.email} is copied. Whoever opens it can join as ${i.email}: send it to them only.`;
+    });
+
+  const resend = (i: team.Invitation) =>
+    act(`resend:${i.id}`, async () => {
+      const sent = (await unwrap(api.value.team.resendInvitation({ params: { id: i.id } }))).data;
+      load.reload();
+      return `Invitation sent again to ${i.email}; it is valid until ${dateTime(sent.expiresAt)}.`;
+    });
+
+  const invitationColumns: Column<team.Invitation>[] = [
+    { label: 'Email', render: (i) => i.email },
+    { label: 'Role', render: (i) => <Badge value={i.role} label={roleLabel(i.role)} /> },
+    { label: 'Sent', render: (i) => <time dateTime={i.sentAt}>{dateTime(i.sentAt)}</time> },
+    {
+      label: 'Expires',
+      render: (i) => (
+        <span>
+          <time dateTime={i.expiresAt}>{dateTime(i.expiresAt)}</time> <Badge value="pending" />
+        </span>
+      ),
+    },
+  ];
+  if (can('resendInvitation')) {
+    invitationColumns.push({
+      label: 'Actions',
+      render: (i) =>
+        manages(i) ? (
+          <span class="row-actions">
+            <Button
+              class="button small"
+              aria-label={`Copy link of the invitation to ${i.email}`}
+              busy={acting === `link:${i.id}`}
+              onClick={() => copyLink(i)}
+            >
+              Copy link
+            </Button>
+            <Button
+              class="button small"
+              aria-label={`Resend the invitation to ${i.email}`}
+              busy={acting === `resend:${i.id}`}
+              onClick={() => resend(i)}
+            >
+              Resend
+            </Button>
+            <Button
+              class="button danger small"
+              aria-label={`Revoke the invitation to ${i.email}`}
+              onClick={() => {
+                setNotice(null);
+                setError(null);
+                setRevoking(i);
+              }}
+            >
+              Revoke
+            </Button>
+          </span>
+        ) : (
+          <span class="hint">Only an owner</span>
+        ),
+    });
+  }
+
   const data = load.data;
   return (
     <div class="settings">
@@ -226,19 +310,7 @@ export default function TeamSettings(_props: ScreenProps) {
               caption="Pending invitations"
               rows={data.invitations}
               rowKey={(i) => i.id}
-              columns={[
-                { label: 'Email', render: (i) => i.email },
-                { label: 'Role', render: (i) => <Badge value={i.role} label={roleLabel(i.role)} /> },
-                { label: 'Invited', render: (i) => dateTime(i.createdAt) },
-                {
-                  label: 'Expires',
-                  render: (i) => (
-                    <span>
-                      {dateTime(i.expiresAt)} <Badge value="pending" />
-                    </span>
-                  ),
-                },
-              ]}
+              columns={invitationColumns}
             />
           )}
 
@@ -267,6 +339,23 @@ export default function TeamSettings(_props: ScreenProps) {
           }}
         />
       ) : null}
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this invitation?"
+        confirmLabel="Revoke invitation"
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          const invitation = revoking!;
+          await unwrap(api.value.team.revokeInvitation({ params: { id: invitation.id } }));
+          setNotice(`The invitation to ${invitation.email} is revoked.`);
+          load.reload();
+        }}
+      >
+        <p>
+          The link sent to <strong>{revoking?.email}</strong> stops working at once. You can invite them again
+          later.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog
         open={removing !== null}
         title="Remove this member?"
