@@ -19,11 +19,16 @@ export const AuditSummarySchema = extendApi(
       .describe(
         "The resource as people name it when the change was made: an invoice's number, a customer's name.",
       ),
-    amount: z
-      .number()
-      .int()
-      .nullable()
-      .describe('The money the change moved (a payment recorded), in minor units of `currency`.'),
+    amount: extendApi(
+      z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          'The money the change moved (a payment recorded), in minor units of `currency`: 20000 is 200.00 GBP.',
+        ),
+      { example: 20000 },
+    ),
     currency: z.string().nullable().describe('The currency of `amount`.'),
   }),
   { title: 'AuditSummary' },

@@ -3,7 +3,7 @@ import type { Trx } from '../../server/platform/db/database.js';
 import { QUEUES, type JobEngine, type JobPayloads, type QueueName } from '../../server/platform/jobs.js';
 import type { Job } from '../../server/platform/module.js';
 import { platformModule } from '../../server/platform/platform-module.js';
-import { webhooksModule } from '../../server/webhooks/index.js';
+import { domains } from '../../server/domains.js';
 
 // The type checker (the typecheck step of CI) runs these: each `@ts-expect-error` fails the build
 // when the mistake below it stops being one.
@@ -45,7 +45,7 @@ describe('jobs are typed by their queue', () => {
   it('names every queue once, and every module job works a named queue', () => {
     const names: QueueName[] = Object.values(QUEUES);
     expect(new Set(names).size).toBe(names.length);
-    const worked = [...(platformModule.jobs ?? []), ...(webhooksModule.jobs ?? [])].map((job) => job.queue);
+    const worked = [platformModule, ...domains].flatMap((m) => m.jobs ?? []).map((job) => job.queue);
     expect(worked.sort()).toEqual([...names].sort());
     expect([
       sendsOnlyTheQueuesPayload,

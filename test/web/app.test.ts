@@ -89,7 +89,7 @@ describe('signing in and out', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.locator('.brand').textContent()).toBe('Second Choice Ltd');
-    expect(await page.locator('.who').textContent()).toContain('viewer');
+    expect(await page.locator('.who').textContent()).toContain('Viewer');
     expectClean(app, [422]);
     await app.close();
   });

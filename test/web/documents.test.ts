@@ -451,7 +451,7 @@ describe('business settings for documents', () => {
       await days.fill(typed);
       await page.getByRole('button', { name: 'Save settings' }).click();
       await expect.poll(() => errorBeside(days)).toMatch(says);
-      await page.getByText('Check the highlighted fields.').waitFor();
+      await page.getByText(/^Check the highlighted fields?\.$/).waitFor();
       if (typed === '400') {
         await expectAccessible(page, 'documents settings invalid');
         await screenshot(page, 'documents-settings-invalid');

@@ -121,7 +121,7 @@ describe('a bill from the vendor to the ledger', () => {
     // Three decimals are not dollars: advised beside the field, no total.
     await page.getByLabel('Unit price in USD, item 1').fill('29.999');
     expect(await page.locator('.items-table .hint').textContent()).toBe(
-      'USD amounts are written with at most 2 decimals',
+      'Enter an amount in USD with at most 2 decimals, like 12.50.',
     );
     expect(await page.locator('.totals-panel [data-total]').textContent()).toBe('—');
     await page.getByLabel('Unit price in USD, item 1').fill('29.99');

@@ -62,7 +62,7 @@ describe('HR: departments, employees, leave and the calendar', () => {
     await newDepartment.getByLabel('Name', { exact: true }).fill('ROASTERY');
     await newDepartment.getByRole('button', { name: 'Add department' }).click();
     expect(await errorBeside(newDepartment.getByLabel('Name', { exact: true }))).toBe(
-      'A department with this name already exists',
+      'A department with this name already exists.',
     );
     await newDepartment.getByRole('button', { name: 'Cancel' }).click();
 

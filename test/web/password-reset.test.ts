@@ -78,7 +78,7 @@ describe('a forgotten password', () => {
     await first.fill('too short');
     await second.fill('too short');
     await resetPage.getByRole('button', { name: 'Set the new password' }).click();
-    expect(await errorBeside(first)).toBe('Password must be at least 12 characters');
+    expect(await errorBeside(first)).toBe('Enter at least 12 characters.');
 
     await first.fill(NEW_PASSWORD);
     await second.fill(`${NEW_PASSWORD}!`);

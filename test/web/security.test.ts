@@ -204,7 +204,7 @@ describe('setting up two-factor sign-in', () => {
     await off.getByLabel('Password').fill('not the password at all');
     await off.getByLabel('Code from your authenticator app').fill(fresh[0]!);
     await off.getByRole('button', { name: 'Turn off' }).click();
-    expect(await errorBeside(off.getByLabel('Password'))).toBe('Incorrect password');
+    expect(await errorBeside(off.getByLabel('Password'))).toBe('Incorrect password.');
     await expectAccessible(page, 'security-turn-off');
     expect((await unwrap(owner.client.auth.getTwoFactor())).data.enabled).toBe(true);
 
@@ -279,7 +279,7 @@ describe('changing the password', () => {
     await form.getByLabel('Confirm new password').fill('too short');
     await form.getByRole('button', { name: 'Change password' }).click();
     expect(await errorBeside(form.getByLabel('New password', { exact: true }))).toBe(
-      'Password must be at least 12 characters',
+      'Enter at least 12 characters.',
     );
 
     await form.getByLabel('New password', { exact: true }).fill(newPassword);
@@ -290,7 +290,7 @@ describe('changing the password', () => {
     await form.getByLabel('Current password').fill('this is not it at all');
     await form.getByLabel('Confirm new password').fill(newPassword);
     await form.getByRole('button', { name: 'Change password' }).click();
-    expect(await errorBeside(form.getByLabel('Current password'))).toBe('Incorrect password');
+    expect(await errorBeside(form.getByLabel('Current password'))).toBe('Incorrect password.');
     await expectAccessible(page, 'security-password-refused');
     expect((await clientOf(other).auth.getSession()).status).toBe(200);
 

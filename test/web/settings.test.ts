@@ -143,7 +143,7 @@ describe('webhooks', () => {
     expect(await page.locator('fieldset.events.invalid [role="alert"]').textContent()).toBe(
       'Choose at least one event to send.',
     );
-    expect(await page.locator('.field.invalid [role="alert"]').textContent()).toMatch(/full address/);
+    expect(await page.locator('.field.invalid [role="alert"]').textContent()).toMatch(/web address/);
 
     await expectAccessible(page, 'settings-webhooks-new');
     await screenshot(page, 'settings-webhooks-new');
@@ -230,7 +230,7 @@ describe('team', () => {
       .getByRole('table', { name: 'Pending invitations' })
       .getByRole('row', { name: new RegExp(email) });
     await pending.waitFor();
-    expect(await pending.textContent()).toMatch(/accountant.*pending/);
+    expect(await pending.textContent()).toMatch(/Accountant.*pending/);
     const team = (await unwrap(owner.client.team.getTeam())).data;
     expect(team.invitations.map((i) => [i.email, i.role])).toEqual([[email, 'accountant']]);
 
@@ -317,7 +317,7 @@ describe('business settings', () => {
     const daysField = page.locator('.field').filter({ has: days });
     await daysField.getByRole('alert').filter({ hasText: '400:' }).waitFor();
     expect(await days.getAttribute('aria-invalid')).toBe('true');
-    await page.getByText('Check the highlighted fields.').waitFor();
+    await page.getByText(/^Check the highlighted fields?\.$/).waitFor();
     await expectAccessible(page, 'settings-business-invalid');
     await screenshot(page, 'settings-business-invalid');
     // Nothing was sent.
@@ -369,7 +369,7 @@ describe('sender domains', () => {
 
     await page.getByRole('textbox', { name: 'Domain' }).fill('not a domain');
     await page.getByRole('button', { name: 'Add domain' }).click();
-    await page.getByText('Expected a domain name such as mail.example.com').waitFor();
+    await page.getByText('Enter a domain name, like mail.example.com.').waitFor();
 
     const name = uniqueDomain();
     await page.getByRole('textbox', { name: 'Domain' }).fill(name.toUpperCase());

@@ -1,6 +1,7 @@
 import { useId } from 'preact/hooks';
 import { EVENT_NAMES, type EventName } from '../../client/index.js';
 import { Button } from './ui.js';
+import { FIELD_MESSAGES } from '../lib/messages.js';
 
 /** The events a webhook may subscribe to, grouped by resource (`customer`, `invoice`, ...). */
 const GROUPS: [string, EventName[]][] = (() => {
@@ -69,8 +70,6 @@ export function EventPicker(props: {
   );
 }
 
-/** Zod's generic wording, said as a person would. */
-export const urlMessage = (message: string | undefined) =>
-  message === 'Invalid url' ? 'Enter a full address, e.g. https://example.com/webhooks/bms.' : message;
+/** The catalogue's "add at least one", said of events. */
 export const eventsMessage = (message: string | undefined) =>
-  message?.startsWith('Array must contain at least') ? 'Choose at least one event to send.' : message;
+  message === FIELD_MESSAGES.atLeastItems(1) ? 'Choose at least one event to send.' : message;

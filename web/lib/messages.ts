@@ -114,7 +114,8 @@ export function fieldMessage(issue: FieldIssue, context: FieldContext = {}): str
       if (issue.validation === 'url') return FIELD_MESSAGES.url;
       if (issue.validation === 'datetime') return FIELD_MESSAGES.dateTime;
       if (issue.validation === 'date') return FIELD_MESSAGES.date;
-      return FIELD_MESSAGES.invalid;
+      // A pattern of the contract names its format ("a domain name such as mail.example.com").
+      return plainDetail(issue.message, context);
     case 'invalid_date':
       return FIELD_MESSAGES.date;
     case 'too_small': {
@@ -184,6 +185,7 @@ const SERVER_RULES: [RegExp, (m: RegExpExecArray, context: FieldContext) => stri
   [/^Expected integer, received float/, () => FIELD_MESSAGES.wholeNumber],
   [/^Expected (\w+), received (undefined|null)/, () => FIELD_MESSAGES.required],
   [/^Expected (number|bigint|nan)/, () => FIELD_MESSAGES.number],
+  [/^Expected an? ([\w -]+?) such as (\S+)$/, (m) => `Enter a ${m[1]}, like ${m[2]}.`],
   [/^Expected /, () => FIELD_MESSAGES.invalid],
   [/^Number must be greater than or equal to (\S+)/, (m) => FIELD_MESSAGES.atLeast(m[1]!)],
   [/^Number must be greater than (\S+)/, (m) => FIELD_MESSAGES.moreThan(m[1]!)],
@@ -218,7 +220,10 @@ export function refusalMessage(code: ErrorCode | 'UNKNOWN', serverMessage: strin
     case 'VALIDATION_ERROR':
       return 'Some of what you entered was not accepted: check the form.';
     case 'UNAUTHORIZED':
-      return 'Your session has ended: sign in again.';
+      // A dead credential ends the session; a refused sign-in (password, code) says why itself.
+      return /access token|API key/i.test(serverMessage)
+        ? 'Your session has ended: sign in again.'
+        : sentence(serverMessage);
     case 'FORBIDDEN':
       return /two-factor/i.test(serverMessage)
         ? 'This business requires two-factor sign-in: turn it on under Security first.'

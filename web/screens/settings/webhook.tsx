@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
-import { EventPicker, eventsMessage, urlMessage } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage } from '../../components/event-picker.js';
 import {
   Badge,
   Button,
@@ -75,7 +75,7 @@ function EditDialog(props: {
           type="url"
           value={url}
           onValue={setUrl}
-          error={urlMessage(form.errors.url)}
+          error={form.errors.url}
           autoComplete="off"
           required
         />

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { EventPicker, eventsMessage, urlMessage } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage } from '../../components/event-picker.js';
 import {
   Badge,
   Button,
@@ -55,7 +55,7 @@ function CreateForm(props: {
           placeholder="https://example.com/webhooks/bms"
           value={url}
           onValue={setUrl}
-          error={urlMessage(form.errors.url)}
+          error={form.errors.url}
           hint="An HTTPS address of yours that answers 2xx. Each event is POSTed as JSON, signed with the endpoint's secret."
           autoComplete="off"
           required
