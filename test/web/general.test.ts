@@ -276,7 +276,7 @@ describe('refusals beside their fields', () => {
     await dialog.getByLabel('Email', { exact: true }).fill('ADA@example.test');
     await dialog.getByRole('button', { name: 'Add customer' }).click();
     const email = dialog.getByLabel('Email', { exact: true });
-    expect(await errorBeside(email)).toBe('A customer with this email already exists');
+    expect(await errorBeside(email)).toBe('A customer with this email already exists.');
     expect(await name.getAttribute('aria-invalid')).toBeNull();
     await expectAccessible(page, 'new customer, refused');
     await screenshot(page, 'general-customer-new-refused');

@@ -137,7 +137,7 @@ describe('HR: departments, employees, leave and the calendar', () => {
     const refuse = page.getByRole('dialog', { name: 'Delete Roastery?' });
     await refuse.getByRole('button', { name: 'Delete department' }).click();
     expect(await refuse.getByRole('alert').textContent()).toBe(
-      'The department has employees; move them to another department first',
+      'The department has employees; move them to another department first.',
     );
     await expectAccessible(page, 'hr department delete refused');
     await refuse.getByRole('button', { name: 'Close' }).click();
@@ -244,7 +244,7 @@ describe('HR: departments, employees, leave and the calendar', () => {
     await request.getByLabel('Last day').fill('2099-03-12');
     await request.getByRole('button', { name: 'Request leave' }).click();
     expect(await errorBeside(request.getByLabel('First day'))).toBe(
-      'The leave overlaps a pending or approved leave of the same employee',
+      'The leave overlaps a pending or approved leave of the same employee.',
     );
     await expectAccessible(page, 'hr leave overlap refused');
     await screenshot(page, 'hr-leave-overlap');

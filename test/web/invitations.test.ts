@@ -184,7 +184,7 @@ describe('pending invitations in settings > team', () => {
     await row.waitFor();
     const headers = await table.getByRole('columnheader').allTextContents();
     expect(headers).toEqual(['Email', 'Role', 'Sent', 'Expires', 'Actions']);
-    expect(await row.textContent()).toContain('marketing');
+    expect(await row.textContent()).toContain('Marketing');
 
     await page.getByRole('button', { name: `Copy link of the invitation to ${email}` }).click();
     await page.getByText(`The invitation link for ${email} is copied.`).waitFor();

@@ -5,7 +5,7 @@ import { general, unwrap } from '../../client/index.js';
 import { isCurrency, currencyOptions, useBaseCurrency } from '../lib/currencies.js';
 import { date, money } from '../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../lib/forms.js';
-import { invoiceStatus, statusLabel } from '../lib/messages.js';
+import { FIELD_MESSAGES, invoiceStatus, statusLabel } from '../lib/messages.js';
 
 export { statusLabel };
 import { summaryOf } from '../lib/refusals.js';
@@ -291,8 +291,8 @@ function decimalsRule(currency: string): string {
 function priceAdvice(text: string, currency: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed === '' || priceMinor(trimmed, currency) !== null) return undefined;
-  if (!/^\d*(\.\d*)?$/.test(trimmed)) return 'A number, such as 12.50';
-  return `${currency} amounts are written ${decimalsRule(currency)}`;
+  if (!/^\d*(\.\d*)?$/.test(trimmed)) return FIELD_MESSAGES.amount(currency);
+  return FIELD_MESSAGES.amountDecimals(currency);
 }
 
 function LineEditor(props: {

@@ -44,6 +44,16 @@ const contextOf = (input: unknown, context: FieldContext | undefined): FieldCont
 };
 
 /** What a failed call says: its message, and the fields it names, in the catalogue's words. */
+/** A refusal a screen words itself, beside one of its fields: shown as written. */
+export class FieldRefusal extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export function describeError(
   err: unknown,
   context: FieldContext = {},
@@ -59,6 +69,7 @@ export function describeError(
     for (const detail of err.details ?? []) fields[detail.field] ??= plainDetail(detail.message, context);
     return { message: refusalMessage(err.code, err.message), fields };
   }
+  if (err instanceof FieldRefusal) return { message: CHECK_FIELDS(1), fields: { [err.field]: err.message } };
   if (err instanceof TypeError) return { message: CONNECTION_LOST, fields: {} };
   return { message: SOMETHING_WENT_WRONG, fields: {} };
 }

@@ -9,7 +9,7 @@ import {
 } from '../../client/index.js';
 import { Button, ErrorMessage, Field, Link, Loading } from '../components/ui.js';
 import { date } from '../lib/format.js';
-import { useForm, useLoad } from '../lib/forms.js';
+import { FieldRefusal, useForm, useLoad } from '../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../lib/messages.js';
 import { navigate } from '../lib/router.js';
 import type { ScreenProps } from '../routes.js';
@@ -34,7 +34,7 @@ async function accepting<T>(email: string, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     if (err instanceof BmsApiError && err.status === 401) {
-      throw new Error(`That is not the password of ${email}. Try again.`);
+      throw new FieldRefusal('password', `That is not the password of ${email}. Try again.`);
     }
     throw err;
   }
