@@ -10,7 +10,7 @@ import * as queries from './password-reset.queries.js';
 import { hashPassword, hashSecret, newSecret, PASSWORD_RESET_PREFIX } from './secrets.js';
 
 /**
- * A forgotten password (DESIGN section 15, docs/decisions.md "Security"): a mailed link, single use
+ * A forgotten password (docs/decisions.md, "Security"): a mailed link, single use
  * and valid an hour, then a new password that ends every session of the person.
  */
 

@@ -61,7 +61,7 @@ export async function getTeam(ctx: Ctx): Promise<Team> {
  * Invites the email to the team with the role: a single-use token, mailed with its link, valid 7
  * days; a new invitation to the same email replaces the pending one. Only an owner may invite an
  * owner; a member already in the team: 409. The token is kept sealed beside its hash so the link
- * can be copied and mailed again (docs/decisions.md, "The team").
+ * can be copied and mailed again (docs/decisions.md, "Platform").
  */
 export async function invite(ctx: Ctx, actor: Actor, input: InviteBody): Promise<Invitation> {
   if (input.role === 'owner' && actor.role !== 'owner') throw ownersOnly();
@@ -256,8 +256,8 @@ export type Acceptance =
   | { failure: 'password'; email: string };
 
 /**
- * Accepts an invitation (DESIGN section 15: a link alone never yields a session for an existing
- * person). A person without an account gives a password and gets one. A person with an account is
+ * Accepts an invitation (docs/decisions.md, "Platform": a link alone never yields a session for an
+ * existing person). A person without an account gives a password and gets one. A person with an account is
  * joined when `signedInAs` (the user id of the access token the request carried) is theirs, or
  * when their password is right; with a second factor on, the password answers the challenge of the
  * second step, which joins them (two-factor/service.ts). Neither: 422 on `password`, nothing changes.
