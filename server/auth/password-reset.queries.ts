@@ -2,28 +2,6 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../platform/db/database.js';
 import type { PasswordResetsTable } from '../platform/db/types.js';
 
-/** The person a reset link is for, found by email (any case), with the email as stored. */
-export async function findPersonByEmail(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'email'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .executeTakeFirst();
-}
-
-/** The live businesses the person is a member of, the earliest joined first. */
-export async function listBusinessesOf(db: Executor, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('memberships')
-    .select('business_id')
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('business_id')
-    .limit(1000)
-    .execute();
-  return rows.map((r) => r.business_id);
-}
-
 /** Forgets the person's earlier links: only the newest one mailed works. */
 export async function deleteResetsOf(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
@@ -51,19 +29,6 @@ export async function useReset(db: Executor, tokenHash: string, now: Date) {
 
 export async function setPasswordHash(db: Executor, userId: string, passwordHash: string): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-}
-
-/** Revokes every live access token of the person, in every business and environment; their ids. */
-export async function revokeAllTokensOf(db: Executor, userId: string, now: Date): Promise<string[]> {
-  const rows = await db
-    .updateTable('access_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 /** Ends the second steps of sign-ins the person had begun with the old password. */

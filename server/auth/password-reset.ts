@@ -7,6 +7,7 @@ import { newId } from '../platform/ids.js';
 import { QUEUES, type JobPayloads } from '../platform/jobs.js';
 import { queueMail } from '../platform/mail.js';
 import * as queries from './password-reset.queries.js';
+import { findUserByEmail, listMembershipsOf, revokeTokensOfExcept } from './queries.js';
 import { hashPassword, hashSecret, newSecret, PASSWORD_RESET_PREFIX } from './secrets.js';
 
 /**
@@ -39,10 +40,11 @@ const resetLink = (ctx: Pick<Ctx, 'config'>, token: string) =>
  * business the person joined, as all of their account's mail: captured there when no SMTP_URL is set.
  */
 export async function mailResetLink(deps: CtxSource, job: PasswordResetJob): Promise<void> {
-  const person = await queries.findPersonByEmail(deps.db, job.email);
+  const person = await findUserByEmail(deps.db, job.email);
   if (!person) return;
-  const [businessId] = await queries.listBusinessesOf(deps.db, person.id);
-  if (businessId === undefined) return;
+  const [first] = await listMembershipsOf(deps.db, person.id);
+  if (first === undefined) return;
+  const businessId = first.business_id;
   const token = newSecret(PASSWORD_RESET_PREFIX);
   const requestedAt = new Date(job.requestedAt);
   await inTransaction(jobCtx(deps, businessId, 'password reset'), async (ctx) => {
@@ -95,10 +97,10 @@ export async function resetPassword(
     const userId = await queries.useReset(trx, tokenHash, now);
     if (userId === undefined) return null;
     await queries.setPasswordHash(trx, userId, passwordHash);
-    const revoked = await queries.revokeAllTokensOf(trx, userId, now);
+    const revoked = await revokeTokensOfExcept(trx, userId, null, now);
     await queries.deleteChallengesOf(trx, userId);
     await queries.deleteResetsOf(trx, userId);
-    for (const businessId of await queries.listBusinessesOf(trx, userId)) {
+    for (const { business_id: businessId } of await listMembershipsOf(trx, userId)) {
       await recordChange(trx, {
         businessId,
         actor: { kind: 'user', id: userId },

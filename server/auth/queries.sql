@@ -4,6 +4,7 @@
 -- findUserByEmail
 select
   "id",
+  "email",
   "business_id",
   "password_hash",
   "totp_enabled_at"

@@ -5,7 +5,7 @@ import type { AccessTokensTable, ApiKeysTable, MembershipsTable, UsersTable } fr
 export async function findUserByEmail(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'business_id', 'password_hash', 'totp_enabled_at'])
+    .select(['id', 'email', 'business_id', 'password_hash', 'totp_enabled_at'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .executeTakeFirst();
 }
@@ -75,13 +75,14 @@ export async function revokeTokenOf(db: Executor, userId: string, id: string, no
   return Number(res.numUpdatedRows) > 0;
 }
 
-/** Revokes every live token of the person but `keepId`; the ids revoked. */
-export async function revokeTokensOfExcept(db: Executor, userId: string, keepId: string, now: Date) {
-  const rows = await db
-    .updateTable('access_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('id', '!=', keepId)
+/**
+ * Revokes every live token of the person, in every business and environment, but `keepId` (none
+ * kept when null); the ids revoked.
+ */
+export async function revokeTokensOfExcept(db: Executor, userId: string, keepId: string | null, now: Date) {
+  let query = db.updateTable('access_tokens').set({ revoked_at: now }).where('user_id', '=', userId);
+  if (keepId !== null) query = query.where('id', '!=', keepId);
+  const rows = await query
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .returning('id')
