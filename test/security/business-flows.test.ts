@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
+import { invitationMailTo } from '../support/auth.js';
 import { raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
@@ -32,14 +33,7 @@ const from = (ip: string) => ({ 'x-forwarded-for': ip });
 async function invitation(owner: TestBusiness): Promise<string> {
   const email = uniqueEmail('invitee');
   await unwrap(owner.client.team.inviteMember({ body: { email, role: 'viewer' } }));
-  const message = await server()
-    .deps.db.selectFrom('mail_messages')
-    .select('body')
-    .where('to_address', '=', email)
-    .executeTakeFirstOrThrow();
-  const token = /bms_inv_[A-Za-z0-9_-]+/.exec(message.body)?.[0];
-  if (!token) throw new Error('no invitation token in the mail');
-  return token;
+  return (await invitationMailTo(server(), email)).token;
 }
 
 const guess = () => `bms_inv_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;

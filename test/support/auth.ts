@@ -31,6 +31,20 @@ export async function updateBusiness(client: Client, body: auth.UpdateBusinessBo
   return (await unwrap(client.auth.updateBusiness({ body }))).data;
 }
 
+/** The newest invitation mailed to `email`, read from the stored mail, with the token of its link. */
+export async function invitationMailTo(server: TestServer, email: string) {
+  const message = await server.deps.db
+    .selectFrom('mail_messages')
+    .select(['body', 'subject', 'html'])
+    .where('to_address', '=', email)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const token = /bms_inv_[A-Za-z0-9_-]+/.exec(message.body)?.[0];
+  if (!token) throw new Error(`no invitation token in ${message.body}`);
+  return { ...message, token };
+}
+
 /** The password reset links mailed to `email`, oldest first, read from the stored mail. */
 export async function resetLinksFor(server: TestServer, email: string): Promise<string[]> {
   const rows = await server.deps.db

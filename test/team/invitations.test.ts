@@ -4,6 +4,7 @@ import type { Role } from '../../contract/permissions.js';
 import { publicBaseUrl } from '../../server/config.js';
 import { hashSecret, INVITATION_PREFIX, newSecret } from '../../server/auth/secrets.js';
 import { newId } from '../../server/platform/ids.js';
+import { invitationMailTo } from '../support/auth.js';
 import { registerBusiness, signedInMember, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { expectApiError, expectResultError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
@@ -23,19 +24,7 @@ const anonymous = () => createClient({ baseUrl: server().baseUrl, maxRetries: 0 
 const clientOf = (accessToken: string) =>
   createClient({ baseUrl: server().baseUrl, accessToken, maxRetries: 0 });
 
-/** The last invitation mail to `email`: subject, text, html and the token of its link. */
-async function mailTo(email: string) {
-  const message = await server()
-    .deps.db.selectFrom('mail_messages')
-    .select(['body', 'subject', 'html'])
-    .where('to_address', '=', email)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  const token = /bms_inv_[A-Za-z0-9_-]+/.exec(message.body)?.[0];
-  if (!token) throw new Error(`no invitation token in ${message.body}`);
-  return { ...message, token };
-}
+const mailTo = (email: string) => invitationMailTo(server(), email);
 
 const mailCount = async (email: string) =>
   (await server().deps.db.selectFrom('mail_messages').select('id').where('to_address', '=', email).execute())

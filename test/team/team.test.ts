@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client, sessionOf } from '../../client/index.js';
 import type { Role } from '../../contract/permissions.js';
+import { invitationMailTo } from '../support/auth.js';
 import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { expectApiError, expectError, expectResultError } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
@@ -20,17 +21,7 @@ const clientOf = (accessToken: string) =>
   createClient({ baseUrl: server().baseUrl, accessToken, maxRetries: 0 });
 
 /** The token of the last invitation mailed to `email`, read from the captured mail. */
-async function invitationToken(email: string): Promise<{ token: string; body: string }> {
-  const message = await server()
-    .deps.db.selectFrom('mail_messages')
-    .select(['body', 'subject'])
-    .where('to_address', '=', email)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirstOrThrow();
-  const token = /bms_inv_[A-Za-z0-9_-]+/.exec(message.body)?.[0];
-  if (!token) throw new Error(`no invitation token in ${message.body}`);
-  return { token, body: message.body };
-}
+const invitationToken = (email: string) => invitationMailTo(server(), email);
 
 async function invite(client: Client, email: string, role: Role) {
   return (await unwrap(client.team.inviteMember({ body: { email, role } }))).data;
