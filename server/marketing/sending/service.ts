@@ -404,6 +404,8 @@ async function sendClaimed(
       if (!(await sending())) return;
       const recipient = await claims.next();
       if (!recipient) return;
+      // A retry's delay counts from when its attempt began, not from when the server answered.
+      const retryBase = deps.clock.now().getTime();
       let outcome: SendOutcome;
       try {
         outcome = await deliver(deps, businessId, messageFor(ctx, campaign, prepared, recipient), ctx.clock);
@@ -411,7 +413,6 @@ async function sendClaimed(
         outcome = { ok: false, permanent: false, error: String((err as Error).message ?? err).slice(0, 500) };
       }
       const at = ctx.clock.now();
-      const retryBase = deps.clock.now().getTime();
       const retry = !outcome.ok && !outcome.permanent && recipient.attempts < MAX_ATTEMPTS;
       // The lane waits for its outcome to be committed: at any moment, at most one accepted and
       // unrecorded message per lane, which a crash could send again.
