@@ -3,7 +3,8 @@
  * directory, PGlite with an existing one, PostgreSQL with a fresh database and with a migrated one;
  * then the peak resident memory (VmHWM) of the idle server after a few seconds, after the first
  * start of each. The starts with existing data (target: PGlite 1.0 s, PostgreSQL 0.5 s) are repeated
- * BENCH_ROUNDS times (default 5): the median and the spread (min-max).
+ * BENCH_ROUNDS times (default 5): the median and the spread (min-max), each round beside one start
+ * with Node's module compile cache turned off (NODE_DISABLE_COMPILE_CACHE=1).
  *
  *   npx tsx bench/cold-start.ts            (PostgreSQL at postgres://postgres@127.0.0.1:5432/postgres)
  */
@@ -59,11 +60,15 @@ async function database(
 ): Promise<void> {
   const first = await run(labels.first, env, 5000);
   const again: number[] = [];
+  const uncached: number[] = [];
   let againMb: number | undefined;
+  // Side by side, alternating: with the module compile cache (as `npm start` runs) and without.
   for (let round = 0; round < ROUNDS; round++) {
     const start = await run(labels.again, env, round === 0 ? 5000 : 0);
     again.push(start.seconds);
     againMb ??= start.peakMb;
+    const cold = await run(`${labels.again}, no compile cache`, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' });
+    uncached.push(cold.seconds);
   }
   report({
     bench: BENCH,
@@ -71,6 +76,12 @@ async function database(
     unit: 's',
     rounds: again,
     target: { op: '<=', value: target },
+  });
+  report({
+    bench: BENCH,
+    measure: `${name}, existing data, to /healthz, compile cache off`,
+    unit: 's',
+    rounds: uncached,
   });
   report({ bench: BENCH, measure: `${name}, new data, to /healthz`, unit: 's', rounds: [first.seconds] });
   report({

@@ -104,7 +104,9 @@ export class Metrics {
     for (const queue of Object.values(QUEUES)) this.jobFailures.inc({ queue }, 0);
     for (const outcome of WEBHOOK_OUTCOMES) this.webhookDeliveries.inc({ outcome }, 0);
     for (const outcome of MAIL_OUTCOMES) this.mailMessages.inc({ outcome }, 0);
-    collectDefaultMetrics({ register: this.registry, prefix: 'bms_' });
+    // The standard names (process_*, nodejs_*) that stock Node.js dashboards read; `bms_` is for the
+    // service's own metrics (docs/decisions.md).
+    collectDefaultMetrics({ register: this.registry });
   }
 
   /** Lets the gauges read the service's database pool, queues and outbox. */

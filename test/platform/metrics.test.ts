@@ -27,7 +27,7 @@ const receivers = useReceivers();
 function documentedNames(): string[] {
   const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
   const section = /^## Metrics\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
-  return [...new Set([...section.matchAll(/`(bms_[a-z0-9_]+)`/g)].map((m) => m[1]!))];
+  return [...new Set([...section.matchAll(/`((?:bms|process|nodejs)_[a-z0-9_]+)`/g)].map((m) => m[1]!))];
 }
 
 interface Sample {
@@ -138,14 +138,20 @@ describe('GET /metrics', () => {
         'bms_outbox_lag_seconds',
         'bms_webhook_deliveries_total',
         'bms_mail_messages_total',
-        'bms_process_cpu_seconds_total',
-        'bms_process_resident_memory_bytes',
+        'process_cpu_seconds_total',
+        'process_resident_memory_bytes',
       ]),
     );
     const reported = [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!);
     expect(reported).toEqual(expect.arrayContaining(documented));
-    // The service's own metrics (not prom-client's process and Node.js ones) are all documented.
-    const own = reported.filter((name) => !/^bms_(process|nodejs)_/.test(name));
+    // The service's own metrics are all documented, and all carry its prefix; prom-client's process
+    // and Node.js ones keep their standard names.
+    const own = reported.filter((name) => !/^(process|nodejs)_/.test(name));
+    expect(own.every((name) => name.startsWith('bms_'))).toBe(true);
+    expect(reported).toEqual(
+      expect.arrayContaining(['nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds']),
+    );
+    expect(reported.filter((name) => /^bms_(process|nodejs)_/.test(name))).toEqual([]);
     expect(documented).toEqual(expect.arrayContaining(own));
   });
 
@@ -267,11 +273,13 @@ describe('docs/grafana-dashboard.json', () => {
   });
 
   it('charts every metric of the service and only documented ones', () => {
-    const charted = new Set(expressions.flatMap((e) => e.match(/\bbms_[a-z0-9_]+/g) ?? []));
+    const charted = new Set(
+      expressions.flatMap((e) => e.match(/\b(?:bms|process|nodejs)_[a-z0-9_]+/g) ?? []),
+    );
     const base = (name: string) => name.replace(/_(bucket|count|sum)$/, '');
     const documented = documentedNames();
     for (const name of charted) expect(documented, name).toContain(base(name));
-    const own = documented.filter((name) => !/^bms_(process|nodejs)_/.test(name));
+    const own = documented.filter((name) => name.startsWith('bms_'));
     for (const name of own) expect([...charted].map(base), name).toContain(name);
   });
 });
