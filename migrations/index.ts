@@ -29,6 +29,8 @@ import * as authTwoFactorSessions from './2026_11_26_0012_auth_two_factor_sessio
 import * as authPasswordResets from './2026_11_28_0001_auth_password_resets.js';
 import * as authInvitationLinks from './2026_11_28_0002_auth_invitation_links.js';
 import * as platformAuditSummary from './2026_11_28_0004_platform_audit_summary.js';
+import * as authApiKeyCreators from './2026_11_28_0005_auth_api_key_creators.js';
+import * as platformAccessGeneration from './2026_11_28_0006_platform_access_generation.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +64,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0001_auth_password_resets': authPasswordResets,
   '2026_11_28_0002_auth_invitation_links': authInvitationLinks,
   '2026_11_28_0004_platform_audit_summary': platformAuditSummary,
+  '2026_11_28_0005_auth_api_key_creators': authApiKeyCreators,
+  '2026_11_28_0006_platform_access_generation': platformAccessGeneration,
 };

@@ -33,6 +33,12 @@ const apiKeyFields = {
   prefix: z.string().describe('The first characters of the key, to recognise it.'),
   createdAt: TimestampSchema,
   lastUsedAt: TimestampSchema.nullable(),
+  createdBy: idOf('usr')
+    .nullable()
+    .describe(
+      'The user id of the person who made the key (removing them from the team revokes it); null when ' +
+        'unknown: made from the command line, or before makers were kept.',
+    ),
 };
 
 export const ApiKeySchema = extendApi(z.object(apiKeyFields), { title: 'ApiKey' });

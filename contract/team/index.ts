@@ -2,7 +2,7 @@ import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ROLES } from '../permissions.js';
-import { resultData, ResultMessageSchema } from '../common/envelopes.js';
+import { resultData, resultEnvelope, ResultMessageSchema } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { EmailSchema, IdempotencyHeadersSchema, IdSchema, TimestampSchema, idOf } from '../common/schemas.js';
@@ -21,10 +21,35 @@ export const TeamMemberSchema = extendApi(
     email: z.string(),
     role: RoleSchema,
     joinedAt: TimestampSchema,
+    activeApiKeys: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'API keys the person made that are not revoked, live and sandbox: removing them from the team revokes ' +
+          'these. Keys made from the command line or before their maker was kept count for no one.',
+      ),
   }),
   { title: 'TeamMember' },
 );
 export type TeamMember = z.infer<typeof TeamMemberSchema>;
+
+export const RemovedMemberSchema = extendApi(
+  z.object({
+    userId: idOf('usr'),
+    email: z.string(),
+    revokedApiKeys: z
+      .number()
+      .int()
+      .min(0)
+      .describe('How many API keys the person made (live and sandbox) were revoked with the removal.'),
+  }),
+  {
+    title: 'RemovedMember',
+    example: { userId: 'usr_01JD7X2R5VQ8N3K4M6P9T1W2Y3', email: 'ada@acme.test', revokedApiKeys: 2 },
+  },
+);
+export type RemovedMember = z.infer<typeof RemovedMemberSchema>;
 
 export const InvitationSchema = extendApi(
   z.object({
@@ -163,11 +188,16 @@ export const teamContract = c.router({
     path: '/team/:userId',
     summary: 'Remove a member',
     description:
-      'Removes the person from the team and revokes their access tokens for the business (and its sandbox) ' +
-      'at once. Only an owner may remove an owner (403); the last owner cannot be removed (409).',
+      'Removes the person from the team and, at once, revokes their access tokens and the API keys they made, ' +
+      'for the business and its sandbox; the answer says how many keys were revoked (`GET /v1/team` says ' +
+      'beforehand, as `activeApiKeys`). Keys whose maker is unknown (made from the command line or before ' +
+      'makers were kept) stay. Only an owner may remove an owner (403); the last owner cannot be removed (409).',
     pathParams: MemberParamsSchema,
     body: c.noBody(),
-    responses: { 200: ResultMessageSchema, ...resultErrors(404, 409) },
+    responses: {
+      200: resultEnvelope({ message: z.string(), data: RemovedMemberSchema }),
+      ...resultErrors(404, 409),
+    },
     metadata: teamRoute,
   },
 });

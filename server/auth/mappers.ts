@@ -9,6 +9,7 @@ export const toApiKey = (row: ApiKeyRow): ApiKey => ({
   prefix: row.prefix,
   createdAt: row.created_at.toISOString(),
   lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
+  createdBy: row.created_by,
 });
 
 export const toBusiness = (row: BusinessRow): Business => ({

@@ -7,6 +7,7 @@ import { newId } from '../platform/ids.js';
 import { QUEUES, type JobPayloads } from '../platform/jobs.js';
 import { queueMail } from '../platform/mail.js';
 import * as queries from './password-reset.queries.js';
+import { sessionsEnded } from './access.js';
 import { findUserByEmail, listMembershipsOf, revokeTokensOfExcept } from './queries.js';
 import { hashPassword, hashSecret, newSecret, PASSWORD_RESET_PREFIX } from './secrets.js';
 
@@ -98,6 +99,7 @@ export async function resetPassword(
     if (userId === undefined) return null;
     await queries.setPasswordHash(trx, userId, passwordHash);
     const revoked = await revokeTokensOfExcept(trx, userId, null, now);
+    await sessionsEnded({ db: trx }, userId);
     await queries.deleteChallengesOf(trx, userId);
     await queries.deleteResetsOf(trx, userId);
     for (const { business_id: businessId } of await listMembershipsOf(trx, userId)) {

@@ -128,6 +128,15 @@ from
 where
   "key_hash" = $1;
 
+-- isKeyLive
+select
+  "id"
+from
+  "api_keys"
+where
+  "id" = $1
+  and "revoked_at" is null;
+
 -- listKeys
 select
   *
@@ -160,6 +169,19 @@ values
 insert into "memberships" ("business_id", "user_id", "role", "created_at", "updated_at")
 values
   ($1, $2, $3, $4, $5);
+
+-- findRoleOfLiveToken
+select
+  "m"."role",
+  "u"."totp_enabled_at"
+from
+  "access_tokens" as "t"
+  inner join "memberships" as "m" on "m"."user_id" = "t"."user_id"
+  inner join "users" as "u" on "u"."id" = "t"."user_id"
+where
+  "t"."id" = $1
+  and "t"."revoked_at" is null
+  and "m"."business_id" = $2;
 
 -- findRole
 select
@@ -205,10 +227,11 @@ insert into "api_keys" (
   "key_hash",
   "created_at",
   "last_used_at",
-  "revoked_at"
+  "revoked_at",
+  "created_by"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 returning
   *;
 

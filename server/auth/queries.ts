@@ -126,6 +126,17 @@ export async function findKeyByHash(db: Executor, keyHash: string) {
     .executeTakeFirst();
 }
 
+/** Whether the key is not revoked (read again after its business's access generation). */
+export async function isKeyLive(db: Executor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listKeys(db: Executor, businessId: string) {
   return db
     .selectFrom('api_keys')
@@ -144,6 +155,23 @@ export async function insertUser(db: Executor, values: Insertable<UsersTable>): 
 
 export async function insertMembership(db: Executor, values: Insertable<MembershipsTable>): Promise<void> {
   await db.insertInto('memberships').values(values).execute();
+}
+
+/**
+ * The role in the business of the access token's person, with whether they sign in with a second
+ * factor, while the token is not revoked; undefined when it is revoked or they are not (or no
+ * longer) a member.
+ */
+export async function findRoleOfLiveToken(db: Executor, businessId: string, tokenId: string) {
+  return db
+    .selectFrom('access_tokens as t')
+    .innerJoin('memberships as m', 'm.user_id', 't.user_id')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['m.role', 'u.totp_enabled_at'])
+    .where('t.id', '=', tokenId)
+    .where('t.revoked_at', 'is', null)
+    .where('m.business_id', '=', businessId)
+    .executeTakeFirst();
 }
 
 /** The person's role in the business; undefined when they are not (or no longer) a member. */

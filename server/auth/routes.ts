@@ -221,7 +221,7 @@ export const authRoutes = (deps: Deps) => {
     },
 
     createApiKey: async ({ body, req }) =>
-      created(success({ data: await auth.createApiKey(ctx(req), body) })),
+      created(success({ data: await auth.createApiKey(ctx(req), body, authOf(req).userId ?? null) })),
 
     listApiKeys: async ({ req }) => ok(success({ data: await auth.listApiKeys(ctx(req)) })),
 

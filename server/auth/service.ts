@@ -14,7 +14,7 @@ import type {
 } from '../../contract/auth/index.js';
 import { ROLE_PERMISSIONS } from '../../contract/permissions.js';
 import { dateIn, timeZoneName } from '../platform/calendar.js';
-import type { Ctx } from '../platform/context.js';
+import { inTransaction, type Ctx } from '../platform/context.js';
 import type { AuthInfo } from '../platform/deps.js';
 import type { Environment } from '../platform/db/types.js';
 import { newId } from '../platform/ids.js';
@@ -23,6 +23,7 @@ import { withTransaction } from '../platform/db/database.js';
 import { refuseDuplicates } from '../platform/db/errors.js';
 import { ApiError, conflict, invalid, invalidState, notFound } from '../platform/errors.js';
 import * as settings from '../platform/settings.js';
+import { accessRestricted, sessionsEnded } from './access.js';
 import { toApiKey, toBusiness } from './mappers.js';
 import * as queries from './queries.js';
 import {
@@ -188,6 +189,7 @@ export async function sandboxSession(
 /** Revokes the business's access token `tokenId` (the one the caller signed in with). */
 export async function logout(ctx: Ctx, tokenId: string): Promise<void> {
   await queries.revokeToken(ctx.db, ctx.businessId, tokenId, ctx.clock.now());
+  await accessRestricted(ctx, [ctx.businessId]);
 }
 
 /**
@@ -198,6 +200,25 @@ export async function resolveCredential(
   source: Pick<Ctx, 'db' | 'clock'>,
   secret: string,
 ): Promise<AuthInfo | null> {
+  return (await resolveWithGeneration(source, secret))?.auth ?? null;
+}
+
+/** A credential as resolved, and the access generation of its business it was resolved under. */
+export interface ResolvedCredential {
+  auth: AuthInfo;
+  generation: string;
+}
+
+/**
+ * Resolves a presented secret, with its business's access generation. What the credential depends on
+ * (the key or token not revoked, the person's membership and role) is read after the generation, so
+ * a restriction committed meanwhile has raised the generation past the one returned and a cache
+ * keeping the answer notices it at the next use.
+ */
+export async function resolveWithGeneration(
+  source: Pick<Ctx, 'db' | 'clock'>,
+  secret: string,
+): Promise<ResolvedCredential | null> {
   if (secret.length > 200) return null;
   const hash = hashSecret(secret);
   if (isApiKey(secret)) {
@@ -205,13 +226,14 @@ export async function resolveCredential(
     if (!key || key.revoked_at) return null;
     const found = await settings.businessAccess({ db: source.db, businessId: key.business_id });
     if (found === undefined) return null;
+    if (!(await queries.isKeyLive(source.db, key.id))) return null;
     const access = { plan: found.plan, environment: found.environment, clockOffsetMs: found.clockOffsetMs };
     const now = source.clock.now();
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > 60_000) {
       // Coarse last-use stamp: at most one write per key per minute.
       await queries.touchKey(source.db, key.id, now);
     }
-    return {
+    const auth: AuthInfo = {
       businessId: key.business_id,
       ...access,
       ...(key.scope === 'full' && { role: 'admin' as const }),
@@ -219,37 +241,43 @@ export async function resolveCredential(
       scope: key.scope,
       credentialId: key.id,
     };
+    return { auth, generation: found.accessGeneration };
   }
   if (!secret.startsWith(TOKEN_PREFIX)) return null;
   const token = await queries.findTokenByHash(source.db, hash);
   if (!token || token.revoked_at || token.expires_at.getTime() <= source.clock.now().getTime()) return null;
   const found = await settings.businessAccess({ db: source.db, businessId: token.business_id });
   if (found === undefined) return null;
-  const { teamBusinessId, requireTwoFactor, ...access } = found;
+  const { teamBusinessId, requireTwoFactor, accessGeneration, ...access } = found;
   // A person removed from the team keeps no way in, whatever token they still hold.
-  const role = await queries.findRole(source.db, teamBusinessId, token.user_id);
-  if (role === undefined) return null;
+  const member = await queries.findRoleOfLiveToken(source.db, teamBusinessId, token.id);
+  if (member === undefined) return null;
   const now = source.clock.now();
   if (!token.last_used_at || now.getTime() - token.last_used_at.getTime() > 60_000) {
     // Coarse last-use stamp for the list of sessions: at most one write per token per minute.
     await queries.touchToken(source.db, token.id, now);
   }
-  return {
+  const auth: AuthInfo = {
     businessId: token.business_id,
     ...access,
-    role,
+    role: member.role,
     kind: 'user',
     credentialId: token.id,
     userId: token.user_id,
     expiresAt: token.expires_at,
-    twoFactor: { enabled: token.totp_enabled_at !== null, required: requireTwoFactor },
+    twoFactor: { enabled: member.totp_enabled_at !== null, required: requireTwoFactor },
   };
+  return { auth, generation: accessGeneration };
 }
 
-/** The business's context is all a key needs; the CLI passes these parts of one. */
+/**
+ * The business's context is all a key needs; the CLI passes these parts of one. `createdBy` is the
+ * person making it (none from the CLI): removing them from the team revokes it.
+ */
 export async function createApiKey(
   ctx: Pick<Ctx, 'db' | 'clock' | 'businessId'>,
   input: CreateApiKeyBody,
+  createdBy: string | null = null,
 ): Promise<CreatedApiKey> {
   const scope = input.scope ?? 'public_loyalty';
   const access = await settings.businessAccess(ctx);
@@ -266,6 +294,7 @@ export async function createApiKey(
     created_at: ctx.clock.now(),
     last_used_at: null,
     revoked_at: null,
+    created_by: createdBy,
   });
   return { ...toApiKey(row), key };
 }
@@ -276,6 +305,7 @@ export async function listApiKeys(ctx: Ctx): Promise<ApiKey[]> {
 
 export async function revokeApiKey(ctx: Ctx, id: string): Promise<void> {
   if (!(await queries.revokeKey(ctx.db, ctx.businessId, id, ctx.clock.now()))) throw notFound('API key');
+  await accessRestricted(ctx, [ctx.businessId]);
 }
 
 async function businessOrFail(ctx: Ctx) {
@@ -409,11 +439,21 @@ export async function listSessions(ctx: Ctx, auth: AuthInfo): Promise<AccessSess
 
 export async function revokeSession(ctx: Ctx, auth: AuthInfo, id: string): Promise<void> {
   if (!(await queries.revokeTokenOf(ctx.db, personOf(auth), id, ctx.clock.now()))) throw notFound('Session');
+  await sessionsEnded(ctx, personOf(auth));
 }
 
 /** Revokes the person's other tokens; their ids, for the caller to forget. */
 export async function revokeOtherSessions(ctx: Ctx, auth: AuthInfo): Promise<string[]> {
-  return queries.revokeTokensOfExcept(ctx.db, personOf(auth), auth.credentialId, ctx.clock.now());
+  return inTransaction(ctx, async (tx) => {
+    const revoked = await queries.revokeTokensOfExcept(
+      tx.db,
+      personOf(auth),
+      auth.credentialId,
+      ctx.clock.now(),
+    );
+    await sessionsEnded(tx, personOf(auth));
+    return revoked;
+  });
 }
 
 /**
@@ -436,7 +476,9 @@ export async function changePassword(ctx: Ctx, auth: AuthInfo, body: ChangePassw
         'The password was changed meanwhile: this is no longer the current one',
       );
     }
-    return queries.revokeTokensOfExcept(trx, userId, auth.credentialId, ctx.clock.now());
+    const revoked = await queries.revokeTokensOfExcept(trx, userId, auth.credentialId, ctx.clock.now());
+    await sessionsEnded({ db: trx }, userId);
+    return revoked;
   });
 }
 

@@ -94,13 +94,18 @@ export function summaryOf(operation: string, request: unknown, body: unknown): A
     typeof data === 'object' && data !== null && !Array.isArray(data) ? data : answer
   ) as Record<string, unknown>;
   const fullName = [labelText(object.first_name), labelText(object.last_name)].filter(Boolean).join(' ');
-  const label =
+  let label =
     labelText(object.number) ??
     labelText(object.name) ??
     (fullName || null) ??
     labelText(object.email) ??
     labelText(object.domain) ??
     labelText(object.url);
+  // A member's removal names the API keys it revoked with them.
+  const revokedKeys = object.revokedApiKeys;
+  if (label !== null && typeof revokedKeys === 'number') {
+    label = `${label} (${revokedKeys} API ${revokedKeys === 1 ? 'key' : 'keys'} revoked)`;
+  }
   const currency =
     typeof object.currency === 'string' && object.currency in CURRENCY_EXPONENTS ? object.currency : null;
   let amount: number | null = null;

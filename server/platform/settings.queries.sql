@@ -32,10 +32,11 @@ insert into "businesses" (
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
-  "require_two_factor"
+  "require_two_factor",
+  "access_generation"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
 
 -- findBusiness
 select
@@ -83,9 +84,25 @@ returning
 -- setRequireTwoFactor
 update "businesses"
 set
-  "require_two_factor" = $1
+  "require_two_factor" = $1,
+  "access_generation" = access_generation + 1
 where
   ("id" = $2 or "live_business_id" = $3);
+
+-- raiseAccessGeneration
+update "businesses"
+set
+  "access_generation" = access_generation + 1
+where
+  ("id" in ($1) or "live_business_id" in ($2));
+
+-- findAccessGeneration
+select
+  "access_generation"
+from
+  "businesses"
+where
+  "id" = $1;
 
 -- findAccess
 select
@@ -93,7 +110,8 @@ select
   "environment",
   "clock_offset_ms",
   "live_business_id",
-  "require_two_factor"
+  "require_two_factor",
+  "access_generation"
 from
   "businesses"
 where

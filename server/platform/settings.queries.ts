@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor, Trx } from './db/database.js';
 import type { BusinessesTable } from './db/types.js';
 
@@ -53,13 +53,38 @@ export async function updateBusiness(db: Executor, businessId: string, changes: 
     .executeTakeFirst();
 }
 
-/** Sets whether every member needs a second factor, on the live business and its sandbox twin. */
+const raisedGeneration = sql<number>`access_generation + 1`;
+
+/**
+ * Sets whether every member needs a second factor, on the live business and its sandbox twin, and
+ * raises their access generation in the same statement.
+ */
 export async function setRequireTwoFactor(db: Executor, liveBusinessId: string, required: boolean) {
   await db
     .updateTable('businesses')
-    .set({ require_two_factor: required })
+    .set({ require_two_factor: required, access_generation: raisedGeneration })
     .where((eb) => eb.or([eb('id', '=', liveBusinessId), eb('live_business_id', '=', liveBusinessId)]))
     .execute();
+}
+
+/** Raises the access generation of these businesses and of their sandbox twins. */
+export async function raiseAccessGeneration(db: Executor, businessIds: readonly string[]): Promise<void> {
+  if (businessIds.length === 0) return;
+  await db
+    .updateTable('businesses')
+    .set({ access_generation: raisedGeneration })
+    .where((eb) => eb.or([eb('id', 'in', businessIds), eb('live_business_id', 'in', businessIds)]))
+    .execute();
+}
+
+/** The business's access generation (by primary key: the read every authenticated request makes). */
+export async function findAccessGeneration(db: Executor, businessId: string) {
+  const row = await db
+    .selectFrom('businesses')
+    .select('access_generation')
+    .where('id', '=', businessId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : String(row.access_generation);
 }
 
 export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
@@ -71,7 +96,14 @@ export type BusinessRow = NonNullable<Awaited<ReturnType<typeof findBusiness>>>;
 export async function findAccess(db: Executor, businessId: string) {
   return db
     .selectFrom('businesses')
-    .select(['plan', 'environment', 'clock_offset_ms', 'live_business_id', 'require_two_factor'])
+    .select([
+      'plan',
+      'environment',
+      'clock_offset_ms',
+      'live_business_id',
+      'require_two_factor',
+      'access_generation',
+    ])
     .where('id', '=', businessId)
     .executeTakeFirst();
 }

@@ -106,10 +106,26 @@ export async function updateBusiness(ctx: SettingsCtx, changes: Updateable<Busin
   return row;
 }
 
-/** Whether every member of the live business (and its sandbox) needs a second factor to sign in. */
+/**
+ * Whether every member of the live business (and its sandbox) needs a second factor to sign in; a
+ * restriction, so their access generation is raised with it.
+ */
 export async function setRequireTwoFactor(ctx: Pick<Ctx, 'db'>, liveBusinessId: string, required: boolean) {
   await queries.setRequireTwoFactor(ctx.db, liveBusinessId, required);
 }
+
+/**
+ * Raises the access generation of the businesses (and their sandbox twins), in the context's
+ * transaction: called with every change that restricts access, so that credentials cached before
+ * it are resolved again at their next use in every process (docs/decisions.md, "Access changes
+ * reach every process").
+ */
+export const raiseAccessGeneration = (ctx: Pick<Ctx, 'db'>, businessIds: readonly string[]): Promise<void> =>
+  queries.raiseAccessGeneration(ctx.db, [...new Set(businessIds)]);
+
+/** The business's access generation as a string; undefined when the business is gone. */
+export const accessGeneration = (ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<string | undefined> =>
+  queries.findAccessGeneration(ctx.db, ctx.businessId);
 
 /** What a credential carries of its business; undefined when it is gone. */
 export async function businessAccess(ctx: Pick<Ctx, 'db' | 'businessId'>): Promise<
@@ -119,6 +135,7 @@ export async function businessAccess(ctx: Pick<Ctx, 'db' | 'businessId'>): Promi
       clockOffsetMs: number;
       teamBusinessId: string;
       requireTwoFactor: boolean;
+      accessGeneration: string;
     }
   | undefined
 > {
@@ -131,6 +148,7 @@ export async function businessAccess(ctx: Pick<Ctx, 'db' | 'businessId'>): Promi
       // A sandbox's team is its live business's (DESIGN section 12).
       teamBusinessId: row.live_business_id ?? ctx.businessId,
       requireTwoFactor: row.require_two_factor,
+      accessGeneration: String(row.access_generation),
     }
   );
 }

@@ -78,6 +78,7 @@ describe('invitations', () => {
         email: owner.email,
         role: 'owner',
         joinedAt: expect.any(String),
+        activeApiKeys: 0,
       },
     ]);
     expect(team.invitations).toEqual([invitation]);

@@ -244,8 +244,12 @@ describe('team', () => {
       .waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    // A member's role changes in place, and a member is removed after a confirmation.
-    const member = await newMember(owner, 'viewer');
+    // A member's role changes in place, and a member is removed after a confirmation that says how
+    // many API keys they made go with them.
+    const member = await newMember(owner, 'admin');
+    const key = (
+      await unwrap(member.client.auth.createApiKey({ body: { name: 'Their sync', scope: 'full' } }))
+    ).data;
     await page.reload();
     await heading(page, 'Team');
     await page.getByLabel(`Role of ${member.email}`).selectOption('marketing');
@@ -256,11 +260,14 @@ describe('team', () => {
     await screenshot(page, 'settings-team');
 
     await page.getByRole('button', { name: `Remove ${member.email}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove this member?' });
+    await confirm.getByText('The 1 API key they made (live and sandbox) is revoked too').waitFor();
+    await confirm.getByRole('button', { name: 'Remove member' }).click();
     await page
-      .getByRole('dialog', { name: 'Remove this member?' })
-      .getByRole('button', { name: 'Remove member' })
-      .click();
-    await page.getByText(`${member.email} was removed from the team.`).waitFor();
+      .getByText(`${member.email} was removed from the team, and 1 API key they made was revoked.`)
+      .waitFor();
+    const keyClient = createClient({ baseUrl: server().baseUrl, accessToken: key.key, maxRetries: 0 });
+    expect((await keyClient.auth.getBusiness()).status).toBe(401);
     await expect.poll(() => page.getByRole('row', { name: new RegExp(member.email) }).count()).toBe(0);
     expect((await member.client.auth.getSession()).status).toBe(401);
     await finish(app, [409]);

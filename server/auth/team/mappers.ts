@@ -1,16 +1,20 @@
 import type { Invitation, TeamMember } from '../../../contract/team/index.js';
 import type { InvitationRow, MembershipsTable } from '../../platform/db/types.js';
 
-export const toMember = (row: {
-  user_id: string;
-  email: string;
-  role: MembershipsTable['role'];
-  created_at: Date;
-}): TeamMember => ({
+export const toMember = (
+  row: {
+    user_id: string;
+    email: string;
+    role: MembershipsTable['role'];
+    created_at: Date;
+  },
+  activeApiKeys: number,
+): TeamMember => ({
   userId: row.user_id,
   email: row.email,
   role: row.role,
   joinedAt: row.created_at.toISOString(),
+  activeApiKeys,
 });
 
 export const toInvitation = (row: InvitationRow): Invitation => ({

@@ -91,6 +91,30 @@ where
 returning
   "id";
 
+-- revokeKeysMadeBy
+update "api_keys"
+set
+  "revoked_at" = $1
+where
+  "business_id" in ($2)
+  and "created_by" = $3
+  and "revoked_at" is null
+returning
+  "id";
+
+-- countKeysByMaker
+select
+  "created_by",
+  count(*) as "keys"
+from
+  "api_keys"
+where
+  "business_id" in ($1)
+  and "created_by" in ($2)
+  and "revoked_at" is null
+group by
+  "created_by";
+
 -- listPendingInvitations
 select
   *

@@ -104,6 +104,48 @@ export async function revokeMemberTokens(
   return rows.map((r) => r.id);
 }
 
+/**
+ * Revokes the API keys the person made for the business and its sandbox that are not revoked yet;
+ * the ids of those it revoked (for this process's credential cache).
+ */
+export async function revokeKeysMadeBy(
+  db: Executor,
+  businessIds: readonly string[],
+  userId: string,
+  now: Date,
+): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('business_id', 'in', businessIds)
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * How many API keys not revoked each person made for the business and its sandbox (the keys a
+ * removal would revoke), by user id; people who made none are absent.
+ */
+export async function countKeysByMaker(
+  db: Executor,
+  businessIds: readonly string[],
+  userIds: readonly string[],
+) {
+  if (userIds.length === 0) return new Map<string, number>();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select((eb) => ['created_by', eb.fn.countAll<string | number>().as('keys')])
+    .where('business_id', 'in', businessIds)
+    .where('created_by', 'in', userIds)
+    .where('revoked_at', 'is', null)
+    .groupBy('created_by')
+    .execute();
+  return new Map(rows.map((r) => [r.created_by ?? '', Number(r.keys)]));
+}
+
 /** The business's invitations neither accepted nor expired at `now`, newest first. */
 export async function listPendingInvitations(db: Executor, businessId: string, now: Date) {
   return db

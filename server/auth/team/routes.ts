@@ -38,9 +38,10 @@ export const teamRoutes = (deps: Deps) => {
     },
 
     removeMember: async ({ params, req }) => {
-      const revoked = await team.removeMember(ctx(req), actorOf(req), params.userId);
-      for (const id of revoked) forgetCredential(deps, id);
-      return ok(success({ message: 'Team member removed' }));
+      const { removed, credentialIds } = await team.removeMember(ctx(req), actorOf(req), params.userId);
+      for (const id of credentialIds) forgetCredential(deps, id);
+      const keys = removed.revokedApiKeys === 1 ? '1 API key' : `${removed.revokedApiKeys} API keys`;
+      return ok(success({ message: `Team member removed; ${keys} they made revoked`, data: removed }));
     },
   });
 };

@@ -3,6 +3,7 @@ import type { AcceptInvitationBody, InvitationPreview, SignInResult } from '../.
 import type {
   ChangeRoleBody,
   Invitation,
+  RemovedMember,
   InvitationLink,
   InviteBody,
   Team,
@@ -17,6 +18,7 @@ import { ApiError, conflict, invalid, invalidState, notFound } from '../../platf
 import { newId } from '../../platform/ids.js';
 import { queueMail } from '../../platform/mail.js';
 import * as settings from '../../platform/settings.js';
+import { accessRestricted } from '../access.js';
 import * as authQueries from '../queries.js';
 import { hashPassword, hashSecret, INVITATION_PREFIX, newSecret, verifyPassword } from '../secrets.js';
 import { issueToken, type AuthSource, type SignInClient } from '../tokens.js';
@@ -50,11 +52,20 @@ const lastOwner = (what: string) =>
 
 export async function getTeam(ctx: Ctx): Promise<Team> {
   const teamId = await teamOf(ctx);
-  const [members, invitations] = await Promise.all([
+  const [members, invitations, businessIds] = await Promise.all([
     queries.listMembers(ctx.db, teamId),
     queries.listPendingInvitations(ctx.db, teamId, ctx.clock.now()),
+    businessesOf(ctx, teamId),
   ]);
-  return { members: members.map(toMember), invitations: invitations.map(toInvitation) };
+  const keys = await queries.countKeysByMaker(
+    ctx.db,
+    businessIds,
+    members.map((m) => m.user_id),
+  );
+  return {
+    members: members.map((m) => toMember(m, keys.get(m.user_id) ?? 0)),
+    invitations: invitations.map(toInvitation),
+  };
 }
 
 /**
@@ -177,8 +188,9 @@ export async function revokeInvitation(ctx: Ctx, actor: Actor, id: string): Prom
 
 /**
  * Changes a member's role. Only an owner may make or unmake an owner; the last owner stays one.
- * The ids of the member's access tokens, which the caller forgets from its credential cache so the
- * new role applies to their next request.
+ * The business's access generation is raised with it, so the new role applies to the member's next
+ * request in every process; the ids of the member's access tokens, which the caller forgets from its
+ * own credential cache at once.
  */
 export async function changeRole(
   ctx: Ctx,
@@ -195,16 +207,27 @@ export async function changeRole(
     if (member.role === 'owner' && input.role !== 'owner' && owners <= 1) throw lastOwner('demoted');
     const updated = await queries.updateRole(ctx.db, teamId, userId, input.role, ctx.clock.now());
     if (!updated) throw notFound('Team member');
-    const tokenIds = await queries.activeTokenIds(ctx.db, await businessesOf(ctx, teamId), userId);
-    return { member: toMember({ ...updated, email: member.email }), tokenIds };
+    await accessRestricted(ctx, [teamId]);
+    const businessIds = await businessesOf(ctx, teamId);
+    const [tokenIds, keys] = await Promise.all([
+      queries.activeTokenIds(ctx.db, businessIds, userId),
+      queries.countKeysByMaker(ctx.db, businessIds, [userId]),
+    ]);
+    return { member: toMember({ ...updated, email: member.email }, keys.get(userId) ?? 0), tokenIds };
   });
 }
 
 /**
- * Removes a member from the team and revokes their access tokens for the business and its sandbox
- * at once; the ids of the revoked tokens, which the caller forgets from its credential cache.
+ * Removes a member from the team and, in the same transaction, revokes their access tokens and the
+ * API keys they made, for the business and its sandbox, and raises the business's access generation
+ * (every process drops them at the next request). What was removed and revoked; the ids of the
+ * revoked tokens and keys, which the caller forgets from its own credential cache at once.
  */
-export async function removeMember(ctx: Ctx, actor: Actor, userId: string): Promise<string[]> {
+export async function removeMember(
+  ctx: Ctx,
+  actor: Actor,
+  userId: string,
+): Promise<{ removed: RemovedMember; credentialIds: string[] }> {
   const teamId = ctx.businessId;
   return inTransaction(ctx, async (ctx) => {
     const owners = await queries.lockOwners(ctx.db, teamId);
@@ -213,7 +236,15 @@ export async function removeMember(ctx: Ctx, actor: Actor, userId: string): Prom
     if (member.role === 'owner' && actor.role !== 'owner') throw ownersOnly();
     if (member.role === 'owner' && owners <= 1) throw lastOwner('removed');
     await queries.deleteMembership(ctx.db, teamId, userId);
-    return queries.revokeMemberTokens(ctx.db, await businessesOf(ctx, teamId), userId, ctx.clock.now());
+    const businessIds = await businessesOf(ctx, teamId);
+    const now = ctx.clock.now();
+    const tokenIds = await queries.revokeMemberTokens(ctx.db, businessIds, userId, now);
+    const keyIds = await queries.revokeKeysMadeBy(ctx.db, businessIds, userId, now);
+    await accessRestricted(ctx, [teamId]);
+    return {
+      removed: { userId, email: member.email, revokedApiKeys: keyIds.length },
+      credentialIds: [...tokenIds, ...keyIds],
+    };
   });
 }
 

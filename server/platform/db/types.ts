@@ -40,6 +40,11 @@ export interface BusinessesTable {
   invoice_reminder_days: ColumnType<number[], number[] | undefined, number[]>;
   /** Whether every member must sign in with a second factor (a sandbox carries its live business's). */
   require_two_factor: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * Raised with every change that restricts access to the business (bigint: read back as a string
+   * or number, compared as a string), so every process's credential cache notices it at once.
+   */
+  access_generation: ColumnType<string | number, never, number>;
 }
 
 export type Environment = 'live' | 'sandbox';
@@ -141,6 +146,8 @@ export interface ApiKeysTable {
   created_at: GeneratedTimestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** The person who made the key; null for keys made from the command line or before it was kept. */
+  created_by: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface SequencesTable {

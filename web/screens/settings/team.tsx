@@ -22,6 +22,9 @@ import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
 import { api, can, session } from '../../lib/session.js';
 import type { ScreenProps } from '../../routes.js';
 
+/** "1 API key", "3 API keys". */
+const apiKeysText = (n: number) => (n === 1 ? '1 API key' : `${n} API keys`);
+
 /** The roles the signed-in person may give: only an owner makes owners. */
 const assignable = (): Role[] =>
   ROLES.filter((role) => role !== 'owner' || session.value?.info.role === 'owner');
@@ -162,6 +165,7 @@ export default function TeamSettings(_props: ScreenProps) {
     },
     { label: 'Role', render: (m) => <RoleCell member={m} onChange={changeRole} /> },
     { label: 'Joined', render: (m) => <time dateTime={m.joinedAt}>{date(m.joinedAt)}</time> },
+    { label: 'API keys', render: (m) => (m.activeApiKeys === 0 ? 'None' : String(m.activeApiKeys)) },
   ];
   if (can('removeMember')) {
     columns.push({
@@ -363,8 +367,12 @@ export default function TeamSettings(_props: ScreenProps) {
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
           const member = removing!;
-          await unwrap(api.value.team.removeMember({ params: { userId: member.userId } }));
-          setNotice(`${member.email} was removed from the team.`);
+          const { data } = await unwrap(api.value.team.removeMember({ params: { userId: member.userId } }));
+          setNotice(
+            data.revokedApiKeys === 0
+              ? `${member.email} was removed from the team.`
+              : `${member.email} was removed from the team, and ${apiKeysText(data.revokedApiKeys)} they made ${data.revokedApiKeys === 1 ? 'was' : 'were'} revoked.`,
+          );
           load.reload();
         }}
       >
@@ -372,6 +380,15 @@ export default function TeamSettings(_props: ScreenProps) {
           <strong>{removing?.email}</strong> loses access to this business and its sandbox at once: their
           sessions end. You can invite them again later.
         </p>
+        {removing && removing.activeApiKeys > 0 ? (
+          <p>
+            The {apiKeysText(removing.activeApiKeys)} they made (live and sandbox){' '}
+            {removing.activeApiKeys === 1 ? 'is' : 'are'} revoked too: whatever uses{' '}
+            {removing.activeApiKeys === 1 ? 'it' : 'them'} stops working.
+          </p>
+        ) : (
+          <p>They made no API key that is still active.</p>
+        )}
       </ConfirmDialog>
     </div>
   );
