@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll } from 'vitest';
 import type { TestServer } from './server.js';
 import { waitFor } from './wait.js';
@@ -13,8 +13,23 @@ export interface ReceivedRequest<B> {
   body: B;
 }
 
-/** How to answer the n-th request (from 0); `'hang'` never answers. */
-export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+/**
+ * How to answer the n-th request (from 0); `'hang'` never answers; `'reset'` resets the connection
+ * unanswered.
+ */
+export type Reply = { status: number; headers?: Record<string, string> } | 'hang' | 'reset';
+
+/** What a reply can know of the request besides its number. */
+export interface Arrival<B> {
+  body: B;
+  /** It came on a connection that `closeIdleConnections()` marked closed. */
+  staleConnection: boolean;
+}
+
+export interface ReceiverOptions {
+  /** How long the receiver keeps an idle connection open (node's default: 5 s). */
+  keepAliveTimeoutMs?: number;
+}
 
 export interface Receiver<B> {
   url: string;
@@ -22,6 +37,14 @@ export interface Receiver<B> {
   hits: ReceivedRequest<B>[];
   /** TCP connections accepted, whether or not a request followed. */
   readonly connections: number;
+  /** Requests answered by resetting their connection (not in `hits`). */
+  readonly resets: number;
+  /**
+   * Marks every connection open now as closed by the receiver's idle timeout, in the instant before
+   * a client writes on it: a request that later comes on one is told so (`staleConnection`), and a
+   * reply of `'reset'` plays the rest of it.
+   */
+  closeIdleConnections(): void;
   close(): Promise<void>;
 }
 
@@ -36,10 +59,14 @@ export function useReceivers<B = unknown>() {
   });
 
   return async function start(
-    reply: (index: number) => Reply = () => ({ status: 200 }),
+    reply: (index: number, arrival: Arrival<B>) => Reply = () => ({ status: 200 }),
+    options: ReceiverOptions = {},
   ): Promise<Receiver<B>> {
     const hits: ReceivedRequest<B>[] = [];
     let connections = 0;
+    let resets = 0;
+    const open = new Set<Socket>();
+    const stale = new WeakSet<Socket>();
     const http = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,14 +78,22 @@ export function useReceivers<B = unknown>() {
         } catch {
           body = undefined as B;
         }
-        const answer = reply(hits.length);
+        const answer = reply(hits.length, { body, staleConnection: stale.has(req.socket) });
+        if (answer === 'reset') {
+          resets++;
+          req.socket.resetAndDestroy();
+          return;
+        }
         hits.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body });
         if (answer === 'hang') return;
         res.writeHead(answer.status, answer.headers).end('receiver body, never stored');
       });
     });
-    http.on('connection', () => {
+    if (options.keepAliveTimeoutMs !== undefined) http.keepAliveTimeout = options.keepAliveTimeoutMs;
+    http.on('connection', (socket: Socket) => {
       connections++;
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
@@ -68,6 +103,12 @@ export function useReceivers<B = unknown>() {
       hits,
       get connections() {
         return connections;
+      },
+      get resets() {
+        return resets;
+      },
+      closeIdleConnections() {
+        for (const socket of open) stale.add(socket);
       },
       close: () =>
         new Promise<void>((resolve) => {
