@@ -32,16 +32,26 @@ export const teamRoutes = (deps: Deps) => {
     },
 
     changeMemberRole: async ({ params, body, req }) => {
-      const { member, tokenIds } = await team.changeRole(ctx(req), actorOf(req), params.userId, body);
+      const { member, tokenIds, revokedApiKeys } = await team.changeRole(
+        ctx(req),
+        actorOf(req),
+        params.userId,
+        body,
+      );
       for (const id of tokenIds) forgetCredential(deps, id);
-      return ok(success({ data: member }));
+      const message = revokedApiKeys
+        ? `Role changed; ${keysCount(revokedApiKeys)} they made revoked`
+        : 'Role changed';
+      return ok(success({ message, data: member }));
     },
 
     removeMember: async ({ params, req }) => {
       const { removed, credentialIds } = await team.removeMember(ctx(req), actorOf(req), params.userId);
       for (const id of credentialIds) forgetCredential(deps, id);
-      const keys = removed.revokedApiKeys === 1 ? '1 API key' : `${removed.revokedApiKeys} API keys`;
+      const keys = keysCount(removed.revokedApiKeys);
       return ok(success({ message: `Team member removed; ${keys} they made revoked`, data: removed }));
     },
   });
 };
+
+const keysCount = (n: number) => (n === 1 ? '1 API key' : `${n} API keys`);

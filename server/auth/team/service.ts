@@ -9,7 +9,7 @@ import type {
   Team,
   TeamMember,
 } from '../../../contract/team/index.js';
-import type { Role } from '../../../contract/permissions.js';
+import { ROLE_PERMISSIONS, type Role } from '../../../contract/permissions.js';
 import { inTransaction, type Ctx, type TxCtx } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db/database.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
@@ -189,15 +189,16 @@ export async function revokeInvitation(ctx: Ctx, actor: Actor, id: string): Prom
 /**
  * Changes a member's role. Only an owner may make or unmake an owner; the last owner stays one.
  * The business's access generation is raised with it, so the new role applies to the member's next
- * request in every process; the ids of the member's access tokens, which the caller forgets from its
- * own credential cache at once.
+ * request in every process. A role without `api_keys.manage` revokes the API keys the member made.
+ * The ids of the member's access tokens and revoked keys, which the caller forgets from its own
+ * credential cache at once.
  */
 export async function changeRole(
   ctx: Ctx,
   actor: Actor,
   userId: string,
   input: ChangeRoleBody,
-): Promise<{ member: TeamMember; tokenIds: string[] }> {
+): Promise<{ member: TeamMember; tokenIds: string[]; revokedApiKeys: number }> {
   const teamId = ctx.businessId;
   return inTransaction(ctx, async (ctx) => {
     const owners = await queries.lockOwners(ctx.db, teamId);
@@ -205,15 +206,25 @@ export async function changeRole(
     if (!member) throw notFound('Team member');
     if ((member.role === 'owner' || input.role === 'owner') && actor.role !== 'owner') throw ownersOnly();
     if (member.role === 'owner' && input.role !== 'owner' && owners <= 1) throw lastOwner('demoted');
-    const updated = await queries.updateRole(ctx.db, teamId, userId, input.role, ctx.clock.now());
+    const now = ctx.clock.now();
+    const updated = await queries.updateRole(ctx.db, teamId, userId, input.role, now);
     if (!updated) throw notFound('Team member');
     await accessRestricted(ctx, [teamId]);
     const businessIds = await businessesOf(ctx, teamId);
+    // A role that may not manage API keys keeps none: a `full` key made as an admin would otherwise
+    // go on acting as one (docs/decisions.md).
+    const keyIds = ROLE_PERMISSIONS[input.role].includes('api_keys.manage')
+      ? []
+      : await queries.revokeKeysMadeBy(ctx.db, businessIds, userId, now);
     const [tokenIds, keys] = await Promise.all([
       queries.activeTokenIds(ctx.db, businessIds, userId),
       queries.countKeysByMaker(ctx.db, businessIds, [userId]),
     ]);
-    return { member: toMember({ ...updated, email: member.email }, keys.get(userId) ?? 0), tokenIds };
+    return {
+      member: toMember({ ...updated, email: member.email }, keys.get(userId) ?? 0),
+      tokenIds: [...tokenIds, ...keyIds],
+      revokedApiKeys: keyIds.length,
+    };
   });
 }
 
