@@ -62,6 +62,24 @@ export const CodeBodySchema = extendApi(z.object({ code: TwoFactorCodeSchema }).
 });
 export type CodeBody = z.infer<typeof CodeBodySchema>;
 
+const CurrentPasswordSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe('The current password of the signed-in person.');
+
+export const StartTwoFactorEnrolmentBodySchema = extendApi(
+  z.object({ password: CurrentPasswordSchema }).strict(),
+  { title: 'StartTwoFactorEnrolmentBody', example: { password: 'correct horse battery' } },
+);
+export type StartTwoFactorEnrolmentBody = z.infer<typeof StartTwoFactorEnrolmentBodySchema>;
+
+export const ConfirmTwoFactorBodySchema = extendApi(
+  z.object({ password: CurrentPasswordSchema, code: TwoFactorCodeSchema }).strict(),
+  { title: 'ConfirmTwoFactorBody', example: { password: 'correct horse battery', code: '492039' } },
+);
+export type ConfirmTwoFactorBody = z.infer<typeof ConfirmTwoFactorBodySchema>;
+
 export const CompleteSignInBodySchema = extendApi(
   z.object({ challengeToken: z.string().min(1).max(200), code: TwoFactorCodeSchema }).strict(),
   { title: 'CompleteSignInBody', example: { challengeToken: 'bms_ch_...', code: '492039' } },
@@ -69,7 +87,7 @@ export const CompleteSignInBodySchema = extendApi(
 export type CompleteSignInBody = z.infer<typeof CompleteSignInBodySchema>;
 
 export const DisableTwoFactorBodySchema = extendApi(
-  z.object({ password: z.string().min(1).max(200), code: TwoFactorCodeSchema }).strict(),
+  z.object({ password: CurrentPasswordSchema, code: TwoFactorCodeSchema }).strict(),
   { title: 'DisableTwoFactorBody', example: { password: 'correct horse battery', code: '492039' } },
 );
 export type DisableTwoFactorBody = z.infer<typeof DisableTwoFactorBodySchema>;
@@ -78,7 +96,8 @@ const twoFactorRoute = meta('user', 'Auth');
 
 /**
  * Two-factor sign-in (TOTP, RFC 6238) of the signed-in person, and the second step of signing in.
- * Wrong codes count as failed sign-in attempts (10 a minute per IP and per email).
+ * Wrong passwords and codes count as failed sign-in attempts (10 a minute per IP and per email),
+ * each counted before it is checked: once over, a request is refused with 429 and not checked.
  */
 export const twoFactorContract = c.router({
   completeSignIn: {
@@ -108,9 +127,10 @@ export const twoFactorContract = c.router({
     headers: IdempotencyHeadersSchema,
     summary: 'Two-factor sign-in: start',
     description:
-      'A new secret for an authenticator app, as an `otpauth://` URI and its QR code. Two-factor sign-in is ' +
-      'on once confirmed with a code (`POST /v1/auth/two-factor/confirm`). Already on: 409.',
-    body: c.noBody(),
+      'A new secret for an authenticator app, as an `otpauth://` URI and its QR code, given the current ' +
+      'password. Two-factor sign-in is on once confirmed with a code (`POST /v1/auth/two-factor/confirm`). ' +
+      'Wrong or missing password: 422 on `password` (a wrong one counts as a failed sign-in). Already on: 409.',
+    body: StartTwoFactorEnrolmentBodySchema,
     responses: { 200: resultData(TwoFactorEnrolmentSchema), ...resultErrors(409) },
     metadata: twoFactorRoute,
   },
@@ -120,9 +140,10 @@ export const twoFactorContract = c.router({
     headers: IdempotencyHeadersSchema,
     summary: 'Two-factor sign-in: confirm',
     description:
-      'Turns two-factor sign-in on with a code from the app just set up, and returns ten recovery codes ' +
-      '(shown only here). A wrong code: 422 on `code`. No enrolment started, or already on: 409.',
-    body: CodeBodySchema,
+      'Turns two-factor sign-in on with the current password and a code from the app just set up, and ' +
+      'returns ten recovery codes (shown only here). A wrong password or code: 422 on the field (counted as ' +
+      'a failed sign-in). No enrolment started, or already on: 409.',
+    body: ConfirmTwoFactorBodySchema,
     responses: { 200: resultData(RecoveryCodesSchema), ...resultErrors(409) },
     metadata: twoFactorRoute,
   },

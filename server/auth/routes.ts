@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { contract } from '../../contract/index.js';
-import { consume, isBlocked } from '../platform/rate-limit.js';
+import { consume, reserveAttempt, type AttemptCounter, type Reservation } from '../platform/rate-limit.js';
 import { rateLimited } from '../platform/middleware.js';
 import { created, ok, success } from '../platform/answers.js';
 import { ctxFor, dbOf, type Deps } from '../platform/deps.js';
@@ -44,22 +44,55 @@ export const authRoutes = (deps: Deps) => {
   const { limiters } = deps;
   const maxFailures = deps.config.SIGNIN_MAX_FAILURES;
 
-  /** Counts a failed attempt (wrong password or code) of the address and of the email. */
-  const countFailure = (req: Request, email: string) =>
-    Promise.all([
-      limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1),
-      limiters.signInFailuresByEmail.penalty(`email:${email.toLowerCase()}`, 1),
-    ]);
+  /** The sign-in counters: failed attempts of the address, and of the email. */
+  const byIp = (req: Request): AttemptCounter => ({
+    limiter: limiters.signInFailuresByIp,
+    key: `ip:${req.ip}`,
+  });
+  const byEmail = (email: string): AttemptCounter => ({
+    limiter: limiters.signInFailuresByEmail,
+    key: `email:${email.toLowerCase()}`,
+  });
 
-  /** Refuses with 429 while the address or the email is over its failed attempts. */
-  const refuseWhileBlocked = async (req: Request, email: string | undefined) => {
-    const blocked =
-      (await isBlocked(limiters.signInFailuresByIp, `ip:${req.ip}`, maxFailures)) ??
-      (email === undefined
-        ? null
-        : await isBlocked(limiters.signInFailuresByEmail, `email:${email.toLowerCase()}`, maxFailures));
-    if (blocked) throw rateLimited(blocked, 'Too many failed sign-in attempts; try again later');
+  /**
+   * Counts an attempt at a secret (a password, code or token) on the counters before it is checked;
+   * 429, with nothing checked, once one of them is over the limit (docs/decisions.md, "Attempts at a
+   * secret are counted before they are checked").
+   */
+  const attempt = async (counters: AttemptCounter[]): Promise<Reservation> => {
+    const reserved = await reserveAttempt(counters, maxFailures);
+    if (!reserved.allowed)
+      throw rateLimited(reserved.outcome, 'Too many failed sign-in attempts; try again later');
+    return reserved.reservation;
   };
+
+  /**
+   * Runs the check the `reserved` attempts were counted for; they are given back unless it failed
+   * (`failed(value)`, or a wrong password or code thrown), so only failures stay counted.
+   */
+  const settle = async <T>(
+    reserved: Reservation[],
+    check: () => Promise<T>,
+    failed: (value: T) => boolean = () => false,
+  ): Promise<T> => {
+    let failure = true;
+    try {
+      const value = await check();
+      failure = failed(value);
+      return value;
+    } catch (err) {
+      failure = err instanceof twoFactor.FailedAttempt;
+      throw err;
+    } finally {
+      if (!failure) await Promise.all(reserved.map((r) => r.refund()));
+    }
+  };
+
+  const guarded = async <T>(
+    counters: AttemptCounter[],
+    check: () => Promise<T>,
+    failed?: (value: T) => boolean,
+  ): Promise<T> => settle([await attempt(counters)], check, failed);
 
   /**
    * The person whose access token a public request carries (accepting an invitation as oneself);
@@ -77,13 +110,8 @@ export const authRoutes = (deps: Deps) => {
    * sign-in is, and a wrong one counts.
    */
   const checkingSecrets = async <T>(req: Request, work: () => Promise<T>): Promise<T> => {
-    await refuseWhileBlocked(req, await auth.emailOf(ctx(req), authOf(req)));
-    try {
-      return await work();
-    } catch (err) {
-      if (err instanceof twoFactor.FailedAttempt) await countFailure(req, err.email);
-      throw err;
-    }
+    const email = await auth.emailOf(ctx(req), authOf(req));
+    return guarded([byIp(req), ...(email === undefined ? [] : [byEmail(email)])], work);
   };
 
   return s.router(contract.auth, {
@@ -96,10 +124,12 @@ export const authRoutes = (deps: Deps) => {
     },
 
     signIn: async ({ body, req }) => {
-      await refuseWhileBlocked(req, body.email);
-      const session = await auth.signIn(sourceOf(req, deps), body, clientOf(req));
+      const session = await guarded(
+        [byIp(req), byEmail(body.email)],
+        () => auth.signIn(sourceOf(req, deps), body, clientOf(req)),
+        (result) => result === null,
+      );
       if (!session) {
-        await countFailure(req, body.email);
         throw new ApiError(
           'UNAUTHORIZED',
           body.code === undefined ? 'Invalid email or password' : 'Invalid email, password or code',
@@ -110,12 +140,20 @@ export const authRoutes = (deps: Deps) => {
       return ok(success({ data: session }));
     },
 
+    // An answer counts for the address, then (its challenge known) for the email, then on the
+    // challenge itself, all before the code is checked; an unknown challenge stays counted for the address.
     completeSignIn: async ({ body, req }) => {
-      await refuseWhileBlocked(req, undefined);
-      const outcome = await twoFactor.completeSignIn(sourceOf(req, deps), body, clientOf(req));
+      const source = sourceOf(req, deps);
+      const byAddress = await attempt([byIp(req)]);
+      const found = await twoFactor.findChallenge(source, body.challengeToken);
+      const outcome: twoFactor.CompletedSignIn = found
+        ? await settle(
+            [byAddress, await attempt([byEmail(found.email)])],
+            () => twoFactor.answerChallenge(source, found, body.code, clientOf(req)),
+            (answered) => 'failure' in answered,
+          )
+        : { failure: 'unknown' };
       if ('session' in outcome) return ok(success({ data: outcome.session }));
-      if (outcome.failure === 'wrong') await countFailure(req, outcome.email);
-      else await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
       throw new ApiError(
         'UNAUTHORIZED',
         outcome.failure === 'wrong'
@@ -128,11 +166,15 @@ export const authRoutes = (deps: Deps) => {
 
     getTwoFactor: async ({ req }) => ok(success({ data: await twoFactor.status(ctx(req), authOf(req)) })),
 
-    startTwoFactorEnrolment: async ({ req }) =>
-      ok(success({ data: await twoFactor.startEnrolment(ctx(req), authOf(req)) })),
+    startTwoFactorEnrolment: async ({ body, req }) =>
+      ok(
+        success({
+          data: await checkingSecrets(req, () => twoFactor.startEnrolment(ctx(req), authOf(req), body)),
+        }),
+      ),
 
     confirmTwoFactor: async ({ body, req }) => {
-      const codes = await checkingSecrets(req, () => twoFactor.confirm(ctx(req), authOf(req), body.code));
+      const codes = await checkingSecrets(req, () => twoFactor.confirm(ctx(req), authOf(req), body));
       forgetCredential(deps, authOf(req).credentialId);
       return ok(success({ data: codes }));
     },
@@ -172,10 +214,10 @@ export const authRoutes = (deps: Deps) => {
       return ok(success({ data: { revoked: revoked.length } }));
     },
 
-    // Each request counts as a sign-in attempt of the address and the email: it sends a mail.
+    // Each request counts as a sign-in attempt of the address and the email, never given back: it
+    // sends a mail.
     forgotPassword: async ({ body, req }) => {
-      await refuseWhileBlocked(req, body.email);
-      await countFailure(req, body.email);
+      await attempt([byIp(req), byEmail(body.email)]);
       await passwordReset.requestReset(
         { db: dbOf(req, deps), clock: deps.clock, jobs: deps.jobs },
         body.email,
@@ -190,12 +232,12 @@ export const authRoutes = (deps: Deps) => {
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     resetPassword: async ({ body, req }) => {
-      await refuseWhileBlocked(req, undefined);
-      const revoked = await passwordReset.resetPassword(sourceOf(req, deps), body, {
-        requestId: req.requestId,
-      });
+      const revoked = await guarded(
+        [byIp(req)],
+        () => passwordReset.resetPassword(sourceOf(req, deps), body, { requestId: req.requestId }),
+        (result) => result === null,
+      );
       if (!revoked) {
-        await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
         throw invalid('token', 'This reset link is unknown, already used or expired: ask for a new one');
       }
       for (const id of revoked) forgetCredential(deps, id);
@@ -238,10 +280,12 @@ export const authRoutes = (deps: Deps) => {
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     describeInvitation: async ({ body, req }) => {
-      await refuseWhileBlocked(req, undefined);
-      const preview = await team.describeInvitation(sourceOf(req, deps), body.token);
+      const preview = await guarded(
+        [byIp(req)],
+        () => team.describeInvitation(sourceOf(req, deps), body.token),
+        (found) => found === null,
+      );
       if (!preview) {
-        await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
         throw invalid('token', 'This invitation is unknown, already used or expired');
       }
       return ok(success({ data: preview }));
@@ -251,17 +295,21 @@ export const authRoutes = (deps: Deps) => {
     // the invited email.
     acceptInvitation: async ({ body, req }) => {
       const source = sourceOf(req, deps);
+      const byAddress = await attempt([byIp(req)]);
       const preview = await team.describeInvitation(source, body.token);
-      await refuseWhileBlocked(req, preview?.email);
-      const outcome = await team.acceptInvitation(source, body, clientOf(req), await signedInAs(req));
+      const reserved = preview ? [byAddress, await attempt([byEmail(preview.email)])] : [byAddress];
+      const signedIn = await signedInAs(req);
+      const outcome = await settle(
+        reserved,
+        () => team.acceptInvitation(source, body, clientOf(req), signedIn),
+        (accepted) => 'failure' in accepted,
+      );
       if ('session' in outcome) return ok(success({ data: outcome.session }));
       if (outcome.failure === 'password') {
-        await countFailure(req, outcome.email);
         throw new ApiError('UNAUTHORIZED', 'Invalid password for the invited email', undefined, {
           'WWW-Authenticate': 'Bearer',
         });
       }
-      await limiters.signInFailuresByIp.penalty(`ip:${req.ip}`, 1);
       throw invalid('token', 'This invitation is unknown, already used or expired');
     },
   });

@@ -71,18 +71,59 @@ export async function consume(
   }
 }
 
-/** Reads a counter without consuming: is the key already over `max`? */
-export async function isBlocked(
-  limiter: RateLimiterAbstract,
-  key: string,
-  max: number,
-): Promise<RateLimitOutcome | null> {
-  const res = await limiter.get(key);
-  if (!res || res.consumedPoints < max) return null;
-  return {
-    allowed: false,
-    limit: max,
-    remaining: 0,
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+/** A counter of attempts at a secret: a limiter and the key counted (an address, an email). */
+export interface AttemptCounter {
+  limiter: RateLimiterAbstract;
+  key: string;
+}
+
+/** One attempt counted on its counters before the secret it guards was checked. */
+export interface Reservation {
+  /** Gives the attempt back: the secret was right, or was not checked for another reason. */
+  refund(): Promise<void>;
+}
+
+export type Reserved =
+  { allowed: true; reservation: Reservation } | { allowed: false; outcome: RateLimitOutcome };
+
+/**
+ * Counts one attempt on every counter, each by one atomic increment in the store, BEFORE the secret
+ * is checked: of any number of concurrent attempts, at most `max` per counter and window get
+ * through, and one refused is never checked (it stays counted, so hammering does not reopen the
+ * window). The caller refunds the attempts that turn out not to be failures (docs/decisions.md,
+ * "Attempts at a secret are counted before they are checked").
+ */
+export async function reserveAttempt(counters: readonly AttemptCounter[], max: number): Promise<Reserved> {
+  const counted = await Promise.all(
+    counters.map(async (counter) => ({
+      counter,
+      res: await counter.limiter.penalty(counter.key, 1),
+      at: Date.now(),
+    })),
+  );
+  const over = counted.find(({ res }) => res.consumedPoints > max);
+  if (over) {
+    return {
+      allowed: false,
+      outcome: {
+        allowed: false,
+        limit: max,
+        remaining: 0,
+        resetSeconds: Math.max(1, Math.ceil(over.res.msBeforeNext / 1000)),
+      },
+    };
+  }
+  let refunded = false;
+  const refund = async () => {
+    if (refunded) return;
+    refunded = true;
+    await Promise.all(
+      counted.map(async ({ counter, res, at }) => {
+        // A window that ended meanwhile forgot the attempt already: giving it back there would
+        // start the next window below zero.
+        if (Date.now() < at + res.msBeforeNext) await counter.limiter.reward(counter.key, 1);
+      }),
+    );
   };
+  return { allowed: true, reservation: { refund } };
 }

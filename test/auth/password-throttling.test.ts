@@ -97,4 +97,22 @@ describe('POST /v1/auth/password throttling', () => {
     expectRateLimited(await changePassword(biz, '192.0.2.99', biz.password));
     expect(await passwordHashOf(biz)).toBe(hash);
   });
+
+  it('counts a wrong password when setting up two-factor sign-in: after 3, even the right one gets 429 and nothing is set up', async () => {
+    const biz = await registerBusiness(server());
+    const start = (ip: string, password: string) =>
+      from(ip, biz.accessToken).auth.startTwoFactorEnrolment({ body: { password } });
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      expectResultError(await start(`192.0.2.${60 + i}`, WRONG), 422, 'VALIDATION_ERROR', 'password');
+    }
+    // Counted against the person's email: a fresh address does not help.
+    expectRateLimited(await start('192.0.2.99', biz.password));
+    expectRateLimited(await signIn(biz, '192.0.2.98'));
+    const row = await server()
+      .deps.db.selectFrom('users')
+      .select('totp_pending_secret')
+      .where('email', '=', biz.email)
+      .executeTakeFirstOrThrow();
+    expect(row.totp_pending_secret).toBeNull();
+  });
 });

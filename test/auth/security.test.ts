@@ -36,10 +36,11 @@ describeRouteSecurity({
     route(auth.listApiKeys, async () => ({})),
     route(auth.revokeApiKey, async (t) => ({ params: { id: (await createApiKey(t.client, 'full')).id } })),
     route(auth.getTwoFactor, async () => ({})),
-    route(auth.startTwoFactorEnrolment, async () => ({})),
+    route(auth.startTwoFactorEnrolment, async (t) => ({ body: { password: t.password } })),
     route(auth.confirmTwoFactor, async (t) => {
-      const { secret } = (await unwrap(t.client.auth.startTwoFactorEnrolment())).data;
-      return { body: { code: await totpCode(server(), secret) } };
+      const body = { password: t.password };
+      const { secret } = (await unwrap(t.client.auth.startTwoFactorEnrolment({ body }))).data;
+      return { body: { ...body, code: await totpCode(server(), secret) } };
     }),
     route(auth.disableTwoFactor, async (t) => ({
       body: { password: t.password, code: await recoveryCode(t) },

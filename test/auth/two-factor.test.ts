@@ -7,7 +7,7 @@ import {
   type auth,
   type Client,
 } from '../../client/index.js';
-import { registerBusiness, signedInMember, type TestBusiness } from '../support/business.js';
+import { json, raw, registerBusiness, signedInMember, type TestBusiness } from '../support/business.js';
 import { expectResultError, itemAt } from '../support/expect.js';
 import { useTestServer } from '../support/setup.js';
 import { enableTwoFactor, totpCode } from '../support/two-factor.js';
@@ -39,6 +39,16 @@ async function nextCode(secret: string): Promise<string> {
   return totpCode(server(), secret);
 }
 
+/** The enrolment started and not yet confirmed, as stored (sealed), or null. */
+const pendingSecretOf = async (biz: TestBusiness) =>
+  (
+    await server()
+      .deps.db.selectFrom('users')
+      .select('totp_pending_secret')
+      .where('email', '=', biz.email)
+      .executeTakeFirstOrThrow()
+  ).totp_pending_secret;
+
 async function withTwoFactor() {
   const biz = await registerBusiness(server());
   const on = await enableTwoFactor(server(), biz.client);
@@ -48,7 +58,9 @@ async function withTwoFactor() {
 describe('enrolment', () => {
   it('answers a base32 secret, its otpauth URI (issuer, email, SHA-1, 6 digits, 30 s) and the URI as an SVG QR code; nothing changes for signing in until confirmed', async () => {
     const biz = await registerBusiness(server());
-    const { data } = await unwrap(biz.client.auth.startTwoFactorEnrolment());
+    const { data } = await unwrap(
+      biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }),
+    );
     expect(data.secret).toMatch(/^[A-Z2-7]{32}$/);
     const uri = new URL(data.otpauthUri);
     expect(uri.protocol).toBe('otpauth:');
@@ -77,8 +89,14 @@ describe('enrolment', () => {
 
   it('stores the secret sealed, never as given', async () => {
     const biz = await registerBusiness(server());
-    const { data } = await unwrap(biz.client.auth.startTwoFactorEnrolment());
-    await unwrap(biz.client.auth.confirmTwoFactor({ body: { code: await totpCode(server(), data.secret) } }));
+    const { data } = await unwrap(
+      biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }),
+    );
+    await unwrap(
+      biz.client.auth.confirmTwoFactor({
+        body: { password: biz.password, code: await totpCode(server(), data.secret) },
+      }),
+    );
     const row = await server()
       .deps.db.selectFrom('users')
       .select(['totp_secret', 'totp_pending_secret'])
@@ -92,11 +110,13 @@ describe('enrolment', () => {
 
   it('refuses a wrong code with 422 on code and stays off; the right one turns it on and answers ten distinct recovery codes, stored only as hashes', async () => {
     const biz = await registerBusiness(server());
-    const { secret } = (await unwrap(biz.client.auth.startTwoFactorEnrolment())).data;
+    const { secret } = (
+      await unwrap(biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }))
+    ).data;
     const right = await totpCode(server(), secret);
     const wrong = right === '000000' ? '111111' : '000000';
     expectResultError(
-      await biz.client.auth.confirmTwoFactor({ body: { code: wrong } }),
+      await biz.client.auth.confirmTwoFactor({ body: { password: biz.password, code: wrong } }),
       422,
       'VALIDATION_ERROR',
       'code',
@@ -104,8 +124,9 @@ describe('enrolment', () => {
     expect((await unwrap(biz.client.auth.getTwoFactor())).data.enabled).toBe(false);
 
     const before = server().clock.now();
-    const { recoveryCodes } = (await unwrap(biz.client.auth.confirmTwoFactor({ body: { code: right } })))
-      .data;
+    const { recoveryCodes } = (
+      await unwrap(biz.client.auth.confirmTwoFactor({ body: { password: biz.password, code: right } }))
+    ).data;
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
     for (const code of recoveryCodes) expect(code).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
@@ -131,14 +152,20 @@ describe('enrolment', () => {
   it('refuses to confirm with no enrolment started, and to start or confirm again once on (409 INVALID_STATE)', async () => {
     const biz = await registerBusiness(server());
     expectResultError(
-      await biz.client.auth.confirmTwoFactor({ body: { code: '123456' } }),
+      await biz.client.auth.confirmTwoFactor({ body: { password: biz.password, code: '123456' } }),
       409,
       'INVALID_STATE',
     );
     const { secret } = await enableTwoFactor(server(), biz.client);
-    expectResultError(await biz.client.auth.startTwoFactorEnrolment(), 409, 'INVALID_STATE');
     expectResultError(
-      await biz.client.auth.confirmTwoFactor({ body: { code: await nextCode(secret) } }),
+      await biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }),
+      409,
+      'INVALID_STATE',
+    );
+    expectResultError(
+      await biz.client.auth.confirmTwoFactor({
+        body: { password: biz.password, code: await nextCode(secret) },
+      }),
       409,
       'INVALID_STATE',
     );
@@ -146,16 +173,68 @@ describe('enrolment', () => {
 
   it('starting again replaces the secret: a code of the first one no longer confirms', async () => {
     const biz = await registerBusiness(server());
-    const first = (await unwrap(biz.client.auth.startTwoFactorEnrolment())).data.secret;
-    const second = (await unwrap(biz.client.auth.startTwoFactorEnrolment())).data.secret;
+    const first = (
+      await unwrap(biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }))
+    ).data.secret;
+    const second = (
+      await unwrap(biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }))
+    ).data.secret;
     expect(second).not.toBe(first);
     expectResultError(
-      await biz.client.auth.confirmTwoFactor({ body: { code: await totpCode(server(), first) } }),
+      await biz.client.auth.confirmTwoFactor({
+        body: { password: biz.password, code: await totpCode(server(), first) },
+      }),
       422,
       'VALIDATION_ERROR',
       'code',
     );
-    await unwrap(biz.client.auth.confirmTwoFactor({ body: { code: await totpCode(server(), second) } }));
+    await unwrap(
+      biz.client.auth.confirmTwoFactor({
+        body: { password: biz.password, code: await totpCode(server(), second) },
+      }),
+    );
+  });
+
+  it('asks for the current password to start: missing or wrong is 422 on password, and no secret is made', async () => {
+    const biz = await registerBusiness(server());
+    const missing = await raw(server(), 'POST', '/v1/auth/two-factor/enrolment', {
+      ...json({}),
+      token: biz.accessToken,
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body).toMatchObject({ result: 'error', error: { code: 'VALIDATION_ERROR' } });
+    expect(JSON.stringify(missing.body.error.details)).toContain('password');
+    const wrong = await biz.client.auth.startTwoFactorEnrolment({ body: { password: 'not the password' } });
+    expectResultError(wrong, 422, 'VALIDATION_ERROR', 'password');
+    expect((wrong.body as { error: { message: string } }).error.message).toBe('Incorrect password');
+    expect(JSON.stringify(wrong.body)).not.toContain('otpauth');
+    expect(await pendingSecretOf(biz)).toBeNull();
+
+    await unwrap(biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }));
+    expect(await pendingSecretOf(biz)).not.toBeNull();
+  });
+
+  it('asks for the current password again to confirm: missing or wrong is 422 on password, and it stays off', async () => {
+    const biz = await registerBusiness(server());
+    const { secret } = (
+      await unwrap(biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }))
+    ).data;
+    const code = await totpCode(server(), secret);
+    const missing = await raw(server(), 'POST', '/v1/auth/two-factor/confirm', {
+      ...json({ code }),
+      token: biz.accessToken,
+    });
+    expect(missing.status).toBe(422);
+    expect(JSON.stringify(missing.body.error.details)).toContain('password');
+    expectResultError(
+      await biz.client.auth.confirmTwoFactor({ body: { password: 'not the password', code } }),
+      422,
+      'VALIDATION_ERROR',
+      'password',
+    );
+    expect((await unwrap(biz.client.auth.getTwoFactor())).data.enabled).toBe(false);
+    await unwrap(biz.client.auth.confirmTwoFactor({ body: { password: biz.password, code } }));
+    expect((await unwrap(biz.client.auth.getTwoFactor())).data.enabled).toBe(true);
   });
 
   it('refuses an API key (403): two-factor sign-in belongs to a person', async () => {
@@ -163,7 +242,11 @@ describe('enrolment', () => {
     const key = (await unwrap(biz.client.auth.createApiKey({ body: { name: 'Backend', scope: 'full' } })))
       .data.key;
     const keyClient = createClient({ baseUrl: server().baseUrl, accessToken: key, maxRetries: 0 });
-    expectResultError(await keyClient.auth.startTwoFactorEnrolment(), 403, 'FORBIDDEN');
+    expectResultError(
+      await keyClient.auth.startTwoFactorEnrolment({ body: { password: biz.password } }),
+      403,
+      'FORBIDDEN',
+    );
     expectResultError(await keyClient.auth.getTwoFactor(), 403, 'FORBIDDEN');
   });
 });
@@ -214,9 +297,11 @@ describe('signing in in two steps', () => {
 
   it('refuses the code that confirmed the enrolment (its step is used)', async () => {
     const biz = await registerBusiness(server());
-    const { secret } = (await unwrap(biz.client.auth.startTwoFactorEnrolment())).data;
+    const { secret } = (
+      await unwrap(biz.client.auth.startTwoFactorEnrolment({ body: { password: biz.password } }))
+    ).data;
     const code = await totpCode(server(), secret);
-    await unwrap(biz.client.auth.confirmTwoFactor({ body: { code } }));
+    await unwrap(biz.client.auth.confirmTwoFactor({ body: { password: biz.password, code } }));
     expectResultError(await complete((await challengeOf(biz)).challengeToken, code), 401, 'UNAUTHORIZED');
   });
 

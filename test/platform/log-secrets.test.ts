@@ -478,12 +478,12 @@ describe('a run through the API', () => {
     const firstToken = secret('access token of the two-factor person', registered.data.accessToken);
     const person = clientOf(firstToken);
 
-    const enrolment = (await unwrap(person.auth.startTwoFactorEnrolment())).data;
+    const enrolment = (await unwrap(person.auth.startTwoFactorEnrolment({ body: { password } }))).data;
     const totpSecret = secret('two-factor secret', enrolment.secret);
     secret('two-factor otpauth URI', enrolment.otpauthUri);
     secret('two-factor QR code', enrolment.qrCode);
     const confirmed = await unwrap(
-      person.auth.confirmTwoFactor({ body: { code: await totpCode(server(), totpSecret) } }),
+      person.auth.confirmTwoFactor({ body: { password, code: await totpCode(server(), totpSecret) } }),
     );
     const recoveryCodes = confirmed.data.recoveryCodes.map((code, i) =>
       secret(`recovery code ${i + 1}`, code),

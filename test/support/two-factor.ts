@@ -13,10 +13,20 @@ export interface TwoFactorOn {
   recoveryCodes: string[];
 }
 
-/** Turns two-factor sign-in on for the signed-in person of `client`, as the dashboard does. */
-export async function enableTwoFactor(server: TestServer, client: Client): Promise<TwoFactorOn> {
-  const { secret } = (await unwrap(client.auth.startTwoFactorEnrolment())).data;
+/** The password the business factories (registerBusiness, signedInMember) give every person. */
+export const FACTORY_PASSWORD = 'correct horse battery staple';
+
+/**
+ * Turns two-factor sign-in on for the signed-in person of `client`, as the dashboard does: with
+ * their password (the factories' one unless given) and a code of the new secret.
+ */
+export async function enableTwoFactor(
+  server: TestServer,
+  client: Client,
+  password = FACTORY_PASSWORD,
+): Promise<TwoFactorOn> {
+  const { secret } = (await unwrap(client.auth.startTwoFactorEnrolment({ body: { password } }))).data;
   const code = await totpCode(server, secret);
-  const { recoveryCodes } = (await unwrap(client.auth.confirmTwoFactor({ body: { code } }))).data;
+  const { recoveryCodes } = (await unwrap(client.auth.confirmTwoFactor({ body: { password, code } }))).data;
   return { secret, recoveryCodes };
 }

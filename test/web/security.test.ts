@@ -56,13 +56,19 @@ async function signInElsewhere(account: Pick<TestBusiness, 'email' | 'password'>
   return String(res.body.data.accessToken);
 }
 
+/** The password field of setting up two-factor sign-in (the page has others, for changing it). */
+const passwordOfSetUp = (page: Page) =>
+  page.getByRole('region', { name: 'Two-factor sign-in' }).getByLabel('Password', { exact: true });
+
 /** The setup key shown for typing into an app, without the spaces that group it. */
 const setupKeyOn = async (page: Page) =>
   ((await page.locator('.totp-secret').textContent()) ?? '').replace(/\s+/g, '');
 
 /** Sets two-factor sign-in up on the screen as a person with a phone does: read the key, type the code. */
-async function setUpOnScreen(page: Page): Promise<{ secret: string; codes: string[] }> {
+async function setUpOnScreen(page: Page, password: string): Promise<{ secret: string; codes: string[] }> {
   await page.getByRole('button', { name: 'Set up' }).click();
+  await passwordOfSetUp(page).fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
   const secret = await setupKeyOn(page);
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -89,7 +95,15 @@ describe('setting up two-factor sign-in', () => {
     await panel.getByText('Off: signing in asks only for your password').waitFor();
     await expectAccessible(page, 'security-off');
 
+    // The password first: a wrong one is refused beside its field, and no secret is shown.
     await page.getByRole('button', { name: 'Set up' }).click();
+    await passwordOfSetUp(page).fill('not my password at all');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    expect(await errorBeside(passwordOfSetUp(page))).toBe('Incorrect password.');
+    expect(await page.getByRole('img', { name: 'QR code for your authenticator app' }).count()).toBe(0);
+    await expectAccessible(page, 'security-enrolment-password');
+    await passwordOfSetUp(page).fill(owner.password);
+    await page.getByRole('button', { name: 'Continue' }).click();
     const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
     await qr.waitFor();
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
@@ -148,7 +162,7 @@ describe('setting up two-factor sign-in', () => {
     const app = await openSecurity(owner);
     const { page } = app;
     await heading(page, 'Security');
-    const { secret, codes } = await setUpOnScreen(page);
+    const { secret, codes } = await setUpOnScreen(page, owner.password);
     await page.getByRole('button', { name: 'I have saved them' }).click();
 
     await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).click();
@@ -327,7 +341,7 @@ describe('requiring two-factor sign-in', () => {
     await expect.poll(() => requirement.isChecked()).toBe(false);
     expect((await unwrap(owner.client.auth.getBusiness())).data.require_two_factor).toBe(false);
 
-    await setUpOnScreen(ownerPage);
+    await setUpOnScreen(ownerPage, owner.password);
     await ownerPage.getByRole('button', { name: 'I have saved them' }).click();
     await requirement.check();
     await ownerPage.getByText('Two-factor sign-in is now required').waitFor();
@@ -359,7 +373,7 @@ describe('requiring two-factor sign-in', () => {
     expect(new URL(page.url()).pathname).toBe('/app/settings/security');
     expect(await page.getByRole('heading', { name: 'Customers' }).count()).toBe(0);
 
-    await setUpOnScreen(page);
+    await setUpOnScreen(page, 'correct horse battery staple');
     await page.getByRole('button', { name: 'I have saved them' }).click();
     await nav.getByRole('link', { name: 'Customers' }).waitFor();
     expect(await page.getByText('set it up to continue').count()).toBe(0);

@@ -126,12 +126,15 @@ from
 where
   "sign_in_challenges"."token_hash" = $1;
 
--- countFailedAttempt
+-- countAnswer
 update "sign_in_challenges"
 set
   "failed_attempts" = "failed_attempts" + $1
 where
-  "id" = $2;
+  "id" = $2
+  and "used_at" is null
+  and "expires_at" > $3
+  and "failed_attempts" < $4;
 
 -- useChallenge
 update "sign_in_challenges"
@@ -140,5 +143,4 @@ set
 where
   "id" = $2
   and "used_at" is null
-  and "expires_at" > $3
-  and "failed_attempts" < $4;
+  and "expires_at" > $3;

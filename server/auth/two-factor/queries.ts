@@ -143,23 +143,31 @@ export async function findChallengeByHash(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
-export async function countFailedAttempt(db: Executor, id: string): Promise<void> {
-  await db
+/**
+ * Counts an answer to the challenge before its code is checked: false, and nothing counted, when the
+ * challenge was answered, has expired or has taken `maxAnswers` already. One conditional update, so
+ * concurrent answers cannot all pass a count read before any of them was added.
+ */
+export async function countAnswer(db: Executor, id: string, now: Date, maxAnswers: number): Promise<boolean> {
+  const res = await db
     .updateTable('sign_in_challenges')
     .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('failed_attempts', '<', maxAnswers)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
-/** Marks the challenge answered; false when it was answered, spent or expired meanwhile. */
-export async function useChallenge(db: Executor, id: string, now: Date, maxFailures: number) {
+/** Marks the challenge answered; false when it was answered or expired meanwhile. */
+export async function useChallenge(db: Executor, id: string, now: Date) {
   const res = await db
     .updateTable('sign_in_challenges')
     .set({ used_at: now })
     .where('id', '=', id)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .where('failed_attempts', '<', maxFailures)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }

@@ -1,9 +1,10 @@
 import type {
   AuthSession,
-  CompleteSignInBody,
+  ConfirmTwoFactorBody,
   DisableTwoFactorBody,
   RecoveryCodes,
   SignInChallenge,
+  StartTwoFactorEnrolmentBody,
   TwoFactorEnrolment,
   TwoFactorStatus,
 } from '../../../contract/auth/index.js';
@@ -37,7 +38,7 @@ import {
 } from './totp.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
-/** Wrong codes a challenge takes before it is spent. */
+/** Codes a challenge takes before it is spent (each counted before it is checked; a right one ends it). */
 export const CHALLENGE_MAX_FAILURES = 5;
 
 /**
@@ -107,15 +108,18 @@ export type CompletedSignIn =
   /** A wrong code for the challenge of `email`. */
   | { failure: 'wrong'; email: string };
 
-/** The second step: the challenge answered with a code gives the access token it was for. */
-export async function completeSignIn(
-  source: SignInSource,
-  body: CompleteSignInBody,
-  client: SignInClient,
-): Promise<CompletedSignIn> {
-  if (!body.challengeToken.startsWith(CHALLENGE_PREFIX) || body.challengeToken.length > 200)
-    return { failure: 'unknown' };
-  const found = await queries.findChallengeByHash(source.db, hashSecret(body.challengeToken));
+export type OpenChallenge = NonNullable<Awaited<ReturnType<typeof queries.findChallengeByHash>>>;
+
+/**
+ * The challenge a token names while it can still be answered; undefined for an unknown, answered,
+ * spent or expired one. Whether it still can is decided again, atomically, when it is answered.
+ */
+export async function findChallenge(
+  source: Source,
+  challengeToken: string,
+): Promise<OpenChallenge | undefined> {
+  if (!challengeToken.startsWith(CHALLENGE_PREFIX) || challengeToken.length > 200) return undefined;
+  const found = await queries.findChallengeByHash(source.db, hashSecret(challengeToken));
   const now = source.clock.now();
   if (
     !found ||
@@ -123,14 +127,29 @@ export async function completeSignIn(
     found.expires_at.getTime() <= now.getTime() ||
     found.failed_attempts >= CHALLENGE_MAX_FAILURES
   ) {
-    return { failure: 'unknown' };
+    return undefined;
   }
-  if (!(await secondFactorMatches(source, found.user_id, body.code))) {
-    await queries.countFailedAttempt(source.db, found.id);
+  return found;
+}
+
+/**
+ * The second step: the challenge answered with a code gives the access token it was for. The answer
+ * is counted on the challenge before the code is checked, so of any number of concurrent answers
+ * at most CHALLENGE_MAX_FAILURES are checked (docs/decisions.md, "Attempts at a secret are counted
+ * before they are checked").
+ */
+export async function answerChallenge(
+  source: SignInSource,
+  found: OpenChallenge,
+  code: string,
+  client: SignInClient,
+): Promise<CompletedSignIn> {
+  const now = source.clock.now();
+  if (!(await queries.countAnswer(source.db, found.id, now, CHALLENGE_MAX_FAILURES)))
+    return { failure: 'unknown' };
+  if (!(await secondFactorMatches(source, found.user_id, code)))
     return { failure: 'wrong', email: found.email };
-  }
-  if (!(await queries.useChallenge(source.db, found.id, now, CHALLENGE_MAX_FAILURES)))
-    return { failure: 'unknown' };
+  if (!(await queries.useChallenge(source.db, found.id, now))) return { failure: 'unknown' };
   if (found.invitation_id) {
     // Accepting an invitation with a password: the person joins only now, with both factors given.
     const invitationId = found.invitation_id;
@@ -181,10 +200,25 @@ const alreadyOn = () =>
 const notOn = () =>
   invalidState('Two-factor sign-in is not on; start with POST /v1/auth/two-factor/enrolment');
 
-export async function startEnrolment(ctx: Ctx, auth: AuthInfo): Promise<TwoFactorEnrolment> {
+/** The person's current password, asked before their second factor is set up (counted as sign-in is). */
+async function checkPassword(row: { email: string; password_hash: string }, password: string): Promise<void> {
+  if (!(await verifyPassword(password, row.password_hash)))
+    throw new FailedAttempt(row.email, 'password', 'Incorrect password');
+}
+
+/**
+ * A new secret, given the current password: a session alone (a token left signed in, or taken)
+ * cannot bind an app of someone else's to the account.
+ */
+export async function startEnrolment(
+  ctx: Ctx,
+  auth: AuthInfo,
+  body: StartTwoFactorEnrolmentBody,
+): Promise<TwoFactorEnrolment> {
   const userId = personOf(auth);
   const row = await accountOf(ctx, userId);
   if (row.totp_enabled_at) throw alreadyOn();
+  await checkPassword(row, body.password);
   const secret = newTotpSecret();
   await queries.setPendingSecret(ctx.db, userId, ctx.secrets.seal(secret));
   const uri = otpauthUri(secret, row.email);
@@ -197,12 +231,15 @@ async function newRecoveryCodes(ctx: Ctx, userId: string): Promise<RecoveryCodes
   return { recoveryCodes: codes };
 }
 
-export async function confirm(ctx: Ctx, auth: AuthInfo, code: string): Promise<RecoveryCodes> {
+/** Turns the enrolment on, given the current password again and a code of the new app. */
+export async function confirm(ctx: Ctx, auth: AuthInfo, body: ConfirmTwoFactorBody): Promise<RecoveryCodes> {
+  const { code } = body;
   const userId = personOf(auth);
   const row = await accountOf(ctx, userId);
   if (row.totp_enabled_at) throw alreadyOn();
   const pending = row.totp_pending_secret;
   if (!pending) throw invalidState('No enrolment to confirm; start with POST /v1/auth/two-factor/enrolment');
+  await checkPassword(row, body.password);
   const step = isTotpCode(code)
     ? await totpStep(ctx.secrets.open(pending), code, ctx.clock.now(), null)
     : null;
@@ -246,8 +283,7 @@ export async function disable(
       `${requiring.join(', ')} requires two-factor sign-in of every member; an owner can lift that first`,
     );
   }
-  if (!(await verifyPassword(body.password, row.password_hash)))
-    throw new FailedAttempt(row.email, 'password', 'Incorrect password');
+  await checkPassword(row, body.password);
   if (!(await secondFactorMatches(ctx, userId, body.code)))
     throw new FailedAttempt(row.email, 'code', 'This code does not match, or was used already');
   await withTransaction(ctx.db, (trx) => queries.disable(trx, userId));

@@ -190,19 +190,68 @@ function CodeDialog(props: {
   );
 }
 
-/** Scan (or type) the secret into an app, then confirm with the code it shows. */
-function Enrolment(props: {
+/** An enrolment started, and the password it was started with (confirming asks for it again). */
+interface Started {
   enrolment: auth.TwoFactorEnrolment;
-  onCancel: () => void;
-  onOn: (codes: string[]) => void;
-}) {
-  const { enrolment } = props;
+  password: string;
+}
+
+/** The current password, asked before an app is tied to the account: a session alone is not enough. */
+function PasswordStep(props: { onCancel: () => void; onStarted: (started: Started) => void }) {
+  const [password, setPassword] = useState('');
+  const form = useForm();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void form
+      .submit(auth.StartTwoFactorEnrolmentBodySchema, { password }, async (body) => {
+        return (await unwrap(api.value.auth.startTwoFactorEnrolment({ body }))).data;
+      })
+      .then((enrolment) => {
+        if (enrolment) props.onStarted({ enrolment, password });
+      });
+  };
+  return (
+    <form onSubmit={submit} noValidate class="password-step">
+      <p>First, your password: it shows it is you before an authenticator app is tied to your account.</p>
+      {/* Lets password managers offer the account's password. */}
+      <input
+        type="text"
+        name="username"
+        autoComplete="username"
+        value={session.value?.info.user?.email ?? ''}
+        hidden
+        readOnly
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onValue={setPassword}
+        error={form.errors.password}
+        required
+      />
+      <ErrorMessage message={form.message} />
+      <div class="form-actions">
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Continue
+        </Button>
+        <Button onClick={props.onCancel}>Cancel</Button>
+      </div>
+    </form>
+  );
+}
+
+/** Scan (or type) the secret into an app, then confirm with the code it shows. */
+function Enrolment(props: { started: Started; onCancel: () => void; onOn: (codes: string[]) => void }) {
+  const { enrolment, password } = props.started;
   const [code, setCode] = useState('');
   const form = useForm();
   const submit = (event: Event) => {
     event.preventDefault();
     void form
-      .submit(auth.CodeBodySchema, { code }, async (body) => {
+      .submit(auth.ConfirmTwoFactorBodySchema, { password, code }, async (body) => {
         return (await unwrap(api.value.auth.confirmTwoFactor({ body }))).data.recoveryCodes;
       })
       .then((codes) => {
@@ -243,7 +292,14 @@ function Enrolment(props: {
             </Button>
             <Button onClick={props.onCancel}>Cancel</Button>
           </form>
-          <ErrorMessage message={form.message} />
+          {/* The password was changed since it was typed: start again with the new one. */}
+          <ErrorMessage
+            message={
+              form.errors.password
+                ? 'Your password changed since you started: cancel and set up again with the new one.'
+                : form.message
+            }
+          />
         </li>
       </ol>
     </div>
@@ -252,20 +308,16 @@ function Enrolment(props: {
 
 function TwoFactor(props: { status: Status; reload: () => void }) {
   const { status } = props;
-  const [enrolment, setEnrolment] = useState<auth.TwoFactorEnrolment | null>(null);
+  const [enrolment, setEnrolment] = useState<Started | null>(null);
+  const [asking, setAsking] = useState(false);
   const [codes, setCodes] = useState<{ list: string[]; fresh: boolean } | null>(null);
   const [dialog, setDialog] = useState<'codes' | 'off' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const start = useForm();
   const businessName = session.value?.info.businessName ?? 'This business';
 
   const setUp = () => {
     setNotice(null);
-    void start
-      .submit(null, null, async () => (await unwrap(api.value.auth.startTwoFactorEnrolment())).data)
-      .then((started) => {
-        if (started) setEnrolment(started);
-      });
+    setAsking(true);
   };
 
   return (
@@ -312,7 +364,7 @@ function TwoFactor(props: { status: Status; reload: () => void }) {
         </>
       ) : enrolment ? (
         <Enrolment
-          enrolment={enrolment}
+          started={enrolment}
           onCancel={() => setEnrolment(null)}
           onOn={(list) => {
             setEnrolment(null);
@@ -328,10 +380,19 @@ function TwoFactor(props: { status: Status; reload: () => void }) {
             Off: signing in asks only for your password. With two-factor sign-in on, it also asks for a
             six-digit code from an app on your phone, so a stolen password alone is not enough.
           </p>
-          <ErrorMessage message={start.message} />
-          <Button kind="primary" busy={start.busy} onClick={setUp}>
-            Set up
-          </Button>
+          {asking ? (
+            <PasswordStep
+              onCancel={() => setAsking(false)}
+              onStarted={(started) => {
+                setAsking(false);
+                setEnrolment(started);
+              }}
+            />
+          ) : (
+            <Button kind="primary" onClick={setUp}>
+              Set up
+            </Button>
+          )}
         </>
       )}
 
