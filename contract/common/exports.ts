@@ -114,17 +114,37 @@ export function valueAt(row: Record<string, unknown>, column: string | readonly 
 
 /** `=`, `+`, `-`, `@`, tab and carriage return: how a spreadsheet formula may start. */
 const FORMULA_STARTS = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
+const APOSTROPHE = 0x27;
 
 /**
- * A cell as a spreadsheet should read it. Text that a spreadsheet would take for a formula (starting
- * with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading `'`, which spreadsheets show as
- * text (OWASP's CSV injection advice); numbers stay numbers, booleans are `true`/`false`, null and
- * absent are empty, arrays and maps are JSON.
+ * Whether a text cell is escaped by a leading `'`: one a spreadsheet would take for a formula, and
+ * one that already starts with `'` (so that taking one `'` off again gives back exactly the text).
+ */
+const escaped = (text: string): boolean => {
+  const first = text.charCodeAt(0);
+  return first === APOSTROPHE || FORMULA_STARTS.has(first);
+};
+
+/**
+ * A text cell as a spreadsheet should read it: text that a spreadsheet would take for a formula
+ * (starting with `=`, `+`, `-`, `@`, tab or carriage return) gets a leading `'`, which spreadsheets
+ * show as text (OWASP's CSV injection advice); so does text that already starts with `'`, so that
+ * `unescapeCsvText` is its exact inverse.
+ */
+export const escapeCsvText = (text: string): string => (escaped(text) ? `'${text}` : text);
+
+/** A cell of a file `escapeCsvText` wrote, back to its text: one leading `'` off where it added one. */
+export function unescapeCsvText(cell: string): string {
+  return cell.charCodeAt(0) === APOSTROPHE && escaped(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/**
+ * A cell as a spreadsheet should read it: text escaped by `escapeCsvText`; numbers stay numbers,
+ * booleans are `true`/`false`, null and absent are empty, arrays and maps are JSON.
  */
 export function csvCell(value: unknown): string | number {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return FORMULA_STARTS.has(text.charCodeAt(0)) ? `'${text}` : text;
+  return escapeCsvText(typeof value === 'string' ? value : JSON.stringify(value));
 }

@@ -2,10 +2,19 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import type { ImportKind, ImportQuery } from '../../contract/imports/index.js';
 import { ok } from '../platform/answers.js';
+import { actorOf } from '../platform/audit.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
 import { runImport, type ImportTarget } from '../platform/imports.js';
 
 const s = initServer();
+
+/** Each kind's operation in the contract: the name of its audit rows. */
+const OPERATIONS: Record<ImportKind, keyof typeof contract.imports> = {
+  customers: 'importCustomers',
+  products: 'importProducts',
+  vendors: 'importVendors',
+  employees: 'importEmployees',
+};
 
 export const importRoutes = (deps: Deps) => {
   const ctx = ctxFor(deps);
@@ -17,7 +26,8 @@ export const importRoutes = (deps: Deps) => {
     const target = targets.get(kind);
     if (!target) throw new Error(`No module imports ${kind}`);
     const { file } = body as { file?: unknown };
-    return ok({ result: 'success' as const, data: await runImport(ctx(req), target, file, query) });
+    const audit = { actor: actorOf(req.auth!), operation: OPERATIONS[kind] };
+    return ok({ result: 'success' as const, data: await runImport(ctx(req), target, file, query, audit) });
   };
   return s.router(contract.imports, {
     importCustomers: async ({ query, req }) => run('customers', req, req.body, query),

@@ -16,6 +16,21 @@ insert into "audit_log" (
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
+-- insertAuditEntries
+insert into "audit_log" (
+  "business_id",
+  "id",
+  "occurred_at",
+  "actor_kind",
+  "actor_id",
+  "operation",
+  "resource_id",
+  "request_id",
+  "summary"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+
 -- auditInsert
 -- (no SQL recorded: ran no statement; add an example in scripts/query-snapshots.ts)
 

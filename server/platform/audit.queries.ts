@@ -8,6 +8,15 @@ export async function insertAuditEntry(db: Executor, row: Insertable<AuditLogTab
   await db.insertInto('audit_log').values(row).execute();
 }
 
+/** Many audit rows in one statement. */
+export async function insertAuditEntries(
+  db: Executor,
+  rows: readonly Insertable<AuditLogTable>[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('audit_log').values(rows).execute();
+}
+
 /**
  * The audit row of a statement that writes its change in one SQL statement (the public earn): an
  * INSERT for a CTE, written only with a row of `onlyWith`, its values as the statement's parameters.

@@ -29,8 +29,17 @@ export const actorOf = (auth: AuthInfo): AuditActor =>
     ? { kind: 'user', id: auth.userId }
     : { kind: 'api_key', id: auth.credentialId };
 
-/** Operations that write their own audit row in the statement that makes their change. */
-export const SELF_AUDITED: ReadonlySet<string> = new Set(['publicEarn']);
+/**
+ * Operations that write their own audit rows with the change they make: the public earn in its one
+ * statement; an import, a row per record it changed and none for a dry run (server/platform/imports.ts).
+ */
+export const SELF_AUDITED: ReadonlySet<string> = new Set([
+  'publicEarn',
+  'importCustomers',
+  'importProducts',
+  'importVendors',
+  'importEmployees',
+]);
 
 const keyOf = (route: Pick<AppRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
@@ -133,17 +142,24 @@ export interface AuditRecord {
 
 /** Writes one audit row on `db`, the change's own transaction. */
 export function recordChange(db: Executor, record: AuditRecord): Promise<void> {
-  return queries.insertAuditEntry(db, {
-    business_id: record.businessId,
-    id: newId('aud'),
-    occurred_at: record.at,
-    actor_kind: record.actor.kind,
-    actor_id: record.actor.id,
-    operation: record.operation,
-    resource_id: record.resourceId,
-    request_id: record.requestId,
-    summary: record.summary ? JSON.stringify(record.summary) : null,
-  });
+  return queries.insertAuditEntry(db, rowOf(record));
+}
+
+const rowOf = (record: AuditRecord) => ({
+  business_id: record.businessId,
+  id: newId('aud'),
+  occurred_at: record.at,
+  actor_kind: record.actor.kind,
+  actor_id: record.actor.id,
+  operation: record.operation,
+  resource_id: record.resourceId,
+  request_id: record.requestId,
+  summary: record.summary ? JSON.stringify(record.summary) : null,
+});
+
+/** Writes many audit rows in one statement on `db`, the change's own transaction. */
+export function recordChanges(db: Executor, records: readonly AuditRecord[]): Promise<void> {
+  return queries.insertAuditEntries(db, records.map(rowOf));
 }
 
 /** `GET /v1/audit-log`: the business's changes, newest first. */

@@ -4,7 +4,7 @@ import { CsvError, parse, type Options as ParseOptions } from 'csv-parse/sync';
 import type { NextFunction, Request, Response } from 'express';
 import { ControlledTransaction } from 'kysely';
 import { z } from 'zod';
-import { columnsOf, unwrap } from '../../contract/common/exports.js';
+import { columnsOf, unescapeCsvText, unwrap } from '../../contract/common/exports.js';
 import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
@@ -14,7 +14,8 @@ import {
   type ImportRow,
 } from '../../contract/imports/index.js';
 import type { Ctx, TxCtx } from './context.js';
-import { withTransaction, type Db, type Trx } from './db/database.js';
+import { recordChanges, summaryOf, type AuditActor, type AuditRecord } from './audit.js';
+import { withTransaction, type Db, type Executor, type Trx } from './db/database.js';
 import type { Database } from './db/types.js';
 import { ApiError, type ErrorDetail } from './errors.js';
 
@@ -39,7 +40,19 @@ export interface ImportTarget {
   updateOne(ctx: TxCtx, id: string, body: Record<string, unknown>): Promise<{ id: string }>;
   /** Many creations at once, each as `createOne` would make it, ids in order (the large-file path). */
   createMany?(ctx: TxCtx, bodies: readonly Record<string, unknown>[]): Promise<string[]>;
+  /**
+   * Many updates at once, each as `updateOne` would make it (its rules, events and webhooks), ids in
+   * order. A target with both `createMany` and `updateMany` has no rule beyond its schemas and its
+   * unique key, so its dry run checks and matches the rows without writing them.
+   */
+  updateMany?(
+    ctx: TxCtx,
+    updates: readonly { id: string; body: Record<string, unknown> }[],
+  ): Promise<string[]>;
 }
+
+/** How many rows one bulk statement writes. */
+const CHUNK = 1000;
 
 /** The largest cell csv-parse reads: a longer one is a broken file, not data. */
 const MAX_FIELD_BYTES = 64 * 1024;
@@ -102,7 +115,7 @@ function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
     try {
       form = busboy({
         headers: req.headers,
-        limits: { fileSize: IMPORT_MAX_BYTES, fieldSize: IMPORT_MAX_BYTES, files: 1, fields: 20 },
+        limits: { fileSize: IMPORT_MAX_BYTES, fieldSize: IMPORT_MAX_BYTES, files: 2, fields: 20 },
       });
     } catch {
       reject(new ApiError('BAD_REQUEST', 'Malformed multipart/form-data (no boundary)'));
@@ -110,7 +123,18 @@ function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
     }
     let file: Buffer | undefined;
     let failure: ApiError | undefined;
+    let parts = 0;
+    // Two `file` parts: which one is the import is anyone's guess, so neither is.
+    const another = (name: string) => {
+      if (name === 'file' && ++parts > 1) {
+        failure ??= refuseFile('The form has more than one `file` part: send one file per import');
+      }
+    };
+    form.on('filesLimit', () => {
+      failure ??= refuseFile('The form has more than one `file` part: send one file per import');
+    });
     form.on('file', (name, stream) => {
+      another(name);
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
@@ -123,6 +147,7 @@ function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
     // A form whose `file` is plain text rather than a file part (FormData given a string).
     form.on('field', (name, value, info) => {
       if (name !== 'file') return;
+      another(name);
       if (info.valueTruncated) failure = tooLarge();
       else file = Buffer.from(value, 'utf8');
     });
@@ -245,7 +270,7 @@ export function mapColumns(header: readonly string[], schema: z.ZodObject<z.ZodR
   const maps = Object.entries(schema.shape)
     .filter(([, field]) => unwrap(field) instanceof z.ZodRecord)
     .map(([name]) => name);
-  const taken = new Set<string>();
+  const taken = new Map<string, string>();
   const fields = header.map((column) => {
     const trimmed = column.trim();
     let field = known.get(spelling(trimmed)) ?? null;
@@ -253,8 +278,17 @@ export function mapColumns(header: readonly string[], schema: z.ZodObject<z.ZodR
     if (!field && dot > 0 && maps.includes(trimmed.slice(0, dot).toLowerCase())) {
       field = `${trimmed.slice(0, dot).toLowerCase()}.${trimmed.slice(dot + 1)}`;
     }
-    if (!field || taken.has(field)) return null;
-    taken.add(field);
+    if (!field) return null;
+    const earlier = taken.get(field);
+    if (earlier !== undefined) {
+      // Two columns of one field: which cell is meant cannot be told, so the file is refused.
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `The columns "${earlier}" and "${column}" both name the field ${field}: keep one`,
+        [{ field: `column.${column}`, message: `The same field (${field}) as the column "${earlier}"` }],
+      );
+    }
+    taken.set(field, column);
     return field;
   });
   return {
@@ -266,8 +300,8 @@ export function mapColumns(header: readonly string[], schema: z.ZodObject<z.ZodR
 
 /** A cell as the field's type reads it; what cannot be read stays text, for the schema to refuse. */
 function cellValue(cell: string, schema: z.ZodTypeAny | undefined): unknown {
-  // The export's guard against formulas, taken off again.
-  const text = /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  // The export's guard against formulas, taken off again (exactly where the export adds one).
+  const text = unescapeCsvText(cell);
   const type = schema ? unwrap(schema) : undefined;
   if (type instanceof z.ZodNumber && /^\s*-?\d+(\.\d+)?\s*$/.test(text)) return Number(text);
   if (type instanceof z.ZodBoolean) {
@@ -325,15 +359,27 @@ interface Planned extends ImportRow {
 /** Thrown out of the import's savepoint to undo it (a dry run, or all or nothing with a refusal). */
 class Undo extends Error {}
 
+/** Who runs the import, for its audit rows. */
+export interface ImportAudit {
+  actor: AuditActor;
+  /** The contract's operation (`importCustomers`): the import's own row, and the prefix of its records' rows. */
+  operation: string;
+}
+
+/** The targets whose every rule is in their schemas and unique key (see `ImportTarget.updateMany`). */
+const setBased = (target: ImportTarget) => target.createMany !== undefined && target.updateMany !== undefined;
+
 /**
  * Reads, checks and (unless a dry run, or all or nothing with a refused row) writes the file's rows in
- * the request's transaction. All or nothing with a refused row is 422 naming every refused row.
+ * the request's transaction, with their audit rows. All or nothing with a refused row is 422 naming
+ * every refused row.
  */
 export async function runImport(
   ctx: Ctx,
   target: ImportTarget,
   file: unknown,
   query: ImportQuery,
+  audit: ImportAudit,
 ): Promise<ImportReport> {
   if (!Buffer.isBuffer(file)) {
     throw new ApiError(
@@ -351,15 +397,18 @@ export async function runImport(
     );
   }
   const planned = await plan(ctx, target, rows, columns);
+  // Checking and matching is all a dry run of such a target needs: it writes nothing at all.
+  if (dryRun && setBased(target)) return reportOf(target.kind, dryRun, false, columns, planned);
   const outer =
     ctx.db instanceof ControlledTransaction ? null : await (ctx.db as Db).startTransaction().execute();
   const db = (outer ?? ctx.db) as ControlledTransaction<Database>;
   let applied = false;
   try {
     await withTransaction(db, async (trx) => {
-      await write({ ...ctx, db: trx }, target, planned, allOrNothing);
+      await write({ ...ctx, db: trx }, target, planned);
       const refused = planned.some((row) => row.action === 'refused');
       if (dryRun || (allOrNothing && refused)) throw new Undo();
+      await auditImport(trx, ctx, audit, planned);
       applied = true;
     });
   } catch (err) {
@@ -384,6 +433,31 @@ export async function runImport(
     );
   }
   return report;
+}
+
+/**
+ * The import's audit rows (docs/decisions.md, "What an import writes to the audit log"): its own,
+ * naming no resource, and one per record it created or updated (`importCustomers.create`,
+ * `importCustomers.update`), a thousand to a statement.
+ */
+async function auditImport(db: Executor, ctx: Ctx, audit: ImportAudit, planned: Planned[]): Promise<void> {
+  const at = ctx.clock.now();
+  const entry = (operation: string, resourceId: string | null, body: unknown): AuditRecord => ({
+    businessId: ctx.businessId,
+    actor: audit.actor,
+    operation,
+    resourceId,
+    requestId: ctx.requestId,
+    at,
+    summary: body === null ? null : summaryOf(operation, null, body),
+  });
+  const records = [
+    entry(audit.operation, null, null),
+    ...planned
+      .filter((row) => row.action !== 'refused')
+      .map((row) => entry(`${audit.operation}.${row.action}`, row.id, row.body)),
+  ];
+  for (let i = 0; i < records.length; i += CHUNK) await recordChanges(db, records.slice(i, i + CHUNK));
 }
 
 /** Each row's body, action and the record it updates, checked by the operation's schema. */
@@ -425,39 +499,62 @@ async function plan(
   });
 }
 
-/** Writes the planned rows; a row the service refuses is marked refused. */
-async function write(
-  ctx: TxCtx,
-  target: ImportTarget,
-  planned: Planned[],
-  allOrNothing: boolean,
-): Promise<void> {
+/**
+ * Writes the planned rows: creations, then updates, a thousand to a statement where the target can;
+ * a chunk the database refuses (a unique key taken meanwhile) is written again row by row, so that
+ * exactly the rows it refuses are marked refused.
+ */
+async function write(ctx: TxCtx, target: ImportTarget, planned: Planned[]): Promise<void> {
   const valid = planned.filter((row) => row.action !== 'refused');
   const creates = valid.filter((row) => row.action === 'create');
-  // The large-file path: every creation in a few statements, when nothing is to be refused row by row.
-  if (target.createMany && allOrNothing && creates.length > 0) {
-    const bulk = await withTransaction(ctx.db, async (trx) => {
-      const ids: string[] = [];
-      for (let i = 0; i < creates.length; i += 1000) {
-        ids.push(
-          ...(await target.createMany!(
-            { ...ctx, db: trx },
-            creates.slice(i, i + 1000).map((r) => r.body),
-          )),
-        );
-      }
-      return ids;
-    }).catch((err: unknown) => {
-      if (err instanceof ApiError) return null; // Found row by row below.
-      throw err;
-    });
-    if (bulk) {
-      creates.forEach((row, i) => (row.id = bulk[i]!));
-      for (const row of valid) if (row.action === 'update') await writeRow(ctx, target, row);
-      return;
-    }
+  const updates = valid.filter((row) => row.action === 'update');
+  await writeAll(
+    ctx,
+    target,
+    creates,
+    target.createMany
+      ? (trx, rows) =>
+          target.createMany!(
+            trx,
+            rows.map((r) => r.body),
+          )
+      : undefined,
+  );
+  await writeAll(
+    ctx,
+    target,
+    updates,
+    target.updateMany
+      ? (trx, rows) =>
+          target.updateMany!(
+            trx,
+            rows.map((r) => ({ id: r.id!, body: r.body })),
+          )
+      : undefined,
+  );
+}
+
+async function writeAll(
+  ctx: TxCtx,
+  target: ImportTarget,
+  rows: Planned[],
+  many: ((ctx: TxCtx, rows: Planned[]) => Promise<string[]>) | undefined,
+): Promise<void> {
+  if (!many) {
+    for (const row of rows) await writeRow(ctx, target, row);
+    return;
   }
-  for (const row of valid) await writeRow(ctx, target, row);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const ids = await withTransaction(ctx.db, (trx) => many({ ...ctx, db: trx }, chunk)).catch(
+      (err: unknown) => {
+        if (err instanceof ApiError) return null; // Found row by row below.
+        throw err;
+      },
+    );
+    if (ids) chunk.forEach((row, j) => (row.id = ids[j]!));
+    else for (const row of chunk) await writeRow(ctx, target, row);
+  }
 }
 
 async function writeRow(ctx: TxCtx, target: ImportTarget, row: Planned): Promise<void> {

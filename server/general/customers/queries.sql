@@ -101,6 +101,52 @@ do nothing
 returning
   *;
 
+-- lockCustomers
+select
+  *
+from
+  "customers"
+where
+  "business_id" = $1
+  and "id" in ($2)
+for update;
+
+-- updateCustomers
+UPDATE customers AS c
+SET
+  name = v.name,
+  email = v.email,
+  phone = v.phone,
+  company = v.company,
+  address = v.address,
+  first_name = v.first_name,
+  last_name = v.last_name,
+  attributes = v.attributes,
+  unsubscribed = v.unsubscribed,
+  updated_at = v.updated_at
+FROM
+  (
+    VALUES
+      ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9::jsonb, $10::boolean, $11::timestamptz)
+  ) AS v (
+    id,
+    name,
+    email,
+    phone,
+    company,
+    address,
+    first_name,
+    last_name,
+    attributes,
+    unsubscribed,
+    updated_at
+  )
+WHERE
+  c.business_id = $12
+  AND c.id = v.id
+RETURNING
+  c.*;
+
 -- updateCustomer
 update "customers"
 set

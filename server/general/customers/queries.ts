@@ -2,7 +2,8 @@ import type { ListCustomersQuery } from '../../../contract/general/customers.js'
 import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Executor } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
-import type { CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
+import { sql } from 'kysely';
+import type { CustomerRow, CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
 
 export async function findCustomer(db: Executor, businessId: string, id: string, forUpdate = false) {
   let q = db.selectFrom('customers').selectAll().where('business_id', '=', businessId).where('id', '=', id);
@@ -51,6 +52,52 @@ export async function insertCustomerUnlessTaken(db: Executor, values: NewCustome
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
+}
+
+/** The business's customers with these ids, locked for an update. */
+export async function lockCustomers(db: Executor, businessId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', 'in', ids)
+    .forUpdate()
+    .execute();
+}
+
+/** Every column an update may change, `address` and `attributes` as JSON text. */
+export interface CustomerValues {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  address: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  attributes: string;
+  unsubscribed: boolean;
+  updated_at: Date;
+}
+
+/** Many customers' new values in one statement (UPDATE ... FROM VALUES); the rows as they now are. */
+export async function updateCustomers(db: Executor, businessId: string, values: readonly CustomerValues[]) {
+  if (values.length === 0) return [];
+  const rows = values.map(
+    (v) =>
+      sql`(${v.id}, ${v.name}, ${v.email}, ${v.phone}, ${v.company}, ${v.address}::jsonb, ${v.first_name}, ${v.last_name}, ${v.attributes}::jsonb, ${v.unsubscribed}::boolean, ${v.updated_at}::timestamptz)`,
+  );
+  const { rows: updated } = await sql<CustomerRow>`
+    UPDATE customers AS c
+       SET name = v.name, email = v.email, phone = v.phone, company = v.company, address = v.address,
+           first_name = v.first_name, last_name = v.last_name, attributes = v.attributes,
+           unsubscribed = v.unsubscribed, updated_at = v.updated_at
+      FROM (VALUES ${sql.join(rows)})
+        AS v (id, name, email, phone, company, address, first_name, last_name, attributes, unsubscribed, updated_at)
+     WHERE c.business_id = ${businessId} AND c.id = v.id
+    RETURNING c.*`.execute(db);
+  return updated;
 }
 
 export async function updateCustomer(db: Executor, businessId: string, id: string, changes: CustomerUpdate) {

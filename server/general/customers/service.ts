@@ -9,10 +9,10 @@ import {
 import type { Pagination } from '../../../contract/common/pagination.js';
 import { newId } from '../../platform/ids.js';
 import { paginationOf } from '../../platform/pagination.js';
-import { type Ctx, inTransaction } from '../../platform/context.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 
 import { refuseDuplicates } from '../../platform/db/errors.js';
-import type { NewCustomer } from '../../platform/db/types.js';
+import type { CustomerRow, CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { emit, emitMany } from '../../platform/outbox.js';
 import type { ImportTarget } from '../../platform/imports.js';
@@ -101,6 +101,29 @@ export async function getCustomer(ctx: Ctx, id: string): Promise<Customer> {
   return toCustomer(row);
 }
 
+/**
+ * The columns an update changes on `current`: a rename re-derives both name parts, a part given in
+ * the same request wins; empty when it changes nothing.
+ */
+function customerChanges(current: CustomerRow, input: UpdateCustomerBody): CustomerUpdate {
+  const renamed = input.name !== undefined && input.name !== current.name;
+  const derived = renamed ? splitName(input.name!) : {};
+  return {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.email !== undefined && { email: input.email }),
+    ...(input.phone !== undefined && { phone: input.phone }),
+    ...(input.company !== undefined && { company: input.company }),
+    ...(input.address !== undefined && {
+      address: input.address ? JSON.stringify(input.address) : null,
+    }),
+    ...derived,
+    ...(input.first_name !== undefined && { first_name: input.first_name }),
+    ...(input.last_name !== undefined && { last_name: input.last_name }),
+    ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
+    ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
+  };
+}
+
 /** Partial update; an empty one changes nothing and returns the customer as it is. */
 export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomerBody): Promise<Customer> {
   return refuseDuplicates(
@@ -108,23 +131,7 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
       inTransaction(ctx, async (ctx) => {
         const current = await queries.findCustomer(ctx.db, ctx.businessId, id, true);
         if (!current) throw notFound('Customer');
-        const renamed = input.name !== undefined && input.name !== current.name;
-        // A rename re-derives both name parts; a part given in the same request wins.
-        const derived = renamed ? splitName(input.name!) : {};
-        const changes = {
-          ...(input.name !== undefined && { name: input.name }),
-          ...(input.email !== undefined && { email: input.email }),
-          ...(input.phone !== undefined && { phone: input.phone }),
-          ...(input.company !== undefined && { company: input.company }),
-          ...(input.address !== undefined && {
-            address: input.address ? JSON.stringify(input.address) : null,
-          }),
-          ...derived,
-          ...(input.first_name !== undefined && { first_name: input.first_name }),
-          ...(input.last_name !== undefined && { last_name: input.last_name }),
-          ...(input.attributes !== undefined && { attributes: JSON.stringify(input.attributes) }),
-          ...(input.unsubscribed !== undefined && { unsubscribed: input.unsubscribed }),
-        };
+        const changes = customerChanges(current, input);
         if (Object.keys(changes).length === 0) return toCustomer(current);
         const row = await queries.updateCustomer(ctx.db, ctx.businessId, id, {
           ...changes,
@@ -136,6 +143,57 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
       }),
     { customers_email_key: emailTaken },
   );
+}
+
+/**
+ * Many updates at once, each as `updateCustomer` makes it (the same changes, `customer.updated` for
+ * each customer an update changes, none for an empty one), in one statement to read and lock the
+ * customers and one to write them.
+ */
+async function updateCustomers(
+  ctx: TxCtx,
+  updates: readonly { id: string; body: UpdateCustomerBody }[],
+): Promise<string[]> {
+  const current = new Map(
+    (
+      await queries.lockCustomers(
+        ctx.db,
+        ctx.businessId,
+        updates.map((u) => u.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  const now = ctx.clock.now();
+  const changed: queries.CustomerValues[] = [];
+  for (const { id, body } of updates) {
+    const row = current.get(id);
+    if (!row) throw notFound('Customer');
+    const changes = customerChanges(row, body);
+    if (Object.keys(changes).length === 0) continue;
+    changed.push({
+      id,
+      name: row.name,
+      email: row.email,
+      phone: row.phone,
+      company: row.company,
+      address: row.address ? JSON.stringify(row.address) : null,
+      first_name: row.first_name,
+      last_name: row.last_name,
+      attributes: JSON.stringify(row.attributes),
+      unsubscribed: row.unsubscribed,
+      ...(changes as Partial<queries.CustomerValues>),
+      updated_at: now,
+    });
+  }
+  const rows = new Map(
+    (await queries.updateCustomers(ctx.db, ctx.businessId, changed)).map((r) => [r.id, r]),
+  );
+  await emitMany(
+    ctx,
+    'customer.updated',
+    changed.map((c) => toCustomer(rows.get(c.id)!)),
+  );
+  return updates.map((u) => u.id);
 }
 
 /**
@@ -169,8 +227,8 @@ export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
 
 /**
  * Customers from a CSV file (DESIGN section 17), matched by email: created as `createCustomer` makes
- * them (a large file a thousand to a statement, `customer.created` for each) or updated by
- * `updateCustomer`.
+ * them or updated as `updateCustomer` does, a thousand to a statement (`customer.created` or
+ * `customer.updated` for each), one by one only to name the rows the database refuses.
  */
 export const customerImport: ImportTarget = {
   kind: 'customers',
@@ -183,6 +241,8 @@ export const customerImport: ImportTarget = {
     ),
   createOne: (ctx, body) => createCustomer(ctx, body as CreateCustomerBody),
   updateOne: (ctx, id, body) => updateCustomer(ctx, id, body),
+  updateMany: (ctx, updates) =>
+    refuseDuplicates(() => updateCustomers(ctx, updates), { customers_email_key: emailTaken }),
   createMany: (ctx, bodies) =>
     refuseDuplicates(
       async () => {
