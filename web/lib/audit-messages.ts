@@ -244,6 +244,15 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   importProducts: 'Imported products from a CSV file',
   importVendors: 'Imported vendors from a CSV file',
   importEmployees: 'Imported employees from a CSV file',
+  // one row per record an import created or updated
+  'importCustomers.create': 'Added {resource} from a CSV file',
+  'importCustomers.update': 'Changed {resource} from a CSV file',
+  'importProducts.create': 'Added {resource} from a CSV file',
+  'importProducts.update': 'Changed {resource} from a CSV file',
+  'importVendors.create': 'Added {resource} from a CSV file',
+  'importVendors.update': 'Changed {resource} from a CSV file',
+  'importEmployees.create': 'Added {resource} from a CSV file',
+  'importEmployees.update': 'Changed {resource} from a CSV file',
 };
 
 /** The generic sentence of a change the catalogue has no words for. */
