@@ -339,7 +339,8 @@ export function buildOpenApiDocument(): OpenAPIObject {
           'the public loyalty interface takes `X-Api-Key`. A credential reaches one environment: `live`, or the ' +
           '`sandbox` of `POST /v1/auth/token {"environment": "sandbox"}` (keys `bms_sk_test_...`, ' +
           '`bms_pk_test_...`); each answer to it names it in `Bms-Environment`, and a request may pin it by ' +
-          'sending `Bms-Environment` itself (a credential of the other environment is then 401). Every response carries `X-Request-Id` and the ' +
+          'sending `Bms-Environment: live` or `sandbox` itself (a credential of the other environment is then 401; ' +
+          'any other value is 400 BAD_REQUEST naming the header). Every response carries `X-Request-Id` and the ' +
           '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window ' +
           'resets) headers; a 429 adds `Retry-After` (seconds). Each response below lists its headers; every ' +
           'response also carries `Cache-Control: no-store`, `X-Content-Type-Options: nosniff`, ' +

@@ -9,6 +9,7 @@ import type { EndpointOptions } from './platform/module.js';
 import {
   notFoundRoute,
   rateLimit,
+  refuseUnknownEnvironment,
   refuseUnsafeText,
   requestContext,
   requireJsonBody,
@@ -71,6 +72,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   app.use('/v1/public', publicCors(deps.config.CORS_ORIGINS));
   app.use(resolveCredentials(deps));
   app.use(rateLimit(deps));
+  app.use('/v1', refuseUnknownEnvironment);
   for (const module of deps.modules) module.pages?.(app, deps);
   // CSV imports take a file (text/csv or a form), read before the JSON rule.
   app.use('/v1/imports', importBody);

@@ -5,7 +5,7 @@ import { resultEnvelope } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { offsetPageQuery } from '../common/pagination.js';
-import { TimestampSchema, idOf } from '../common/schemas.js';
+import { TimestampSchema, dateTimeField, idOf } from '../common/schemas.js';
 
 const c = initContract();
 
@@ -75,13 +75,8 @@ export const ListAuditLogQuerySchema = offsetPageQuery(10_000_000).extend({
   actor_id: FilterText.optional().describe('Only changes by this user or API key.'),
   resource_id: FilterText.optional().describe('Only changes of this resource.'),
   operation: FilterText.optional().describe('Only this operation (`createInvoice`).'),
-  from: z
-    .string()
-    .max(64)
-    .datetime({ offset: true })
-    .optional()
-    .describe('Only changes at or after this instant.'),
-  to: z.string().max(64).datetime({ offset: true }).optional().describe('Only changes before this instant.'),
+  from: dateTimeField('Only changes at or after this instant.').optional(),
+  to: dateTimeField('Only changes before this instant.').optional(),
 });
 export type ListAuditLogQuery = z.infer<typeof ListAuditLogQuerySchema>;
 

@@ -88,7 +88,7 @@ export function envelopeForPath(path: string): Envelope {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Malformed request: broken JSON or a body that is not application/json.',
+  400: 'Malformed request: broken JSON, a body that is not application/json, or an unknown `Bms-Environment`.',
   401: 'Missing, unknown, revoked or expired credential.',
   403: 'The credential is valid but not allowed here (wrong kind or scope).',
   404: "No such resource for this business (another business's ids answer 404 too).",

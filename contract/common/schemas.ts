@@ -32,7 +32,59 @@ export const DateSchema = extendApi(
  */
 export const dateField = (description: string) => extendApi(DateSchema, { description });
 
-/** ISO 8601 UTC with milliseconds, e.g. `2026-11-21T09:30:00.000Z`. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+
+const DATE_TIME_MESSAGE =
+  'Expected an ISO 8601 date-time with a time-zone offset (Z or +hh:mm, hours 00-23), e.g. 2027-01-31T09:00:00Z';
+
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const daysInMonth = (year: number, month: number) =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/**
+ * A real instant: a calendar date of the years 0001-9999, a time of day (hours 00-23, minutes and
+ * seconds 00-59), and an offset of Z or at most 23:59 either way, that JavaScript reads as a date
+ * whose UTC year stays within 0001-9999 too (what PostgreSQL's timestamptz and the API's output
+ * both take). Zod's own `datetime()` lets any two digits through as the offset (`+99:00`), which
+ * `new Date` turns into NaN.
+ */
+export function isInstant(value: string): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [, year, month, day, hours, minutes, seconds, offsetHours, offsetMinutes] = m.map(Number);
+  if (!year || !month || month > 12 || !day || day > daysInMonth(year, month)) return false;
+  if (hours! > 23 || minutes! > 59 || seconds! > 59) return false;
+  if (offsetHours! > 23 || offsetMinutes! > 59) return false;
+  const at = Date.parse(value);
+  if (!Number.isFinite(at)) return false;
+  const utcYear = new Date(at).getUTCFullYear();
+  return utcYear >= 1 && utcYear <= 9999;
+}
+
+/**
+ * The one date-time of every request (bodies and query strings): ISO 8601 with `Z` or an offset,
+ * a real instant (`isInstant`). A refusal is a `datetime` string issue, as Zod's own would be.
+ */
+export const DateTimeSchema = extendApi(
+  z.string().superRefine((value, ctx) => {
+    if (!isInstant(value)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.invalid_string,
+        validation: 'datetime',
+        message: DATE_TIME_MESSAGE,
+      });
+    }
+  }),
+  { format: 'date-time', example: '2027-01-31T09:00:00Z' },
+);
+
+/**
+ * A date-time field of a request with its own description (`.describe()` would drop the OpenAPI
+ * format, as with `dateField`).
+ */
+export const dateTimeField = (description: string) => extendApi(DateTimeSchema, { description });
+
+/** ISO 8601 UTC with milliseconds, e.g. `2026-11-21T09:30:00.000Z` (the answers' date-times). */
 export const TimestampSchema = extendApi(z.string(), {
   format: 'date-time',
   example: '2026-11-21T09:30:00.000Z',

@@ -8,6 +8,7 @@ import {
   IdempotencyHeadersSchema,
   IdParamsSchema,
   IdSchema,
+  dateTimeField,
   idOf,
   TimestampSchema,
 } from '../common/schemas.js';
@@ -88,7 +89,7 @@ export type CreateCampaignBody = z.infer<typeof CreateCampaignBodySchema>;
 export const ScheduleBodySchema = extendApi(
   z
     .object({
-      scheduled_at: z.string().max(64).datetime({ offset: true }).describe('In the future (422 otherwise).'),
+      scheduled_at: dateTimeField('In the future (422 otherwise).'),
     })
     .strict(),
   { title: 'ScheduleCampaignBody', example: { scheduled_at: '2026-12-01T09:00:00Z' } },

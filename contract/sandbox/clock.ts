@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { resultData } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { IdempotencyHeadersSchema, TimestampSchema } from '../common/schemas.js';
+import { IdempotencyHeadersSchema, TimestampSchema, dateTimeField } from '../common/schemas.js';
 
 const c = initContract();
 
@@ -42,13 +42,9 @@ export type DueRun = z.infer<typeof DueRunSchema>;
 export const AdvanceClockBodySchema = extendApi(
   z
     .object({
-      advance_to: z
-        .string()
-        .max(64)
-        .datetime({ offset: true, message: 'Must be an ISO 8601 date-time, e.g. 2027-01-31T09:00:00Z' })
-        .describe(
-          "The sandbox's new time: later than its current time, at most 5 years (1,826 days) ahead of it.",
-        ),
+      advance_to: dateTimeField(
+        "The sandbox's new time: later than its current time, at most 5 years (1,826 days) ahead of it.",
+      ),
     })
     .strict(),
   { title: 'AdvanceClockBody', example: { advance_to: '2027-11-21T09:30:00Z' } },

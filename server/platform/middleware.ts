@@ -99,6 +99,28 @@ export function rateLimit(deps: Deps): RequestHandler {
   };
 }
 
+/** The values `Bms-Environment` may take (compared trimmed and case-insensitively, as the pinning does). */
+export const ENVIRONMENTS = ['live', 'sandbox'] as const;
+
+/**
+ * A request may pin its environment with `Bms-Environment`; a value that names neither is refused
+ * (400 BAD_REQUEST naming the header and its values) rather than ignored, so that a typo such as
+ * `test` or `staging` never runs against an environment the caller did not mean.
+ */
+export function refuseUnknownEnvironment(req: Request, _res: Response, next: NextFunction): void {
+  const wanted = req.get('bms-environment');
+  if (wanted === undefined || (ENVIRONMENTS as readonly string[]).includes(wanted.trim().toLowerCase())) {
+    return next();
+  }
+  next(
+    new ApiError(
+      'BAD_REQUEST',
+      `Unknown Bms-Environment: use ${ENVIRONMENTS.join(' or ')}, or leave the header out`,
+      [{ field: 'Bms-Environment', message: `Must be one of: ${ENVIRONMENTS.join(', ')}` }],
+    ),
+  );
+}
+
 /** A request with a body must send it as JSON (unless a route's own reader took it: a CSV import). */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   if (req.rawBody !== undefined) return next();

@@ -5,7 +5,10 @@ import { OPENAPI_PATH } from '../../server/app.js';
 import { registerShop, signedInMember, signInTo, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import {
+  BAD_DATE_TIMES,
   captureServerErrors,
+  dateTimeFieldsOf,
+  dateTimeRequests,
   fuzzSettings,
   generateRequests,
   groupViolations,
@@ -416,6 +419,32 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
     expect(byId.get('listInvoices')?.query.map((p) => p.name)).toContain('customer_id');
   });
 
+  it('finds every date-time field of the document, in bodies and in query strings', () => {
+    const found = operations.flatMap((op) => {
+      const { body, query } = dateTimeFieldsOf(op);
+      return [
+        ...body.map((path) => `${op.id} ${path.join('.')}`),
+        ...query.map((name) => `${op.id} ?${name}`),
+      ];
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'advanceClock advance_to',
+        'scheduleCampaign scheduled_at',
+        'listAuditLog ?from',
+        'listAuditLog ?to',
+      ]),
+    );
+    expect(BAD_DATE_TIMES.map(([, value]) => value)).toEqual(
+      expect.arrayContaining([
+        '2026-11-29T05:02:02.866+99:00',
+        '2027-01-01T00:00:00+24:00',
+        '2027-01-01T00:00:00-99:59',
+        '2027-01-01T00:00:00+00:60',
+      ]),
+    );
+  });
+
   it('answers every generated request below 500, and every 4xx in the error envelope of its path', async () => {
     const started = Date.now();
     const receiver = await startReceiver(() => ({ status: 204 }));
@@ -425,9 +454,14 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
     const ctx = contextOf(own, other, hookUrl);
 
     const phases: FuzzRequest[][] = [[], [], [], []];
+    // Besides the random share: every impossible date-time in every date-time field, 422 each.
+    let dateTimes = 0;
     for (const [op, count] of sharesOf(operations, REQUESTS)) {
-      itemAt(phases, phaseOf(op)).push(...generateRequests(op, ctx, count, seedOf(op, SEED)));
+      const impossible = dateTimeRequests(op, ctx, seedOf(op, SEED));
+      dateTimes += impossible.length;
+      itemAt(phases, phaseOf(op)).push(...generateRequests(op, ctx, count, seedOf(op, SEED)), ...impossible);
     }
+    expect(dateTimes).toBeGreaterThanOrEqual(4 * BAD_DATE_TIMES.length);
     const generated = Date.now();
 
     const errors = captureServerErrors(server());
@@ -464,7 +498,7 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
       );
     }
 
-    expect(outcomes).toHaveLength(REQUESTS);
+    expect(outcomes).toHaveLength(REQUESTS + dateTimes);
     expect(
       report.failures,
       `reproduce with FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS} (FUZZ_CONCURRENCY=1 for a fixed order)`,

@@ -604,8 +604,26 @@ const HOSTILE_STRINGS: [string, unknown][] = [
   ['json-text', '{"a":1}'],
 ];
 
+/**
+ * Date-times that look like ISO 8601 but name no instant: offsets of 24 hours or more, minutes past
+ * 59, impossible days and years outside 0001-9999 (in UTC too). `new Date` turns several into NaN.
+ */
+export const BAD_DATE_TIMES: readonly [string, string][] = [
+  ['offset+24:00', '2027-01-01T00:00:00+24:00'],
+  ['offset+99:00', '2026-11-29T05:02:02.866+99:00'],
+  ['offset-99:59', '2027-01-01T00:00:00-99:59'],
+  ['offset+00:60', '2027-01-01T00:00:00+00:60'],
+  ['offset+9900', '2027-01-01T00:00:00+9900'],
+  ['february-30', '2027-02-30T00:00:00Z'],
+  ['hour-24', '2027-01-01T24:00:00Z'],
+  ['year-0000', '0000-01-01T00:00:00Z'],
+  ['utc-year-0', '0001-01-01T00:00:00+01:00'],
+  ['utc-year-10000', '9999-12-31T23:00:00-05:00'],
+];
+
 function stringEdges(schema: JsonSchema): [string, unknown][] {
   const edges: [string, unknown][] = [...HOSTILE_STRINGS];
+  if (schema.format === 'date-time') edges.push(...BAD_DATE_TIMES);
   const max = schema.maxLength;
   if (max !== undefined) {
     edges.push(
@@ -1180,6 +1198,23 @@ export function requestArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<FuzzRe
       ),
   });
 
+  const dateTimeQuery = op.query.filter((p) => p.schema.format === 'date-time');
+  if (dateTimeQuery.length) {
+    families.push({
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, fc.constantFrom(...dateTimeQuery), fc.constantFrom(...BAD_DATE_TIMES))
+        .map(([draft, param, [name, value]]) => ({
+          ...draft,
+          kind: `query:${param.name} date-time=${name}`,
+          query: [
+            ...draft.query.filter((q) => !q.startsWith(`${enc(param.name)}=`)),
+            `${enc(param.name)}=${enc(value)}`,
+          ],
+        })),
+    });
+  }
+
   if (op.headers.length) {
     families.push({
       weight: 1,
@@ -1241,6 +1276,70 @@ export function requestArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<FuzzRe
   }
 
   return fc.oneof(...families).map((draft) => toRequest(op, draft));
+}
+
+/** The date-time fields of an operation: body fields (by path) and query parameters whose format is date-time. */
+export function dateTimeFieldsOf(op: Operation): { body: Path[]; query: string[] } {
+  return {
+    body: op.body
+      ? fieldsOf(op.body)
+          .filter((f) => f.schema.format === 'date-time')
+          .map((f) => f.path)
+      : [],
+    query: op.query.filter((p) => p.schema.format === 'date-time').map((p) => p.name),
+  };
+}
+
+/**
+ * Every impossible date-time (`BAD_DATE_TIMES`) in every date-time field of the operation, each in an
+ * otherwise valid request (its full body, no Idempotency-Key): 422 VALIDATION_ERROR each, never 5xx.
+ */
+export function dateTimeRequests(op: Operation, ctx: FuzzContext, seed: number): FuzzRequest[] {
+  const fields = dateTimeFieldsOf(op);
+  if (!fields.body.length && !fields.query.length) return [];
+  const [draft] = fc.sample(
+    fc.record({
+      path: validPathArb(op, ctx),
+      query: validQueryArb(op, ctx),
+      headers: validHeadersArb(op, ctx),
+      json: op.body ? valueArb(op.body, ctx, undefined, { full: true }) : fc.constant(undefined),
+    }),
+    { seed, numRuns: 1 },
+  );
+  if (!draft) return [];
+  const headers = Object.fromEntries(
+    Object.entries(draft.headers).filter(([name]) => name !== 'idempotency-key'),
+  );
+  const requests: FuzzRequest[] = [];
+  for (const [name, value] of BAD_DATE_TIMES) {
+    for (const path of fields.body) {
+      const draftOf: Draft = {
+        kind: `date-time body ${label(path)}=${name}`,
+        expectStatus: 422,
+        path: draft.path,
+        query: draft.query,
+        headers,
+        body: { json: setAt(clone(draft.json), path, value) },
+      };
+      requests.push(toRequest(op, draftOf));
+    }
+    for (const param of fields.query) {
+      requests.push(
+        toRequest(op, {
+          kind: `date-time query ${param}=${name}`,
+          expectStatus: 422,
+          path: draft.path,
+          query: [
+            ...draft.query.filter((q) => !q.startsWith(`${enc(param)}=`)),
+            `${enc(param)}=${enc(value)}`,
+          ],
+          headers,
+          ...(op.body ? { body: { json: draft.json } } : {}),
+        }),
+      );
+    }
+  }
+  return requests;
 }
 
 function compress(bytes: Buffer, how: BodyDraft['compress']): Buffer {

@@ -6,6 +6,8 @@ import { jobCtx, type Ctx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { ApiError } from '../../platform/errors.js';
 import { escapeHtml, handle } from '../../platform/pages.js';
+import { isCrossSitePost } from '../../platform/same-origin.js';
+import { publicBaseUrl } from '../../config.js';
 import { businessAccess, findBusiness } from '../../platform/settings.js';
 import * as invoices from '../invoices/service.js';
 import * as quotes from '../quotes/service.js';
@@ -346,6 +348,17 @@ export function mountDocumentPages(app: Express, deps: Deps): void {
     app.post(
       `/q/:token/${action}`,
       handle(async (req, res) => {
+        // Only the page's own form: another site cannot answer a quote for the customer who opened it.
+        if (isCrossSitePost(req, publicBaseUrl(deps.config))) {
+          documentPage(
+            res,
+            403,
+            'Not sent from this page',
+            '<h1>Not sent from this page</h1><p>This answer came from another website, so it was not taken. ' +
+              'To accept or decline the quote, open the link from your email and use the buttons on its page.</p>',
+          );
+          return;
+        }
         const opened = await open(deps, 'quote', req, res, quotes.getQuote);
         if (!opened) return;
         const { ctx, document, token } = opened;
