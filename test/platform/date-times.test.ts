@@ -119,7 +119,9 @@ describe('one date-time schema for every date-time of a request', () => {
       live.client.auditLog.listAuditLog({ query: window(at - 60_000, at + 60_000) }),
     );
     expect(around.entries.map((e) => e.resource_id)).toContain(created.data.id);
-    const later = await unwrap(live.client.auditLog.listAuditLog({ query: window(at + 60_000, at + 120_000) }));
+    const later = await unwrap(
+      live.client.auditLog.listAuditLog({ query: window(at + 60_000, at + 120_000) }),
+    );
     expect(later.entries).toEqual([]);
   }, 120_000);
 });
