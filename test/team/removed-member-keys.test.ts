@@ -122,3 +122,42 @@ describe('removing a member revokes the API keys they made', () => {
     TIMEOUT,
   );
 });
+
+describe('lowering a member to a role that may not manage API keys', () => {
+  it(
+    'revokes the keys they made (live and sandbox) and says how many; a change between admin and owner keeps them',
+    async () => {
+      const owner = await registerBusiness(server());
+      const admin = await newMember(server(), owner, 'admin');
+      const live = await createApiKey(admin.client, 'full', 'Accounting sync');
+      const sandboxSession = await signInMember(server(), admin, 'sandbox');
+      const sandbox = await createApiKey(clientWith(server(), sandboxSession.accessToken), 'full', 'Staging');
+      expect(await createWith(live.key)).toBe(201);
+
+      // Admin to owner and back: both may manage keys, so the keys stay.
+      await unwrap(
+        owner.client.team.changeMemberRole({ params: { userId: admin.userId }, body: { role: 'owner' } }),
+      );
+      const back = await unwrap(
+        owner.client.team.changeMemberRole({ params: { userId: admin.userId }, body: { role: 'admin' } }),
+      );
+      expect((back as { message?: string }).message).toBe('Role changed');
+      expect(back.data.activeApiKeys).toBe(2);
+      expect(await createWith(live.key)).toBe(201);
+
+      const lowered = await unwrap(
+        owner.client.team.changeMemberRole({
+          params: { userId: admin.userId },
+          body: { role: 'accountant' },
+        }),
+      );
+      expect((lowered as { message?: string }).message).toBe('Role changed; 2 API keys they made revoked');
+      expect(lowered.data).toMatchObject({ role: 'accountant', activeApiKeys: 0 });
+      expect(await createWith(live.key)).toBe(401);
+      expect(await createWith(sandbox.key)).toBe(401);
+      const rows = await keyRows([live.id, sandbox.id]);
+      expect(rows.every((r) => r.revoked_at !== null)).toBe(true);
+    },
+    TIMEOUT,
+  );
+});

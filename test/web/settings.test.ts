@@ -253,11 +253,27 @@ describe('team', () => {
     await page.reload();
     await heading(page, 'Team');
     await page.getByLabel(`Role of ${member.email}`).selectOption('marketing');
-    await page.getByText(`${member.email} now has the Marketing role.`).waitFor();
+    // A role that may not manage API keys keeps none of the keys the member made.
+    await page
+      .getByText(
+        `${member.email} now has the Marketing role. The 1 API key they made was revoked: that role may not manage API keys.`,
+      )
+      .waitFor();
     const members = (await unwrap(owner.client.team.getTeam())).data.members;
     expect(members.find((m) => m.email === member.email)?.role).toBe('marketing');
+    const revokedClient = createClient({ baseUrl: server().baseUrl, accessToken: key.key, maxRetries: 0 });
+    expect((await revokedClient.auth.getBusiness()).status).toBe(401);
     await expectAccessible(page, 'settings-team');
     await screenshot(page, 'settings-team');
+
+    // Made an admin again, they make another key, which their removal takes with them.
+    await page.getByLabel(`Role of ${member.email}`).selectOption('admin');
+    await page.getByText(`${member.email} now has the Admin role.`).waitFor();
+    const kept = (
+      await unwrap(member.client.auth.createApiKey({ body: { name: 'Their new sync', scope: 'full' } }))
+    ).data;
+    await page.reload();
+    await heading(page, 'Team');
 
     await page.getByRole('button', { name: `Remove ${member.email}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove this member?' });
@@ -266,7 +282,7 @@ describe('team', () => {
     await page
       .getByText(`${member.email} was removed from the team, and 1 API key they made was revoked.`)
       .waitFor();
-    const keyClient = createClient({ baseUrl: server().baseUrl, accessToken: key.key, maxRetries: 0 });
+    const keyClient = createClient({ baseUrl: server().baseUrl, accessToken: kept.key, maxRetries: 0 });
     expect((await keyClient.auth.getBusiness()).status).toBe(401);
     await expect.poll(() => page.getByRole('row', { name: new RegExp(member.email) }).count()).toBe(0);
     expect((await member.client.auth.getSession()).status).toBe(401);

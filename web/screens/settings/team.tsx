@@ -143,8 +143,17 @@ export default function TeamSettings(_props: ScreenProps) {
     setNotice(null);
     setError(null);
     try {
-      await unwrap(api.value.team.changeMemberRole({ params: { userId: member.userId }, body: { role } }));
-      setNotice(`${member.email} now has the ${roleLabel(role)} role.`);
+      const { data } = await unwrap(
+        api.value.team.changeMemberRole({ params: { userId: member.userId }, body: { role } }),
+      );
+      // A role that may not manage API keys keeps none of the keys the member made.
+      const revoked = member.activeApiKeys - data.activeApiKeys;
+      setNotice(
+        `${member.email} now has the ${roleLabel(role)} role.` +
+          (revoked > 0
+            ? ` The ${apiKeysText(revoked)} they made ${revoked === 1 ? 'was' : 'were'} revoked: that role may not manage API keys.`
+            : ''),
+      );
       load.reload();
       return true;
     } catch (err) {
