@@ -31,6 +31,7 @@ import * as authInvitationLinks from './2026_11_28_0002_auth_invitation_links.js
 import * as platformAuditSummary from './2026_11_28_0004_platform_audit_summary.js';
 import * as authApiKeyCreators from './2026_11_28_0005_auth_api_key_creators.js';
 import * as platformAccessGeneration from './2026_11_28_0006_platform_access_generation.js';
+import * as platformAuditOutcome from './2026_11_28_0007_platform_audit_outcome.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0004_platform_audit_summary': platformAuditSummary,
   '2026_11_28_0005_auth_api_key_creators': authApiKeyCreators,
   '2026_11_28_0006_platform_access_generation': platformAccessGeneration,
+  '2026_11_28_0007_platform_audit_outcome': platformAuditOutcome,
 };

@@ -93,7 +93,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 
   const endpointOptions: EndpointOptions = {
     logInitialization: false,
-    globalMiddleware: [requireAuth, idempotency(deps)],
+    globalMiddleware: [requireAuth(deps), idempotency(deps)],
     requestValidationErrorHandler: (err: RequestValidationError, req, _res, next) =>
       next(refusalOfRequest(err, req.query)),
   };

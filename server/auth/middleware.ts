@@ -2,6 +2,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { contract } from '../../contract/index.js';
 import type { RouteMetadata } from '../../contract/common/metadata.js';
+import { actorOf, operationOf, recordDenied, resourceIdOf } from '../platform/audit.js';
 import type { AuthInfo, Deps } from '../platform/deps.js';
 import { ApiError } from '../platform/errors.js';
 import { resolveCached } from './credential-cache.js';
@@ -73,15 +74,40 @@ const twoFactorPending = (auth: AuthInfo): boolean =>
   auth.twoFactor !== undefined && auth.twoFactor.required && !auth.twoFactor.enabled;
 
 /**
+ * Refuses a valid credential the operation is out of reach of (its role, scope or kind) with 403,
+ * once the attempt is in its business's audit log (docs/decisions.md, "Refused attempts in the audit
+ * trail"). The row is written on its own, there being no request transaction yet; a failure to write
+ * it is logged and the refusal answered all the same.
+ */
+function refuse(deps: Deps, req: Request, auth: AuthInfo, refusal: ApiError, next: NextFunction): void {
+  const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+  recordDenied(deps.db, {
+    businessId: auth.businessId,
+    actor: actorOf(auth),
+    operation: operationOf(route),
+    resourceId: resourceIdOf(req.params, undefined),
+    requestId: req.requestId,
+    at: deps.clock.now(),
+  }).then(
+    () => next(refusal),
+    (err: unknown) => {
+      req.log.error({ err }, 'could not record a refused attempt in the audit log');
+      next(refusal);
+    },
+  );
+}
+
+/**
  * Accepts the credential: the request is now its business's, and the answer says which environment;
  * then a second factor the business requires must be on, and the role must hold the operation's
  * permission (contract/permissions.ts).
  */
-function accept(req: Request, res: Response, auth: AuthInfo, next: NextFunction): void {
+function accept(deps: Deps, req: Request, res: Response, auth: AuthInfo, next: NextFunction): void {
   req.auth = auth;
   res.setHeader('Bms-Environment', auth.environment);
   const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
   if (twoFactorPending(auth) && !WHILE_TWO_FACTOR_PENDING.has(route)) {
+    // A step the person has yet to take, not a lack of permission: not an attempt to record.
     return next(
       forbidden(
         'This business requires two-factor sign-in: turn it on first (POST /v1/auth/two-factor/enrolment, ' +
@@ -89,11 +115,21 @@ function accept(req: Request, res: Response, auth: AuthInfo, next: NextFunction)
       ),
     );
   }
-  next(checkPermission(route, auth));
+  const refusal = checkPermission(route, auth);
+  if (refusal) return refuse(deps, req, auth, refusal, next);
+  next();
 }
 
-/** Enforces the route's contract metadata (`auth: user | token | apiKey | none`). */
-export function requireAuth(req: Request, res: Response, next: NextFunction): void {
+/**
+ * Enforces the route's contract metadata (`auth: user | token | apiKey | none`); a valid credential
+ * refused here is recorded in the audit log.
+ */
+export const requireAuth =
+  (deps: Deps) =>
+  (req: Request, res: Response, next: NextFunction): void =>
+    authenticate(deps, req, res, next);
+
+function authenticate(deps: Deps, req: Request, res: Response, next: NextFunction): void {
   const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
   const { auth } = route.metadata as RouteMetadata;
 
@@ -103,30 +139,44 @@ export function requireAuth(req: Request, res: Response, next: NextFunction): vo
 
   if (auth === 'apiKey') {
     if (!apiKey) return next(unauthorized('API key', 'ApiKey header="X-Api-Key"'));
-    return accept(req, res, apiKey, next);
+    return accept(deps, req, res, apiKey, next);
   }
 
   if (bearer === undefined && apiKey) {
-    return next(
+    return refuse(
+      deps,
+      req,
+      apiKey,
       forbidden(
         auth === 'user'
           ? 'This operation needs an access token from sign-in, not an API key'
           : 'API keys are accepted here only as Authorization: Bearer, with the scope full (an X-Api-Key header ' +
               'reaches only /v1/public/loyalty)',
       ),
+      next,
     );
   }
   if (!bearer) return next(unauthorized('access token or API key', 'Bearer'));
   if (auth === 'user' && bearer.kind !== 'user') {
-    return next(forbidden('This operation needs an access token from sign-in, not an API key'));
+    return refuse(
+      deps,
+      req,
+      bearer,
+      forbidden('This operation needs an access token from sign-in, not an API key'),
+      next,
+    );
   }
   if (bearer.kind === 'apiKey' && bearer.scope !== 'full') {
-    return next(
+    return refuse(
+      deps,
+      req,
+      bearer,
       forbidden(
         `This API key has the scope ${bearer.scope}, which reaches only /v1/public/loyalty (as X-Api-Key); ` +
           'this operation needs an access token or a key with the scope full',
       ),
+      next,
     );
   }
-  accept(req, res, bearer, next);
+  accept(deps, req, res, bearer, next);
 }

@@ -11,10 +11,12 @@ insert into "audit_log" (
   "operation",
   "resource_id",
   "request_id",
-  "summary"
+  "summary",
+  "outcome",
+  "denied_minute"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 
 -- insertAuditEntries
 insert into "audit_log" (
@@ -26,10 +28,33 @@ insert into "audit_log" (
   "operation",
   "resource_id",
   "request_id",
-  "summary"
+  "summary",
+  "outcome",
+  "denied_minute"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+
+-- insertDeniedEntry
+insert into "audit_log" (
+  "business_id",
+  "id",
+  "occurred_at",
+  "actor_kind",
+  "actor_id",
+  "operation",
+  "resource_id",
+  "request_id",
+  "summary",
+  "outcome",
+  "denied_minute"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+on conflict ("business_id", "actor_id", "operation", "denied_minute")
+where
+  "outcome" = 'denied'
+do nothing;
 
 -- auditInsert
 -- (no SQL recorded: ran no statement; add an example in scripts/query-snapshots.ts)
@@ -41,6 +66,7 @@ select
   "actor_kind",
   "actor_id",
   "operation",
+  "outcome",
   "resource_id",
   "request_id",
   "summary"
@@ -51,13 +77,14 @@ where
   and "actor_id" = $2
   and "resource_id" = $3
   and "operation" = $4
-  and "occurred_at" >= $5
-  and "occurred_at" < $6
+  and "outcome" = $5
+  and "occurred_at" >= $6
+  and "occurred_at" < $7
 order by
   "occurred_at" desc,
   "id" desc
-limit $7
-offset $8;
+limit $8
+offset $9;
 
 select
   count(*) as "total"
@@ -68,5 +95,6 @@ where
   and "actor_id" = $2
   and "resource_id" = $3
   and "operation" = $4
-  and "occurred_at" >= $5
-  and "occurred_at" < $6;
+  and "outcome" = $5
+  and "occurred_at" >= $6
+  and "occurred_at" < $7;

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { ListAuditLogQuery } from '../../contract/audit/index.js';
 import type { Executor } from './db/database.js';
 import { pageWithTotal } from './db/paged.js';
@@ -15,6 +15,24 @@ export async function insertAuditEntries(
 ): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto('audit_log').values(rows).execute();
+}
+
+/**
+ * A refused attempt's row, unless the actor already has one for the operation in the same minute:
+ * the partial unique key on (business, actor, operation, minute) makes concurrent refusals write one.
+ */
+export async function insertDeniedEntry(db: Executor, row: Insertable<AuditLogTable>): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({ ...row, outcome: 'denied' })
+    .onConflict((oc) =>
+      oc
+        .columns(['business_id', 'actor_id', 'operation', 'denied_minute'])
+        // A literal, so the planner matches the partial index's predicate.
+        .where('outcome', '=', sql.lit('denied'))
+        .doNothing(),
+    )
+    .execute();
 }
 
 /**
@@ -49,6 +67,7 @@ export function listAuditEntries(
       'actor_kind',
       'actor_id',
       'operation',
+      'outcome',
       'resource_id',
       'request_id',
       'summary',
@@ -57,6 +76,7 @@ export function listAuditEntries(
   if (query.actor_id !== undefined) base = base.where('actor_id', '=', query.actor_id);
   if (query.resource_id !== undefined) base = base.where('resource_id', '=', query.resource_id);
   if (query.operation !== undefined) base = base.where('operation', '=', query.operation);
+  if (query.outcome !== undefined) base = base.where('outcome', '=', query.outcome);
   if (query.from !== undefined) base = base.where('occurred_at', '>=', query.from);
   if (query.to !== undefined) base = base.where('occurred_at', '<', query.to);
   return pageWithTotal(base, (q) => q.orderBy('occurred_at', 'desc').orderBy('id', 'desc'), query);

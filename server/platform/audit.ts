@@ -15,7 +15,8 @@ import * as queries from './audit.queries.js';
  * that rolls back leaves no row. The request transaction (server/platform/idempotency.ts) writes it
  * just before its commit; the public earn, which runs without one, writes it in its own statement
  * (SELF_AUDITED). Rows are append-only (a trigger refuses UPDATE and DELETE but a sandbox's) and kept
- * at least 2 years: nothing purges them.
+ * at least 2 years: nothing purges them. A valid credential refused for its role or scope leaves a
+ * `denied` row too (recordDenied), at most one per actor and operation a minute.
  */
 
 /** Who made a change: a person (their user id) or an API key (its id). */
@@ -162,6 +163,21 @@ export function recordChanges(db: Executor, records: readonly AuditRecord[]): Pr
   return queries.insertAuditEntries(db, records.map(rowOf));
 }
 
+const MINUTE_MS = 60_000;
+
+/** The minute an instant falls in: a refusal's row is unique per actor, operation and minute. */
+export const minuteOf = (at: Date): Date => new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
+
+/**
+ * Writes the row of an attempt refused for the credential's role or scope (docs/decisions.md,
+ * "Refused attempts in the audit trail"), on its own: the refused request has no transaction, and
+ * the refusal must be kept whatever happens after it. A second refusal of the same actor and
+ * operation in the same minute writes nothing, even when both race.
+ */
+export function recordDenied(db: Executor, record: Omit<AuditRecord, 'summary'>): Promise<void> {
+  return queries.insertDeniedEntry(db, { ...rowOf(record), denied_minute: minuteOf(record.at) });
+}
+
 /** `GET /v1/audit-log`: the business's changes, newest first. */
 export async function listAuditLog(
   ctx: Ctx,
@@ -178,6 +194,7 @@ export async function listAuditLog(
       occurred_at: r.occurred_at.toISOString(),
       actor: { kind: r.actor_kind, id: r.actor_id },
       operation: r.operation,
+      outcome: r.outcome,
       resource_id: r.resource_id,
       request_id: r.request_id,
       summary: r.summary ?? null,

@@ -9,6 +9,8 @@ import {
   AUDIT_SENTENCES,
   auditSentence,
   operationLabel,
+  PLAIN_VERBS,
+  REFUSED_PREFIX,
   sentenceText,
 } from '../../web/lib/audit-messages.js';
 import {
@@ -114,6 +116,44 @@ describe('the audit sentences', () => {
     );
     expect(sentenceText(invited)).toBe('Invited ada@example.com to the team');
     expect(invited.find((p) => 'resource' in p)).toMatchObject({ resource: { to: '/settings/team' } });
+  });
+
+  it('word a refused attempt of every operation, a read too, as what it would have done', () => {
+    for (const template of Object.values(AUDIT_SENTENCES)) {
+      expect(PLAIN_VERBS[template.split(' ')[0]!], template).toBeDefined();
+    }
+    for (const { name } of [...operations(), { name: 'someFutureOperation', method: 'POST' }]) {
+      for (const resource_id of [null, 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y5', '42']) {
+        const text = sentenceText(
+          auditSentence({ operation: name, resource_id, summary: null, outcome: 'denied' }, money),
+        );
+        expect(text, name).toMatch(/^Was refused: [a-z]/);
+        expect(text, name).not.toMatch(OPERATION_ID);
+        expect(text, name).not.toMatch(/\{|\}|_01J|, a draft/);
+        expect(PLAIN_VERBS[text.slice(REFUSED_PREFIX.length).split(' ')[0]!], name).toBeUndefined();
+      }
+    }
+    const denied = (operation: string, resource_id: string | null = null) =>
+      auditSentence({ operation, resource_id, summary: null, outcome: 'denied' }, money);
+    expect(sentenceText(denied('createCustomer'))).toBe('Was refused: add a customer');
+    expect(sentenceText(denied('deleteInvoice', 'inv_01JD7X2R5VQ8N3K4M6P9T1W2Y5'))).toBe(
+      'Was refused: delete an invoice',
+    );
+    expect(sentenceText(denied('listAuditLog'))).toBe('Was refused: see the audit log');
+    const read = denied('getCustomer', 'cus_01JD7X2R5VQ8N3K4M6P9T1W2Y5');
+    expect(sentenceText(read)).toBe('Was refused: see a customer');
+    expect(read.find((p) => 'resource' in p)).toMatchObject({
+      resource: { to: '/customers/cus_01JD7X2R5VQ8N3K4M6P9T1W2Y5' },
+    });
+    // A success reads as before.
+    expect(
+      sentenceText(
+        auditSentence(
+          { operation: 'createCustomer', resource_id: null, summary: null, outcome: 'success' },
+          money,
+        ),
+      ),
+    ).toBe('Added a customer');
   });
 });
 

@@ -263,12 +263,24 @@ export const AUDIT_FALLBACK_NO_RESOURCE = 'Made a change';
 /** One piece of an audit sentence: text, or the resource (rendered as a link where it has a screen). */
 export type SentencePart = { text: string } | { resource: AuditResource };
 
+/** What an audit entry says: a change, or (`outcome: denied`) an attempt that was refused. */
+export type AuditEntryWords = Pick<audit.AuditEntry, 'operation' | 'resource_id' | 'summary'> &
+  Partial<Pick<audit.AuditEntry, 'outcome'>>;
+
 /**
  * The sentence of an audit entry, in parts: the screen renders the resource part as a link.
  * `formatMoney` writes an amount in minor units of its currency (the screen's `minorMoney`).
  */
 export function auditSentence(
-  entry: Pick<audit.AuditEntry, 'operation' | 'resource_id' | 'summary'>,
+  entry: AuditEntryWords,
+  formatMoney: (minor: number, currency: string) => string,
+): SentencePart[] {
+  if (entry.outcome === 'denied') return refusedSentence(entry);
+  return changeSentence(entry, formatMoney);
+}
+
+function changeSentence(
+  entry: AuditEntryWords,
   formatMoney: (minor: number, currency: string) => string,
 ): SentencePart[] {
   const resource = auditResource(entry);
@@ -290,6 +302,104 @@ export function auditSentence(
   pieces.forEach((piece, i) => {
     if (piece) parts.push({ text: piece });
     if (i < pieces.length - 1 && resource) parts.push({ resource });
+  });
+  return parts;
+}
+
+/** How a refused attempt starts: "Was refused: add a customer". */
+export const REFUSED_PREFIX = 'Was refused: ';
+
+/** The plain form of the verb each change's sentence starts with, to say what was refused. */
+export const PLAIN_VERBS: Readonly<Record<string, string>> = {
+  Added: 'add',
+  Adjusted: 'adjust',
+  Approved: 'approve',
+  Asked: 'ask',
+  Awarded: 'award',
+  Cancelled: 'cancel',
+  Changed: 'change',
+  Checked: 'check',
+  Completed: 'complete',
+  Copied: 'copy',
+  Created: 'create',
+  Deleted: 'delete',
+  Drafted: 'draft',
+  Enrolled: 'enrol',
+  Imported: 'import',
+  Invited: 'invite',
+  Issued: 'issue',
+  Joined: 'join',
+  Made: 'make',
+  Marked: 'mark',
+  Moved: 'move',
+  Opened: 'open',
+  Paused: 'pause',
+  Posted: 'post',
+  Previewed: 'preview',
+  Recorded: 'record',
+  Redeemed: 'redeem',
+  Registered: 'register',
+  Removed: 'remove',
+  Reported: 'report',
+  Reset: 'reset',
+  Resumed: 'resume',
+  Revoked: 'revoke',
+  Scheduled: 'schedule',
+  Sent: 'send',
+  Set: 'set',
+  Signed: 'sign',
+  Started: 'start',
+  Switched: 'switch',
+  Turned: 'turn',
+  Voided: 'void',
+};
+
+/** What a read would have shown: `listCustomers` -> "the customers", `getProfitLoss` -> "the profit and loss report". */
+const READ_NOUNS: Readonly<Record<string, string>> = {
+  getProfitLoss: 'the profit and loss report',
+  getInvoicePdf: 'the PDF of {resource}',
+  getQuotePdf: 'the PDF of {resource}',
+  getStats: 'the loyalty statistics',
+  getStatsAlias: 'the loyalty statistics',
+  listEmployeesAlias: 'the employees',
+  listGeneralEmployees: 'the employees',
+  listRewardsAlias: 'the rewards',
+  getSession: 'who is signed in',
+  getClock: 'the sandbox clock',
+  getTwoFactor: 'the two-factor sign-in settings',
+};
+
+/**
+ * The sentence of an attempt that was refused (the credential lacked the permission, role or
+ * scope): what it would have done, in the plain form: "Was refused: add a customer", "Was refused:
+ * see the audit log". A refusal names no summary, only the resource of its path.
+ */
+function refusedSentence(entry: AuditEntryWords): SentencePart[] {
+  const template = AUDIT_SENTENCES[entry.operation];
+  if (template === undefined) return readSentence(entry);
+  const parts = changeSentence({ ...entry, summary: null }, () => '');
+  const first = parts[0];
+  if (first && 'text' in first) {
+    const text = first.text.replace(/^([A-Z][a-z]*)/, (verb) => PLAIN_VERBS[verb] ?? verb.toLowerCase());
+    parts[0] = { text: `${REFUSED_PREFIX}${text}` };
+  } else parts.unshift({ text: REFUSED_PREFIX });
+  const last = parts[parts.length - 1];
+  if (last && 'text' in last) parts[parts.length - 1] = { text: last.text.replace(/, a draft$/, '') };
+  return parts;
+}
+
+/** A refused read: "Was refused: see the customers", "Was refused: see a customer" (its link). */
+function readSentence(entry: AuditEntryWords): SentencePart[] {
+  const resource = auditResource({ ...entry, summary: null });
+  const named = READ_NOUNS[entry.operation];
+  const operation = entry.operation.replace(/^public([A-Z])/, (_, c: string) => c.toLowerCase());
+  const noun = nounOf(operation.replace(/Alias$/, ''));
+  const what = named ?? (resource ? '{resource}' : `the ${noun ?? 'records'}`);
+  const pieces = `${REFUSED_PREFIX}see ${what}`.split('{resource}');
+  const parts: SentencePart[] = [];
+  pieces.forEach((piece, i) => {
+    if (piece) parts.push({ text: piece });
+    if (i < pieces.length - 1) parts.push(resource ? { resource } : { text: withArticle(noun ?? 'record') });
   });
   return parts;
 }

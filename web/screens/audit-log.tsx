@@ -38,11 +38,23 @@ const OPERATIONS = changes(contract)
   .map((op) => ({ value: op, label: operationLabel(op) }))
   .sort((a, b) => a.label.localeCompare(b.label));
 
+/** Changes made, attempts refused for lack of permission, or both. */
+const OUTCOMES = [
+  { value: '', label: 'Changes and refusals' },
+  { value: 'success', label: 'Changes made' },
+  { value: 'denied', label: 'Refused attempts' },
+];
+const outcomeOf = (value: string | null): audit.AuditOutcome | undefined =>
+  value === 'success' || value === 'denied' ? value : undefined;
+
 /** An entry as a sentence, its resource a link to its screen where the dashboard has one. */
 function Change(props: { entry: audit.AuditEntry }) {
   const parts = auditSentence(props.entry, minorMoney);
   return (
-    <span class="audit-change" title={sentenceText(parts)}>
+    <span
+      class={props.entry.outcome === 'denied' ? 'audit-change audit-denied' : 'audit-change'}
+      title={sentenceText(parts)}
+    >
       {parts.map((part, i) =>
         'text' in part ? (
           part.text
@@ -101,10 +113,12 @@ function useTypedFilter(key: TextFilter): [string, (value: string) => void] {
 export default function AuditLog(_props: ScreenProps) {
   const query = here.value.query;
   const page = Math.max(1, Math.floor(Number(query.get('page'))) || 1);
+  const outcome = outcomeOf(query.get('outcome'));
   const filters = {
     actor_id: query.get('actor_id') ?? '',
     resource_id: query.get('resource_id') ?? '',
     operation: query.get('operation') ?? '',
+    outcome: outcome ?? '',
     from: query.get('from') ?? '',
     to: query.get('to') ?? '',
   };
@@ -117,6 +131,7 @@ export default function AuditLog(_props: ScreenProps) {
     ...(filters.actor_id ? { actor_id: filters.actor_id } : {}),
     ...(filters.resource_id ? { resource_id: filters.resource_id } : {}),
     ...(filters.operation ? { operation: filters.operation } : {}),
+    ...(outcome ? { outcome } : {}),
     ...(from ? { from } : {}),
     ...(to ? { to } : {}),
   };
@@ -145,8 +160,9 @@ export default function AuditLog(_props: ScreenProps) {
         <ExportButton route={contract.auditLog.listAuditLog} query={selected} />
       </PageHeader>
       <p class="lead">
-        Every change made to the business, by a person or an API key, newest first. Entries cannot be changed
-        or deleted and are kept for at least two years.
+        Every change made to the business, by a person or an API key, newest first, and every attempt refused
+        for lack of permission (once a minute per person and action). Entries cannot be changed or deleted and
+        are kept for at least two years.
       </p>
       <form
         class="filters audit-filters"
@@ -160,6 +176,13 @@ export default function AuditLog(_props: ScreenProps) {
           value={filters.operation}
           options={[{ value: '', label: 'Every change' }, ...OPERATIONS]}
           onValue={(v) => navigate(withQuery({ operation: v || null, page: null }), { replace: true })}
+        />
+        <Select
+          label="Outcome"
+          name="outcome"
+          value={filters.outcome}
+          options={OUTCOMES}
+          onValue={(v) => navigate(withQuery({ outcome: v || null, page: null }), { replace: true })}
         />
         <Field
           label="Actor id"
@@ -198,6 +221,7 @@ export default function AuditLog(_props: ScreenProps) {
                   actor_id: null,
                   resource_id: null,
                   operation: null,
+                  outcome: null,
                   from: null,
                   to: null,
                   page: null,

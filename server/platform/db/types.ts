@@ -263,7 +263,13 @@ export interface AuditLogTable {
   resource_id: string | null;
   request_id: string;
   summary: ColumnType<AuditSummaryJson | null, string | null | undefined, never>;
+  /** A change that succeeded, or an attempt refused for the credential's role or scope. */
+  outcome: ColumnType<AuditOutcome, AuditOutcome | undefined, never>;
+  /** The minute a refusal fell in (one refused row per actor and operation a minute); null on a success. */
+  denied_minute: ColumnType<Date | null, Date | string | null | undefined, never>;
 }
+
+export type AuditOutcome = 'success' | 'denied';
 
 export interface WebhooksTable {
   business_id: string;
