@@ -37,6 +37,7 @@ describe('POST /v1/api-keys', () => {
     const key = res.body.data;
     expect(Object.keys(key).sort()).toEqual([
       'createdAt',
+      'createdBy',
       'id',
       'key',
       'lastUsedAt',
