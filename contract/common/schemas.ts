@@ -66,7 +66,7 @@ export function isInstant(value: string): boolean {
  * a real instant (`isInstant`). A refusal is a `datetime` string issue, as Zod's own would be.
  */
 export const DateTimeSchema = extendApi(
-  z.string().superRefine((value, ctx) => {
+  z.string().max(64).superRefine((value, ctx) => {
     if (!isInstant(value)) {
       ctx.addIssue({
         code: z.ZodIssueCode.invalid_string,
