@@ -147,6 +147,17 @@ export const ConfigSchema = z
           'Must be false when NODE_ENV=production: webhooks would reach private and loopback addresses',
       });
     }
+    // The embedded database serves one process, and its one connection is held by a request's
+    // transaction while the request checks a password: counters there would wait on it for ever
+    // (docs/decisions.md, "Rate-limit counters have connections of their own").
+    if (c.RATE_LIMIT_STORE === 'postgres' && !c.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RATE_LIMIT_STORE'],
+        message:
+          'postgres shares counters between processes on PostgreSQL and needs DATABASE_URL; the embedded database serves one process: use memory',
+      });
+    }
     if (!(c.DEFAULT_PLAN in c.RATE_LIMITS)) {
       ctx.addIssue({
         code: 'custom',

@@ -16,25 +16,21 @@ export interface RateLimitOutcome {
 
 export type LimiterFactory = (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
 
-/** Memory counters for one process; PostgreSQL counters (the `rate_limits` table) shared by many. */
+/**
+ * Memory counters for one process; PostgreSQL counters (the `rate_limits` table) shared by many, on
+ * connections of their own (docs/decisions.md, "Rate-limit counters have connections of their own").
+ */
 export function limiterFactory(store: 'memory' | 'postgres', handle: DatabaseHandle): LimiterFactory {
   if (store === 'memory') {
     return (name, points, duration) => new RateLimiterMemory({ keyPrefix: name, points, duration });
   }
-  const storeClient =
-    handle.kind === 'postgres'
-      ? handle.pool
-      : {
-          // rate-limiter-flexible speaks to a `pg` client; PGlite needs only this much of one.
-          query: async (q: { text: string; values?: unknown[] }) => {
-            const res = await handle.pglite!.query(q.text, q.values ?? []);
-            return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
-          },
-        };
+  const storeClient = handle.counterPool;
+  // The configuration refuses this store without DATABASE_URL.
+  if (!storeClient) throw new Error('RATE_LIMIT_STORE=postgres needs a PostgreSQL database');
   return (name, points, duration) =>
     new RateLimiterPostgres({
       storeClient,
-      storeType: handle.kind === 'postgres' ? 'pool' : 'client',
+      storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,
       keyPrefix: name,

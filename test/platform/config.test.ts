@@ -27,6 +27,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses RATE_LIMIT_STORE=postgres without DATABASE_URL, saying to use memory on the embedded database', () => {
+    const message = configErrorOf({ RATE_LIMIT_STORE: 'postgres' }).message;
+    expect(message).toMatch(/\bRATE_LIMIT_STORE\b.*DATABASE_URL/);
+    expect(message).toContain('use memory');
+    expect(
+      loadConfig({ RATE_LIMIT_STORE: 'postgres', DATABASE_URL: 'postgres://bms@db.internal/bms' }).RATE_LIMIT_STORE,
+    ).toBe('postgres');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATA_DIR: '' })).toMatchObject({ PORT: 3000, DATA_DIR: './data' });
   });

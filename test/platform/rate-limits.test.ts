@@ -5,8 +5,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
 import { raw, uniqueEmail, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
-import { createApp } from '../../server/app.js';
-import { buildLimiters } from '../../server/platform/runtime.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
 import { atLeast, itemAt } from '../support/expect.js';
@@ -42,20 +40,6 @@ async function register(server: TestServer): Promise<TestBusiness> {
     password,
     accessToken: data.accessToken,
     client: createClient({ baseUrl: server.baseUrl, accessToken: data.accessToken, maxRetries: 0 }),
-  };
-}
-
-/** Another HTTP server over the same runtime and database, with its own limiter instances. */
-async function secondFrontEnd(first: TestServer): Promise<TestServer> {
-  const deps = { ...first.deps, limiters: buildLimiters(first.deps.config, first.deps) };
-  const http = createServer(createApp(deps));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    ...first,
-    baseUrl: `http://127.0.0.1:${port}`,
-    violations: [],
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };
 }
 
@@ -282,58 +266,58 @@ describe('SDK retries of 429', () => {
   });
 });
 
-describe('per-business limits (PostgreSQL counters, RATE_LIMIT_STORE=postgres)', () => {
-  const env = { ...LIMITS_ENV, RATE_LIMIT_STORE: 'postgres', TRUST_PROXY: 'true' };
-  const server = useTestServer({ env });
+// Counters shared in PostgreSQL exist only there: the embedded database serves one process, and the
+// configuration refuses the store without DATABASE_URL (test/platform/config.test.ts).
+if (onPostgres) {
+  describe('per-business limits (PostgreSQL counters, RATE_LIMIT_STORE=postgres)', () => {
+    const env = { ...LIMITS_ENV, RATE_LIMIT_STORE: 'postgres', TRUST_PROXY: 'true' };
+    const server = useTestServer({ env });
 
-  const countersOf = async (s: TestServer, businessId: string) => {
-    const { rows } = await sql<{ key: string; points: number }>`
-      SELECT key, points FROM rate_limits WHERE key LIKE ${`%${businessId}`}
-    `.execute(s.deps.db);
-    return rows;
-  };
+    const countersOf = async (s: TestServer, businessId: string) => {
+      const { rows } = await sql<{ key: string; points: number }>`
+        SELECT key, points FROM rate_limits WHERE key LIKE ${`%${businessId}`}
+      `.execute(s.deps.db);
+      return rows;
+    };
 
-  it('enforces the same limits, keeping the counters in the rate_limits table', async () => {
-    const biz = await register(server());
-    expectRateLimited(await exhaust(() => listCustomers(server(), biz.accessToken)));
-    const rows = await countersOf(server(), biz.businessId);
-    expect(rows).toHaveLength(1);
-    const [counter] = atLeast(rows, 1);
-    expect(counter.key).toContain(biz.businessId);
-    expect(Number(counter.points)).toBeGreaterThanOrEqual(LIMIT + 1);
-  });
-
-  it('keeps businesses apart', async () => {
-    const first = await register(server());
-    const second = await register(server());
-    expectRateLimited(await exhaust(() => listCustomers(server(), first.accessToken)));
-    const other = await listCustomers(server(), second.accessToken);
-    expect(other.status).toBe(200);
-    expect(rateHeaders(other).remaining).toBe(LIMIT - 1);
-  });
-
-  // On PostgreSQL a second service on the same database; on PGlite (one process only) a second
-  // HTTP server with limiters of its own over the same database handle. Either way the counters
-  // can only be shared through the database.
-  describe(`two servers sharing one ${onPostgres ? 'PostgreSQL' : 'PGlite'} database`, () => {
-    let second: TestServer | undefined;
-    beforeAll(async () => {
-      second = onPostgres
-        ? await startTestServer({ databaseUrl: server().deps.config.DATABASE_URL, env, worker: false })
-        : await secondFrontEnd(server());
-    });
-    afterAll(async () => {
-      const violations = second?.violations ?? [];
-      await second?.close();
-      expect(violations, 'responses that do not match openapi.json').toEqual([]);
-    });
-
-    it('share the counters: requests split across both hit the limit together', async () => {
+    it('enforces the same limits, keeping the counters in the rate_limits table', async () => {
       const biz = await register(server());
-      const servers = [server(), second!];
-      const limited = await exhaust((i) => listCustomers(itemAt(servers, i % 2), biz.accessToken));
-      expectRateLimited(limited);
-      expectRateLimited(await listCustomers(server(), biz.accessToken));
+      expectRateLimited(await exhaust(() => listCustomers(server(), biz.accessToken)));
+      const rows = await countersOf(server(), biz.businessId);
+      expect(rows).toHaveLength(1);
+      const [counter] = atLeast(rows, 1);
+      expect(counter.key).toContain(biz.businessId);
+      expect(Number(counter.points)).toBeGreaterThanOrEqual(LIMIT + 1);
+    });
+
+    it('keeps businesses apart', async () => {
+      const first = await register(server());
+      const second = await register(server());
+      expectRateLimited(await exhaust(() => listCustomers(server(), first.accessToken)));
+      const other = await listCustomers(server(), second.accessToken);
+      expect(other.status).toBe(200);
+      expect(rateHeaders(other).remaining).toBe(LIMIT - 1);
+    });
+
+    // A second service on the same database: the counters can only be shared through it.
+    describe('two servers sharing one PostgreSQL database', () => {
+      let second: TestServer | undefined;
+      beforeAll(async () => {
+        second = await startTestServer({ databaseUrl: server().deps.config.DATABASE_URL, env, worker: false });
+      });
+      afterAll(async () => {
+        const violations = second?.violations ?? [];
+        await second?.close();
+        expect(violations, 'responses that do not match openapi.json').toEqual([]);
+      });
+
+      it('share the counters: requests split across both hit the limit together', async () => {
+        const biz = await register(server());
+        const servers = [server(), second!];
+        const limited = await exhaust((i) => listCustomers(itemAt(servers, i % 2), biz.accessToken));
+        expectRateLimited(limited);
+        expectRateLimited(await listCustomers(server(), biz.accessToken));
+      });
     });
   });
-});
+}

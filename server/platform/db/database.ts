@@ -21,8 +21,15 @@ export interface DatabaseHandle {
   /** The embedded instance, when running on PGlite (pg-boss shares it). */
   pglite?: PGlite;
   connectionString?: string;
-  /** The connection pool, when running on PostgreSQL (the rate-limit store shares it). */
+  /** The connection pool, when running on PostgreSQL. */
   pool?: pg.Pool;
+  /**
+   * The rate-limit counters' own few connections, when running on PostgreSQL: a request holding a
+   * pool connection in its transaction counts an attempt without waiting for another one from the
+   * pool, which a burst of such requests would exhaust for ever (docs/decisions.md, "Rate-limit
+   * counters have connections of their own").
+   */
+  counterPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -41,6 +48,9 @@ export interface DatabaseOptions {
    */
   pgliteSeed?: Blob;
 }
+
+/** Connections of the rate-limit counters: one upsert each, a few milliseconds. */
+const COUNTER_POOL_SIZE = 3;
 
 const INT8 = 20;
 const DATE = 1082;
@@ -143,6 +153,18 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
+  // Connected on first use: only with RATE_LIMIT_STORE=postgres.
+  const counterPool = new pg.Pool({
+    connectionString,
+    max: COUNTER_POOL_SIZE,
+    statement_timeout: options.statementTimeoutMs,
+    application_name: 'bms-rate-limits',
+    types: typeParsers,
+    options: '-c TimeZone=UTC',
+  });
+  counterPool.on('error', () => {
+    // As the main pool's.
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerPool(db, pool);
   return {
@@ -150,8 +172,10 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
     kind: 'postgres',
     connectionString,
     pool,
+    counterPool,
     async close() {
       await db.destroy();
+      await counterPool.end();
     },
   };
 }
