@@ -66,15 +66,18 @@ export function isInstant(value: string): boolean {
  * a real instant (`isInstant`). A refusal is a `datetime` string issue, as Zod's own would be.
  */
 export const DateTimeSchema = extendApi(
-  z.string().max(64).superRefine((value, ctx) => {
-    if (!isInstant(value)) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.invalid_string,
-        validation: 'datetime',
-        message: DATE_TIME_MESSAGE,
-      });
-    }
-  }),
+  z
+    .string()
+    .max(64)
+    .superRefine((value, ctx) => {
+      if (!isInstant(value)) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.invalid_string,
+          validation: 'datetime',
+          message: DATE_TIME_MESSAGE,
+        });
+      }
+    }),
   { format: 'date-time', example: '2027-01-31T09:00:00Z' },
 );
 

@@ -32,7 +32,8 @@ describe('loadConfig', () => {
     expect(message).toMatch(/\bRATE_LIMIT_STORE\b.*DATABASE_URL/);
     expect(message).toContain('use memory');
     expect(
-      loadConfig({ RATE_LIMIT_STORE: 'postgres', DATABASE_URL: 'postgres://bms@db.internal/bms' }).RATE_LIMIT_STORE,
+      loadConfig({ RATE_LIMIT_STORE: 'postgres', DATABASE_URL: 'postgres://bms@db.internal/bms' })
+        .RATE_LIMIT_STORE,
     ).toBe('postgres');
   });
 

@@ -68,7 +68,9 @@ async function readJournal(biz: TestBusiness) {
     contract.finance.journal.listJournal,
   ).catch((error: Error & { cause?: unknown }) => {
     // fetch names only "fetch failed": say what the connection met.
-    throw new Error(`export of ${biz.businessId}: ${error.message} (${String(error.cause)})`, { cause: error });
+    throw new Error(`export of ${biz.businessId}: ${error.message} (${String(error.cause)})`, {
+      cause: error,
+    });
   });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();

@@ -303,7 +303,11 @@ if (onPostgres) {
     describe('two servers sharing one PostgreSQL database', () => {
       let second: TestServer | undefined;
       beforeAll(async () => {
-        second = await startTestServer({ databaseUrl: server().deps.config.DATABASE_URL, env, worker: false });
+        second = await startTestServer({
+          databaseUrl: server().deps.config.DATABASE_URL,
+          env,
+          worker: false,
+        });
       });
       afterAll(async () => {
         const violations = second?.violations ?? [];
