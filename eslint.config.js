@@ -13,11 +13,11 @@ const domains = readdirSync(join(root, 'server'), { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-// DESIGN.md section 1, Layers: SQL is built only in *queries.ts files, migrations and server/platform/db/.
+// Layers (docs/decisions.md D45): SQL is built only in *queries.ts files, migrations and server/platform/db/.
 // A query starts with one of these builders (a `with` is always followed by one), a sql`` fragment,
 // a CompiledQuery or a prepared statement's text.
 const sqlMessage =
-  'SQL is built only in *queries.ts files, migrations/ and server/platform/db/ (DESIGN.md section 1, Layers): move it into the queries file of its resource.';
+  'SQL is built only in *queries.ts files, migrations/ and server/platform/db/ (docs/decisions.md D45): move it into the queries file of its resource.';
 const sqlBuilders = [
   'selectFrom',
   'selectNoFrom',
@@ -47,8 +47,8 @@ const sqlImportsRule = [
   },
 ];
 
-// DESIGN.md section 1, A domain is a module: another domain, the composition root (server/*.ts) and
-// bench/ reach a domain only through its index.ts; the platform reaches none.
+// A domain is a module (docs/decisions.md D47): another domain, the composition root (server/*.ts)
+// and bench/ reach a domain only through its index.ts; the platform reaches none (D45).
 const others = (domain) => domains.filter((d) => d !== domain).map((d) => `server/${d}`);
 const boundaryRule = [
   'error',
@@ -60,18 +60,18 @@ const boundaryRule = [
         from: others(domain),
         except: ['./index.ts'],
         message:
-          'A domain imports another domain only through its index.ts or reacts to it through a hook (DESIGN.md section 1).',
+          'A domain imports another domain only through its index.ts or reacts to it through a hook (docs/decisions.md D47).',
       })),
       {
         target: 'server/platform',
         from: domains.map((d) => `server/${d}`),
-        message: 'server/platform/ serves every domain and imports none (DESIGN.md section 1).',
+        message: 'server/platform/ serves every domain and imports none (docs/decisions.md D45).',
       },
       {
         target: 'server/*.ts',
         from: domains.map((d) => `server/${d}`),
         except: ['./index.ts'],
-        message: 'The composition root imports a domain only through its index.ts (DESIGN.md section 1).',
+        message: 'The composition root imports a domain only through its index.ts (docs/decisions.md D47).',
       },
       {
         target: 'bench',
@@ -117,7 +117,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
-  // Boundaries (DESIGN.md section 1), resolved through tsconfig so `.js` specifiers find their `.ts` files.
+  // Boundaries (docs/decisions.md D45), resolved through tsconfig so `.js` specifiers find their `.ts` files.
   {
     plugins: { 'import-x': importX },
     settings: {
@@ -132,7 +132,7 @@ export default tseslint.config(
     files: ['server/**/*.ts', 'bench/**/*.ts'],
     rules: { 'import-x/no-restricted-paths': boundaryRule },
   },
-  // The dashboard calls the service only through the SDK (DESIGN.md section 13).
+  // The dashboard calls the service only through the SDK (docs/decisions.md D188).
   {
     files: ['web/**/*.{ts,tsx}'],
     rules: {
@@ -145,7 +145,7 @@ export default tseslint.config(
               target: 'web',
               from: ['server', 'contract'],
               message:
-                'The dashboard reaches the service only through the SDK of client/ (DESIGN.md section 13).',
+                'The dashboard reaches the service only through the SDK of client/ (docs/decisions.md D188).',
             },
           ],
         },

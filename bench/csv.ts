@@ -1,6 +1,6 @@
 /**
- * Data in and out (DESIGN section 17), two budgets, on PostgreSQL with the service built and run as
- * its own process:
+ * Data in and out (docs/decisions.md D155, D160), two budgets, on PostgreSQL with the service built and run
+ * as its own process:
  *
  * Export: the journal of 1,000,000 lines (500,000 entries of two lines) as CSV
  * (`GET /v1/finance/journal?format=csv`) streams at >= 50,000 rows/s, and the service's resident

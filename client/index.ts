@@ -213,7 +213,7 @@ function headersOf(options: ClientOptions, accept: string): Record<string, strin
 type ListRoute = AppRoute & { method: 'GET' };
 
 /**
- * Every item of a list as CSV (DESIGN section 17): `route` is the list's operation in `contract`
+ * Every item of a list as CSV (docs/decisions.md D155): `route` is the list's operation in `contract`
  * (`contract.finance.journal.listJournal`), with its filters and order; paging is ignored. Resolves
  * to the response, whose body streams the file (`await response.text()`, or `response.body`); a
  * refusal throws `BmsApiError`.

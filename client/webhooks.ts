@@ -3,7 +3,7 @@ import { EVENT_NAMES, type EventName } from '../contract/common/events.js';
 import type { WebhookMessage } from '../contract/webhooks/events.js';
 
 /*
- * Verifying a delivery (DESIGN.md sections 6 and 10, docs/webhooks.md). Every delivery carries two
+ * Verifying a delivery (docs/decisions.md D94, D228, docs/webhooks.md). Every delivery carries two
  * signatures of the same body, and either proves it came from the service:
  *
  * - Standard Webhooks: `webhook-signature: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`,

@@ -93,7 +93,7 @@ type HeaderObject = {
 };
 
 /**
- * The headers the service sends (DESIGN section 3: the document tells the whole truth), as named
+ * The headers the service sends (docs/decisions.md D13: the document tells the whole truth), as named
  * components that every response refers to. Transport headers (Content-Type, Content-Length, Date,
  * Connection, Keep-Alive, Vary and the CORS headers of the public loyalty interface) are HTTP's own.
  */
@@ -248,7 +248,7 @@ export function routesOf(router: AppRouter = contract): AppRoute[] {
 }
 
 /**
- * The headers of every webhook delivery (DESIGN section 6), as the receiver reads them. A test
+ * The headers of every webhook delivery (docs/decisions.md D228), as the receiver reads them. A test
  * compares them with what the service really sends.
  */
 export const DELIVERY_HEADERS: Record<string, { description: string; example: string }> = {
@@ -401,7 +401,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
             headers.push('Content-Disposition');
           }
           if (status === '200' && listing) {
-            // Every list also answers CSV (DESIGN section 17).
+            // Every list also answers CSV (docs/decisions.md D155).
             r.content = {
               ...r.content,
               'text/csv': {

@@ -1,5 +1,5 @@
 /**
- * Who may do what (DESIGN section 15): each operation of the contract names the permission it needs,
+ * Who may do what (docs/decisions.md D53): each operation of the contract names the permission it needs,
  * and each role holds a set of permissions. One table, beside the contract, read by the server's
  * middleware (403 FORBIDDEN naming the missing permission), by the SDK and by the dashboard (which
  * hides what a role cannot do). `null`: no permission beyond the credential itself (sign-up and

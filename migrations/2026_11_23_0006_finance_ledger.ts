@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
-/** The default chart of accounts every business gets (DESIGN.md section 8). */
+/** The default chart of accounts every business gets (docs/decisions.md D129). */
 const DEFAULT_ACCOUNTS = `
   ('1000', 'Cash', 'asset'),
   ('1010', 'Bank', 'asset'),

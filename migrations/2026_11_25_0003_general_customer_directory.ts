@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * `customer_directory`: the customer columns other domains read (loyalty's member names and emails,
  * marketing's contacts and merge fields), published by general, which alone writes `customers`
- * (docs/decisions.md, "Table ownership"). A plain projection, so PostgreSQL inlines it and the
+ * (docs/decisions.md D71). A plain projection, so PostgreSQL inlines it and the
  * customers' indexes serve queries on it; writes through it are refused.
  */
 const STATEMENTS = [

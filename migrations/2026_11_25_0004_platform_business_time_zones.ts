@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * `business_time_zones`: each business's time zone, published by the platform, which alone writes
- * `businesses` (docs/decisions.md, "Table ownership"), for the sweeps across businesses that decide
+ * `businesses` (docs/decisions.md D72), for the sweeps across businesses that decide
  * what is due by each business's "today" in one statement (loyalty's service reminders). A plain
  * projection, inlined by PostgreSQL; writes through it are refused.
  */

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
 /**
- * The staging sandbox (DESIGN section 12): a live business's sandbox is a business of its own,
+ * The staging sandbox (docs/decisions.md D73): a live business's sandbox is a business of its own,
  * `environment = 'sandbox'`, pointing at its live business (one twin each). Its test clock is an
  * offset from real time, moved forward only; live businesses always run on real time.
  */

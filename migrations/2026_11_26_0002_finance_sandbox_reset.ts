@@ -13,7 +13,7 @@ const DEFAULT_ACCOUNTS = `
   ('5000', 'Expenses', 'expense')`;
 
 /**
- * A sandbox reset (DESIGN section 12) empties a sandbox's ledger and gives it the default chart
+ * A sandbox reset (docs/decisions.md D82) empties a sandbox's ledger and gives it the default chart
  * again. Posted entries stay immutable: a live business's can never be changed or deleted; a
  * sandbox's can be deleted (never changed), which only its reset does.
  */

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
 /**
- * Team members (DESIGN section 15): a membership joins a person (a user) to a business with one
+ * Team members (docs/decisions.md D53): a membership joins a person (a user) to a business with one
  * role. Every existing user becomes the owner of the business they registered.
  */
 const STATEMENTS = [

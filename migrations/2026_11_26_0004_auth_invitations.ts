@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
 /**
- * Invitations to join a business's team (DESIGN section 15): single-use, valid 7 days, the token
+ * Invitations to join a business's team (docs/decisions.md D227): single-use, valid 7 days, the token
  * stored only as its SHA-256 hash. A used one keeps its `accepted_at`.
  */
 const STATEMENTS = [

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
 /**
- * The audit trail (DESIGN section 15): every change a business's credential makes, written in the
+ * The audit trail (docs/decisions.md D59): every change a business's credential makes, written in the
  * change's own transaction. Append-only: a trigger refuses every UPDATE, and every DELETE but a
  * sandbox's (its reset empties it like the sandbox's other tables, as the ledger's does) and the
  * cascade of a business that is itself deleted. Rows are kept at least 2 years; nothing purges them.

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
 /**
- * Documents customers receive (DESIGN section 16): when an invoice or quote was mailed and first
+ * Documents customers receive (docs/decisions.md D146 to D153): when an invoice or quote was mailed and first
  * opened on its hosted page; the business's payment instructions and overdue-reminder schedule
  * (on the due date, 7 and 14 days after, until changed or switched off); mail with copies and
  * attachments (the PDF); and one row per reminder step an invoice was mailed, whose key makes a

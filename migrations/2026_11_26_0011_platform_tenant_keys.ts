@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time */
 
 /**
- * Every unique key of a tenant table includes business_id (DESIGN sections 2 and 14), so that the
+ * Every unique key of a tenant table includes business_id (docs/decisions.md D226), so that the
  * schema can be distributed by business_id (docs/scaling.md): a shard can only enforce a key whose
  * rows all live on it. Three keys were global:
  *

@@ -8,7 +8,7 @@ import * as esbuild from 'esbuild';
  * Bundles the service's entry (server/main.ts) into dist/server/main.bundle.js, after `tsc` has
  * compiled every module beside it, and writes dist/server/main.js, the file `npm start` runs: it
  * turns on Node's module compile cache, then loads the bundle, so later starts reuse the code V8
- * compiled for it (docs/decisions.md). Loading one file instead of some thousand ES
+ * compiled for it (docs/decisions.md D41, D63). Loading one file instead of some thousand ES
  * modules (the service's own and kysely's) halves the time from start to the first answer. The
  * other compiled files stay: the thread-pool tasks, the CLI and the migration runner load them.
  *

@@ -82,7 +82,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
       limit: '1mb',
       type: ['application/json', 'application/*+json'],
       verify: (req, _res, buf) => {
-        // The parser would decode broken bytes as U+FFFD and store them so (DESIGN section 5).
+        // The parser would decode broken bytes as U+FFFD and store them so (docs/decisions.md D27).
         if (!isUtf8(buf)) throw notUtf8();
         req.rawBody = buf;
       },
@@ -106,7 +106,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
 }
 
 /**
- * Security headers on every response (DESIGN section 5): nosniff, no referrer, no framing, HSTS.
+ * Security headers on every response (docs/decisions.md D38): nosniff, no referrer, no framing, HSTS.
  * Pages (the API reference) also get a Content-Security-Policy that lets them run only their own
  * scripts and styles from this origin, with no inline script and no third-party origin. JSON
  * answers are never rendered, so they skip the page-only headers and stay small on the hot paths.

@@ -149,7 +149,7 @@ export const ConfigSchema = z
     }
     // The embedded database serves one process, and its one connection is held by a request's
     // transaction while the request checks a password: counters there would wait on it for ever
-    // (docs/decisions.md, "Rate-limit counters have connections of their own").
+    // (docs/decisions.md D211, "Rate-limit counters have connections of their own").
     if (c.RATE_LIMIT_STORE === 'postgres' && !c.DATABASE_URL) {
       ctx.addIssue({
         code: 'custom',

@@ -175,7 +175,7 @@ function Shell() {
     if (held) navigate(SECURITY_PATH, { replace: true });
   }, [held]);
   // On a narrow screen the navigation and the account's controls fold behind a menu button (see
-  // docs/decisions.md, "The dashboard"); on a wide one the button is hidden and this state unused.
+  // docs/decisions.md D197, "Phones"); on a wide one the button is hidden and this state unused.
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [path]);

@@ -51,7 +51,7 @@ export const InvitationPreviewSchema = extendApi(
 );
 export type InvitationPreview = z.infer<typeof InvitationPreviewSchema>;
 
-/** Accepting an invitation to a team (DESIGN section 15): the way a new member first signs in. */
+/** Accepting an invitation to a team (docs/decisions.md D54): the way a new member first signs in. */
 export const invitationsContract = c.router({
   describeInvitation: {
     method: 'POST',

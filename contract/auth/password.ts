@@ -11,7 +11,7 @@ const c = initContract();
 /** The rule of every password a person chooses: at registration, on a change and on a reset. */
 export const NewPasswordSchema = z.string().min(12, 'Password must be at least 12 characters').max(200);
 
-/** How long a password reset link works (docs/decisions.md, "Security"). */
+/** How long a password reset link works (docs/decisions.md D208). */
 export const PASSWORD_RESET_TTL_MINUTES = 60;
 
 export const ForgotPasswordBodySchema = extendApi(
@@ -34,7 +34,7 @@ export const ResetPasswordBodySchema = extendApi(
 );
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBodySchema>;
 
-/** A forgotten password: a mailed link, then a new password (docs/decisions.md, "Security"). */
+/** A forgotten password: a mailed link, then a new password (docs/decisions.md D208). */
 export const passwordContract = c.router({
   forgotPassword: {
     method: 'POST',

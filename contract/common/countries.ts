@@ -1,7 +1,7 @@
 /**
  * The ISO 3166-1 alpha-2 codes officially assigned (249), for pickers. `CountryCodeSchema` accepts
  * any two upper-case letters, so a code assigned later, or a user-assigned one such as XK, stays
- * valid without a release (docs/decisions.md, "The dashboard").
+ * valid without a release (docs/decisions.md D195).
  */
 export const COUNTRY_CODES: readonly string[] = (
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS ' +

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaginationSchema } from './pagination.js';
 
 /**
- * The success envelopes of the API. Two families (DESIGN.md section 3): the general group answers
+ * The success envelopes of the API. Two families (docs/decisions.md D222): the general group answers
  * `{ data }` (lists add `pagination`); every other group answers `{ result: 'success', ... }`.
  * Their error envelopes are in errors.ts.
  */

@@ -2,7 +2,7 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { z } from 'zod';
 
 /**
- * CSV export of the lists (DESIGN section 17): every list operation (a GET whose 200 answer holds one
+ * CSV export of the lists (docs/decisions.md D155): every list operation (a GET whose 200 answer holds one
  * array of items) also answers `text/csv`, asked for with `Accept: text/csv` or `?format=csv`. The
  * columns are the item's JSON fields, nested objects flattened with dotted names (`address.city`);
  * arrays and free-form maps (`attributes`) are one cell of JSON. A list whose items are better read

@@ -2,13 +2,13 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
 /**
- * Money fields name their unit everywhere a client meets them (DESIGN section 3): in the API
+ * Money fields name their unit everywhere a client meets them (docs/decisions.md D12): in the API
  * reference (description and example) and in every refusal. The general group (`/v1/invoices`,
  * `/v1/customers`, `/v1/products`, `/v1/quotes`, `/v1/employees`, `/v1/reports`) and the public
  * loyalty earn take major units; every result-envelope group takes integer minor units.
  */
 
-/** The largest amount in minor units the service stores (DESIGN section 5): 15 digits. */
+/** The largest amount in minor units the service stores (docs/decisions.md D44): 15 digits. */
 export const MAX_AMOUNT_MINOR = 999_999_999_999_999;
 
 /** How the reference and the refusals name minor units. */

@@ -103,7 +103,7 @@ export const CurrencySchema = extendApi(
 
 export const EmailSchema = extendApi(z.string().max(254).email(), { example: 'ada@example.com' });
 
-/** The longest `Idempotency-Key` accepted (DESIGN.md section 7). */
+/** The longest `Idempotency-Key` accepted (docs/decisions.md D8). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /** Optional `Idempotency-Key` request header of POST routes. */

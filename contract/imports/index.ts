@@ -9,7 +9,7 @@ import { IdempotencyHeadersSchema } from '../common/schemas.js';
 
 const c = initContract();
 
-/** What a business brings in from a spreadsheet (DESIGN section 17), and what each row is matched by. */
+/** What a business brings in from a spreadsheet (docs/decisions.md D165), and what each row is matched by. */
 export const IMPORT_KINDS = ['customers', 'products', 'vendors', 'employees'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 

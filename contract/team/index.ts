@@ -11,7 +11,7 @@ const c = initContract();
 
 export const RoleSchema = extendApi(z.enum(ROLES), {
   description:
-    "A member's role (DESIGN section 15): `owner` (everything, and the only one who may make or unmake " +
+    "A member's role (docs/decisions.md D53): `owner` (everything, and the only one who may make or unmake " +
     'owners), `admin` (everything else, team included), `accountant`, `hr`, `marketing`, `loyalty`, `viewer`.',
 });
 
@@ -105,7 +105,7 @@ const InvitationParamsSchema = z.object({ id: IdSchema.describe("The invitation'
 const teamRoute = meta('user', 'Team');
 
 /**
- * The business's team: members, their roles, and invitations (DESIGN section 15). Accepting an
+ * The business's team: members, their roles, and invitations (docs/decisions.md D53). Accepting an
  * invitation is signing in, so it is in the auth contract.
  */
 export const teamContract = c.router({

@@ -16,7 +16,7 @@ import { TierSchema } from '../loyalty/tiers.js';
 import { TransactionSchema } from '../loyalty/transactions.js';
 
 /*
- * What a webhook receives (DESIGN.md sections 6 and 10, docs/webhooks.md): the envelope
+ * What a webhook receives (docs/decisions.md D94, D228, docs/webhooks.md): the envelope
  * `{event, data, timestamp, deliveryId, occurredAt}`, and each event's `data`. A `data` that is a
  * resource is that resource exactly as its own detail endpoint serialises it, so its schema is the
  * resource's own (same title, so the same OpenAPI component); the loyalty events carry objects of

@@ -7,7 +7,7 @@ import { auditRoutes } from './routes.js';
 type Options = Parameters<typeof createExpressEndpoints<typeof contract.auditLog>>[3];
 
 /**
- * The audit log's reading (DESIGN section 15). The platform writes the trail (server/platform/audit.ts,
+ * The audit log's reading (docs/decisions.md D59). The platform writes the trail (server/platform/audit.ts,
  * its table `audit_log` is the platform's); this module only serves `GET /v1/audit-log`.
  */
 export const auditModule: DomainModule = {

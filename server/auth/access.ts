@@ -6,7 +6,7 @@ import { listMembershipsOf } from './queries.js';
  * Changes that restrict access (a role changed, a member removed, a key or session revoked, two-factor
  * sign-in required) raise the access generation of the businesses they touch, in their own
  * transaction: every process's credential cache compares it on each request, so the change applies
- * to the next request wherever it lands (docs/decisions.md, "Access changes reach every process").
+ * to the next request wherever it lands (docs/decisions.md D221, "Access changes reach every process").
  */
 
 /** Access to these businesses (and their sandboxes) was restricted in the context's transaction. */

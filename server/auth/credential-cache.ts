@@ -13,8 +13,8 @@ const MAX_ENTRIES = 10_000;
  * with the access generation of its business it was resolved under. A hit costs one read of that
  * generation by primary key instead of the credential's lookup; when a change restricting access
  * (server/auth/access.ts) has raised it since, in this process or any other, the credential is
- * resolved again, so the change applies to the next request everywhere (docs/decisions.md, "Access
- * changes reach every process"). Expiry is checked on every use. Unknown secrets and sandbox
+ * resolved again, so the change applies to the next request everywhere (docs/decisions.md D221,
+ * "Access changes reach every process"). Expiry is checked on every use. Unknown secrets and sandbox
  * credentials (their clock may move) are not cached.
  */
 class CredentialCache {

@@ -75,8 +75,8 @@ const twoFactorPending = (auth: AuthInfo): boolean =>
 
 /**
  * Refuses a valid credential the operation is out of reach of (its role, scope or kind) with 403,
- * once the attempt is in its business's audit log (docs/decisions.md, "Refused attempts in the audit
- * trail"). The row is written on its own, there being no request transaction yet; a failure to write
+ * once the attempt is in its business's audit log (docs/decisions.md D60, "Refused attempts in the
+ * audit trail"). The row is written on its own, there being no request transaction yet; a failure to write
  * it is logged and the refusal answered all the same.
  */
 function refuse(deps: Deps, req: Request, auth: AuthInfo, refusal: ApiError, next: NextFunction): void {

@@ -12,7 +12,7 @@ import { findUserByEmail, listMembershipsOf, revokeTokensOfExcept } from './quer
 import { hashPassword, hashSecret, newSecret, PASSWORD_RESET_PREFIX } from './secrets.js';
 
 /**
- * A forgotten password (docs/decisions.md, "Security"): a mailed link, single use
+ * A forgotten password (docs/decisions.md D208): a mailed link, single use
  * and valid an hour, then a new password that ends every session of the person.
  */
 

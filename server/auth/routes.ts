@@ -56,8 +56,8 @@ export const authRoutes = (deps: Deps) => {
 
   /**
    * Counts an attempt at a secret (a password, code or token) on the counters before it is checked;
-   * 429, with nothing checked, once one of them is over the limit (docs/decisions.md, "Attempts at a
-   * secret are counted before they are checked").
+   * 429, with nothing checked, once one of them is over the limit (docs/decisions.md D210, "Attempts
+   * at a secret are counted before they are checked").
    */
   const attempt = async (counters: AttemptCounter[]): Promise<Reservation> => {
     const reserved = await reserveAttempt(counters, maxFailures);

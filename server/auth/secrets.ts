@@ -44,7 +44,7 @@ export const CHALLENGE_PREFIX = 'bms_ch_';
 /** Password reset links: single-use, valid an hour, mailed, stored only as a hash. */
 export const PASSWORD_RESET_PREFIX = 'bms_pwr_';
 export const KEY_PREFIXES = { public_loyalty: 'bms_pk_', full: 'bms_sk_' } as const;
-/** A sandbox's keys say so (DESIGN section 12): `bms_pk_test_...`, `bms_sk_test_...`. */
+/** A sandbox's keys say so (docs/decisions.md D74): `bms_pk_test_...`, `bms_sk_test_...`. */
 export const TEST_KEY_PREFIXES = { public_loyalty: 'bms_pk_test_', full: 'bms_sk_test_' } as const;
 
 export const newSecret = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64url')}`;

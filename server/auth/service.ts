@@ -131,7 +131,7 @@ export async function register(
  * password, a `businessId` the person is not a member of, or a wrong `code`. A person in several
  * businesses names one (422 on `businessId` with the choices otherwise). A person with two-factor
  * sign-in on gets the challenge of the second step, unless the code came with the password. Signing
- * in to the sandbox makes the live business's sandbox twin the first time (DESIGN section 12): the
+ * in to the sandbox makes the live business's sandbox twin the first time (docs/decisions.md D73): the
  * same person, a business of its own.
  */
 export async function signIn(

@@ -6,7 +6,7 @@ import { importRoutes } from './routes.js';
 type Options = Parameters<typeof createExpressEndpoints<typeof contract.imports>>[3];
 
 /**
- * CSV imports (DESIGN section 17): `POST /v1/imports/{kind}`. The platform reads and checks the file
+ * CSV imports (docs/decisions.md D160): `POST /v1/imports/{kind}`. The platform reads and checks the file
  * (server/platform/imports.ts); each domain names what it imports and writes it through its own
  * services (its module's `imports`); this module only serves the routes.
  */

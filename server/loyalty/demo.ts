@@ -17,7 +17,7 @@ import { createReward } from './rewards/service.js';
 import { createTier } from './tiers/service.js';
 
 /**
- * Loyalty's part of the sandbox demo (DESIGN section 12), made through loyalty's own services with
+ * Loyalty's part of the sandbox demo (docs/decisions.md D83), made through loyalty's own services with
  * the clock of each step: a program with three tiers and four rewards since the start of the demo,
  * about two thirds of the customers enrolled over the months, points earned on their paid invoices
  * and at the till, a service reminder completed by some members, six redemptions (fulfilled, one

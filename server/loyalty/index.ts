@@ -44,7 +44,7 @@ export const loyaltyModule: DomainModule = {
   ],
   seedDemo: seedLoyaltyDemo,
   subscriptions: {
-    // A paid invoice earns its customer points (DESIGN section 8).
+    // A paid invoice earns its customer points (docs/decisions.md D100).
     invoicePaid: (ctx, { invoice }) => earnForInvoice(ctx, invoice),
     // A member's customer is not deleted from under the member (409 RESOURCE_IN_USE).
     customerDeleting: refuseDeletingMemberCustomer,

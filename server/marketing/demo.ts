@@ -9,7 +9,7 @@ import { insertEvent, markTracked, markUnsubscribed } from './tracking/queries.j
 import type { RecipientKey } from './tracking/service.js';
 
 /**
- * Marketing's part of the sandbox demo (DESIGN section 12): a segment of the customers, two
+ * Marketing's part of the sandbox demo (docs/decisions.md D83): a segment of the customers, two
  * templates with merge tags, a newsletter sent to the segment a month ago and a sale announcement
  * scheduled ten days ahead (a test clock advance starts it). The sending worker mails through SMTP,
  * so the sent campaign's history is written as the worker and the tracking pages write it: each

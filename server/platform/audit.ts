@@ -10,7 +10,7 @@ import { toMinor } from './money.js';
 import * as queries from './audit.queries.js';
 
 /**
- * The audit trail (DESIGN section 15): every change a business's credential makes (a request other
+ * The audit trail (docs/decisions.md D59): every change a business's credential makes (a request other
  * than a read, answered 2xx) is written to `audit_log` in the change's own transaction, so a change
  * that rolls back leaves no row. The request transaction (server/platform/idempotency.ts) writes it
  * just before its commit; the public earn, which runs without one, writes it in its own statement
@@ -92,7 +92,7 @@ const MAJOR_AMOUNT_OPERATIONS: ReadonlySet<string> = new Set(['createPayment']);
 
 /**
  * What a change was about, as people name it, read from its request and answer so that the log
- * reads as sentences without a request per line (docs/decisions.md, "The dashboard"): the
+ * reads as sentences without a request per line (docs/decisions.md D201): the
  * resource's number or name, and for a payment its amount (minor units) and currency. Null when the
  * answer names nothing (a deletion).
  */
@@ -169,7 +169,7 @@ const MINUTE_MS = 60_000;
 export const minuteOf = (at: Date): Date => new Date(Math.floor(at.getTime() / MINUTE_MS) * MINUTE_MS);
 
 /**
- * Writes the row of an attempt refused for the credential's role or scope (docs/decisions.md,
+ * Writes the row of an attempt refused for the credential's role or scope (docs/decisions.md D60,
  * "Refused attempts in the audit trail"), on its own: the refused request has no transaction, and
  * the refusal must be kept whatever happens after it. A second refusal of the same actor and
  * operation in the same minute writes nothing, even when both race.

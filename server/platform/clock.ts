@@ -12,7 +12,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /**
- * A sandbox's test clock (DESIGN section 12): `base` moved `offsetMs` ahead. It keeps running with
+ * A sandbox's test clock (docs/decisions.md D75): `base` moved `offsetMs` ahead. It keeps running with
  * real time; advancing it raises the offset. A zero offset is `base` itself.
  */
 export const offsetClock = (base: Clock, offsetMs: number): Clock =>
@@ -24,8 +24,8 @@ export const fixedClock = (instant: Date): Clock => ({ now: () => new Date(insta
 /**
  * The clock that dates what background work records for a business: real time, plus a sandbox's
  * test-clock offset, read now (an advance may have moved it since the work was queued). The work
- * itself (leases, retries, what is due) stays on real time (docs/decisions.md, "The staging
- * sandbox"). A business that is gone reads as real time.
+ * itself (leases, retries, what is due) stays on real time (docs/decisions.md D77,
+ * "What runs on real time"). A business that is gone reads as real time.
  */
 export async function businessClock(
   deps: { db: Executor; clock: Clock },

@@ -9,7 +9,7 @@ import type { Logger } from './logger.js';
 import type { SecretBox } from './secret-box.js';
 
 /**
- * What every service call gets, from a request or from a job (DESIGN section 1): the database (or a
+ * What every service call gets, from a request or from a job (docs/decisions.md D49): the database (or a
  * transaction), the tenant, time, logging, jobs, the hooks to announce changes through, and the
  * configuration and secrets the services read. No per-domain settings objects.
  */

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Response, type Router } from 'express';
 
 /**
- * The dashboard (DESIGN section 13) at /app: the bundle `npm run build` writes to dist/web, served
+ * The dashboard (docs/decisions.md D192) at /app: the bundle `npm run build` writes to dist/web, served
  * from this origin with CSP `default-src 'self'` (no inline script, no other origin). Every path
  * under /app answers the same page, which routes in the browser, so a bookmarked view reloads.
  */

@@ -10,7 +10,7 @@ import { ctxOf, type Deps } from './deps.js';
 import { invalid } from './errors.js';
 
 /**
- * CSV export of every list (DESIGN section 17). A list operation asked for `text/csv` (by `Accept` or
+ * CSV export of every list (docs/decisions.md D155). A list operation asked for `text/csv` (by `Accept` or
  * `?format=csv`) runs its own handler page after page, with the same filters and order, inside one
  * read-only REPEATABLE READ transaction: the file is one snapshot even while others write, and no row
  * is repeated or skipped between pages. Pages are written as they come, waiting for the client to

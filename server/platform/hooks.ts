@@ -25,7 +25,7 @@ export interface InvoicePaymentFacts {
 }
 
 /**
- * Changes one domain announces and other domains follow in the same transaction (DESIGN section 1).
+ * Changes one domain announces and other domains follow in the same transaction (docs/decisions.md D48).
  * `general` announces the invoice hooks; finance posts them to the ledger and checks the VAT
  * threshold; loyalty earns points on `invoicePaid`. `general` also announces `customerDeleting`, so
  * that a domain whose rows name the customer can refuse the deletion (loyalty, for a member).

@@ -15,7 +15,7 @@ const DRAIN_MS = 5_000;
 /**
  * The HTTP server of the service (and of the tests). Requests Node's parser refuses before
  * Express sees them (a URL or headers over the limit, bytes that are not HTTP) are answered in the
- * error envelope like every other refusal (DESIGN section 5), never with an empty body or a reset.
+ * error envelope like every other refusal (docs/decisions.md D27), never with an empty body or a reset.
  */
 export function createHttpServer(listener?: RequestListener): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);

@@ -58,7 +58,7 @@ export const lockIdOf = (businessId: string, key: string): bigint =>
 const SAVEPOINT = 'idempotent_request';
 
 /**
- * `Idempotency-Key` on every authenticated POST (DESIGN section 7). The request runs in one
+ * `Idempotency-Key` on every authenticated POST (docs/decisions.md D8). The request runs in one
  * transaction that also stores its response, so the change and the stored answer commit together:
  * no crash, at any instant, lets a retry apply the change twice (a crash before the commit leaves
  * nothing, and the retry runs afresh). A transaction-scoped advisory lock marks the key as running:

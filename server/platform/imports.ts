@@ -20,7 +20,7 @@ import type { Database } from './db/types.js';
 import { ApiError, type ErrorDetail } from './errors.js';
 
 /**
- * CSV import (DESIGN section 17): a file of customers, products, vendors or employees, read with
+ * CSV import (docs/decisions.md D160): a file of customers, products, vendors or employees, read with
  * csv-parse, its columns mapped to the create operation's fields by header name, each row checked by
  * that operation's own schema and matched to an existing record by its key (email or SKU), then
  * written through the domain's own services in one transaction, or not at all.
@@ -436,7 +436,7 @@ export async function runImport(
 }
 
 /**
- * The import's audit rows (docs/decisions.md, "What an import writes to the audit log"): its own,
+ * The import's audit rows (docs/decisions.md D162, "What an import writes to the audit log"): its own,
  * naming no resource, and one per record it created or updated (`importCustomers.create`,
  * `importCustomers.update`), a thousand to a statement.
  */

@@ -143,7 +143,7 @@ export async function listCapturedMail(
 
 /**
  * Whether the business's mail is captured rather than handed to SMTP: a sandbox's always, every
- * business's when no `SMTP_URL` is set (DESIGN section 12).
+ * business's when no `SMTP_URL` is set (docs/decisions.md D16, D78).
  */
 export async function mailCaptured(
   deps: { config: Readonly<Config>; db: Db | Trx; state: ServiceState },

@@ -12,7 +12,7 @@ import { oldestPendingEvent } from './outbox.queries.js';
 import { slot, type ServiceState } from './state.js';
 
 /**
- * What `GET /metrics` reports (DESIGN section 14), in a registry of this service's own: the tests
+ * What `GET /metrics` reports (docs/decisions.md D61), in a registry of this service's own: the tests
  * run several services in one process, and each reports only what it did. The names, types and
  * labels are documented in README ("Metrics"); docs/grafana-dashboard.json charts them.
  */
@@ -105,7 +105,7 @@ export class Metrics {
     for (const outcome of WEBHOOK_OUTCOMES) this.webhookDeliveries.inc({ outcome }, 0);
     for (const outcome of MAIL_OUTCOMES) this.mailMessages.inc({ outcome }, 0);
     // The standard names (process_*, nodejs_*) that stock Node.js dashboards read; `bms_` is for the
-    // service's own metrics (docs/decisions.md).
+    // service's own metrics (docs/decisions.md, the Libraries table).
     collectDefaultMetrics({ register: this.registry });
   }
 

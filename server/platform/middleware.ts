@@ -10,7 +10,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
- * Public routes whose path carries a capability token (DESIGN section 5): the open pixel and click
+ * Public routes whose path carries a capability token (docs/decisions.md D28): the open pixel and click
  * links, unsubscribe, hosted documents and invitations. Anyone holding the path can act on it.
  */
 const CAPABILITY_ROUTES: readonly [RegExp, string][] = [
@@ -157,7 +157,7 @@ function unsafeFields(value: unknown, path: string, found: string[], depth = 0):
 }
 
 /**
- * Hostile text never reaches the database (DESIGN section 5), for every route at once: a path with
+ * Hostile text never reaches the database (docs/decisions.md D37), for every route at once: a path with
  * a malformed percent-escape is 400; a path segment that decodes to NUL or an unpaired surrogate
  * names nothing that can exist (404); such a string (or key) in the query or body is 422 naming
  * the field.

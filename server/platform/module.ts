@@ -39,7 +39,7 @@ export type DueCount = keyof DueRun;
 
 /**
  * A rule that time makes due (expiry, reminders, scheduled sends, alerts), run for one business at
- * the time of `deps.clock`: a sandbox's test clock runs each domain's on its way (DESIGN section 12).
+ * the time of `deps.clock`: a sandbox's test clock runs each domain's on its way (docs/decisions.md D76).
  * Returns how many things it did, counted as `counts`.
  */
 export interface DueRule {
@@ -74,7 +74,7 @@ export interface Periodic {
 }
 
 /**
- * A domain as the rest of the service sees it (DESIGN section 1): `server/<domain>/index.ts` exports
+ * A domain as the rest of the service sees it (docs/decisions.md D47): `server/<domain>/index.ts` exports
  * one, and `server/domains.ts` lists them. `app.ts` mounts their routes in that order and the worker
  * runs their jobs and periodic work; their subscriptions follow other domains' changes in the
  * announcing transaction.
@@ -82,8 +82,8 @@ export interface Periodic {
 export interface DomainModule {
   readonly name: string;
   /**
-   * The tables this module owns: only its queries files read or write them (docs/decisions.md,
-   * "Table ownership"); other domains call its services or read one of its published `views`.
+   * The tables this module owns: only its queries files read or write them (docs/decisions.md D70,
+   * "Each table has one owner"); other domains call its services or read one of its published `views`.
    */
   readonly tables?: readonly string[];
   /** Read-only views this module publishes for other domains' set-based SQL (its SQL interface). */

@@ -18,7 +18,7 @@ export type LimiterFactory = (name: string, points: number, durationSeconds: num
 
 /**
  * Memory counters for one process; PostgreSQL counters (the `rate_limits` table) shared by many, on
- * connections of their own (docs/decisions.md, "Rate-limit counters have connections of their own").
+ * connections of their own (docs/decisions.md D211, "Rate-limit counters have connections of their own").
  */
 export function limiterFactory(store: 'memory' | 'postgres', handle: DatabaseHandle): LimiterFactory {
   if (store === 'memory') {
@@ -86,7 +86,7 @@ export type Reserved =
  * Counts one attempt on every counter, each by one atomic increment in the store, BEFORE the secret
  * is checked: of any number of concurrent attempts, at most `max` per counter and window get
  * through, and one refused is never checked (it stays counted, so hammering does not reopen the
- * window). The caller refunds the attempts that turn out not to be failures (docs/decisions.md,
+ * window). The caller refunds the attempts that turn out not to be failures (docs/decisions.md D210,
  * "Attempts at a secret are counted before they are checked").
  */
 export async function reserveAttempt(counters: readonly AttemptCounter[], max: number): Promise<Reserved> {

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 
 /**
- * Whether a form post to a public page came from another site (docs/decisions.md, "Cross-site form
- * posts"): `Sec-Fetch-Site` other than `same-origin` (or `none`, a person's own action), or an
+ * Whether a form post to a public page came from another site (docs/decisions.md D25, "Cross-site
+ * form posts"): `Sec-Fetch-Site` other than `same-origin` (or `none`, a person's own action), or an
  * `Origin` that is neither this server's (as the request names it) nor `PUBLIC_BASE_URL`'s. A post
  * without either header (an old browser, a script) is taken, and so is `Origin: null`: the pages
  * send `Referrer-Policy: no-referrer`, under which a browser posts its own form with that origin.

@@ -78,7 +78,7 @@ function forgetSettings(ctx: Pick<Ctx, 'businessId' | 'state'>): void {
 export const timeZonesInUse = (db: Executor): Promise<string[]> => queries.timeZonesInUse(db);
 
 /*
- * The tenant registry: `businesses` belongs to the platform (docs/decisions.md, "Table ownership"),
+ * The tenant registry: `businesses` belongs to the platform (docs/decisions.md D72),
  * so the domains create, read, change and lock a business through these.
  */
 
@@ -117,8 +117,8 @@ export async function setRequireTwoFactor(ctx: Pick<Ctx, 'db'>, liveBusinessId: 
 /**
  * Raises the access generation of the businesses (and their sandbox twins), in the context's
  * transaction: called with every change that restricts access, so that credentials cached before
- * it are resolved again at their next use in every process (docs/decisions.md, "Access changes
- * reach every process").
+ * it are resolved again at their next use in every process (docs/decisions.md D221, "Access
+ * changes reach every process").
  */
 export const raiseAccessGeneration = (ctx: Pick<Ctx, 'db'>, businessIds: readonly string[]): Promise<void> =>
   queries.raiseAccessGeneration(ctx.db, [...new Set(businessIds)]);
@@ -145,7 +145,7 @@ export async function businessAccess(ctx: Pick<Ctx, 'db' | 'businessId'>): Promi
       plan: row.plan,
       environment: row.environment,
       clockOffsetMs: Number(row.clock_offset_ms),
-      // A sandbox's team is its live business's (DESIGN section 12).
+      // A sandbox's team is its live business's (docs/decisions.md D73).
       teamBusinessId: row.live_business_id ?? ctx.businessId,
       requireTwoFactor: row.require_two_factor,
       accessGeneration: String(row.access_generation),
@@ -158,7 +158,7 @@ export const isSandbox = async (ctx: SettingsCtx): Promise<boolean> =>
   (await businessSettings(ctx)).environment === 'sandbox';
 
 /*
- * Sandboxes (DESIGN section 12): each live business has at most one twin, a business of its own.
+ * Sandboxes (docs/decisions.md D73): each live business has at most one twin, a business of its own.
  */
 
 /** The live business's sandbox twin, if it has been made. */

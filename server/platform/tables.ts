@@ -1,5 +1,5 @@
 /**
- * What the platform owns of the database (docs/decisions.md, "Table ownership"): the tenant registry
+ * What the platform owns of the database (docs/decisions.md D70, D72): the tenant registry
  * and its settings, the outbox, idempotency keys, rate limits, mail and the audit log. Only `server/platform/`
  * queries files read or write these tables; domains call the platform's functions
  * (`settings.ts`, `outbox.ts`, `mail.ts`) or read one of its published views.

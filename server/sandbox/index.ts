@@ -10,9 +10,9 @@ type Options = Parameters<typeof createExpressEndpoints<typeof contract.sandbox>
 const MINUTE = 60_000;
 
 /**
- * The staging sandbox (DESIGN section 12): captured mail, reset with demo data, the test clock. The
- * sandbox itself is a business of its own (`environment = 'sandbox'`), made at the first sandbox
- * sign-in (auth); this module holds only what an integrator does to it.
+ * The staging sandbox (docs/decisions.md D73 to D83): captured mail, reset with demo data, the test clock.
+ * The sandbox itself is a business of its own (`environment = 'sandbox'`), made at the first sandbox sign-in
+ * (auth); this module holds only what an integrator does to it.
  */
 export const sandboxModule: DomainModule = {
   name: 'sandbox',

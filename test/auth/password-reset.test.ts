@@ -11,7 +11,7 @@ import { enableTwoFactor, totpCode } from '../support/two-factor.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * A forgotten password (DESIGN section 15): `POST /v1/auth/password/forgot` mails a link, and
+ * A forgotten password (docs/decisions.md D208): `POST /v1/auth/password/forgot` mails a link, and
  * `POST /v1/auth/password/reset` sets the new password with its token and ends every session.
  */
 

@@ -18,7 +18,7 @@ import { useTestServer } from '../support/setup.js';
 
 /**
  * The ledger's rules as the database enforces them, whatever writes the rows: raw SQL straight to
- * the test server's database tries to break each one (DESIGN.md section 11). The code checks the
+ * the test server's database tries to break each one (docs/decisions.md D130). The code checks the
  * same rules first; these tests prove the database stands behind it.
  */
 

@@ -19,8 +19,8 @@ import { useSmtpSink } from '../support/smtp.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * Documents customers receive (DESIGN section 16): invoice and quote PDFs read back as text, sending
- * them to a real SMTP server with the PDF attached, the hosted pages behind their links, and the
+ * Documents customers receive (docs/decisions.md D146 to D153): invoice and quote PDFs read back as text,
+ * sending them to a real SMTP server with the PDF attached, the hosted pages behind their links, and the
  * overdue reminders on the business's clock.
  */
 

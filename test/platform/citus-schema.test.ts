@@ -4,7 +4,7 @@ import type { Executor } from '../../server/platform/db/database.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
- * The schema can be distributed by business_id with Citus (DESIGN sections 2 and 14,
+ * The schema can be distributed by business_id with Citus (docs/decisions.md D226,
  * docs/scaling.md): read from the catalogue of a migrated database, every tenant table (one with a
  * business_id column) has business_id in its primary key, in every unique constraint and unique
  * index, and on both sides of every foreign key to another tenant table; a shard can only enforce

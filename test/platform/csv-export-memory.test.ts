@@ -9,9 +9,9 @@ import { createEntry } from '../support/finance.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
- * A CSV export streams (DESIGN section 17): a journal of 100,000 lines leaves the server a batch at a
- * time and waits for the reader, so what the process (server and test share it) holds stays flat and
- * far below the file's size.
+ * A CSV export streams (docs/decisions.md D155, D156): a journal of 100,000 lines leaves the server a batch
+ * at a time and waits for the reader, so what the process (server and test share it) holds stays flat and far
+ * below the file's size.
  */
 
 const server = useTestServer({ worker: false });

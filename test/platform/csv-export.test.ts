@@ -52,7 +52,7 @@ import { waitFor } from '../support/wait.js';
 import { createWebhook } from '../support/webhooks.js';
 
 /**
- * CSV export of every list (DESIGN section 17): each list operation of the contract answers, as CSV,
+ * CSV export of every list (docs/decisions.md D155): each list operation of the contract answers, as CSV,
  * exactly what its JSON pages hold (a new list is covered the day it joins the contract); filters and
  * order apply; cells are neutralised against formula injection; negotiation, errors before the first
  * byte, tenant isolation and permissions; one snapshot while others write.

@@ -9,7 +9,7 @@ import { createDepartment, createEmployee } from '../support/hr.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
- * CSV import (DESIGN section 17): header names mapped to fields, each row checked by the create
+ * CSV import (docs/decisions.md D160): header names mapped to fields, each row checked by the create
  * operation's schema and the service's own rules, matched by email or SKU, a dry run that changes
  * nothing, all or nothing by default, broken and hostile files refused with the line named.
  */

@@ -26,7 +26,7 @@ import { waitFor } from '../support/wait.js';
 /**
  * One realistic run through the API with the service's own logger at its most verbose level, then
  * every secret the run saw (passwords, tokens, keys, signing secrets, capability links, the
- * configured ones) looked for in everything that was logged (DESIGN section 5). Each step of the
+ * configured ones) looked for in everything that was logged (docs/decisions.md D213). Each step of the
  * run records what it met with `secret()`; the last test checks them all, so a new step (another
  * credential, another link sent by mail) only has to drive its routes and record its secrets.
  */

@@ -17,7 +17,7 @@ import { useServiceDatabase } from '../support/setup.js';
 import { SmtpSink } from '../support/smtp.js';
 import { waitFor } from '../support/wait.js';
 
-// Several processes on one database behave as one (DESIGN section 14): two API processes
+// Several processes on one database behave as one (docs/decisions.md D62): two API processes
 // (`npm start -- --api-only`) and two workers (`npm run worker`), driven round-robin.
 
 const ROOT = new URL('../../', import.meta.url).pathname;

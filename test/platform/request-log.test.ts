@@ -21,7 +21,7 @@ const token = () => randomBytes(30).toString('base64url');
 const requestLines = (prefix: string) =>
   lines.filter((l) => l.msg === 'request' && String(l.path).startsWith(prefix));
 
-describe('the request log never carries a capability token (DESIGN section 5)', () => {
+describe('the request log never carries a capability token (docs/decisions.md D28)', () => {
   it.each([
     ['the open pixel', '/t/o/', '/t/o/:token', ''],
     ['a click link', '/t/c/', '/t/c/:token', '?u=https%3A%2F%2Fexample.com'],

@@ -6,8 +6,8 @@ import { PLATFORM_TABLES, PLATFORM_VIEWS } from '../../server/platform/tables.js
 
 /**
  * Each table belongs to one domain (or to the platform), and only its owner's queries files name it;
- * other domains call the owner's services or read a view the owner publishes (docs/decisions.md,
- * "Table ownership"). Static: reads the migrations and the queries files, starts nothing.
+ * other domains call the owner's services or read a view the owner publishes (docs/decisions.md D70,
+ * D71). Static: reads the migrations and the queries files, starts nothing.
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -5,7 +5,7 @@ import { campaignRecipients } from '../support/marketing.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
- * Loyalty's and marketing's part of a seeded sandbox reset (DESIGN section 12): what the demo made
+ * Loyalty's and marketing's part of a seeded sandbox reset (docs/decisions.md D83): what the demo made
  * answers through the ordinary routes, and a second seeded reset makes the same again.
  */
 

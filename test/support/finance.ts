@@ -5,7 +5,7 @@ import type { TestServer } from './server.js';
 
 /** Factories and reads of the finance domain: one factory per resource, each through the typed client. */
 
-/** The default chart every business gets (DESIGN.md section 8), by code. */
+/** The default chart every business gets (docs/decisions.md D129), by code. */
 export const DEFAULT_CHART: finance.Account[] = [
   { code: '1000', name: 'Cash', type: 'asset', system: true },
   { code: '1010', name: 'Bank', type: 'asset', system: true },
@@ -164,7 +164,7 @@ export function move(m: Movements, account: string, side: 'debit' | 'credit', am
   m[account] = now;
 }
 
-/** Where a payment's money sits, by payment method (DESIGN.md section 8; card is a bank payment). */
+/** Where a payment's money sits, by payment method (docs/decisions.md D131; card is a bank payment). */
 export const CASH_ACCOUNT = {
   cash: '1000',
   bank_transfer: '1010',

@@ -762,7 +762,7 @@ function bodyMutationArb(schema: JsonSchema, ctx: FuzzContext): fc.Arbitrary<[st
   return fc.oneof(...families);
 }
 
-/** Byte sequences that are not UTF-8 (DESIGN section 5: such a body is 400, never stored altered). */
+/** Byte sequences that are not UTF-8 (docs/decisions.md D27: such a body is 400, never stored altered). */
 const NOT_UTF8: [string, number[]][] = [
   ['FF', [0xff]],
   ['continuation-alone', [0x80]],

@@ -4,7 +4,7 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 /**
- * The documented webhook retry schedule (DESIGN.md section 6): the wait after the 1st, 2nd, ...
+ * The documented webhook retry schedule (docs/decisions.md D228): the wait after the 1st, 2nd, ...
  * failed attempt. Written out here, not imported from the server, so tests check the server by it.
  */
 export const SCHEDULE_MS = [

@@ -29,7 +29,7 @@ import type { TestServer } from './server.js';
  * - acceptance (2xx) of every credential kind the route takes, so the refusals above are about the
  *   credential and not the request;
  * - another business's ids answer 404 NOT_FOUND, exactly like ids that do not exist;
- * - and so do the ids of the business's twin in the other environment (DESIGN.md section 12): its
+ * - and so do the ids of the business's twin in the other environment (docs/decisions.md D74): its
  *   sandbox's credentials get that answer for its live resources, and its live credentials for the
  *   same resources made in its sandbox;
  *
@@ -109,7 +109,7 @@ export type RouteCheckFactory<T> = <R extends AppRoute>(
 ) => RouteCheck<T>;
 
 // ---------------------------------------------------------------------------------------------
-// The credential rules of the contract metadata (DESIGN.md sections 4 and 10; server/auth/middleware.ts).
+// The credential rules of the contract metadata (docs/decisions.md D6; server/auth/middleware.ts).
 
 /** The credentials a business holds: what each check presents. */
 interface Credentials {
@@ -349,7 +349,7 @@ export async function expectNothingChanged(
 }
 
 // ---------------------------------------------------------------------------------------------
-// CSV exports of the lists (DESIGN section 17).
+// CSV exports of the lists (docs/decisions.md D155).
 
 /** The two ways of asking a list for its CSV export. */
 const CSV_ASKS: { name: string; query: Record<string, string>; headers: Record<string, string> }[] = [
@@ -566,7 +566,7 @@ export function describeRouteSecurity<T extends TestBusiness>(options: RouteSecu
               () => [owner.tenant.businessId, other.tenant.businessId],
             ));
 
-          // The twin is a business of its own (DESIGN.md section 12): a credential reaches only its
+          // The twin is a business of its own (docs/decisions.md D73): a credential reaches only its
           // own environment, in both directions.
           if (!check.personal) {
             it(`answers ${expected} to the credentials of the business's ${twinEnvironment} twin (access token, keys) for its ${environment} resources; nothing changes in either`, () => {

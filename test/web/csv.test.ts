@@ -22,9 +22,9 @@ import { adjustPoints, enrollMember } from '../support/loyalty.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
- * Data in and out of the dashboard (DESIGN section 17) in a real browser: a list's Export CSV saves
- * every item its filters and order select, as the service writes it; the customers' Import CSV
- * checks a file with a dry run, shows each row's fate, and imports the valid rows.
+ * Data in and out of the dashboard (docs/decisions.md D155, D160) in a real browser: a list's Export CSV
+ * saves every item its filters and order select, as the service writes it; the customers' Import CSV checks a
+ * file with a dry run, shows each row's fate, and imports the valid rows.
  */
 
 // The browser loads the built dashboard: rebuilt first when a source is newer than the build.

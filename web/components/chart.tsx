@@ -15,7 +15,7 @@ function niceCeil(value: number): number {
 /**
  * A range for each series that includes 0, with 0 at the same height on every axis: bars measured
  * from anywhere but 0 misstate their size, and two axes with different baselines make the line and
- * the bars look related where they are not (docs/decisions.md, "The dashboard").
+ * the bars look related where they are not (docs/decisions.md D194).
  */
 export function zeroAlignedRanges(series: readonly (readonly number[])[]): [number, number][] {
   const spans = series.map(([...values]): [number, number] => {

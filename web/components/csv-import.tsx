@@ -6,7 +6,7 @@ import { api, can } from '../lib/session.js';
 import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
 
 /**
- * "Import CSV" on the customers, products, vendors and employees lists (DESIGN section 17): the file
+ * "Import CSV" on the customers, products, vendors and employees lists (docs/decisions.md D160): the file
  * is checked by a dry run first, the report shows what each row would do (created, updated, or
  * refused and why), then the rows are imported, all or nothing or skipping the refused ones.
  */

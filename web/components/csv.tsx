@@ -6,7 +6,7 @@ import { Button } from './ui.js';
 import { fileNameOf, save } from '../lib/download.js';
 
 /**
- * "Export CSV" on every list (DESIGN section 17): every item the list's filters and order select,
+ * "Export CSV" on every list (docs/decisions.md D155): every item the list's filters and order select,
  * all pages at once, written by the service; the import dialog is in csv-import.tsx, loaded only by
  * the lists that import.
  */

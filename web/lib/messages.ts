@@ -2,7 +2,7 @@ import { toMinor, type ErrorCode, type Role } from '../../client/index.js';
 
 /**
  * Every word the dashboard says about a refusal, a role or a document's status, in one place and in
- * plain English (docs/decisions.md, "The dashboard"); the audit log's sentences are its second part
+ * plain English (docs/decisions.md D199); the audit log's sentences are its second part
  * (audit-messages.ts), loaded with that screen only. The contract's
  * messages are written for integrators (units, formats, field names); the dashboard shows these
  * instead, chosen by the rule that failed (a Zod issue's code, or the code of the server's answer),

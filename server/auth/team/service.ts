@@ -28,7 +28,7 @@ import { invitationMail } from './mail.js';
 import { toInvitation, toMember } from './mappers.js';
 import * as queries from './queries.js';
 
-/** How long an invitation can be accepted (DESIGN section 15). */
+/** How long an invitation can be accepted (docs/decisions.md D227). */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Who acts on the team: the role of the credential the request came with. */
@@ -72,7 +72,7 @@ export async function getTeam(ctx: Ctx): Promise<Team> {
  * Invites the email to the team with the role: a single-use token, mailed with its link, valid 7
  * days; a new invitation to the same email replaces the pending one. Only an owner may invite an
  * owner; a member already in the team: 409. The token is kept sealed beside its hash so the link
- * can be copied and mailed again (docs/decisions.md, "Platform").
+ * can be copied and mailed again (docs/decisions.md D57).
  */
 export async function invite(ctx: Ctx, actor: Actor, input: InviteBody): Promise<Invitation> {
   if (input.role === 'owner' && actor.role !== 'owner') throw ownersOnly();
@@ -212,7 +212,7 @@ export async function changeRole(
     await accessRestricted(ctx, [teamId]);
     const businessIds = await businessesOf(ctx, teamId);
     // A role that may not manage API keys keeps none: a `full` key made as an admin would otherwise
-    // go on acting as one (docs/decisions.md).
+    // go on acting as one (docs/decisions.md D229).
     const keyIds = ROLE_PERMISSIONS[input.role].includes('api_keys.manage')
       ? []
       : await queries.revokeKeysMadeBy(ctx.db, businessIds, userId, now);
@@ -298,7 +298,7 @@ export type Acceptance =
   | { failure: 'password'; email: string };
 
 /**
- * Accepts an invitation (docs/decisions.md, "Platform": a link alone never yields a session for an
+ * Accepts an invitation (docs/decisions.md D56: a link alone never yields a session for an
  * existing person). A person without an account gives a password and gets one. A person with an account is
  * joined when `signedInAs` (the user id of the access token the request carried) is theirs, or
  * when their password is right; with a second factor on, the password answers the challenge of the

@@ -135,8 +135,8 @@ export async function findChallenge(
 /**
  * The second step: the challenge answered with a code gives the access token it was for. The answer
  * is counted on the challenge before the code is checked, so of any number of concurrent answers
- * at most CHALLENGE_MAX_FAILURES are checked (docs/decisions.md, "Attempts at a secret are counted
- * before they are checked").
+ * at most CHALLENGE_MAX_FAILURES are checked (docs/decisions.md D210, "Attempts at a secret are
+ * counted before they are checked").
  */
 export async function answerChallenge(
   source: SignInSource,

@@ -3,7 +3,7 @@ import { type TxCtx } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import * as queries from './queries.js';
 
-/** The default chart's accounts the postings use (DESIGN.md section 8). */
+/** The default chart's accounts the postings use (docs/decisions.md D129). */
 export const ACCOUNTS = {
   cash: '1000',
   bank: '1010',

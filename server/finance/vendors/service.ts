@@ -70,7 +70,7 @@ export async function updateVendor(ctx: Ctx, id: string, input: UpdateVendorBody
   return toVendor(row);
 }
 
-/** Vendors, matched by email (the oldest vendor with it), created by `createVendor` or updated by `updateVendor` (DESIGN section 17). */
+/** Vendors, matched by email (the oldest vendor with it), created by `createVendor` or updated by `updateVendor` (docs/decisions.md D165). */
 export const vendorImport: ImportTarget = {
   kind: 'vendors',
   create: CreateVendorBodySchema,

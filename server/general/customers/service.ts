@@ -226,7 +226,7 @@ export async function deleteCustomer(ctx: Ctx, id: string): Promise<Customer> {
 }
 
 /**
- * Customers from a CSV file (DESIGN section 17), matched by email: created as `createCustomer` makes
+ * Customers from a CSV file (docs/decisions.md D165), matched by email: created as `createCustomer` makes
  * them or updated as `updateCustomer` does, a thousand to a statement (`customer.created` or
  * `customer.updated` for each), one by one only to name the rows the database refuses.
  */

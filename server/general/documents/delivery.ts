@@ -12,7 +12,7 @@ import { renderOffThread } from './render.js';
 import { pdfFileName, type DocumentIssuer, type DocumentRecipient, type PdfSource } from './pdf.js';
 
 /**
- * What customers receive (DESIGN section 16): the document as a PDF, and the mail that carries it
+ * What customers receive (docs/decisions.md D146, D150): the document as a PDF, and the mail that carries it
  * with the link to its hosted page, queued in the mail outbox in the caller's transaction.
  */
 

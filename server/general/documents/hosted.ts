@@ -2,7 +2,7 @@ import { publicBaseUrl, type Config } from '../../config.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 
 /**
- * The hosted pages of documents (DESIGN section 16): `/i/<token>` for an invoice, `/q/<token>` for a
+ * The hosted pages of documents (docs/decisions.md D151): `/i/<token>` for an invoice, `/q/<token>` for a
  * quote. The token names the business and the document and is signed (HMAC-SHA256, 128 bits), so it
  * cannot be guessed or altered: anything else answers 404. It does not expire; a document that is
  * deleted, or still a draft, has no page.

@@ -17,7 +17,7 @@ import { markInvoiceViewed } from '../invoices/queries.js';
 import { markQuoteViewed } from '../quotes/queries.js';
 
 /**
- * The hosted pages of documents (DESIGN section 16): `/i/<token>` shows an invoice, `/q/<token>` a
+ * The hosted pages of documents (docs/decisions.md D152): `/i/<token>` shows an invoice, `/q/<token>` a
  * quote with Accept and Decline, each with its PDF at `<page>/pdf`. No sign-in: the signed token is
  * the capability, and anything forged, altered, deleted or still a draft answers 404. Rate limited
  * per IP like every anonymous call; no script at all, the stylesheet served from this origin

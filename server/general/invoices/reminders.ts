@@ -7,7 +7,7 @@ import * as queries from './queries.js';
 import type { ReminderKey } from './queries.js';
 
 /**
- * Overdue-invoice reminders (DESIGN section 16): each business's schedule (on the due date, 7 and
+ * Overdue-invoice reminders (docs/decisions.md D153): each business's schedule (on the due date, 7 and
  * 14 days after, until changed or switched off in `PATCH /v1/business`) run on its own clock, for
  * invoices that were mailed and are still unpaid. One mail per step per invoice, kept so by the
  * key of `invoice_reminders`; when several steps came at once (a clock moved, a worker that was

@@ -253,8 +253,8 @@ export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
 }
 
 /**
- * Mails the invoice with its PDF and hosted page link (DESIGN section 16). A draft is issued first,
- * in the same transaction; a void invoice is refused; a sent one may be sent again.
+ * Mails the invoice with its PDF and hosted page link (docs/decisions.md D148, D150). A draft is issued
+ * first, in the same transaction; a void invoice is refused; a sent one may be sent again.
  */
 export async function sendInvoice(ctx: Ctx, id: string, input: SendDocumentBody): Promise<Invoice> {
   return inTransaction(ctx, async (ctx) => {

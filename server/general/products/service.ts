@@ -100,7 +100,7 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<Product> {
   });
 }
 
-/** Products, matched by SKU, created by `createProduct` or updated by `updateProduct` (DESIGN section 17). */
+/** Products, matched by SKU, created by `createProduct` or updated by `updateProduct` (docs/decisions.md D165). */
 export const productImport: ImportTarget = {
   kind: 'products',
   create: CreateProductBodySchema,

@@ -172,7 +172,7 @@ export async function deleteQuote(ctx: Ctx, id: string): Promise<Quote> {
 
 /**
  * draft -> sent, mailed with its PDF and hosted page link to `to` or the customer's email; without
- * either it is only marked sent, to be handed over another way (DESIGN section 16). The demo data
+ * either it is only marked sent, to be handed over another way (docs/decisions.md D149). The demo data
  * marks its quotes sent without mail (`mail: false`).
  */
 export async function sendQuote(

@@ -129,7 +129,7 @@ export async function deleteEmployee(ctx: Ctx, id: string): Promise<void> {
   });
 }
 
-/** Employees, matched by email, created by `createEmployee` or updated by `updateEmployee` (DESIGN section 17). */
+/** Employees, matched by email, created by `createEmployee` or updated by `updateEmployee` (docs/decisions.md D165). */
 export const employeeImport: ImportTarget = {
   kind: 'employees',
   create: CreateEmployeeBodySchema,

@@ -37,7 +37,7 @@ async function leaveOrFail(ctx: TxCtx, id: string, forUpdate = false) {
 /**
  * The leave, locked for a change, after its employee: every write of an employee's leaves locks
  * the employee first, so concurrent writes queue in one order instead of deadlocking on each
- * other's uncommitted rows in the overlap constraint (DESIGN section 5).
+ * other's uncommitted rows in the overlap constraint (docs/decisions.md D128).
  */
 async function lockLeave(ctx: TxCtx, id: string) {
   const seen = await leaveOrFail(ctx, id);

@@ -26,7 +26,7 @@ export interface DatabaseHandle {
   /**
    * The rate-limit counters' own few connections, when running on PostgreSQL: a request holding a
    * pool connection in its transaction counts an attempt without waiting for another one from the
-   * pool, which a burst of such requests would exhaust for ever (docs/decisions.md, "Rate-limit
+   * pool, which a burst of such requests would exhaust for ever (docs/decisions.md D211, "Rate-limit
    * counters have connections of their own").
    */
   counterPool?: pg.Pool;
@@ -192,7 +192,7 @@ const TRANSACTION_ATTEMPTS = 4;
  * a transaction of its own would have.
  *
  * A transaction (or savepoint) of its own that PostgreSQL ends with a deadlock or a serialisation
- * failure is run again, a few times after a short random wait (DESIGN section 5): `fn` does only
+ * failure is run again, a few times after a short random wait (docs/decisions.md D26): `fn` does only
  * database work, and the rollback undid all of it, so a new run starts from nothing. Inside a plain
  * transaction it was given, the failure goes to the owner of that transaction, which alone can
  * start it again.

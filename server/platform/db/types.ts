@@ -26,7 +26,7 @@ export interface BusinessesTable {
   address: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   tax_number: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: GeneratedTimestamp;
-  /** `live`, or `sandbox` for a live business's staging twin (DESIGN section 12). */
+  /** `live`, or `sandbox` for a live business's staging twin (docs/decisions.md D73). */
   environment: Generated<Environment>;
   /** The sandbox's live business; null for a live business. */
   live_business_id: ColumnType<string | null, string | null | undefined, string | null>;
@@ -808,7 +808,7 @@ type ViewColumn<T> = ColumnType<T, never, never>;
 
 /**
  * `customer_directory`, published by general: the customer columns other domains read
- * (docs/decisions.md, "Table ownership").
+ * (docs/decisions.md D71, "Published views").
  */
 export interface CustomerDirectoryView {
   business_id: ViewColumn<string>;

@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 /** The furthest one advance may move the clock: five years, leap days included. */
 const MAX_ADVANCE_MS = 1826 * DAY_MS;
 
-/** The order the due rules run in at each step (DESIGN section 12): expiry, reminders, sends, alerts. */
+/** The order the due rules run in at each step (docs/decisions.md D76): expiry, reminders, sends, alerts. */
 const ORDER: readonly (keyof DueRun)[] = [
   'points_expired',
   'vouchers_expired',

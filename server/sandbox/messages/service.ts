@@ -13,7 +13,7 @@ import { isSandbox } from '../../platform/settings.js';
  * The business's captured mail: a sandbox's always; every business's without `SMTP_URL`, when all
  * mail is captured. With it, live mail is really sent and there is nothing live to list. Captured
  * live mail carries invitation links (and whatever else the service mails its people), so only the
- * roles that could have made them read it (docs/decisions.md, "The staging sandbox").
+ * roles that could have made them read it (docs/decisions.md D79).
  */
 export async function listMessages(
   ctx: Ctx,

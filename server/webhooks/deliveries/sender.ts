@@ -166,7 +166,7 @@ function dial({ url, body, headers, signal, connection, allowPrivate }: Dial): P
  * and a request written on it as that happens is reset before the receiver read it. Such a request
  * is sent once more on a new connection, within the same attempt and time limit: it was never
  * delivered, so the reset is not the receiver's answer and must not cost the delivery a retry (the
- * next one is minutes away). See docs/decisions.md, "Stale kept-alive connections".
+ * next one is minutes away). See docs/decisions.md D88, "Stale kept-alive connections".
  */
 export async function postWebhook(
   urlText: string,

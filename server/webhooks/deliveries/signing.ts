@@ -24,7 +24,7 @@ export interface SignInput {
   timestamp: number;
 }
 
-/** Every header of one attempt (DESIGN.md section 6). */
+/** Every header of one attempt (docs/decisions.md D228). */
 export function deliveryHeaders(input: SignInput): Record<string, string> {
   const signatures = [standardSignature(input.secret, input.deliveryId, input.timestamp, input.body)];
   if (input.previousSecret) {
