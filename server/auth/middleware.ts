@@ -80,21 +80,41 @@ const twoFactorPending = (auth: AuthInfo): boolean =>
  * it is logged and the refusal answered all the same.
  */
 function refuse(deps: Deps, req: Request, auth: AuthInfo, refusal: ApiError, next: NextFunction): void {
-  const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
-  recordDenied(deps.db, {
-    businessId: auth.businessId,
-    actor: actorOf(auth),
-    operation: operationOf(route),
-    resourceId: resourceIdOf(req.params, undefined),
-    requestId: req.requestId,
-    at: deps.clock.now(),
-  }).then(
+  recordRefusal(deps, req, auth).then(
     () => next(refusal),
     (err: unknown) => {
       req.log.error({ err }, 'could not record a refused attempt in the audit log');
       next(refusal);
     },
   );
+}
+
+/** The audit row of a refused attempt of the request's operation (docs/decisions.md D60). */
+function recordRefusal(deps: Deps, req: Request, auth: AuthInfo): Promise<void> {
+  const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+  return recordDenied(deps.db, {
+    businessId: auth.businessId,
+    actor: actorOf(auth),
+    operation: operationOf(route),
+    resourceId: resourceIdOf(req.params, undefined),
+    requestId: req.requestId,
+    at: deps.clock.now(),
+  });
+}
+
+/**
+ * An operation the role may reach can still refuse the actor with 403 by a rule of its own (only an
+ * owner makes an owner): that refusal is recorded too, once the answer is sent, its request's
+ * transaction being rolled back by then (the row must outlive it, and on the embedded database
+ * could not be written beside it).
+ */
+function recordLaterRefusal(deps: Deps, req: Request, res: Response, auth: AuthInfo): void {
+  res.once('finish', () => {
+    if (res.statusCode !== 403) return;
+    recordRefusal(deps, req, auth).catch((err: unknown) => {
+      req.log.error({ err }, 'could not record a refused attempt in the audit log');
+    });
+  });
 }
 
 /**
@@ -117,6 +137,7 @@ function accept(deps: Deps, req: Request, res: Response, auth: AuthInfo, next: N
   }
   const refusal = checkPermission(route, auth);
   if (refusal) return refuse(deps, req, auth, refusal, next);
+  recordLaterRefusal(deps, req, res, auth);
   next();
 }
 

@@ -169,6 +169,32 @@ describe('refused attempts in the audit log', () => {
     expect(await allAuditRows()).toBe(before);
   });
 
+  it("records a refusal by the operation's own rule (an admin demoting an owner), with nothing changed", async () => {
+    const admin = await newMember(server(), biz, 'admin');
+    const owner = await newMember(server(), biz, 'owner');
+    server().clock.set(nextMinute());
+    const demote = await raw(server(), 'PATCH', `/v1/team/${owner.userId}`, {
+      token: admin.token,
+      ...json({ role: 'viewer' }),
+    });
+    expectError(demote, 403, 'FORBIDDEN');
+    const remove = await raw(server(), 'DELETE', `/v1/team/${owner.userId}`, { token: admin.token });
+    expectError(remove, 403, 'FORBIDDEN');
+    // Written once the answer is sent (its transaction rolled back by then): waited for, not slept.
+    await expect
+      .poll(async () =>
+        (await log(biz.client, { outcome: 'denied', actor_id: admin.userId })).entries
+          .map((e) => [e.operation, e.resource_id, e.request_id])
+          .sort(),
+      )
+      .toEqual([
+        ['changeMemberRole', owner.userId, demote.headers.get('x-request-id')],
+        ['removeMember', owner.userId, remove.headers.get('x-request-id')],
+      ]);
+    const team = await unwrap(biz.client.team.getTeam());
+    expect(team.data.members.find((m) => m.userId === owner.userId)?.role).toBe('owner');
+  });
+
   it('leaves who may read the log unchanged: a viewer is refused, and the refusal is recorded', async () => {
     const refused = await raw(server(), 'GET', '/v1/audit-log?outcome=denied', { token: viewer.token });
     expectError(refused, 403, 'FORBIDDEN');
