@@ -12,11 +12,10 @@ insert into "audit_log" (
   "resource_id",
   "request_id",
   "summary",
-  "outcome",
   "denied_minute"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- insertAuditEntries
 insert into "audit_log" (
@@ -29,11 +28,10 @@ insert into "audit_log" (
   "resource_id",
   "request_id",
   "summary",
-  "outcome",
   "denied_minute"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- insertDeniedEntry
 insert into "audit_log" (
@@ -46,8 +44,8 @@ insert into "audit_log" (
   "resource_id",
   "request_id",
   "summary",
-  "outcome",
-  "denied_minute"
+  "denied_minute",
+  "outcome"
 )
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)

@@ -12,14 +12,13 @@ insert into "mail_messages" (
   "from_address",
   "html",
   "headers",
-  "cc_addresses",
   "reply_to",
   "status",
   "sent_at",
   "error"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13);
 
 -- insertAttachments
 insert into "mail_attachments" ("business_id", "message_id", "position", "filename", "content_type", "content")

@@ -23,20 +23,17 @@ insert into "businesses" (
   "name",
   "email",
   "plan",
+  "created_at",
   "country",
   "address",
   "tax_number",
-  "created_at",
   "live_business_id",
   "clock_offset_ms",
   "payment_instructions",
-  "invoice_reminders_enabled",
-  "invoice_reminder_days",
-  "require_two_factor",
   "access_generation"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- findBusiness
 select

@@ -143,12 +143,12 @@ insert into "invitations" (
   "email",
   "role",
   "token_hash",
-  "token_sealed",
-  "invited_by",
   "expires_at",
   "accepted_at",
-  "sent_at",
-  "created_at"
+  "created_at",
+  "token_sealed",
+  "invited_by",
+  "sent_at"
 )
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)

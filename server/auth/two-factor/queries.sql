@@ -96,16 +96,15 @@ insert into "sign_in_challenges" (
   "business_id",
   "environment",
   "token_hash",
-  "failed_attempts",
   "expires_at",
   "used_at",
   "user_agent",
   "ip",
-  "invitation_id",
-  "created_at"
+  "created_at",
+  "invitation_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 
 -- findChallengeByHash
 select

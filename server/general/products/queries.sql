@@ -37,13 +37,12 @@ insert into "products" (
   "sku",
   "price_minor",
   "currency",
-  "stock",
   "description",
   "created_at",
   "updated_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 returning
   *;
 

@@ -142,20 +142,19 @@ with
       "attempted_at",
       "status_code",
       "duration_ms",
-      "error_class",
-      "redelivery"
+      "error_class"
     )
     values
-      ($1, $2, $3, $4, $5, $6, $7, $8)
+      ($1, $2, $3, $4, $5, $6, $7)
   )
 update "webhook_deliveries"
 set
-  "status" = $9,
-  "next_attempt_at" = $10,
-  "locked_until" = $11
+  "status" = $8,
+  "next_attempt_at" = $9,
+  "locked_until" = $10
 where
-  "business_id" = $12
-  and "id" = $13;
+  "business_id" = $11
+  and "id" = $12;
 
 -- recordAttemptAndUpdate (change.countAttempt = true)
 with
@@ -167,21 +166,20 @@ with
       "attempted_at",
       "status_code",
       "duration_ms",
-      "error_class",
-      "redelivery"
+      "error_class"
     )
     values
-      ($1, $2, $3, $4, $5, $6, $7, $8)
+      ($1, $2, $3, $4, $5, $6, $7)
   )
 update "webhook_deliveries"
 set
-  "status" = $9,
-  "next_attempt_at" = $10,
-  "locked_until" = $11,
-  "attempt_count" = "attempt_count" + $12
+  "status" = $8,
+  "next_attempt_at" = $9,
+  "locked_until" = $10,
+  "attempt_count" = "attempt_count" + $11
 where
-  "business_id" = $13
-  and "id" = $14;
+  "business_id" = $12
+  and "id" = $13;
 
 -- insertAttempt
 insert into "webhook_attempts" (
@@ -191,11 +189,10 @@ insert into "webhook_attempts" (
   "attempted_at",
   "status_code",
   "duration_ms",
-  "error_class",
-  "redelivery"
+  "error_class"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8);
+  ($1, $2, $3, $4, $5, $6, $7);
 
 -- lockDueDeliveries
 select

@@ -14,7 +14,6 @@ insert into "webhooks" (
   "business_id",
   "url",
   "events",
-  "is_active",
   "secret_sealed",
   "previous_secret_sealed",
   "previous_secret_expires_at",
@@ -24,7 +23,7 @@ insert into "webhooks" (
   "updated_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 returning
   "id";
 

@@ -1,0 +1,392 @@
+/**
+ * Table types: `server/platform/db/types.ts`, the Kysely `Database` interface, generated from the
+ * schema the migrations make (docs/decisions.md D230). The migrations run on an in-memory PGlite
+ * (as the tests' seed does), the catalog is read, and every table and view of the public schema is
+ * written as an interface:
+ *
+ * - a column with a default (or an identity) is optional on insert; a nullable one reads `| null`;
+ * - values are typed as the drivers read them (server/platform/db/database.ts): bigint as number
+ *   (written as number or bigint), numeric as string (written as string or number), timestamptz as
+ *   Date (written as Date or ISO string), date as its `YYYY-MM-DD` text, jsonb as the type of
+ *   JSON_TYPES (written as its JSON text);
+ * - a column of STATUS_TYPES takes the contract's union; another column with a `CHECK (column IN
+ *   (...))` takes the union of its values, and a STATUS_TYPES column's contract union is checked
+ *   against those values, so the contract and the schema cannot drift apart unseen;
+ * - a view's columns are read-only, and as nullable as the same-named column of a table it reads.
+ *
+ *   npx tsx scripts/table-types.ts           write the file (npm run table-types)
+ *   npx tsx scripts/table-types.ts --check   exit 1 when the committed file differs (CI)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import { format, resolveConfig } from 'prettier';
+import { openDatabase } from '../server/platform/db/database.js';
+import { migrateToLatest } from '../server/platform/db/migrate.js';
+
+const root = resolve(import.meta.dirname, '..');
+const target = join(root, 'server/platform/db/types.ts');
+
+/**
+ * Columns typed by the contract: `table.column` to the contract module (from the repository's root),
+ * the exported constant listing the values (or a type, for `type`), and the values the contract
+ * lists but the column never stores (a state computed when read, such as an invoice's `overdue`).
+ */
+interface ContractType {
+  module: string;
+  /** An `as const` array of the values, typed as `(typeof NAME)[number]`. */
+  values?: string;
+  /** An exported union type whose values come from `schema` (a Zod enum) in the same module. */
+  type?: string;
+  schema?: string;
+  computed?: string[];
+}
+const STATUS_TYPES: Record<string, ContractType> = {
+  'businesses.environment': {
+    module: 'contract/auth/sessions.ts',
+    type: 'Environment',
+    schema: 'EnvironmentSchema',
+  },
+  'sign_in_challenges.environment': {
+    module: 'contract/auth/sessions.ts',
+    type: 'Environment',
+    schema: 'EnvironmentSchema',
+  },
+  'memberships.role': { module: 'contract/permissions.ts', values: 'ROLES' },
+  'invitations.role': { module: 'contract/permissions.ts', values: 'ROLES' },
+  'api_keys.scope': { module: 'contract/auth/api-keys.ts', type: 'ApiKeyScope', schema: 'ApiKeyScopeSchema' },
+  'audit_log.outcome': {
+    module: 'contract/audit/index.ts',
+    type: 'AuditOutcome',
+    schema: 'AuditOutcomeSchema',
+  },
+  'invoices.status': {
+    module: 'contract/general/invoices.ts',
+    values: 'INVOICE_STATUSES',
+    computed: ['overdue'],
+  },
+  'quotes.status': { module: 'contract/general/quotes.ts', values: 'QUOTE_STATUSES', computed: ['expired'] },
+  'webhook_deliveries.status': { module: 'contract/webhooks/deliveries.ts', values: 'DELIVERY_STATUSES' },
+  'loyalty_programs.enrollment_type': { module: 'contract/loyalty/program.ts', values: 'ENROLLMENT_TYPES' },
+  'loyalty_members.status': { module: 'contract/loyalty/members.ts', values: 'MEMBER_STATUSES' },
+  'loyalty_transactions.type': { module: 'contract/loyalty/transactions.ts', values: 'TRANSACTION_TYPES' },
+  'loyalty_rewards.reward_type': { module: 'contract/loyalty/rewards.ts', values: 'REWARD_TYPES' },
+  'loyalty_redemptions.status': { module: 'contract/loyalty/redemptions.ts', values: 'REDEMPTION_STATUSES' },
+  'hr_employees.status': { module: 'contract/hr/employees.ts', values: 'EMPLOYEE_STATUSES' },
+  'hr_employee_counts.status': { module: 'contract/hr/employees.ts', values: 'EMPLOYEE_STATUSES' },
+  'hr_leaves.type': { module: 'contract/hr/leaves.ts', values: 'LEAVE_TYPES' },
+  'hr_leaves.status': { module: 'contract/hr/leaves.ts', values: 'LEAVE_STATUSES' },
+  'finance_accounts.type': { module: 'contract/finance/accounts.ts', values: 'ACCOUNT_TYPES' },
+  'finance_journal_entries.source_type': { module: 'contract/finance/journal.ts', values: 'SOURCE_TYPES' },
+  'finance_bills.status': { module: 'contract/finance/bills.ts', values: 'BILL_STATES' },
+  'finance_bill_payments.payment_method': {
+    module: 'contract/finance/bills.ts',
+    values: 'BILL_PAYMENT_METHODS',
+  },
+  'finance_vat_thresholds.period_type': { module: 'contract/finance/vat.ts', values: 'PERIOD_TYPES' },
+  'marketing_templates.status': { module: 'contract/marketing/templates.ts', values: 'TEMPLATE_STATUSES' },
+  'marketing_campaigns.status': { module: 'contract/marketing/campaigns.ts', values: 'CAMPAIGN_STATUSES' },
+  'marketing_recipients.status': { module: 'contract/marketing/campaigns.ts', values: 'RECIPIENT_STATUSES' },
+};
+
+/** What a jsonb column holds, by `table.column`; `unknown` for one not listed. */
+const JSON_TYPES: Record<string, string> = {
+  'businesses.address': 'Record<string, string>',
+  'customers.address': 'Record<string, string>',
+  'customers.attributes': 'Record<string, string>',
+  'customer_directory.attributes': 'Record<string, string>',
+  'finance_vendors.address': 'Record<string, string>',
+  'mail_messages.headers': 'Record<string, string>',
+  'webhooks.events': 'string[]',
+  'audit_log.summary': 'AuditSummaryJson',
+};
+
+/** Declarations the file carries besides the tables: the types JSON_TYPES names, and row shorthands. */
+const PREAMBLE = `/** What an audit entry's change was about (\`audit_log.summary\`). */
+export interface AuditSummaryJson {
+  label: string | null;
+  amount: number | null;
+  currency: string | null;
+}`;
+const ROWS: Record<string, string> = {
+  CustomerRow: 'Selectable<CustomersTable>',
+  ProductRow: 'Selectable<ProductsTable>',
+  InvoiceRow: 'Selectable<InvoicesTable>',
+  InvoiceItemRow: 'Selectable<InvoiceItemsTable>',
+  PaymentRow: 'Selectable<PaymentsTable>',
+  ApiKeyRow: 'Selectable<ApiKeysTable>',
+  InvitationRow: 'Selectable<InvitationsTable>',
+  NewCustomer: 'Insertable<CustomersTable>',
+  CustomerUpdate: 'Updateable<CustomersTable>',
+  WebhookRow: 'Selectable<WebhooksTable>',
+  DeliveryRow: 'Selectable<WebhookDeliveriesTable>',
+  AttemptRow: 'Selectable<WebhookAttemptsTable>',
+  ProgramRow: 'Selectable<LoyaltyProgramsTable>',
+  TierRow: 'Selectable<LoyaltyTiersTable>',
+  MemberRow: 'Selectable<LoyaltyMembersTable>',
+  LoyaltyTransactionRow: 'Selectable<LoyaltyTransactionsTable>',
+  RewardRow: 'Selectable<LoyaltyRewardsTable>',
+  RedemptionRow: 'Selectable<LoyaltyRedemptionsTable>',
+  ReminderRow: 'Selectable<LoyaltyRemindersTable>',
+};
+
+/** Tables of the migrator itself. */
+const SKIPPED = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+interface Column {
+  table: string;
+  kind: 'r' | 'p' | 'v';
+  column: string;
+  type: string;
+  element: string | null;
+  notNull: boolean;
+  hasDefault: boolean;
+  identity: string;
+  generated: string;
+}
+
+async function readSchema(): Promise<{
+  columns: Column[];
+  checks: Map<string, string[]>;
+  reads: Map<string, string[]>;
+}> {
+  const handle = await openDatabase({ dataDir: 'memory://', poolSize: 1, statementTimeoutMs: 60_000 });
+  try {
+    await migrateToLatest(handle.db);
+    const columns = (
+      await sql<Column>`
+        SELECT c.relname AS "table", c.relkind AS kind, a.attname AS "column", t.typname AS type,
+               e.typname AS element, a.attnotnull AS "notNull", a.atthasdef AS "hasDefault",
+               a.attidentity AS identity, a.attgenerated AS generated
+        FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        JOIN pg_type t ON t.oid = a.atttypid
+        LEFT JOIN pg_type e ON e.oid = t.typelem AND t.typcategory = 'A'
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v') AND NOT c.relispartition
+        ORDER BY c.relname, a.attnum`.execute(handle.db)
+    ).rows;
+    // Single-column CHECK constraints listing the column's values.
+    const constraints = (
+      await sql<{ table: string; column: string; def: string }>`
+        SELECT c.relname AS "table", a.attname AS "column", pg_get_constraintdef(k.oid) AS def
+        FROM pg_constraint k
+        JOIN pg_class c ON c.oid = k.conrelid
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.conkey[1]
+        WHERE n.nspname = 'public' AND k.contype = 'c' AND cardinality(k.conkey) = 1
+        ORDER BY 1, 2, 3`.execute(handle.db)
+    ).rows;
+    const checks = new Map<string, string[]>();
+    for (const { table, column, def } of constraints) {
+      const values = checkValues(column, def);
+      if (values) checks.set(`${table}.${column}`, values);
+    }
+    const usage = (
+      await sql<{ view: string; table: string }>`
+        SELECT view_name AS view, table_name AS "table" FROM information_schema.view_table_usage
+        WHERE view_schema = 'public' ORDER BY 1, 2`.execute(handle.db)
+    ).rows;
+    const reads = new Map<string, string[]>();
+    for (const { view, table } of usage) reads.set(view, [...(reads.get(view) ?? []), table]);
+    return { columns, checks, reads };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The values of `CHECK ((column = ANY (ARRAY['a'::text, ...])))` or `CHECK ((column = 'a'))`. */
+function checkValues(column: string, def: string): string[] | undefined {
+  const any = new RegExp(
+    `^CHECK \\(\\(\\(?${column}\\)?(?:::text)? = ANY \\(\\(?ARRAY\\[(.*)\\]\\)?(?:::text\\[\\])?\\)\\)\\)$`,
+  ).exec(def);
+  const list = any?.[1];
+  if (list === undefined) return undefined;
+  const values = list
+    .split(', ')
+    .map((item) => /^'([^']*)'(?:::(?:text|character varying))?$/.exec(item)?.[1]);
+  return values.every((v): v is string => v !== undefined) ? values : undefined;
+}
+
+const pascal = (name: string) =>
+  name
+    .split('_')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+
+/** How a column of the type reads, and what a write takes when it differs. */
+function valueType(key: string, type: string, element: string | null): { read: string; write?: string } {
+  if (element) {
+    const inner = valueType(key, element, null);
+    return { read: `${inner.read}[]` };
+  }
+  switch (type) {
+    case 'text':
+    case 'varchar':
+    case 'bpchar':
+    case 'uuid':
+    case 'inet':
+    case 'citext':
+    case 'date':
+      return { read: 'string' };
+    case 'int2':
+    case 'int4':
+    case 'float4':
+    case 'float8':
+      return { read: 'number' };
+    case 'int8':
+      return { read: 'number', write: 'number | bigint' };
+    case 'numeric':
+      return { read: 'string', write: 'string | number' };
+    case 'bool':
+      return { read: 'boolean' };
+    case 'timestamptz':
+    case 'timestamp':
+      return { read: 'Date', write: 'Date | string' };
+    case 'jsonb':
+    case 'json':
+      return { read: JSON_TYPES[key] ?? 'unknown', write: 'string' };
+    case 'bytea':
+      return { read: 'Buffer' };
+    default:
+      throw new Error(`${key}: no TypeScript type for the column type ${type}`);
+  }
+}
+
+interface Rendered {
+  text: string;
+  problems: string[];
+  imports: Map<string, Set<string>>;
+}
+
+async function contractValues(entry: ContractType): Promise<string[]> {
+  const mod = (await import(pathToFileURL(join(root, entry.module)).href)) as Record<string, unknown>;
+  if (entry.values) return [...(mod[entry.values] as readonly string[])];
+  const schema = mod[entry.schema!] as { options?: string[]; _def?: { values?: string[] } };
+  return [...(schema.options ?? schema._def?.values ?? [])];
+}
+
+async function render(): Promise<Rendered> {
+  const { columns, checks, reads } = await readSchema();
+  const problems: string[] = [];
+  const imports = new Map<string, Set<string>>();
+  const tables = new Map<string, Column[]>();
+  for (const column of columns) {
+    if (SKIPPED.has(column.table)) continue;
+    tables.set(column.table, [...(tables.get(column.table) ?? []), column]);
+  }
+  const byKey = new Map(columns.map((c) => [`${c.table}.${c.column}`, c]));
+  for (const key of [...Object.keys(STATUS_TYPES), ...Object.keys(JSON_TYPES)]) {
+    if (!byKey.has(key)) problems.push(`${key}: listed in scripts/table-types.ts but not in the schema`);
+  }
+
+  const out: string[] = [];
+  const names: [string, string][] = [];
+  for (const [table, cols] of tables) {
+    const view = cols[0]!.kind === 'v';
+    const name = pascal(table) + (view ? 'View' : 'Table');
+    names.push([table, name]);
+    const lines: string[] = [];
+    for (const col of cols) {
+      const key = `${table}.${col.column}`;
+      const value = valueType(key, col.type, col.element);
+      const write = value.write;
+      let read = value.read;
+      const contract = STATUS_TYPES[key];
+      const checked = checks.get(key);
+      if (contract) {
+        const from = '../../../' + contract.module.replace(/\.ts$/, '.js');
+        const names = imports.get(from) ?? new Set<string>();
+        imports.set(from, names);
+        const listed = await contractValues(contract);
+        const stored = listed.filter((v) => !contract.computed?.includes(v));
+        if (contract.values) {
+          names.add(contract.values);
+          read = `(typeof ${contract.values})[number]`;
+          if (contract.computed?.length)
+            read = `Exclude<${read}, ${contract.computed.map((v) => `'${v}'`).join(' | ')}>`;
+        } else {
+          names.add(contract.type!);
+          read = contract.type!;
+        }
+        if (checked && [...stored].sort().join() !== [...checked].sort().join()) {
+          problems.push(
+            `${key}: the contract's ${contract.values ?? contract.type} (${stored.join(', ')}) differs from the column's CHECK (${checked.join(', ')})`,
+          );
+        }
+      } else if (checked) {
+        read = checked.map((v) => `'${v}'`).join(' | ');
+      }
+      let nullable = !col.notNull;
+      if (view) {
+        const source = (reads.get(table) ?? []).map((t) => byKey.get(`${t}.${col.column}`)).find(Boolean);
+        nullable = source ? !source.notNull : false;
+        lines.push(`  ${col.column}: ViewColumn<${read}${nullable && read !== 'unknown' ? ' | null' : ''}>;`);
+        continue;
+      }
+      // `unknown` already takes null.
+      const orNull = nullable && read !== 'unknown' ? ' | null' : '';
+      const alwaysGenerated = col.identity === 'a' || col.generated === 's';
+      const optional = col.hasDefault || col.identity === 'd';
+      let type: string;
+      if (alwaysGenerated) type = `GeneratedAlways<${read}${orNull}>`;
+      else if (write === undefined && optional) type = `Generated<${read}${orNull}>`;
+      else if (write === undefined) type = `${read}${orNull}`;
+      else {
+        const w = `${write}${nullable ? ' | null' : ''}`;
+        type = `ColumnType<${read}${orNull}, ${w}${optional ? ' | undefined' : ''}, ${w}>`;
+      }
+      lines.push(`  ${col.column}: ${type};`);
+    }
+    out.push(`export interface ${name} {\n${lines.join('\n')}\n}`);
+  }
+
+  const header = [
+    '// Generated by scripts/table-types.ts from the migrated schema (docs/decisions.md D230): do not',
+    '// edit; run `npm run table-types` after a migration.',
+    `import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';`,
+    ...[...imports]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([from, names]) => `import type { ${[...names].sort().join(', ')} } from '${from}';`),
+  ];
+  const environment = imports.has('../../../contract/auth/sessions.js')
+    ? ['export type { Environment };']
+    : [];
+  const body = [
+    header.join('\n'),
+    ...environment,
+    PREAMBLE,
+    '/** A column of a view: read, never written. */\ntype ViewColumn<T> = ColumnType<T, never, never>;',
+    ...out,
+    `export interface Database {\n${names.map(([t, n]) => `  ${t}: ${n};`).join('\n')}\n}`,
+    Object.entries(ROWS)
+      .map(([n, t]) => `export type ${n} = ${t};`)
+      .join('\n'),
+  ].join('\n\n');
+  const options = await resolveConfig(target);
+  return { text: await format(body, { ...options, filepath: target }), problems, imports };
+}
+
+const check = process.argv.includes('--check');
+const started = Date.now();
+const { text, problems } = await render();
+if (check) {
+  const committed = readFileSync(target, 'utf8');
+  if (committed !== text) {
+    const a = committed.split('\n');
+    const b = text.split('\n');
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    problems.push(
+      `server/platform/db/types.ts differs from the schema's from line ${i + 1}:\n  committed: ${a[i] ?? '(end of file)'}\n  generated: ${b[i] ?? '(end of file)'}\n  run: npm run table-types`,
+    );
+  }
+} else {
+  writeFileSync(target, text);
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`table types ${check ? 'up to date' : 'written'} (${Date.now() - started} ms)`);
