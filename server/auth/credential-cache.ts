@@ -3,7 +3,7 @@ import { slot } from '../platform/state.js';
 import type { Deps } from '../platform/deps.js';
 import type { AuthInfo } from '../platform/deps.js';
 import * as settings from '../platform/settings.js';
-import { resolveWithGeneration, type ResolvedCredential } from './service.js';
+import { resolveWithGeneration, type ResolvedCredential } from './credentials.js';
 import { hashSecret } from './secrets.js';
 
 const MAX_ENTRIES = 10_000;

@@ -9,13 +9,9 @@ import { mountInvitationPages } from './team/pages.js';
 import { teamRoutes } from './team/routes.js';
 
 export { requireAuth, resolveCredentials } from './middleware.js';
-export {
-  createApiKey,
-  createBusiness,
-  sandboxSession,
-  type AuthSource,
-  type ProvisionedBusiness,
-} from './service.js';
+export { createApiKey } from './api-keys.js';
+export { createBusiness, sandboxSession, type ProvisionedBusiness } from './provisioning.js';
+export type { AuthSource } from './tokens.js';
 export type { AuthInfo } from '../platform/deps.js';
 
 /** Sign-up, sign-in, access tokens, API keys, the business's own settings, and its team. */

@@ -8,7 +8,14 @@ import { ctxFor, dbOf, type Deps } from '../platform/deps.js';
 import { ApiError, invalid } from '../platform/errors.js';
 import { forgetCredential } from './credential-cache.js';
 import * as passwordReset from './password-reset.js';
-import * as auth from './service.js';
+import * as apiKeys from './api-keys.js';
+import * as business from './business.js';
+import { resolveCredential } from './credentials.js';
+import * as password from './password.js';
+import { register } from './provisioning.js';
+import * as sessions from './sessions.js';
+import * as signIn from './sign-in.js';
+import type { SignInClient } from './tokens.js';
 import * as team from './team/service.js';
 import * as twoFactor from './two-factor/service.js';
 
@@ -23,7 +30,7 @@ const sourceOf = (req: Express.Request, deps: Deps) => ({
 });
 
 /** Where a request came from, kept with the access token it gets. */
-const clientOf = (req: Request): auth.SignInClient => ({
+const clientOf = (req: Request): SignInClient => ({
   ip: req.ip,
   userAgent: req.get('user-agent'),
 });
@@ -101,7 +108,7 @@ export const authRoutes = (deps: Deps) => {
   const signedInAs = async (req: Request): Promise<string | undefined> => {
     const match = /^Bearer (\S+)$/i.exec(req.get('authorization') ?? '');
     if (!match?.[1]) return undefined;
-    const found = await auth.resolveCredential(sourceOf(req, deps), match[1]);
+    const found = await resolveCredential(sourceOf(req, deps), match[1]);
     return found?.kind === 'user' ? found.userId : undefined;
   };
 
@@ -110,7 +117,7 @@ export const authRoutes = (deps: Deps) => {
    * sign-in is, and a wrong one counts.
    */
   const checkingSecrets = async <T>(req: Request, work: () => Promise<T>): Promise<T> => {
-    const email = await auth.emailOf(ctx(req), authOf(req));
+    const email = await password.emailOf(ctx(req), authOf(req));
     return guarded([byIp(req), ...(email === undefined ? [] : [byEmail(email)])], work);
   };
 
@@ -119,14 +126,14 @@ export const authRoutes = (deps: Deps) => {
       const outcome = await consume(limiters.register, `ip:${req.ip}`);
       if (!outcome.allowed)
         throw rateLimited(outcome, 'Too many registrations from this address; try again later');
-      const session = await auth.register(sourceOf(req, deps), body, clientOf(req));
+      const session = await register(sourceOf(req, deps), body, clientOf(req));
       return created(success({ data: session }));
     },
 
     signIn: async ({ body, req }) => {
       const session = await guarded(
         [byIp(req), byEmail(body.email)],
-        () => auth.signIn(sourceOf(req, deps), body, clientOf(req)),
+        () => signIn.signIn(sourceOf(req, deps), body, clientOf(req)),
         (result) => result === null,
       );
       if (!session) {
@@ -194,22 +201,23 @@ export const authRoutes = (deps: Deps) => {
         }),
       ),
 
-    listSessions: async ({ req }) => ok(success({ data: await auth.listSessions(ctx(req), authOf(req)) })),
+    listSessions: async ({ req }) =>
+      ok(success({ data: await sessions.listSessions(ctx(req), authOf(req)) })),
 
     revokeSession: async ({ params, req }) => {
-      await auth.revokeSession(ctx(req), authOf(req), params.id);
+      await sessions.revokeSession(ctx(req), authOf(req), params.id);
       forgetCredential(deps, params.id);
       return ok(success({ message: 'Session revoked' }));
     },
 
     revokeOtherSessions: async ({ req }) => {
-      const revoked = await auth.revokeOtherSessions(ctx(req), authOf(req));
+      const revoked = await sessions.revokeOtherSessions(ctx(req), authOf(req));
       for (const id of revoked) forgetCredential(deps, id);
       return ok(success({ data: { revoked: revoked.length } }));
     },
 
     changePassword: async ({ body, req }) => {
-      const revoked = await checkingSecrets(req, () => auth.changePassword(ctx(req), authOf(req), body));
+      const revoked = await checkingSecrets(req, () => password.changePassword(ctx(req), authOf(req), body));
       for (const id of revoked) forgetCredential(deps, id);
       return ok(success({ data: { revoked: revoked.length } }));
     },
@@ -246,37 +254,39 @@ export const authRoutes = (deps: Deps) => {
 
     getSession: async ({ req }) => {
       if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
-      return ok(success({ data: await auth.getSession(ctx(req), req.auth) }));
+      return ok(success({ data: await signIn.getSession(ctx(req), req.auth) }));
     },
 
     switchEnvironment: async ({ body, req }) => {
       if (!req.auth) throw new Error('unauthenticated request reached an authenticated handler');
       return ok(
-        success({ data: await auth.switchEnvironment(ctx(req), req.auth, body.environment, clientOf(req)) }),
+        success({
+          data: await signIn.switchEnvironment(ctx(req), req.auth, body.environment, clientOf(req)),
+        }),
       );
     },
 
     logout: async ({ req }) => {
-      await auth.logout(ctx(req), credentialOf(req));
+      await signIn.logout(ctx(req), credentialOf(req));
       forgetCredential(deps, credentialOf(req));
       return ok(success({ message: 'Signed out' }));
     },
 
     createApiKey: async ({ body, req }) =>
-      created(success({ data: await auth.createApiKey(ctx(req), body, authOf(req).userId ?? null) })),
+      created(success({ data: await apiKeys.createApiKey(ctx(req), body, authOf(req).userId ?? null) })),
 
-    listApiKeys: async ({ req }) => ok(success({ data: await auth.listApiKeys(ctx(req)) })),
+    listApiKeys: async ({ req }) => ok(success({ data: await apiKeys.listApiKeys(ctx(req)) })),
 
     revokeApiKey: async ({ params, req }) => {
-      await auth.revokeApiKey(ctx(req), params.id);
+      await apiKeys.revokeApiKey(ctx(req), params.id);
       forgetCredential(deps, params.id);
       return ok(success({ message: 'API key revoked' }));
     },
 
-    getBusiness: async ({ req }) => ok(success({ data: await auth.getBusiness(ctx(req)) })),
+    getBusiness: async ({ req }) => ok(success({ data: await business.getBusiness(ctx(req)) })),
 
     updateBusiness: async ({ body, req }) =>
-      ok(success({ data: await auth.updateBusiness(ctx(req), authOf(req), body) })),
+      ok(success({ data: await business.updateBusiness(ctx(req), authOf(req), body) })),
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     describeInvitation: async ({ body, req }) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, sessionOf } from '../../client/index.js';
-import { createBusiness } from '../../server/auth/service.js';
+import { createBusiness } from '../../server/auth/provisioning.js';
 import { json, raw, registerBusiness, uniqueEmail } from '../support/business.js';
 import { useTestServer } from '../support/setup.js';
 import type { TestServer } from '../support/server.js';
