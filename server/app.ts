@@ -20,7 +20,7 @@ import { dashboardRouter } from './platform/dashboard.js';
 import { docsRouter } from './platform/docs.js';
 import { errorHandler, notUtf8, refusalOfRequest } from './platform/errors.js';
 import { idempotency } from './platform/idempotency.js';
-import { importBody } from './platform/imports.js';
+import { importBody } from './imports/index.js';
 import { metricsRoute, requestMetrics } from './platform/metrics.js';
 
 /** openapi.json at the project root, whether this module runs from server/ or from the build in dist/server/. */

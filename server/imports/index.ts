@@ -6,12 +6,15 @@ import { importRoutes } from './routes.js';
 type Options = Parameters<typeof createExpressEndpoints<typeof contract.imports>>[3];
 
 /**
- * CSV imports (docs/decisions.md D160): `POST /v1/imports/{kind}`. The platform reads and checks the file
- * (server/platform/imports.ts); each domain names what it imports and writes it through its own
- * services (its module's `imports`); this module only serves the routes.
+ * CSV imports (docs/decisions.md D160): `POST /v1/imports/{kind}`. This module reads the file
+ * (`body.ts`), checks it (`csv.ts`) and runs the import (`run.ts`); each domain names what it imports
+ * (its module's `imports`, a `ImportTarget` of server/platform/import-target.ts) and writes it
+ * through its own services.
  */
 export const importsModule: DomainModule = {
   name: 'imports',
   mount: (app, deps, options) =>
     createExpressEndpoints(contract.imports, importRoutes(deps), app, options as unknown as Options),
 };
+
+export { importBody } from './body.js';

@@ -4,7 +4,8 @@ import type { ImportKind, ImportQuery } from '../../contract/imports/index.js';
 import { ok } from '../platform/answers.js';
 import { actorOf } from '../platform/audit.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
-import { runImport, type ImportTarget } from '../platform/imports.js';
+import type { ImportTarget } from '../platform/import-target.js';
+import { runImport } from './run.js';
 
 const s = initServer();
 

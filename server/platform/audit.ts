@@ -32,7 +32,7 @@ export const actorOf = (auth: AuthInfo): AuditActor =>
 
 /**
  * Operations that write their own audit rows with the change they make: the public earn in its one
- * statement; an import, a row per record it changed and none for a dry run (server/platform/imports.ts).
+ * statement; an import, a row per record it changed and none for a dry run (server/imports/run.ts).
  */
 export const SELF_AUDITED: ReadonlySet<string> = new Set([
   'publicEarn',

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import type { Deps } from './deps.js';
 import type { Subscriptions } from './hooks.js';
-import type { ImportTarget } from './imports.js';
+import type { ImportTarget } from './import-target.js';
 import type { JobPayloads, QueueName } from './jobs.js';
 import type { Trx } from './db/database.js';
 import type { OutboxEvent } from './outbox.js';

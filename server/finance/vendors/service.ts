@@ -1,5 +1,5 @@
 import { CreateVendorBodySchema, UpdateVendorBodySchema } from '../../../contract/finance/index.js';
-import type { ImportTarget } from '../../platform/imports.js';
+import type { ImportTarget } from '../../platform/import-target.js';
 import type {
   CreateVendorBody,
   ListVendorsQuery,

@@ -15,7 +15,7 @@ import { refuseDuplicates } from '../../platform/db/errors.js';
 import type { CustomerRow, CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { emit, emitMany } from '../../platform/outbox.js';
-import type { ImportTarget } from '../../platform/imports.js';
+import type { ImportTarget } from '../../platform/import-target.js';
 import { toCustomer } from './mappers.js';
 import * as queries from './queries.js';
 

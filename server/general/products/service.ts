@@ -1,5 +1,5 @@
 import { CreateProductBodySchema, UpdateProductBodySchema } from '../../../contract/general/products.js';
-import type { ImportTarget } from '../../platform/imports.js';
+import type { ImportTarget } from '../../platform/import-target.js';
 import type { Pagination } from '../../../contract/common/pagination.js';
 import type {
   CreateProductBody,

@@ -1,5 +1,5 @@
 import { CreateEmployeeBodySchema, UpdateEmployeeBodySchema } from '../../../contract/hr/employees.js';
-import type { ImportTarget } from '../../platform/imports.js';
+import type { ImportTarget } from '../../platform/import-target.js';
 import type {
   CreateEmployeeBody,
   Employee,
