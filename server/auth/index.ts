@@ -14,7 +14,10 @@ export { createBusiness, sandboxSession, type ProvisionedBusiness } from './prov
 export type { AuthSource } from './tokens.js';
 export type { AuthInfo } from '../platform/deps.js';
 
-/** Sign-up, sign-in, access tokens, API keys, the business's own settings, and its team. */
+/**
+ * Sign-up, sign-in, access tokens, API keys, the business's own settings, and its team: a file per unit
+ * of contract/auth/ (docs/decisions.md D231).
+ */
 export const authModule: DomainModule = {
   name: 'auth',
   tables: [

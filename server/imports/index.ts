@@ -8,7 +8,7 @@ type Options = Parameters<typeof createExpressEndpoints<typeof contract.imports>
 /**
  * CSV imports (docs/decisions.md D160): `POST /v1/imports/{kind}`. This module reads the file
  * (`body.ts`), checks it (`csv.ts`) and runs the import (`run.ts`); each domain names what it imports
- * (its module's `imports`, a `ImportTarget` of server/platform/import-target.ts) and writes it
+ * (its module's `imports`, an `ImportTarget` of server/platform/import-target.ts) and writes it
  * through its own services.
  */
 export const importsModule: DomainModule = {

@@ -3,9 +3,9 @@ import type { ImportKind } from '../../contract/imports/index.js';
 import type { Ctx, TxCtx } from './context.js';
 
 /*
- * What a domain imports from a CSV file (docs/decisions.md D160). The platform's module interface
- * names it (a module's `imports`), so it lives here; the imports module (server/imports/) reads the
- * file and runs the import.
+ * What a domain imports from a CSV file (docs/decisions.md D160, D231). The platform's module
+ * interface names it (a module's `imports`), so it lives here; the imports module (server/imports/)
+ * reads the file and runs the import.
  */
 
 /** What a domain imports, through its own services so that the usual rules and events apply. */
