@@ -12,7 +12,8 @@
  * - a column of STATUS_TYPES takes the contract's union; another column with a `CHECK (column IN
  *   (...))` takes the union of its values, and a STATUS_TYPES column's contract union is checked
  *   against those values, so the contract and the schema cannot drift apart unseen;
- * - a view's columns are read-only, and as nullable as the same-named column of a table it reads.
+ * - a view's columns are read-only, and as nullable as the same-named column of a table it reads;
+ * - a column's `COMMENT ON COLUMN` is its doc comment.
  *
  *   npx tsx scripts/table-types.ts           write the file (npm run table-types)
  *   npx tsx scripts/table-types.ts --check   exit 1 when the committed file differs (CI)
@@ -144,6 +145,8 @@ interface Column {
   hasDefault: boolean;
   identity: string;
   generated: string;
+  /** The column's `COMMENT ON COLUMN`, written as its doc comment. */
+  comment: string | null;
 }
 
 async function readSchema(): Promise<{
@@ -158,7 +161,8 @@ async function readSchema(): Promise<{
       await sql<Column>`
         SELECT c.relname AS "table", c.relkind AS kind, a.attname AS "column", t.typname AS type,
                e.typname AS element, a.attnotnull AS "notNull", a.atthasdef AS "hasDefault",
-               a.attidentity AS identity, a.attgenerated AS generated
+               a.attidentity AS identity, a.attgenerated AS generated,
+               col_description(c.oid, a.attnum) AS comment
         FROM pg_class c
         JOIN pg_namespace n ON n.oid = c.relnamespace
         JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -290,6 +294,7 @@ async function render(): Promise<Rendered> {
     const lines: string[] = [];
     for (const col of cols) {
       const key = `${table}.${col.column}`;
+      if (col.comment) lines.push(`  /** ${col.comment.replace(/\*\//g, '*\\/')} */`);
       const value = valueType(key, col.type, col.element);
       const write = value.write;
       let read = value.read;
