@@ -13,7 +13,7 @@
  *   (...))` takes the union of its values, and a STATUS_TYPES column's contract union is checked
  *   against those values, so the contract and the schema cannot drift apart unseen;
  * - a view's columns are read-only, and as nullable as the same-named column of a table it reads;
- * - a column's `COMMENT ON COLUMN` is its doc comment.
+ * - a table's or column's DOCS (or else the column's `COMMENT ON COLUMN`) is its doc comment.
  *
  *   npx tsx scripts/table-types.ts           write the file (npm run table-types)
  *   npx tsx scripts/table-types.ts --check   exit 1 when the committed file differs (CI)
@@ -101,6 +101,66 @@ const JSON_TYPES: Record<string, string> = {
   'mail_messages.headers': 'Record<string, string>',
   'webhooks.events': 'string[]',
   'audit_log.summary': 'AuditSummaryJson',
+};
+
+/** Doc comments of tables and columns, by `table` or `table.column`. */
+const DOCS: Record<string, string> = {
+  password_resets: "A mailed link that sets a new password: a person's, single use, short-lived.",
+  invoice_reminders: 'One reminder step mailed for an invoice: the key allows it once.',
+  hr_employee_counts: 'Employees not deleted per department and status; written only by a database trigger.',
+  finance_account_days:
+    'Debits and credits per account, currency and day; written only by a database trigger.',
+  finance_entry_days: 'Journal entries per day; written only by a database trigger.',
+  customer_directory:
+    '`customer_directory`, published by general: the customer columns other domains read (docs/decisions.md D71, "Published views").',
+  business_time_zones: "`business_time_zones`, published by the platform: each business's IANA time zone.",
+  business_invoice_reminder_steps:
+    '`business_invoice_reminder_steps`, published by the platform: one row per reminder step while on.',
+  'businesses.timezone': 'IANA time zone deciding the business\'s "today" (UTC until set).',
+  'businesses.country': 'ISO 3166-1 alpha-2.',
+  'businesses.environment':
+    "`live`, or `sandbox` for a live business's staging twin (docs/decisions.md D73).",
+  'businesses.live_business_id': "The sandbox's live business; null for a live business.",
+  'businesses.clock_offset_ms':
+    "How far the sandbox's test clock is ahead of real time; 0 for a live business.",
+  'businesses.payment_instructions': 'Printed on invoices (bank details, how to pay); null until set.',
+  'businesses.invoice_reminders_enabled':
+    'Whether overdue invoices that were mailed are reminded, on the days of `invoice_reminder_days`.',
+  'businesses.invoice_reminder_days': 'Days after the due date each reminder goes out (0: on the due date).',
+  'businesses.require_two_factor':
+    "Whether every member must sign in with a second factor (a sandbox carries its live business's).",
+  'businesses.access_generation':
+    "Raised with every change that restricts access to the business, so every process's credential cache notices it at once.",
+  'invitations.token_sealed':
+    'The token sealed with the SecretBox, to copy the link again; null on rows made before.',
+  'invitations.invited_by': 'The user who invited; null when an API key did.',
+  'invitations.sent_at': 'When the mail last went out.',
+  'users.totp_secret': 'The TOTP secret (sealed with the SecretBox) once two-factor sign-in is confirmed.',
+  'users.totp_pending_secret': 'The sealed secret of an enrolment awaiting its first code.',
+  'users.totp_last_step': 'The last TOTP time step accepted: codes of that step or earlier are refused.',
+  'sign_in_challenges.invitation_id':
+    'The invitation the second step accepts, when the sign-in is accepting one.',
+  'access_tokens.user_agent': "The sign-in's `User-Agent` (first 256 characters).",
+  'api_keys.created_by':
+    'The person who made the key; null for keys made from the command line or before it was kept.',
+  'invoices.sent_at': 'When it was last mailed to the customer (`POST /v1/invoices/:id/send`).',
+  'invoices.viewed_at': 'When its hosted page was first opened.',
+  'audit_log.outcome': "A change that succeeded, or an attempt refused for the credential's role or scope.",
+  'audit_log.denied_minute':
+    'The minute a refusal fell in (one refused row per actor and operation a minute); null on a success.',
+  'webhook_deliveries.requeued_at':
+    'When the sweep last queued a job for it; null while its only job is the one from creation.',
+  'loyalty_members.search_text': "Set by a database trigger from the customer's name and email.",
+  'idempotency_keys.fingerprint':
+    'SHA-256 of method, path and body: the same key with another request is refused.',
+  'idempotency_keys.response_body': 'The response as sent, sealed (server/platform/secret-box.ts).',
+  'hr_employees.salary': 'Monthly, in minor units of `currency`.',
+  'quotes.viewed_at': 'When its hosted page was first opened.',
+  'marketing_domains.dkim_private_key': "Sealed with the service's SecretBox.",
+  'marketing_segments.filters':
+    "The contract's SegmentFilters, or null when the segment is only its listed contacts.",
+  'marketing_recipients.fields': "The contact's merge fields when sending started.",
+  'access_tokens.ip': "The sign-in's address.",
 };
 
 /** Declarations the file carries besides the tables: the types JSON_TYPES names, and row shorthands. */
@@ -213,6 +273,22 @@ function checkValues(column: string, def: string): string[] | undefined {
   return values.every((v): v is string => v !== undefined) ? values : undefined;
 }
 
+/** A doc comment, wrapped to the file's width. */
+function comment(text: string, indent: string): string {
+  const safe = text.replace(/\*\//g, '*\\/');
+  if (indent.length + safe.length + 7 <= 110) return `${indent}/** ${safe} */`;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of safe.split(' ')) {
+    if (line && indent.length + 3 + line.length + 1 + word.length > 110) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`].join('\n');
+}
+
 const pascal = (name: string) =>
   name
     .split('_')
@@ -281,8 +357,9 @@ async function render(): Promise<Rendered> {
     tables.set(column.table, [...(tables.get(column.table) ?? []), column]);
   }
   const byKey = new Map(columns.map((c) => [`${c.table}.${c.column}`, c]));
-  for (const key of [...Object.keys(STATUS_TYPES), ...Object.keys(JSON_TYPES)]) {
-    if (!byKey.has(key)) problems.push(`${key}: listed in scripts/table-types.ts but not in the schema`);
+  for (const key of [...Object.keys(STATUS_TYPES), ...Object.keys(JSON_TYPES), ...Object.keys(DOCS)]) {
+    if (!byKey.has(key) && !tables.has(key))
+      problems.push(`${key}: listed in scripts/table-types.ts but not in the schema`);
   }
 
   const out: string[] = [];
@@ -294,7 +371,8 @@ async function render(): Promise<Rendered> {
     const lines: string[] = [];
     for (const col of cols) {
       const key = `${table}.${col.column}`;
-      if (col.comment) lines.push(`  /** ${col.comment.replace(/\*\//g, '*\\/')} */`);
+      const doc = DOCS[key] ?? col.comment;
+      if (doc) lines.push(comment(doc, '  '));
       const value = valueType(key, col.type, col.element);
       const write = value.write;
       let read = value.read;
@@ -344,7 +422,8 @@ async function render(): Promise<Rendered> {
       }
       lines.push(`  ${col.column}: ${type};`);
     }
-    out.push(`export interface ${name} {\n${lines.join('\n')}\n}`);
+    const doc = DOCS[table];
+    out.push(`${doc ? comment(doc, '') + '\n' : ''}export interface ${name} {\n${lines.join('\n')}\n}`);
   }
 
   const header = [

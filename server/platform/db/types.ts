@@ -43,7 +43,9 @@ export interface AccessTokensTable {
   revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** The sign-in's `User-Agent` (first 256 characters). */
   user_agent: string | null;
+  /** The sign-in's address. */
   ip: string | null;
 }
 
@@ -57,6 +59,7 @@ export interface ApiKeysTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** The person who made the key; null for keys made from the command line or before it was kept. */
   created_by: string | null;
 }
 
@@ -70,16 +73,20 @@ export interface AuditLogTable {
   resource_id: string | null;
   request_id: string;
   summary: ColumnType<AuditSummaryJson | null, string | null, string | null>;
+  /** A change that succeeded, or an attempt refused for the credential's role or scope. */
   outcome: Generated<AuditOutcome>;
+  /** The minute a refusal fell in (one refused row per actor and operation a minute); null on a success. */
   denied_minute: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+/** `business_invoice_reminder_steps`, published by the platform: one row per reminder step while on. */
 export interface BusinessInvoiceReminderStepsView {
   business_id: ViewColumn<string>;
   timezone: ViewColumn<string>;
   days_after_due: ViewColumn<number>;
 }
 
+/** `business_time_zones`, published by the platform: each business's IANA time zone. */
 export interface BusinessTimeZonesView {
   business_id: ViewColumn<string>;
   timezone: ViewColumn<string>;
@@ -92,20 +99,37 @@ export interface BusinessesTable {
   plan: string;
   base_currency: Generated<string>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** IANA time zone deciding the business's "today" (UTC until set). */
   timezone: Generated<string>;
+  /** ISO 3166-1 alpha-2. */
   country: string | null;
   address: ColumnType<Record<string, string> | null, string | null, string | null>;
   tax_number: string | null;
+  /** `live`, or `sandbox` for a live business's staging twin (docs/decisions.md D73). */
   environment: Generated<Environment>;
+  /** The sandbox's live business; null for a live business. */
   live_business_id: string | null;
+  /** How far the sandbox's test clock is ahead of real time; 0 for a live business. */
   clock_offset_ms: ColumnType<number, number | bigint | undefined, number | bigint>;
+  /** Printed on invoices (bank details, how to pay); null until set. */
   payment_instructions: string | null;
+  /** Whether overdue invoices that were mailed are reminded, on the days of `invoice_reminder_days`. */
   invoice_reminders_enabled: Generated<boolean>;
+  /** Days after the due date each reminder goes out (0: on the due date). */
   invoice_reminder_days: Generated<number[]>;
+  /** Whether every member must sign in with a second factor (a sandbox carries its live business's). */
   require_two_factor: Generated<boolean>;
+  /**
+   * Raised with every change that restricts access to the business, so every process's credential cache
+   * notices it at once.
+   */
   access_generation: ColumnType<number, number | bigint | undefined, number | bigint>;
 }
 
+/**
+ * `customer_directory`, published by general: the customer columns other domains read (docs/decisions.md D71,
+ * "Published views").
+ */
 export interface CustomerDirectoryView {
   business_id: ViewColumn<string>;
   id: ViewColumn<string>;
@@ -146,6 +170,7 @@ export interface EventsTable {
   dispatched_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+/** Debits and credits per account, currency and day; written only by a database trigger. */
 export interface FinanceAccountDaysTable {
   business_id: string;
   account_code: string;
@@ -206,6 +231,7 @@ export interface FinanceBillsTable {
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+/** Journal entries per day; written only by a database trigger. */
 export interface FinanceEntryDaysTable {
   business_id: string;
   date: string;
@@ -286,6 +312,7 @@ export interface HrDepartmentsTable {
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+/** Employees not deleted per department and status; written only by a database trigger. */
 export interface HrEmployeeCountsTable {
   business_id: string;
   department_id: string;
@@ -304,6 +331,7 @@ export interface HrEmployeesTable {
   position: string;
   status: (typeof EMPLOYEE_STATUSES)[number];
   hire_date: string;
+  /** Monthly, in minor units of `currency`. */
   salary: ColumnType<number | null, number | bigint | null, number | bigint | null>;
   currency: string;
   created_at: ColumnType<Date, Date | string, Date | string>;
@@ -330,8 +358,10 @@ export interface HrLeavesTable {
 export interface IdempotencyKeysTable {
   business_id: string;
   key: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
   fingerprint: string;
   status_code: number;
+  /** The response as sent, sealed (server/platform/secret-box.ts). */
   response_body: string;
   created_at: ColumnType<Date, Date | string, Date | string>;
 }
@@ -345,8 +375,11 @@ export interface InvitationsTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   accepted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The token sealed with the SecretBox, to copy the link again; null on rows made before. */
   token_sealed: string | null;
+  /** The user who invited; null when an API key did. */
   invited_by: string | null;
+  /** When the mail last went out. */
   sent_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -364,6 +397,7 @@ export interface InvoiceItemsTable {
   tax_minor: ColumnType<number, number | bigint, number | bigint>;
 }
 
+/** One reminder step mailed for an invoice: the key allows it once. */
 export interface InvoiceRemindersTable {
   business_id: string;
   invoice_id: string;
@@ -391,7 +425,9 @@ export interface InvoicesTable {
   paid_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   voided_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** When it was last mailed to the customer (`POST /v1/invoices/:id/send`). */
   sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** When its hosted page was first opened. */
   viewed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
@@ -412,6 +448,7 @@ export interface LoyaltyMembersTable {
   status: (typeof MEMBER_STATUSES)[number];
   points_balance: ColumnType<number, number | bigint | undefined, number | bigint>;
   lifetime_points: ColumnType<number, number | bigint | undefined, number | bigint>;
+  /** Set by a database trigger from the customer's name and email. */
   search_text: Generated<string>;
   enrolled_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
@@ -561,6 +598,7 @@ export interface MarketingDomainsTable {
   verification_token: string;
   dkim_selector: string;
   dkim_public_key: string;
+  /** Sealed with the service's SecretBox. */
   dkim_private_key: string;
   verified_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string, Date | string>;
@@ -572,6 +610,7 @@ export interface MarketingRecipientsTable {
   campaign_id: string;
   customer_id: string;
   email: string;
+  /** The contact's merge fields when sending started. */
   fields: ColumnType<unknown, string, string>;
   status: (typeof RECIPIENT_STATUSES)[number];
   attempts: Generated<number>;
@@ -598,6 +637,7 @@ export interface MarketingSegmentsTable {
   name: string;
   description: string | null;
   status: 'active' | 'archived';
+  /** The contract's SegmentFilters, or null when the segment is only its listed contacts. */
   filters: ColumnType<unknown, string | null, string | null>;
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
@@ -660,6 +700,7 @@ export interface MembershipsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A mailed link that sets a new password: a person's, single use, short-lived. */
 export interface PasswordResetsTable {
   id: string;
   user_id: string;
@@ -728,6 +769,7 @@ export interface QuotesTable {
   declined_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   converted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** When its hosted page was first opened. */
   viewed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
@@ -755,6 +797,7 @@ export interface SignInChallengesTable {
   user_agent: string | null;
   ip: string | null;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The invitation the second step accepts, when the sign-in is accepting one. */
   invitation_id: string | null;
 }
 
@@ -771,9 +814,12 @@ export interface UsersTable {
   email: string;
   password_hash: string;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The TOTP secret (sealed with the SecretBox) once two-factor sign-in is confirmed. */
   totp_secret: string | null;
   totp_enabled_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** The sealed secret of an enrolment awaiting its first code. */
   totp_pending_secret: string | null;
+  /** The last TOTP time step accepted: codes of that step or earlier are refused. */
   totp_last_step: ColumnType<number | null, number | bigint | null, number | bigint | null>;
 }
 
@@ -799,6 +845,7 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   locked_until: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  /** When the sweep last queued a job for it; null while its only job is the one from creation. */
   requeued_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
