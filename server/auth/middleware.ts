@@ -90,17 +90,19 @@ function refuse(deps: Deps, req: Request, auth: AuthInfo, refusal: ApiError, nex
 }
 
 /** The audit row of a refused attempt of the request's operation (docs/decisions.md D60). */
-function recordRefusal(deps: Deps, req: Request, auth: AuthInfo): Promise<void> {
+function refusalOf(req: Request, auth: AuthInfo): Omit<Parameters<typeof recordDenied>[1], 'at'> {
   const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
-  return recordDenied(deps.db, {
+  return {
     businessId: auth.businessId,
     actor: actorOf(auth),
     operation: operationOf(route),
     resourceId: resourceIdOf(req.params, undefined),
     requestId: req.requestId,
-    at: deps.clock.now(),
-  });
+  };
 }
+
+const recordRefusal = (deps: Deps, req: Request, auth: AuthInfo): Promise<void> =>
+  recordDenied(deps.db, { ...refusalOf(req, auth), at: deps.clock.now() });
 
 /**
  * An operation the role may reach can still refuse the actor with 403 by a rule of its own (only an
@@ -109,9 +111,11 @@ function recordRefusal(deps: Deps, req: Request, auth: AuthInfo): Promise<void> 
  * could not be written beside it).
  */
 function recordLaterRefusal(deps: Deps, req: Request, res: Response, auth: AuthInfo): void {
+  // Read now: the router no longer holds the path's parameters once the answer is sent.
+  const refusal = refusalOf(req, auth);
   res.once('finish', () => {
     if (res.statusCode !== 403) return;
-    recordRefusal(deps, req, auth).catch((err: unknown) => {
+    recordDenied(deps.db, { ...refusal, at: deps.clock.now() }).catch((err: unknown) => {
       req.log.error({ err }, 'could not record a refused attempt in the audit log');
     });
   });
