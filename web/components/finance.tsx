@@ -3,7 +3,7 @@ import { useId, useState } from 'preact/hooks';
 import { finance, unwrap } from '../../client/index.js';
 import { currencyOptions } from '../lib/currencies.js';
 import { useLoad } from '../lib/forms.js';
-import { exponentOf, priceMinor, scaledDecimal } from '../lib/lines.js';
+import { exponentOf, priceMinor } from '../lib/lines.js';
 import { FIELD_MESSAGES } from '../lib/messages.js';
 import { here, href, navigate, withQuery } from '../lib/router.js';
 import { allowed, api } from '../lib/session.js';
@@ -36,36 +36,6 @@ export function amountAdvice(text: string, currency: string): string | undefined
   if (trimmed === '' || minorOf(trimmed, currency) !== null) return undefined;
   if (!/^\d*(\.\d*)?$/.test(trimmed)) return FIELD_MESSAGES.amount(currency);
   return FIELD_MESSAGES.amountDecimals(currency);
-}
-
-const QUANTITY_PLACES = 4;
-
-/** A bill item as typed. */
-export interface ItemText {
-  quantity: string;
-  unit_price: string;
-}
-
-/** One item's amount as the service prices it: quantity x unit price rounded half up; null while not priceable. */
-export function itemMinor(item: ItemText, currency: string): bigint | null {
-  const quantity = scaledDecimal(item.quantity, QUANTITY_PLACES);
-  const price = minorOf(item.unit_price, currency);
-  if (quantity === null || quantity === 0n || price === null) return null;
-  const scale = 10n ** BigInt(QUANTITY_PLACES);
-  return (quantity * price * 2n + scale) / (scale * 2n);
-}
-
-/** The bill's amount as the service computes it: the exact sum of the items, rounded half up once. */
-export function billMinor(items: ItemText[], currency: string): bigint | null {
-  let exact = 0n;
-  for (const item of items) {
-    const quantity = scaledDecimal(item.quantity, QUANTITY_PLACES);
-    const price = minorOf(item.unit_price, currency);
-    if (quantity === null || quantity === 0n || price === null) return null;
-    exact += quantity * price;
-  }
-  const scale = 10n ** BigInt(QUANTITY_PLACES);
-  return (exact * 2n + scale) / (scale * 2n);
 }
 
 /** Minor units (BigInt) shown in the currency; `—` beyond what a number holds exactly. */

@@ -113,22 +113,16 @@ export const utcDate = (value: string) => {
 export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * Working days (Monday to Friday) from start to end inclusive, as the service counts a leave's
- * `days`; null when either date is missing or the end is before the start.
+ * Working days (Monday to Friday) from start to end inclusive, counted by the service's own rule
+ * (`hr.workingDays`, docs/decisions.md D230); null while either date is missing, the end is before the
+ * start or the range is longer than a leave may be: the form then says what to do instead.
  */
-export function workingDays(start: string, end: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end)) return null;
-  const from = utcDate(start);
-  const to = utcDate(end);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || to < from) return null;
-  const span = Math.round((to.getTime() - from.getTime()) / 86_400_000) + 1;
-  if (span > hr.MAX_LEAVE_SPAN_DAYS + 1) return null;
-  let days = 0;
-  for (let i = 0; i < span; i++) {
-    const weekday = (from.getUTCDay() + i) % 7;
-    if (weekday !== 0 && weekday !== 6) days++;
-  }
-  return days;
+export function leaveDays(start: string, end: string): number | null {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  if (!day.test(start) || !day.test(end)) return null;
+  const span = hr.dayNumber(end) - hr.dayNumber(start);
+  if (Number.isNaN(span) || span < 0 || span > hr.MAX_LEAVE_SPAN_DAYS) return null;
+  return hr.workingDays(start, end);
 }
 
 // ----- employee form -----
@@ -359,7 +353,7 @@ export function LeaveForm(props: {
   const [end, setEnd] = useState('');
   const [reason, setReason] = useState('');
   const form = useForm();
-  const days = workingDays(start, end);
+  const days = leaveDays(start, end);
   const fixed = props.employeeId ? props.employees.find((e) => e.id === props.employeeId) : undefined;
 
   const submit = (event: Event) => {

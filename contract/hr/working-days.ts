@@ -1,6 +1,12 @@
+/**
+ * How the service counts a leave's working days: one rule for the server (which stores a leave's
+ * `days`), the SDK and the dashboard (which shows the count while the dates are typed). Calendar days
+ * in UTC, so no time zone or daylight-saving change moves a day.
+ */
+
 const DAY_MS = 86_400_000;
 
-/** Days since 1970-01-01 of a `YYYY-MM-DD` date. */
+/** Days since 1970-01-01 of a `YYYY-MM-DD` date (NaN for one that is not a date). */
 export const dayNumber = (date: string): number => Math.round(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 
 /**
