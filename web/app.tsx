@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Button, ErrorMessage, Link, Loading } from './components/ui.js';
 import { describeError } from './lib/forms.js';
 import { roleLabel } from './lib/messages.js';
+import type { ScreenModule } from './lib/screen.js';
 import { here, match, navigate } from './lib/router.js';
 import {
   allowed,
@@ -13,14 +14,7 @@ import {
   switchEnvironment,
   twoFactorPending,
 } from './lib/session.js';
-import {
-  RESET_PASSWORD,
-  SCREENS,
-  SECURITY_PATH,
-  SIGNED_OUT_SCREENS,
-  type Screen,
-  type ScreenModule,
-} from './routes.js';
+import { RESET_PASSWORD, SCREENS, SECURITY_PATH, SIGNED_OUT_SCREENS, type Screen } from './routes.js';
 import Register from './screens/register.js';
 import SignIn from './screens/sign-in.js';
 

@@ -1,17 +1,11 @@
-import type { FunctionComponent } from 'preact';
 import type { Permission } from '../client/index.js';
+import type { ScreenModule } from './lib/screen.js';
 
 /**
  * Every screen of the dashboard: its path under /app, the permission it needs (the screen and its
  * link are hidden from roles without it), and its module, loaded the first time it is opened (one
  * chunk per screen).
  */
-
-export interface ScreenProps {
-  params: Record<string, string>;
-}
-
-export type ScreenModule = { default: FunctionComponent<ScreenProps> };
 
 export interface Screen {
   path: string;

@@ -18,7 +18,7 @@ import { auditSentence, operationLabel, sentenceText } from '../lib/audit-messag
 import { useLoad } from '../lib/forms.js';
 import { here, navigate, withQuery } from '../lib/router.js';
 import { allowed, api, session } from '../lib/session.js';
-import type { ScreenProps } from '../routes.js';
+import type { ScreenProps } from '../lib/screen.js';
 
 const PAGE_SIZE = 50;
 type TextFilter = 'actor_id' | 'resource_id';

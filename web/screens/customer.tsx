@@ -20,7 +20,7 @@ import { useLoad } from '../lib/forms.js';
 import { apiSort, pageOf, sortOf } from '../lib/lists.js';
 import { here, navigate } from '../lib/router.js';
 import { allowed, api, can } from '../lib/session.js';
-import type { ScreenProps } from '../routes.js';
+import type { ScreenProps } from '../lib/screen.js';
 
 /** One customer: contact details, edit and delete, and the invoices made out to them. */
 

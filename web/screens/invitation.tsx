@@ -12,7 +12,7 @@ import { date } from '../lib/format.js';
 import { FieldRefusal, useForm, useLoad } from '../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../lib/messages.js';
 import { navigate } from '../lib/router.js';
-import type { ScreenProps } from '../routes.js';
+import type { ScreenProps } from '../lib/screen.js';
 import { adopt, api, session } from '../lib/session.js';
 
 /**

@@ -23,7 +23,7 @@ import { summaryOf } from '../lib/refusals.js';
 import { decimalText } from '../lib/lines.js';
 import { navigate } from '../lib/router.js';
 import { allowed, api, can } from '../lib/session.js';
-import type { ScreenProps } from '../routes.js';
+import type { ScreenProps } from '../lib/screen.js';
 
 /**
  * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its

@@ -9,7 +9,7 @@ import { date, dateTime } from '../lib/format.js';
 import { describeError, useLoad } from '../lib/forms.js';
 import { navigate } from '../lib/router.js';
 import { allowed, api, can } from '../lib/session.js';
-import type { ScreenProps } from '../routes.js';
+import type { ScreenProps } from '../lib/screen.js';
 
 /**
  * One quote: its lines and totals; send, accept, decline, convert into an invoice or delete, as its

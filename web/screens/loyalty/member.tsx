@@ -24,7 +24,7 @@ import { oneOf, pageOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * One member: balance, tier and status (changed here), points added or removed with a reason, and

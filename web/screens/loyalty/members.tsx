@@ -28,7 +28,7 @@ import { oneOf, pageOf, useQueryText } from '../../lib/lists.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** Loyalty members: searched, by status and tier, paged from the URL; a customer enrolled here. */
 

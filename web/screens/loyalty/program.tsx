@@ -22,7 +22,7 @@ import { dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its

@@ -23,7 +23,7 @@ import { oneOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a

@@ -24,7 +24,7 @@ import { oneOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
 

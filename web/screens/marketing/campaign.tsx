@@ -24,7 +24,7 @@ import { oneOf, pageOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * One campaign: what it sends to whom, the moves its status allows (send, schedule, pause, resume,

@@ -25,7 +25,7 @@ import { pageOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * One segment: its conditions built from the fields and operators the service allows, the number of

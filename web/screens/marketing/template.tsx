@@ -20,7 +20,7 @@ import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * One template: subject, sender and bodies edited with the merge tags at hand, the text part derived

@@ -23,7 +23,7 @@ import { oneOf, pageOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** Email templates: by status, paged from the URL; a new one started here and edited on its page. */
 

@@ -17,7 +17,7 @@ import {
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { api, can, inSandbox } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 type Scope = auth.ApiKeyScope;
 

@@ -15,7 +15,7 @@ import {
 import { dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 type Domain = marketing.Domain;
 type DnsRecord = Domain['verification'][number];

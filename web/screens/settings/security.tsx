@@ -17,7 +17,7 @@ import { save } from '../../lib/download.js';
 import { dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad, type Load } from '../../lib/forms.js';
 import { api, refresh, session, signOut, twoFactorPending } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * The signed-in person's own security: two-factor sign-in (set up, recovery codes, turn off), where

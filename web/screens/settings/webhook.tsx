@@ -22,7 +22,7 @@ import { dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 const PAGE_SIZE = 20;
 const STATUSES = webhooks.DELIVERY_STATUSES;
