@@ -18,7 +18,6 @@ import {
   priceMinor,
   type DocumentTotals,
 } from '../lib/lines.js';
-import { href, withQuery } from '../lib/router.js';
 import { allowed, api } from '../lib/session.js';
 import {
   Badge,
@@ -37,32 +36,6 @@ import {
  * What invoices and quotes share: their lists, the status filter, the form that makes one (customer,
  * currency, dates, lines with live totals) and the lines and totals of one.
  */
-
-/** All, then one link per status; the status is the URL's `status`. */
-export function StatusFilter(props: {
-  label: string;
-  statuses: readonly string[];
-  current: string | undefined;
-}) {
-  const item = (status: string | null, label: string) => {
-    const current = (props.current ?? null) === status;
-    return (
-      <li key={status ?? 'all'}>
-        <a href={href(withQuery({ status, page: null }))} aria-current={current ? 'page' : undefined}>
-          {label}
-        </a>
-      </li>
-    );
-  };
-  return (
-    <nav class="status-filter" aria-label={props.label}>
-      <ul>
-        {item(null, 'All')}
-        {props.statuses.map((status) => item(status, statusLabel(status)))}
-      </ul>
-    </nav>
-  );
-}
 
 const customerCell = (d: { customer: { id: string; name: string } }) =>
   allowed('customers.read') ? (

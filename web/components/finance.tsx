@@ -79,31 +79,6 @@ export const ACCOUNT_TYPE_LABELS: Record<finance.AccountType, string> = {
   expense: 'Expense',
 };
 
-/** Tabs of statuses, each a link keeping the rest of the query; the value is the URL's `key`. */
-export function QueryTabs(props: {
-  label: string;
-  name: string;
-  options: readonly { value: string | null; label: string }[];
-  current: string | null;
-}) {
-  return (
-    <nav class="status-filter" aria-label={props.label}>
-      <ul>
-        {props.options.map((option) => (
-          <li key={option.value ?? 'all'}>
-            <a
-              href={href(withQuery({ [props.name]: option.value, page: null }))}
-              aria-current={props.current === option.value ? 'page' : undefined}
-            >
-              {option.label}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
-}
-
 /* ---------------------------------------------------------------- accounts */
 
 /** The chart of accounts (empty for a role that cannot read it). */

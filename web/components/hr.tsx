@@ -6,7 +6,6 @@ import { describeError, useForm, useLoad, type FieldErrors } from '../lib/forms.
 import { decimalText } from '../lib/lines.js';
 import { FIELD_MESSAGES } from '../lib/messages.js';
 import { conflictOn, summaryOf } from '../lib/refusals.js';
-import { href, withQuery } from '../lib/router.js';
 import { api, can } from '../lib/session.js';
 import { Button, Dialog, ErrorMessage, Field, Select, TextArea } from './ui.js';
 
@@ -37,37 +36,6 @@ export const LEAVE_TYPE_LABELS: Record<(typeof hr.LEAVE_TYPES)[number], string> 
 };
 
 export const fullName = (e: { first_name: string; last_name: string }) => `${e.first_name} ${e.last_name}`;
-
-/** All, then one link per value of the URL's `key` (back to page 1). */
-export function QueryTabs(props: {
-  label: string;
-  name: string;
-  values: Record<string, string>;
-  current: string | undefined;
-}) {
-  const item = (value: string | null, label: string) => (
-    <li key={value ?? 'all'}>
-      <a
-        href={href(withQuery({ [props.name]: value, page: null }))}
-        aria-current={(props.current ?? null) === value ? 'page' : undefined}
-      >
-        {label}
-      </a>
-    </li>
-  );
-  return (
-    <nav class="status-filter" aria-label={props.label}>
-      <ul>
-        {item(null, 'All')}
-        {Object.entries(props.values).map(([value, label]) => item(value, label))}
-      </ul>
-    </nav>
-  );
-}
-
-/** The offset of a page of `limit` rows, and the number of pages of `total` rows. */
-export const offsetOf = (page: number, limit: number) => (page - 1) * limit;
-export const pagesOf = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
 
 /** Every row of an offset-paged list, 200 at a time (at most `cap`). */
 async function everyRow<T>(

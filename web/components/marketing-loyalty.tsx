@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { unwrap } from '../../client/index.js';
 import { useLoad } from '../lib/forms.js';
-import { href, withQuery } from '../lib/router.js';
 import { allowed, api } from '../lib/session.js';
 import { Field, Select } from './ui.js';
 
@@ -9,45 +8,6 @@ import { Field, Select } from './ui.js';
  * What the marketing and loyalty screens share: status tabs written to the URL, offset paging of
  * their lists (limit and offset, a total count) as pages, and pickers of a customer and a member.
  */
-
-/** The words a status is shown with (the value itself when none is given). */
-export const label = (value: string): string =>
-  (value.charAt(0).toUpperCase() + value.slice(1)).replace(/_/g, ' ');
-
-/** All, then one link per value; the value is the URL's `param` (status unless told). */
-export function StatusTabs(props: {
-  label: string;
-  values: readonly string[];
-  current: string | undefined;
-  param?: string;
-  names?: Record<string, string>;
-}) {
-  const param = props.param ?? 'status';
-  const item = (value: string | null, text: string) => (
-    <li key={value ?? 'all'}>
-      <a
-        href={href(withQuery({ [param]: value, page: null }))}
-        aria-current={(props.current ?? null) === value ? 'page' : undefined}
-      >
-        {text}
-      </a>
-    </li>
-  );
-  return (
-    <nav class="status-filter" aria-label={props.label}>
-      <ul>
-        {item(null, 'All')}
-        {props.values.map((value) => item(value, props.names?.[value] ?? label(value)))}
-      </ul>
-    </nav>
-  );
-}
-
-/** Page `page` of `size` rows as the API's limit and offset. */
-export const offsetOf = (page: number, size: number) => ({ limit: size, offset: (page - 1) * size });
-
-/** How many pages `total` rows make. */
-export const pagesOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));
 
 /** The type-to-find field a picker waits on: the text, and the text once typing stopped. */
 function useSettled(delayMs = 250): [string, string, (value: string) => void] {

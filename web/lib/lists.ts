@@ -58,3 +58,9 @@ export function useQueryText(key: string, delayMs = 250): [string, (value: strin
   };
   return [text, set];
 }
+
+/** Page `page` (from 1) of `size` rows as the API's `limit` and `offset`. */
+export const pageQuery = (page: number, size: number) => ({ limit: size, offset: (page - 1) * size });
+
+/** How many pages `total` rows make (1 for none: an empty list is still a page). */
+export const pagesOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));

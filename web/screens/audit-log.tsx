@@ -19,6 +19,7 @@ import { useLoad } from '../lib/forms.js';
 import { here, navigate, withQuery } from '../lib/router.js';
 import { allowed, api, session } from '../lib/session.js';
 import type { ScreenProps } from '../lib/screen.js';
+import { pagesOf } from '../lib/lists.js';
 
 const PAGE_SIZE = 50;
 type TextFilter = 'actor_id' | 'resource_id';
@@ -151,7 +152,7 @@ export default function AuditLog(_props: ScreenProps) {
   const [resource, setResource] = useTypedFilter('resource_id');
   const filtered = Object.values(filters).some(Boolean);
   const data = load.data;
-  const totalPages = data ? Math.max(1, Math.ceil(data.total_count / PAGE_SIZE)) : 1;
+  const totalPages = data ? pagesOf(data.total_count, PAGE_SIZE) : 1;
   const me = session.value?.info.user?.id;
 
   return (

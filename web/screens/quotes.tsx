@@ -1,11 +1,12 @@
 import { contract, general, unwrap } from '../../client/index.js';
 import { ExportButton } from '../components/csv.js';
-import { QuoteTable, StatusFilter, statusLabel } from '../components/documents.js';
+import { QuoteTable, statusLabel } from '../components/documents.js';
 import { Empty, ErrorMessage, Link, Loading, PageHeader, Pager } from '../components/ui.js';
 import { useLoad } from '../lib/forms.js';
 import { apiSort, oneOf, pageOf, sortOf } from '../lib/lists.js';
 import { here, withQuery } from '../lib/router.js';
 import { api, can } from '../lib/session.js';
+import { StatusTabs } from '../components/status-tabs.js';
 
 /** Quotes by status (the URL's `status`), sorted and paged from the URL. */
 export default function Quotes() {
@@ -32,7 +33,7 @@ export default function Quotes() {
           </Link>
         ) : null}
       </PageHeader>
-      <StatusFilter label="Quote status" statuses={general.QUOTE_STATUSES} current={status} />
+      <StatusTabs label="Quote status" values={general.QUOTE_STATUSES} names={statusLabel} current={status} />
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />
       ) : !list.data ? (

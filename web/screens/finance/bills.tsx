@@ -1,6 +1,6 @@
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { BILL_STATUS_LABELS, QueryTabs } from '../../components/finance.js';
+import { BILL_STATUS_LABELS } from '../../components/finance.js';
 import {
   Badge,
   Empty,
@@ -15,9 +15,10 @@ import {
 } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /** Bills by status (overdue included), of one vendor or all, paged from the URL. */
 
@@ -56,7 +57,7 @@ export default function Bills() {
     () =>
       unwrap(
         api.value.finance.bills.listBills({
-          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...filters },
+          query: { ...pageQuery(page, PAGE_SIZE), ...filters },
         }),
       ),
     [page, status, vendorId],
@@ -88,15 +89,7 @@ export default function Bills() {
           </Link>
         ) : null}
       </PageHeader>
-      <QueryTabs
-        label="Bill status"
-        name="status"
-        current={status ?? null}
-        options={[
-          { value: null, label: 'All' },
-          ...STATUS_ORDER.map((s) => ({ value: s, label: BILL_STATUS_LABELS[s] })),
-        ]}
-      />
+      <StatusTabs label="Bill status" values={STATUS_ORDER} names={BILL_STATUS_LABELS} current={status} />
       <div class="filters">
         <Select
           label="Vendor"
@@ -147,7 +140,7 @@ export default function Bills() {
           <Pager
             page={page}
             total={list.data.total_count}
-            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
+            totalPages={pagesOf(list.data.total_count, PAGE_SIZE)}
           />
         </>
       )}

@@ -20,7 +20,7 @@ import {
 } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
@@ -189,7 +189,7 @@ export default function Vendors() {
     () =>
       unwrap(
         api.value.finance.vendors.listVendors({
-          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+          query: pageQuery(page, PAGE_SIZE),
         }),
       ),
     [page],
@@ -275,7 +275,7 @@ export default function Vendors() {
           <Pager
             page={page}
             total={list.data.total_count}
-            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
+            totalPages={pagesOf(list.data.total_count, PAGE_SIZE)}
           />
         </>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { allEmployees, byName, fullName, offsetOf, pagesOf } from '../../components/hr.js';
+import { allEmployees, byName, fullName } from '../../components/hr.js';
 import {
   Button,
   Dialog,
@@ -20,7 +20,7 @@ import {
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
@@ -101,10 +101,7 @@ export default function Departments() {
   const [editing, setEditing] = useState<hr.Department | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.hr.departments.listDepartments({ query: { limit: LIMIT, offset: offsetOf(page, LIMIT) } }),
-      ),
+    () => unwrap(api.value.hr.departments.listDepartments({ query: { ...pageQuery(page, LIMIT) } })),
     [page],
   );
   // Heads' names, and the people a head is chosen among.

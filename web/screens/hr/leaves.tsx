@@ -9,9 +9,6 @@ import {
   LEAVE_TYPE_LABELS,
   LeaveActions,
   LeaveDialog,
-  offsetOf,
-  pagesOf,
-  QueryTabs,
 } from '../../components/hr.js';
 import {
   Badge,
@@ -29,9 +26,10 @@ import {
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
 
@@ -52,7 +50,7 @@ export default function Leaves() {
     () =>
       unwrap(
         api.value.hr.leaves.listLeaves({
-          query: { limit: LIMIT, offset: offsetOf(page, LIMIT), ...filters },
+          query: { ...pageQuery(page, LIMIT), ...filters },
         }),
       ),
     [page, status, employeeId],
@@ -120,7 +118,13 @@ export default function Leaves() {
           </Button>
         ) : null}
       </PageHeader>
-      <QueryTabs label="Leave status" name="status" values={LEAVE_STATUS_LABELS} current={status} />
+      <StatusTabs
+        label="Leave status"
+        param="status"
+        values={Object.keys(LEAVE_STATUS_LABELS)}
+        names={LEAVE_STATUS_LABELS}
+        current={status}
+      />
       <form class="filters" role="search" aria-label="Filter leaves" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Employee"

@@ -1,13 +1,7 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  CustomerPicker,
-  integerOf,
-  offsetOf,
-  pagesOf,
-  StatusTabs,
-} from '../../components/marketing-loyalty.js';
+import { CustomerPicker, integerOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -24,11 +18,12 @@ import {
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, useQueryText } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf, useQueryText } from '../../lib/lists.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /** Loyalty members: searched, by status and tier, paged from the URL; a customer enrolled here. */
 
@@ -108,7 +103,7 @@ export default function Members(_props: ScreenProps) {
     () =>
       unwrap(
         api.value.loyalty.members.listMembers({
-          query: { status, tier, search: search || undefined, ...offsetOf(page, SIZE) },
+          query: { status, tier, search: search || undefined, ...pageQuery(page, SIZE) },
         }),
       ),
     [page, status, tier, search],

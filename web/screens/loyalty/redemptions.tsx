@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
-import { MemberPicker, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
+import { MemberPicker } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -20,11 +20,12 @@ import {
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /**
  * Redemptions: by status and member, paged from the URL; a pending one fulfilled when the reward is
@@ -102,7 +103,7 @@ export default function Redemptions(_props: ScreenProps) {
     () =>
       unwrap(
         api.value.loyalty.redemptions.listRedemptions({
-          query: { status, memberId, ...offsetOf(page, SIZE) },
+          query: { status, memberId, ...pageQuery(page, SIZE) },
         }),
       ),
     [page, status, memberId],

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmDialog } from '../../components/actions.js';
-import { integerOf, MemberPicker, StatusTabs } from '../../components/marketing-loyalty.js';
+import { integerOf, MemberPicker } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -24,6 +24,7 @@ import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -19,11 +18,12 @@ import {
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /** Campaigns: by status, paged from the URL; a new draft made here of a template and a segment. */
 
@@ -160,7 +160,8 @@ export default function Campaigns(_props: ScreenProps) {
   const status = oneOf(query, 'status', marketing.CAMPAIGN_STATUSES);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
-    () => unwrap(api.value.marketing.campaigns.listCampaigns({ query: { status, ...offsetOf(page, SIZE) } })),
+    () =>
+      unwrap(api.value.marketing.campaigns.listCampaigns({ query: { status, ...pageQuery(page, SIZE) } })),
     [page, status],
   );
   return (

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -21,7 +20,7 @@ import {
 } from '../../components/ui.js';
 import { date, dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
@@ -323,7 +322,7 @@ function Contacts(props: { segment: Segment; version: number }) {
       unwrap(
         api.value.marketing.segments.listSegmentContacts({
           params: { id: props.segment.id },
-          query: offsetOf(page, size),
+          query: pageQuery(page, size),
         }),
       ),
     [props.segment.id, page, props.version],

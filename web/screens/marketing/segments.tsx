@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -18,11 +17,12 @@ import {
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /** Segments: by status, paged from the URL; a new one named here, its conditions built on its page. */
 
@@ -92,7 +92,7 @@ export default function Segments(_props: ScreenProps) {
   const status = oneOf(query, 'status', STATUSES);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
-    () => unwrap(api.value.marketing.segments.listSegments({ query: { status, ...offsetOf(page, SIZE) } })),
+    () => unwrap(api.value.marketing.segments.listSegments({ query: { status, ...pageQuery(page, SIZE) } })),
     [page, status],
   );
   return (
