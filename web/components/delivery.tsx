@@ -5,9 +5,9 @@ import { dateTime } from '../lib/format.js';
 import { describeError, useForm, useLoad } from '../lib/forms.js';
 import { summaryOf } from '../lib/refusals.js';
 import { api, can } from '../lib/session.js';
-import { CopyButton } from './actions.js';
 import { Button, Dialog, ErrorMessage, Field, TextArea } from './ui.js';
 import { fileNameOf, save } from '../lib/download.js';
+import { CopyButton } from './copy-button.js';
 
 /**
  * What invoices and quotes share on their way to the customer: the PDF downloaded, the send dialog

@@ -2,12 +2,14 @@ import { useState } from 'preact/hooks';
 import { hr, toMajor, toMinor, unwrap } from '../../client/index.js';
 import { currencyOptions } from '../lib/currencies.js';
 import { date, today } from '../lib/format.js';
-import { describeError, useForm, useLoad, type FieldErrors } from '../lib/forms.js';
+import { useForm, useLoad, type FieldErrors } from '../lib/forms.js';
 import { decimalText } from '../lib/lines.js';
 import { FIELD_MESSAGES } from '../lib/messages.js';
 import { conflictOn, summaryOf } from '../lib/refusals.js';
 import { api, can } from '../lib/session.js';
 import { Button, Dialog, ErrorMessage, Field, Select, TextArea } from './ui.js';
+import { useAction } from '../lib/action.js';
+import { ConfirmDialog } from './confirm.js';
 
 /**
  * What the HR screens share: labels, whole lists (departments, employees, approved leaves), the
@@ -529,28 +531,7 @@ function RejectButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, messag
 function CancelButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, message: string) => void }) {
   const { leave } = props;
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const who = leave.employee_name;
-  const close = () => {
-    setOpen(false);
-    setError(null);
-  };
-  const confirm = () => {
-    setBusy(true);
-    setError(null);
-    unwrap(api.value.hr.leaves.updateLeave({ params: { id: leave.id }, body: { status: 'cancelled' } })).then(
-      (res) => {
-        setBusy(false);
-        setOpen(false);
-        props.onDone(res.leave, `The leave of ${who} was cancelled.`);
-      },
-      (err: unknown) => {
-        setBusy(false);
-        setError(describeError(err).message);
-      },
-    );
-  };
   return (
     <>
       <Button
@@ -559,22 +540,25 @@ function CancelButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, messag
       >
         Cancel leave
       </Button>
-      <Dialog title={`Cancel the leave of ${who}?`} open={open} onClose={close}>
-        <div class="dialog-body">
-          <p>
-            {LEAVE_TYPE_LABELS[leave.type]}, {date(leave.start_date)} to {date(leave.end_date)} ({leave.days}{' '}
-            working day{leave.days === 1 ? '' : 's'}). A cancelled leave is final: taking it after all needs a
-            new request.
-          </p>
-        </div>
-        <ErrorMessage message={error} />
-        <div class="dialog-actions">
-          <Button onClick={close}>Keep the leave</Button>
-          <Button kind="danger" busy={busy} onClick={confirm}>
-            Cancel the leave
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        title={`Cancel the leave of ${who}?`}
+        confirmLabel="Cancel the leave"
+        cancelLabel="Keep the leave"
+        onClose={() => setOpen(false)}
+        onConfirm={async () => {
+          const res = await unwrap(
+            api.value.hr.leaves.updateLeave({ params: { id: leave.id }, body: { status: 'cancelled' } }),
+          );
+          props.onDone(res.leave, `The leave of ${who} was cancelled.`);
+        }}
+      >
+        <p>
+          {LEAVE_TYPE_LABELS[leave.type]}, {date(leave.start_date)} to {date(leave.end_date)} ({leave.days}{' '}
+          working day{leave.days === 1 ? '' : 's'}). A cancelled leave is final: taking it after all needs a
+          new request.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }
@@ -586,22 +570,17 @@ export function LeaveActions(props: {
   onError: (message: string) => void;
 }) {
   const { leave } = props;
-  const [busy, setBusy] = useState(false);
+  const approving = useAction();
   if (!can('updateLeave') || (leave.status !== 'pending' && leave.status !== 'approved')) return null;
   const who = leave.employee_name;
   const when = `from ${date(leave.start_date)}`;
-  const approve = () => {
-    setBusy(true);
-    unwrap(api.value.hr.leaves.updateLeave({ params: { id: leave.id }, body: { status: 'approved' } })).then(
-      (res) => {
-        setBusy(false);
-        props.onDone(res.leave, `The leave of ${who} was approved: ${res.leave.days} working days.`);
-      },
-      (err: unknown) => {
-        setBusy(false);
-        props.onError(describeError(err).message);
-      },
+  const approve = async () => {
+    const refusal = await approving.run(
+      () =>
+        unwrap(api.value.hr.leaves.updateLeave({ params: { id: leave.id }, body: { status: 'approved' } })),
+      (res) => props.onDone(res.leave, `The leave of ${who} was approved: ${res.leave.days} working days.`),
     );
+    if (refusal) props.onError(refusal);
   };
   return (
     <div class="row-actions">
@@ -609,9 +588,9 @@ export function LeaveActions(props: {
         <>
           <Button
             kind="primary"
-            busy={busy}
+            busy={approving.busy}
             aria-label={`Approve the leave of ${who} ${when}`}
-            onClick={approve}
+            onClick={() => void approve()}
           >
             Approve
           </Button>

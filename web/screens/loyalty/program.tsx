@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/actions.js';
-import { ConfirmButton } from '../../components/confirm.js';
+import { ConfirmButton, ConfirmDialog } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
 import { integerOf, decimalOf } from '../../components/marketing-loyalty.js';
 import {
@@ -19,10 +18,11 @@ import {
 } from '../../components/ui.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { dateTime, number } from '../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../lib/forms.js';
+import { useForm, useLoad } from '../../lib/forms.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { useAction } from '../../lib/action.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its
@@ -362,8 +362,7 @@ export default function ProgramScreen(_props: ScreenProps) {
   const load = useLoad(async () => (await unwrap(api.value.loyalty.program.getProgram())).data, []);
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [toggleError, setToggleError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const toggling = useAction();
 
   if (load.error) {
     return (
@@ -396,28 +395,21 @@ export default function ProgramScreen(_props: ScreenProps) {
       </>
     );
   }
-  const toggle = () => {
-    setBusy(true);
-    setToggleError(null);
-    unwrap(api.value.loyalty.program.updateProgram({ body: { isActive: !program.isActive } })).then(
+  const toggle = () =>
+    void toggling.run(
+      () => unwrap(api.value.loyalty.program.updateProgram({ body: { isActive: !program.isActive } })),
       () => {
-        setBusy(false);
         setNotice(program.isActive ? 'The program is switched off.' : 'The program is active again.');
         load.reload();
       },
-      (err: unknown) => {
-        setBusy(false);
-        setToggleError(describeError(err).message);
-      },
     );
-  };
   return (
     <>
       <PageHeader title={program.name}>
         {can('updateProgram') ? (
           <>
             <Button onClick={() => setEditing(true)}>Edit program</Button>
-            <Button busy={busy} onClick={toggle}>
+            <Button busy={toggling.busy} onClick={toggle}>
               {program.isActive ? 'Switch off' : 'Switch on'}
             </Button>
           </>
@@ -439,7 +431,7 @@ export default function ProgramScreen(_props: ScreenProps) {
         ) : null}
       </PageHeader>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={toggleError} />
+      <ErrorMessage message={toggling.error} />
       <section class="panel" aria-labelledby="program-rules">
         <h2 id="program-rules">Rules</h2>
         <dl class="facts">

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import { integerOf, MemberPicker } from '../../components/marketing-loyalty.js';
 import {
   Badge,
@@ -25,6 +24,7 @@ import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a

@@ -1,7 +1,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BmsApiError, contract, marketing, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import { ExportButton } from '../../components/csv.js';
 import {
   Badge,
@@ -25,6 +24,7 @@ import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 /**
  * One campaign: what it sends to whom, the moves its status allows (send, schedule, pause, resume,

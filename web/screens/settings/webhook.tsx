@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import { EventPicker, eventsMessage } from '../../components/event-picker.js';
 import {
   Badge,
@@ -24,6 +23,7 @@ import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { pageQuery, pagesOf } from '../../lib/lists.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 const PAGE_SIZE = 20;
 const STATUSES = webhooks.DELIVERY_STATUSES;
