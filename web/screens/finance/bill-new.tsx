@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { amountAdvice, CellInput, minorOf, showMinor } from '../../components/finance.js';
+import { amountAdvice, CellInput, minorOf, showMinor } from './shared.js';
 import { billMinor, itemMinor } from '../../lib/lines.js';
 import {
   Button,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { amountAdvice, BILL_METHOD_LABELS, minorOf, minorText } from '../../components/finance.js';
+import { amountAdvice, BILL_METHOD_LABELS, minorOf, minorText } from './shared.js';
 import {
   Badge,
   Button,

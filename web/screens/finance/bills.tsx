@@ -1,6 +1,6 @@
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { BILL_STATUS_LABELS } from '../../components/finance.js';
+import { BILL_STATUS_LABELS } from './shared.js';
 import {
   Badge,
   Empty,

@@ -1,14 +1,7 @@
 import { Fragment } from 'preact';
 import { contract, unwrap, type finance } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  accountLabel,
-  accountName,
-  dateOf,
-  FilterForm,
-  SOURCE_LABELS,
-  useAccounts,
-} from '../../components/finance.js';
+import { accountLabel, accountName, dateOf, FilterForm, SOURCE_LABELS, useAccounts } from './shared.js';
 import {
   Badge,
   Empty,

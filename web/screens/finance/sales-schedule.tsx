@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { RevenueChart } from '../../components/chart.js';
-import { currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
+import { currencyChoices, dateOf, FilterForm } from './shared.js';
 import {
   Empty,
   ErrorMessage,

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { amountAdvice, minorOf, minorText } from '../../components/finance.js';
+import { amountAdvice, minorOf, minorText } from './shared.js';
 import {
   Button,
   Dialog,

@@ -7,7 +7,7 @@ import {
   fullName,
   isoDay,
   LEAVE_TYPE_LABELS,
-} from '../../components/hr.js';
+} from './shared.js';
 import {
   Empty,
   ErrorMessage,

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { allEmployees, byName, fullName } from '../../components/hr.js';
+import { allEmployees, byName, fullName } from './shared.js';
 import {
   Button,
   Dialog,

@@ -10,7 +10,7 @@ import {
   LEAVE_TYPE_LABELS,
   LeaveActions,
   LeaveDialog,
-} from '../../components/hr.js';
+} from './shared.js';
 import {
   Badge,
   Button,

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ImportButton } from '../../components/csv-import.js';
-import { allDepartments, EMPLOYEE_STATUS_LABELS, EmployeeForm, fullName } from '../../components/hr.js';
+import { allDepartments, EMPLOYEE_STATUS_LABELS, EmployeeForm, fullName } from './shared.js';
 import {
   Badge,
   Button,

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { BmsApiError, contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import { integerOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -26,6 +25,7 @@ import { here, navigate, withQuery } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
+import { integerOf } from '../../lib/numbers.js';
 
 /**
  * One member: balance, tier and status (changed here), points added or removed with a reason, and

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { CustomerPicker, integerOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -24,6 +23,8 @@ import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
+import { CustomerPicker } from '../marketing/customer-picker.js';
+import { integerOf } from '../../lib/numbers.js';
 
 /** Loyalty members: searched, by status and tier, paged from the URL; a customer enrolled here. */
 

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton, ConfirmDialog } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import { integerOf, decimalOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -23,6 +22,7 @@ import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
+import { decimalOf, integerOf } from '../../lib/numbers.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { MemberPicker } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -26,6 +25,7 @@ import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
+import { MemberPicker } from './member-picker.js';
 
 /**
  * Redemptions: by status and member, paged from the URL; a pending one fulfilled when the reward is

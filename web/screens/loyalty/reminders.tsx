@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { integerOf, MemberPicker } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -25,6 +24,8 @@ import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
+import { MemberPicker } from './member-picker.js';
+import { integerOf } from '../../lib/numbers.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { decimalOf, integerOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -26,6 +25,7 @@ import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
+import { decimalOf, integerOf } from '../../lib/numbers.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { EventPicker, eventsMessage } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage } from './event-picker.js';
 import {
   Badge,
   Button,

@@ -6,14 +6,14 @@ import {
   isSignInChallenge,
   unwrap,
   type auth as authTypes,
-} from '../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Loading } from '../components/ui.js';
-import { date } from '../lib/format.js';
-import { FieldRefusal, useForm, useLoad } from '../lib/forms.js';
-import { ROLE_HELP, roleLabel } from '../lib/messages.js';
-import { navigate } from '../lib/router.js';
-import type { ScreenProps } from '../lib/screen.js';
-import { adopt, api, session } from '../lib/session.js';
+} from '../../../client/index.js';
+import { Button, ErrorMessage, Field, Link, Loading } from '../../components/ui.js';
+import { date } from '../../lib/format.js';
+import { FieldRefusal, useForm, useLoad } from '../../lib/forms.js';
+import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
+import { navigate } from '../../lib/router.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { adopt, api, session } from '../../lib/session.js';
 
 /**
  * Accepting an invitation: the mail's link `/invitations/<token>` lands here with the token in the

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { contract, general, unwrap } from '../../client/index.js';
-import { ExportButton } from '../components/csv.js';
-import { ImportButton } from '../components/csv-import.js';
-import { CustomerForm } from '../components/customer-form.js';
+import { contract, general, unwrap } from '../../../../client/index.js';
+import { ExportButton } from '../../../components/csv.js';
+import { ImportButton } from '../../../components/csv-import.js';
+import { CustomerForm } from './customer-form.js';
 import {
   Button,
   Dialog,
@@ -15,12 +15,12 @@ import {
   Pager,
   Table,
   type Column,
-} from '../components/ui.js';
-import { date } from '../lib/format.js';
-import { useLoad } from '../lib/forms.js';
-import { apiSort, pageOf, sortOf, useQueryText } from '../lib/lists.js';
-import { here, navigate, withQuery } from '../lib/router.js';
-import { api, can } from '../lib/session.js';
+} from '../../../components/ui.js';
+import { date } from '../../../lib/format.js';
+import { useLoad } from '../../../lib/forms.js';
+import { apiSort, pageOf, sortOf, useQueryText } from '../../../lib/lists.js';
+import { here, navigate, withQuery } from '../../../lib/router.js';
+import { api, can } from '../../../lib/session.js';
 
 /** Customers: searched, sorted and paged from the URL; a new one added in a dialog. */
 

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { contract, general, unwrap } from '../../client/index.js';
-import { ConfirmButton } from '../components/confirm.js';
-import { ExportButton } from '../components/csv.js';
-import { ImportButton } from '../components/csv-import.js';
+import { contract, general, unwrap } from '../../../../client/index.js';
+import { ConfirmButton } from '../../../components/confirm.js';
+import { ExportButton } from '../../../components/csv.js';
+import { ImportButton } from '../../../components/csv-import.js';
 import {
   Button,
   Dialog,
@@ -18,15 +18,15 @@ import {
   Table,
   TextArea,
   type Column,
-} from '../components/ui.js';
-import { conflictOn, summaryOf } from '../lib/refusals.js';
-import { currencyOptions, useBaseCurrency } from '../lib/currencies.js';
-import { date, money, number } from '../lib/format.js';
-import { useForm, useLoad } from '../lib/forms.js';
-import { decimalText } from '../lib/lines.js';
-import { apiSort, pageOf, sortOf, useQueryText } from '../lib/lists.js';
-import { here, withQuery } from '../lib/router.js';
-import { api, can } from '../lib/session.js';
+} from '../../../components/ui.js';
+import { conflictOn, summaryOf } from '../../../lib/refusals.js';
+import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
+import { date, money, number } from '../../../lib/format.js';
+import { useForm, useLoad } from '../../../lib/forms.js';
+import { decimalText } from '../../../lib/lines.js';
+import { apiSort, pageOf, sortOf, useQueryText } from '../../../lib/lists.js';
+import { here, withQuery } from '../../../lib/router.js';
+import { api, can } from '../../../lib/session.js';
 
 /** Products: searched, sorted and paged from the URL; added, changed and deleted in dialogs. */
 

@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
-import { hr, toMajor, toMinor, unwrap } from '../../client/index.js';
-import { currencyOptions } from '../lib/currencies.js';
-import { date, today } from '../lib/format.js';
-import { useForm, useLoad, type FieldErrors } from '../lib/forms.js';
-import { decimalText } from '../lib/lines.js';
-import { FIELD_MESSAGES } from '../lib/messages.js';
-import { conflictOn, summaryOf } from '../lib/refusals.js';
-import { api, can } from '../lib/session.js';
-import { Button, Dialog, ErrorMessage, Field, Select, TextArea } from './ui.js';
-import { useAction } from '../lib/action.js';
-import { ConfirmDialog } from './confirm.js';
+import { hr, toMajor, toMinor, unwrap } from '../../../client/index.js';
+import { currencyOptions } from '../../lib/currencies.js';
+import { date, today } from '../../lib/format.js';
+import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
+import { decimalText } from '../../lib/lines.js';
+import { FIELD_MESSAGES } from '../../lib/messages.js';
+import { conflictOn, summaryOf } from '../../lib/refusals.js';
+import { api, can } from '../../lib/session.js';
+import { Button, Dialog, ErrorMessage, Field, Select, TextArea } from '../../components/ui.js';
+import { useAction } from '../../lib/action.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 /**
  * What the HR screens share: labels, whole lists (departments, employees, approved leaves), the

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { auth, isSignInChallenge, unwrap, type auth as authTypes } from '../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Select } from '../components/ui.js';
-import { BmsApiError } from '../../client/index.js';
-import { useForm } from '../lib/forms.js';
-import { adopt, api } from '../lib/session.js';
+import { auth, isSignInChallenge, unwrap, type auth as authTypes } from '../../../client/index.js';
+import { Button, ErrorMessage, Field, Link, Select } from '../../components/ui.js';
+import { BmsApiError } from '../../../client/index.js';
+import { useForm } from '../../lib/forms.js';
+import { adopt, api } from '../../lib/session.js';
 
 /** A choice of business from the 422 a person of several teams gets: `<id>: <name>`. */
 function choicesOf(err: unknown): { value: string; label: string }[] {

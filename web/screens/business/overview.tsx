@@ -1,11 +1,11 @@
 import { useMemo } from 'preact/hooks';
-import { unwrap, type finance, type general, type loyalty, type marketing } from '../../client/index.js';
-import { RevenueChart } from '../components/chart.js';
-import { Badge, Empty, ErrorMessage, Link, Loading, PageHeader } from '../components/ui.js';
-import { useLoad, type Load } from '../lib/forms.js';
-import { date, minorMoney, money, monthStart, number, percent, today } from '../lib/format.js';
-import { NOT_WITHIN_HORIZON, withinHorizon } from '../lib/messages.js';
-import { allowed, api, session } from '../lib/session.js';
+import { unwrap, type finance, type general, type loyalty, type marketing } from '../../../client/index.js';
+import { RevenueChart } from '../../components/chart.js';
+import { Badge, Empty, ErrorMessage, Link, Loading, PageHeader } from '../../components/ui.js';
+import { useLoad, type Load } from '../../lib/forms.js';
+import { date, minorMoney, money, monthStart, number, percent, today } from '../../lib/format.js';
+import { NOT_WITHIN_HORIZON, withinHorizon } from '../../lib/messages.js';
+import { allowed, api, session } from '../../lib/session.js';
 
 /**
  * The business at a glance: revenue by month with its cumulative line and the VAT threshold (the

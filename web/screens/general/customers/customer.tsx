@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { contract, general, unwrap } from '../../client/index.js';
-import { ConfirmButton } from '../components/confirm.js';
-import { CustomerForm } from '../components/customer-form.js';
-import { ExportButton } from '../components/csv.js';
-import { InvoiceTable } from '../components/documents.js';
+import { contract, general, unwrap } from '../../../../client/index.js';
+import { ConfirmButton } from '../../../components/confirm.js';
+import { CustomerForm } from './customer-form.js';
+import { ExportButton } from '../../../components/csv.js';
+import { InvoiceTable } from '../documents/documents.js';
 import {
   Button,
   Dialog,
@@ -14,13 +14,13 @@ import {
   Notice,
   PageHeader,
   Pager,
-} from '../components/ui.js';
-import { date, dateTime } from '../lib/format.js';
-import { useLoad } from '../lib/forms.js';
-import { apiSort, pageOf, sortOf } from '../lib/lists.js';
-import { here, navigate } from '../lib/router.js';
-import { allowed, api, can } from '../lib/session.js';
-import type { ScreenProps } from '../lib/screen.js';
+} from '../../../components/ui.js';
+import { date, dateTime } from '../../../lib/format.js';
+import { useLoad } from '../../../lib/forms.js';
+import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
+import { here, navigate } from '../../../lib/router.js';
+import { allowed, api, can } from '../../../lib/session.js';
+import type { ScreenProps } from '../../../lib/screen.js';
 
 /** One customer: contact details, edit and delete, and the invoices made out to them. */
 

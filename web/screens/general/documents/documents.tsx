@@ -1,14 +1,14 @@
 import { Fragment } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { general, unwrap } from '../../client/index.js';
-import { isCurrency, currencyOptions, useBaseCurrency } from '../lib/currencies.js';
-import { date, money } from '../lib/format.js';
-import { useForm, useLoad, type FieldErrors } from '../lib/forms.js';
-import { FIELD_MESSAGES, invoiceStatus, statusLabel } from '../lib/messages.js';
+import { general, unwrap } from '../../../../client/index.js';
+import { isCurrency, currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
+import { date, money } from '../../../lib/format.js';
+import { useForm, useLoad, type FieldErrors } from '../../../lib/forms.js';
+import { FIELD_MESSAGES, invoiceStatus, statusLabel } from '../../../lib/messages.js';
 
 export { statusLabel };
-import { summaryOf } from '../lib/refusals.js';
+import { summaryOf } from '../../../lib/refusals.js';
 import {
   decimalText,
   documentTotals,
@@ -17,8 +17,8 @@ import {
   majorOf,
   priceMinor,
   type DocumentTotals,
-} from '../lib/lines.js';
-import { allowed, api } from '../lib/session.js';
+} from '../../../lib/lines.js';
+import { allowed, api } from '../../../lib/session.js';
 import {
   Badge,
   Button,
@@ -30,7 +30,7 @@ import {
   Table,
   TextArea,
   type Column,
-} from './ui.js';
+} from '../../../components/ui.js';
 
 /**
  * What invoices and quotes share: their lists, the status filter, the form that makes one (customer,

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../client/index.js';
-import { ConfirmButton } from '../components/confirm.js';
-import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../components/delivery.js';
-import { DocumentForm, DocumentLines, ISSUE_DATE_HINT } from '../components/documents.js';
+import { general, unwrap } from '../../../../client/index.js';
+import { ConfirmButton } from '../../../components/confirm.js';
+import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
+import { DocumentForm, DocumentLines, ISSUE_DATE_HINT } from '../documents/documents.js';
 import {
   Badge,
   Button,
@@ -15,15 +15,15 @@ import {
   PageHeader,
   Select,
   Table,
-} from '../components/ui.js';
-import { date, dateTime, money, today } from '../lib/format.js';
-import { describeError, useForm, useLoad } from '../lib/forms.js';
-import { invoiceStatus } from '../lib/messages.js';
-import { summaryOf } from '../lib/refusals.js';
-import { decimalText } from '../lib/lines.js';
-import { navigate } from '../lib/router.js';
-import { allowed, api, can } from '../lib/session.js';
-import type { ScreenProps } from '../lib/screen.js';
+} from '../../../components/ui.js';
+import { date, dateTime, money, today } from '../../../lib/format.js';
+import { describeError, useForm, useLoad } from '../../../lib/forms.js';
+import { invoiceStatus } from '../../../lib/messages.js';
+import { summaryOf } from '../../../lib/refusals.js';
+import { decimalText } from '../../../lib/lines.js';
+import { navigate } from '../../../lib/router.js';
+import { allowed, api, can } from '../../../lib/session.js';
+import type { ScreenProps } from '../../../lib/screen.js';
 
 /**
  * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { audit, contract, unwrap } from '../../client/index.js';
-import { ExportButton } from '../components/csv.js';
+import { audit, contract, unwrap } from '../../../client/index.js';
+import { ExportButton } from '../../components/csv.js';
 import {
   Button,
   Empty,
@@ -12,14 +12,14 @@ import {
   Pager,
   Select,
   Table,
-} from '../components/ui.js';
-import { dateTime, minorMoney } from '../lib/format.js';
-import { auditSentence, operationLabel, sentenceText } from '../lib/audit-messages.js';
-import { useLoad } from '../lib/forms.js';
-import { here, navigate, withQuery } from '../lib/router.js';
-import { allowed, api, session } from '../lib/session.js';
-import type { ScreenProps } from '../lib/screen.js';
-import { pagesOf } from '../lib/lists.js';
+} from '../../components/ui.js';
+import { dateTime, minorMoney } from '../../lib/format.js';
+import { auditSentence, operationLabel, sentenceText } from '../../lib/audit-messages.js';
+import { useLoad } from '../../lib/forms.js';
+import { here, navigate, withQuery } from '../../lib/router.js';
+import { allowed, api, session } from '../../lib/session.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { pagesOf } from '../../lib/lists.js';
 
 const PAGE_SIZE = 50;
 type TextFilter = 'actor_id' | 'resource_id';

@@ -1,12 +1,12 @@
-import { contract, general, unwrap } from '../../client/index.js';
-import { ExportButton } from '../components/csv.js';
-import { InvoiceTable, statusLabel } from '../components/documents.js';
-import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../components/ui.js';
-import { useLoad } from '../lib/forms.js';
-import { apiSort, oneOf, pageOf, sortOf } from '../lib/lists.js';
-import { here, withQuery } from '../lib/router.js';
-import { allowed, api, can } from '../lib/session.js';
-import { StatusTabs } from '../components/status-tabs.js';
+import { contract, general, unwrap } from '../../../../client/index.js';
+import { ExportButton } from '../../../components/csv.js';
+import { InvoiceTable, statusLabel } from '../documents/documents.js';
+import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../../../components/ui.js';
+import { useLoad } from '../../../lib/forms.js';
+import { apiSort, oneOf, pageOf, sortOf } from '../../../lib/lists.js';
+import { here, withQuery } from '../../../lib/router.js';
+import { allowed, api, can } from '../../../lib/session.js';
+import { StatusTabs } from '../../../components/status-tabs.js';
 
 /** The statuses in the order an invoice moves through them. */
 const STATUS_ORDER = [

@@ -1,13 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useState } from 'preact/hooks';
-import { finance, unwrap } from '../../client/index.js';
-import { currencyOptions } from '../lib/currencies.js';
-import { useLoad } from '../lib/forms.js';
-import { exponentOf, priceMinor } from '../lib/lines.js';
-import { FIELD_MESSAGES } from '../lib/messages.js';
-import { here, href, navigate, withQuery } from '../lib/router.js';
-import { allowed, api } from '../lib/session.js';
-import { Button, Field, Select } from './ui.js';
+import { finance, unwrap } from '../../../client/index.js';
+import { currencyOptions } from '../../lib/currencies.js';
+import { useLoad } from '../../lib/forms.js';
+import { exponentOf, priceMinor } from '../../lib/lines.js';
+import { FIELD_MESSAGES } from '../../lib/messages.js';
+import { here, href, navigate, withQuery } from '../../lib/router.js';
+import { allowed, api } from '../../lib/session.js';
+import { Button, Field, Select } from '../../components/ui.js';
 
 /**
  * What the finance screens share: amounts typed in major units and kept as integer minor units

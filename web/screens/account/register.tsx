@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../client/index.js';
-import { Button, ErrorMessage, Field, Link } from '../components/ui.js';
-import { useForm } from '../lib/forms.js';
-import { navigate } from '../lib/router.js';
-import { adopt, api } from '../lib/session.js';
+import { auth, unwrap } from '../../../client/index.js';
+import { Button, ErrorMessage, Field, Link } from '../../components/ui.js';
+import { useForm } from '../../lib/forms.js';
+import { navigate } from '../../lib/router.js';
+import { adopt, api } from '../../lib/session.js';
 
 export default function Register() {
   const [businessName, setBusinessName] = useState('');

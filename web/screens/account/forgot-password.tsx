@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Notice } from '../components/ui.js';
-import { useForm } from '../lib/forms.js';
-import { api } from '../lib/session.js';
+import { auth, unwrap } from '../../../client/index.js';
+import { Button, ErrorMessage, Field, Link, Notice } from '../../components/ui.js';
+import { useForm } from '../../lib/forms.js';
+import { api } from '../../lib/session.js';
 
 /**
  * Asks for a password reset link. The service answers the same whether or not the address has an

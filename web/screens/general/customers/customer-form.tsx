@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../client/index.js';
-import { conflictOn, summaryOf } from '../lib/refusals.js';
-import { useForm } from '../lib/forms.js';
-import { api } from '../lib/session.js';
-import { Button, ErrorMessage, Field } from './ui.js';
+import { general, unwrap } from '../../../../client/index.js';
+import { conflictOn, summaryOf } from '../../../lib/refusals.js';
+import { useForm } from '../../../lib/forms.js';
+import { api } from '../../../lib/session.js';
+import { Button, ErrorMessage, Field } from '../../../components/ui.js';
 
 /** A customer's contact details, new or changed, checked with the contract's schema before sending. */
 

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Notice } from '../components/ui.js';
-import { useForm } from '../lib/forms.js';
-import { api, expired, session } from '../lib/session.js';
+import { auth, unwrap } from '../../../client/index.js';
+import { Button, ErrorMessage, Field, Link, Notice } from '../../components/ui.js';
+import { useForm } from '../../lib/forms.js';
+import { api, expired, session } from '../../lib/session.js';
 
 /**
  * The page a reset mail links to: the token rides in the URL's fragment (never sent to a server),

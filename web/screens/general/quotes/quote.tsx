@@ -1,15 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../client/index.js';
-import { ConfirmButton } from '../components/confirm.js';
-import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../components/delivery.js';
-import { DocumentForm, DocumentLines, VALID_UNTIL_HINT } from '../components/documents.js';
-import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../components/ui.js';
-import { date, dateTime } from '../lib/format.js';
-import { describeError, useLoad } from '../lib/forms.js';
-import { navigate } from '../lib/router.js';
-import { allowed, api, can } from '../lib/session.js';
-import type { ScreenProps } from '../lib/screen.js';
+import { general, unwrap } from '../../../../client/index.js';
+import { ConfirmButton } from '../../../components/confirm.js';
+import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
+import { DocumentForm, DocumentLines, VALID_UNTIL_HINT } from '../documents/documents.js';
+import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../../components/ui.js';
+import { date, dateTime } from '../../../lib/format.js';
+import { describeError, useLoad } from '../../../lib/forms.js';
+import { navigate } from '../../../lib/router.js';
+import { allowed, api, can } from '../../../lib/session.js';
+import type { ScreenProps } from '../../../lib/screen.js';
 
 /**
  * One quote: its lines and totals; send, accept, decline, convert into an invoice or delete, as its

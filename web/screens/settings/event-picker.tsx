@@ -1,7 +1,7 @@
 import { useId } from 'preact/hooks';
-import { EVENT_NAMES, type EventName } from '../../client/index.js';
-import { Button } from './ui.js';
-import { FIELD_MESSAGES } from '../lib/messages.js';
+import { EVENT_NAMES, type EventName } from '../../../client/index.js';
+import { Button } from '../../components/ui.js';
+import { FIELD_MESSAGES } from '../../lib/messages.js';
 
 /** The events a webhook may subscribe to, grouped by resource (`customer`, `invoice`, ...). */
 const GROUPS: [string, EventName[]][] = (() => {

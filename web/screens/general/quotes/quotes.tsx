@@ -1,12 +1,12 @@
-import { contract, general, unwrap } from '../../client/index.js';
-import { ExportButton } from '../components/csv.js';
-import { QuoteTable, statusLabel } from '../components/documents.js';
-import { Empty, ErrorMessage, Link, Loading, PageHeader, Pager } from '../components/ui.js';
-import { useLoad } from '../lib/forms.js';
-import { apiSort, oneOf, pageOf, sortOf } from '../lib/lists.js';
-import { here, withQuery } from '../lib/router.js';
-import { api, can } from '../lib/session.js';
-import { StatusTabs } from '../components/status-tabs.js';
+import { contract, general, unwrap } from '../../../../client/index.js';
+import { ExportButton } from '../../../components/csv.js';
+import { QuoteTable, statusLabel } from '../documents/documents.js';
+import { Empty, ErrorMessage, Link, Loading, PageHeader, Pager } from '../../../components/ui.js';
+import { useLoad } from '../../../lib/forms.js';
+import { apiSort, oneOf, pageOf, sortOf } from '../../../lib/lists.js';
+import { here, withQuery } from '../../../lib/router.js';
+import { api, can } from '../../../lib/session.js';
+import { StatusTabs } from '../../../components/status-tabs.js';
 
 /** Quotes by status (the URL's `status`), sorted and paged from the URL. */
 export default function Quotes() {

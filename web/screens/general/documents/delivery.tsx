@@ -1,13 +1,13 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { z } from 'zod';
-import { contract, unwrap } from '../../client/index.js';
-import { dateTime } from '../lib/format.js';
-import { describeError, useForm, useLoad } from '../lib/forms.js';
-import { summaryOf } from '../lib/refusals.js';
-import { api, can } from '../lib/session.js';
-import { Button, Dialog, ErrorMessage, Field, TextArea } from './ui.js';
-import { fileNameOf, save } from '../lib/download.js';
-import { CopyButton } from './copy-button.js';
+import { contract, unwrap } from '../../../../client/index.js';
+import { dateTime } from '../../../lib/format.js';
+import { describeError, useForm, useLoad } from '../../../lib/forms.js';
+import { summaryOf } from '../../../lib/refusals.js';
+import { api, can } from '../../../lib/session.js';
+import { Button, Dialog, ErrorMessage, Field, TextArea } from '../../../components/ui.js';
+import { fileNameOf, save } from '../../../lib/download.js';
+import { CopyButton } from '../../../components/copy-button.js';
 
 /**
  * What invoices and quotes share on their way to the customer: the PDF downloaded, the send dialog
