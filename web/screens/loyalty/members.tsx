@@ -17,9 +17,9 @@ import {
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, pageQuery, pagesOf, useQueryText } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { here, navigate, withQuery } from '../../lib/router.js';
+import { here, navigate, useQueryText, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';

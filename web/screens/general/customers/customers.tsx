@@ -18,8 +18,8 @@ import {
 } from '../../../components/ui.js';
 import { date } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
-import { apiSort, pageOf, sortOf, useQueryText } from '../../../lib/lists.js';
-import { here, navigate, withQuery } from '../../../lib/router.js';
+import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
+import { here, navigate, useQueryText, withQuery } from '../../../lib/router.js';
 import { api, can } from '../../../lib/session.js';
 
 /** Customers: searched, sorted and paged from the URL; a new one added in a dialog. */

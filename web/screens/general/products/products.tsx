@@ -24,8 +24,8 @@ import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
 import { date, money, number } from '../../../lib/format.js';
 import { useForm, useLoad } from '../../../lib/forms.js';
 import { decimalText } from '../../../lib/lines.js';
-import { apiSort, pageOf, sortOf, useQueryText } from '../../../lib/lists.js';
-import { here, withQuery } from '../../../lib/router.js';
+import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
+import { here, useQueryText, withQuery } from '../../../lib/router.js';
 import { api, can } from '../../../lib/session.js';
 
 /** Products: searched, sorted and paged from the URL; added, changed and deleted in dialogs. */
