@@ -23,6 +23,7 @@ import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { actionsColumn, EditDialog } from './editable.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its
@@ -302,35 +303,15 @@ function Tiers(props: { program: Program }) {
             { label: 'From lifetime points', numeric: true, render: (t) => number(t.minPoints) },
             { label: 'Multiplier', numeric: true, render: (t) => `×${t.multiplier}` },
             { label: 'Order', numeric: true, render: (t) => t.sortOrder },
-            ...(writable
-              ? [
-                  {
-                    label: 'Actions',
-                    render: (t: Tier) => (
-                      <div class="row-actions">
-                        {can('updateTier') ? (
-                          <Button onClick={() => setEditing(t)}>
-                            Edit<span class="visually-hidden"> {t.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('deleteTier') ? (
-                          <Button kind="danger" onClick={() => setDeleting(t)}>
-                            Delete<span class="visually-hidden"> {t.name}</span>
-                          </Button>
-                        ) : null}
-                      </div>
-                    ),
-                  },
-                ]
-              : []),
+            ...actionsColumn<Tier>({
+              show: writable,
+              onEdit: can('updateTier') ? setEditing : undefined,
+              onDelete: can('deleteTier') ? setDeleting : undefined,
+            }),
           ]}
         />
       )}
-      <Dialog
-        title={editing === 'new' ? 'Add a tier' : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
+      <EditDialog editing={editing} addTitle="Add a tier" onClose={() => setEditing(null)}>
         <TierForm
           tier={editing === 'new' ? null : editing}
           onCancel={() => setEditing(null)}
@@ -339,7 +320,7 @@ function Tiers(props: { program: Program }) {
             tiers.reload();
           }}
         />
-      </Dialog>
+      </EditDialog>
       {deleting ? (
         <ConfirmDialog
           open

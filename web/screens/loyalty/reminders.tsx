@@ -26,6 +26,7 @@ import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { MemberPicker } from './member-picker.js';
 import { integerOf } from '../../lib/numbers.js';
+import { actionsColumn, EditDialog } from './editable.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a
@@ -226,40 +227,21 @@ export default function Reminders(_props: ScreenProps) {
             { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
             { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
             { label: 'Added', render: (r) => date(r.dateCreated) },
-            ...(anyAction
-              ? [
-                  {
-                    label: 'Actions',
-                    render: (r: Reminder) => (
-                      <div class="row-actions">
-                        {can('completeReminder') && r.isActive ? (
-                          <Button kind="primary" onClick={() => setCompleting(r)}>
-                            Record service<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('updateReminder') ? (
-                          <Button onClick={() => setEditing(r)}>
-                            Edit<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('deleteReminder') ? (
-                          <Button kind="danger" onClick={() => setDeleting(r)}>
-                            Delete<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                      </div>
-                    ),
-                  },
-                ]
-              : []),
+            ...actionsColumn<Reminder>({
+              show: anyAction,
+              before: (r) =>
+                can('completeReminder') && r.isActive ? (
+                  <Button kind="primary" onClick={() => setCompleting(r)}>
+                    Record service<span class="visually-hidden"> {r.name}</span>
+                  </Button>
+                ) : null,
+              onEdit: can('updateReminder') ? setEditing : undefined,
+              onDelete: can('deleteReminder') ? setDeleting : undefined,
+            }),
           ]}
         />
       )}
-      <Dialog
-        title={editing === 'new' ? 'Add a service reminder' : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
+      <EditDialog editing={editing} addTitle="Add a service reminder" onClose={() => setEditing(null)}>
         <ReminderForm
           key={editing === 'new' ? 'new' : editing?.publicId}
           reminder={editing === 'new' ? null : editing}
@@ -270,7 +252,7 @@ export default function Reminders(_props: ScreenProps) {
             list.reload();
           }}
         />
-      </Dialog>
+      </EditDialog>
       <Dialog
         title={completing ? `Record ${completing.name}` : ''}
         open={completing !== null}

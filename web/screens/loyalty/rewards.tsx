@@ -4,7 +4,6 @@ import { ExportButton } from '../../components/csv.js';
 import {
   Badge,
   Button,
-  Dialog,
   Empty,
   ErrorMessage,
   Field,
@@ -26,6 +25,7 @@ import type { ScreenProps } from '../../lib/screen.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { actionsColumn, EditDialog } from './editable.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
 
@@ -220,35 +220,15 @@ export default function Rewards(_props: ScreenProps) {
               render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
             },
             { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-            ...(actions
-              ? [
-                  {
-                    label: 'Actions',
-                    render: (r: Reward) => (
-                      <div class="row-actions">
-                        {can('updateReward') ? (
-                          <Button onClick={() => setEditing(r)}>
-                            Edit<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('deleteReward') ? (
-                          <Button kind="danger" onClick={() => setDeleting(r)}>
-                            Delete<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                      </div>
-                    ),
-                  },
-                ]
-              : []),
+            ...actionsColumn<Reward>({
+              show: actions,
+              onEdit: can('updateReward') ? setEditing : undefined,
+              onDelete: can('deleteReward') ? setDeleting : undefined,
+            }),
           ]}
         />
       )}
-      <Dialog
-        title={editing === 'new' ? 'Add a reward' : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
+      <EditDialog editing={editing} addTitle="Add a reward" onClose={() => setEditing(null)}>
         <RewardForm
           key={editing === 'new' ? 'new' : editing?.publicId}
           reward={editing === 'new' ? null : editing}
@@ -259,7 +239,7 @@ export default function Rewards(_props: ScreenProps) {
             list.reload();
           }}
         />
-      </Dialog>
+      </EditDialog>
       {deleting ? (
         <ConfirmDialog
           open
