@@ -1,0 +1,56 @@
+import type { ComponentChildren } from 'preact';
+import { pagesOf } from '../lib/lists.js';
+import { withQuery } from '../lib/router.js';
+import { Empty, ErrorMessage, Link, Loading, Pager } from './ui.js';
+
+/**
+ * A list page's body below its filters: the refusal with a retry, loading, or when nothing came back
+ * why (the filter left nothing, the page is past the end, or there is nothing yet), else the rows (the
+ * caller's table) and the pager.
+ */
+export function PagedList<T>(props: {
+  error: string | null;
+  reload: () => void;
+  /** The rows of the page and the total count; undefined while loading. */
+  data: { rows: T[]; total: number } | undefined;
+  page: number;
+  size: number;
+  /** A filter in the query that may be what leaves the list empty. */
+  filter?: { value: string | undefined; key: string; plural: string };
+  empty: { title: string; children: ComponentChildren };
+  children: (rows: T[]) => ComponentChildren;
+}) {
+  const { data, page, filter } = props;
+  if (props.error) return <ErrorMessage message={props.error} onRetry={props.reload} />;
+  if (!data) return <Loading />;
+  if (data.rows.length === 0) {
+    if (filter?.value) {
+      return (
+        <Empty title={`No ${filter.value} ${filter.plural}`}>
+          <p>
+            <Link to={withQuery({ [filter.key]: null, page: null })}>
+              Show every {filter.plural.replace(/s$/, '')}
+            </Link>
+            .
+          </p>
+        </Empty>
+      );
+    }
+    if (page > 1) {
+      return (
+        <Empty title={`There is no page ${page}`}>
+          <p>
+            <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+          </p>
+        </Empty>
+      );
+    }
+    return <Empty title={props.empty.title}>{props.empty.children}</Empty>;
+  }
+  return (
+    <>
+      {props.children(data.rows)}
+      <Pager page={page} total={data.total} totalPages={pagesOf(data.total, props.size)} />
+    </>
+  );
+}
