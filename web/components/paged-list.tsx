@@ -15,23 +15,24 @@ export function PagedList<T>(props: {
   data: { rows: T[]; total: number } | undefined;
   page: number;
   size: number;
-  /** A filter in the query that may be what leaves the list empty. */
-  filter?: { value: string | undefined; key: string; plural: string };
+  /**
+   * When filters in the query are what may leave the list empty: what to say then, the query keys a
+   * link clears and its words.
+   */
+  filtered?: { active: boolean; title: string; clear: readonly string[]; show: string };
   empty: { title: string; children: ComponentChildren };
   children: (rows: T[]) => ComponentChildren;
 }) {
-  const { data, page, filter } = props;
+  const { data, page, filtered } = props;
   if (props.error) return <ErrorMessage message={props.error} onRetry={props.reload} />;
   if (!data) return <Loading />;
   if (data.rows.length === 0) {
-    if (filter?.value) {
+    if (filtered?.active) {
+      const clear = Object.fromEntries(filtered.clear.map((key) => [key, null]));
       return (
-        <Empty title={`No ${filter.value} ${filter.plural}`}>
+        <Empty title={filtered.title}>
           <p>
-            <Link to={withQuery({ [filter.key]: null, page: null })}>
-              Show every {filter.plural.replace(/s$/, '')}
-            </Link>
-            .
+            <Link to={withQuery({ ...clear, page: null })}>{filtered.show}</Link>.
           </p>
         </Empty>
       );

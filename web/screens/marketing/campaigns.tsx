@@ -180,7 +180,12 @@ export default function Campaigns(_props: ScreenProps) {
         data={list.data && { rows: list.data.campaigns, total: list.data.total_count }}
         page={page}
         size={SIZE}
-        filter={{ value: status, key: 'status', plural: 'campaigns' }}
+        filtered={{
+          active: !!status,
+          title: `No ${status} campaigns`,
+          clear: ['status'],
+          show: 'Show every campaign',
+        }}
         empty={{
           title: 'No campaigns yet',
           children: (

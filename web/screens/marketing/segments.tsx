@@ -114,7 +114,12 @@ export default function Segments(_props: ScreenProps) {
         data={list.data && { rows: list.data.segments, total: list.data.total_count }}
         page={page}
         size={SIZE}
-        filter={{ value: status, key: 'status', plural: 'segments' }}
+        filtered={{
+          active: !!status,
+          title: `No ${status} segments`,
+          clear: ['status'],
+          show: 'Show every segment',
+        }}
         empty={{
           title: 'No segments yet',
           children: (

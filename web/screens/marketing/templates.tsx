@@ -135,7 +135,12 @@ export default function Templates(_props: ScreenProps) {
         data={list.data && { rows: list.data.templates, total: list.data.total_count }}
         page={page}
         size={SIZE}
-        filter={{ value: status, key: 'status', plural: 'templates' }}
+        filtered={{
+          active: !!status,
+          title: `No ${status} templates`,
+          clear: ['status'],
+          show: 'Show every template',
+        }}
         empty={{
           title: 'No templates yet',
           children: (
