@@ -6,24 +6,22 @@ import { currencyChoices } from './shared.js';
 import {
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
   Table,
   type Column,
 } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
+import { pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, withQuery } from '../../lib/router.js';
+import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Vendors: the businesses that bill this one; paged from the URL, added and changed in a dialog. */
 
@@ -249,36 +247,31 @@ export default function Vendors() {
         ) : null}
       </PageHeader>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.vendors.length === 0 ? (
-        page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No vendors yet">
-            <p>
-              {canCreate
-                ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
-                : 'Vendors appear here once someone with permission to add them does so.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table caption="Vendors" columns={columns} rows={list.data.vendors} rowKey={(v) => v.id} />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, PAGE_SIZE)}
-          />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.vendors, total: list.data.total_count }}
+        page={page}
+        size={PAGE_SIZE}
+        empty={{
+          title: 'No vendors yet',
+          children: (
+            <>
+              <p>
+                {canCreate
+                  ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
+                  : 'Vendors appear here once someone with permission to add them does so.'}
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table caption="Vendors" columns={columns} rows={rows} rowKey={(v) => v.id} />
+          </>
+        )}
+      </PagedList>
       <Dialog
         title={editing === 'new' ? 'New vendor' : editing ? `Edit ${editing.name}` : 'Vendor'}
         open={editing !== null}
