@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiSort, oneOf, pageOf, pageQuery, pagesOf, sortOf } from '../../web/lib/lists.js';
+import { addressOf, pick } from '../../web/lib/address.js';
 import { decimalOf, integerOf } from '../../web/lib/numbers.js';
 
 /** A list's view in the URL query, its paging, and numbers typed in a field. */
@@ -59,5 +60,21 @@ describe('numbers typed in a field', () => {
     expect(decimalOf('4.5')).toBe(4.5);
     expect(decimalOf('4.')).toBe('4.');
     expect(decimalOf('  ')).toBeUndefined();
+  });
+});
+
+describe('an address as typed', () => {
+  it('keeps the fields filled in, trimmed, the country in capitals', () => {
+    expect(addressOf({ line1: ' 1 High St ', line2: '', city: 'Leeds', country: ' gb ' })).toEqual({
+      line1: '1 High St',
+      city: 'Leeds',
+      country: 'GB',
+    });
+    expect(addressOf({ line1: '  ', country: '' })).toEqual({});
+  });
+
+  it("picks a form's address fields from its draft", () => {
+    const draft = { name: 'Acme', line1: 'a', city: 'b', postal_code: 'c', country: 'd' };
+    expect(pick(draft, ['line1', 'country'])).toEqual({ line1: 'a', country: 'd' });
   });
 });

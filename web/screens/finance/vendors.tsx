@@ -22,6 +22,8 @@ import { summaryOf } from '../../lib/refusals.js';
 import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import { PagedList } from '../../components/paged-list.js';
+import { AddressFields, NameEmailPhone } from '../../components/contact-fields.js';
+import { addressOf, pick } from '../../lib/address.js';
 
 /** Vendors: the businesses that bill this one; paged from the URL, added and changed in a dialog. */
 
@@ -56,11 +58,7 @@ function draftOf(vendor?: finance.Vendor): Draft {
 /** Empty fields left out of a new vendor and cleared (null) on an existing one. */
 function bodyOf(draft: Draft, existing: finance.Vendor | undefined): finance.CreateVendorBody {
   const text = (value: string) => (value.trim() === '' ? (existing ? null : undefined) : value.trim());
-  const address: Record<string, string> = {};
-  if (draft.line1.trim()) address.line1 = draft.line1.trim();
-  if (draft.city.trim()) address.city = draft.city.trim();
-  if (draft.postal_code.trim()) address.postal_code = draft.postal_code.trim();
-  if (draft.country.trim()) address.country = draft.country.trim().toUpperCase();
+  const address = addressOf(pick(draft, ['line1', 'city', 'postal_code', 'country']));
   const body: Record<string, unknown> = {
     name: draft.name,
     email: text(draft.email),
@@ -107,19 +105,7 @@ function VendorForm(props: {
   const e = form.errors;
   return (
     <form onSubmit={submit} noValidate>
-      <Field label="Name" name="name" value={draft.name} onValue={set('name')} error={e.name} required />
-      <div class="form-row">
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={draft.email}
-          onValue={set('email')}
-          error={e.email}
-        />
-        <Field label="Phone" name="phone" value={draft.phone} onValue={set('phone')} error={e.phone} />
-      </div>
+      <NameEmailPhone draft={draft} set={set} errors={e} />
       <div class="form-row">
         <Select
           label="Usual currency"
@@ -131,43 +117,14 @@ function VendorForm(props: {
         />
         <Field label="Tax ID" name="tax_id" value={draft.tax_id} onValue={set('tax_id')} error={e.tax_id} />
       </div>
-      <details
-        class="group"
-        open={Boolean(existing?.address) || Object.keys(e).some((k) => k.startsWith('address'))}
-      >
-        <summary>Address</summary>
-        <Field
-          label="Address line"
-          name="line1"
-          value={draft.line1}
-          onValue={set('line1')}
-          error={e['address.line1']}
-        />
-        <div class="form-row">
-          <Field
-            label="City"
-            name="city"
-            value={draft.city}
-            onValue={set('city')}
-            error={e['address.city']}
-          />
-          <Field
-            label="Postal code"
-            name="postal_code"
-            value={draft.postal_code}
-            onValue={set('postal_code')}
-            error={e['address.postal_code']}
-          />
-          <Field
-            label="Country"
-            name="country"
-            hint="Two-letter code, e.g. GB"
-            value={draft.country}
-            onValue={set('country')}
-            error={e['address.country'] ?? e.address}
-          />
-        </div>
-      </details>
+      <AddressFields
+        draft={draft}
+        set={set}
+        errors={e}
+        rows={[['line1'], ['city', 'postal_code', 'country']]}
+        labels={{ line1: 'Address line' }}
+        hasAddress={Boolean(existing?.address)}
+      />
       <ErrorMessage message={summaryOf(form)} />
       <div class="dialog-actions">
         <Button onClick={props.onCancel}>Cancel</Button>

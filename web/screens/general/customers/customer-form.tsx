@@ -4,6 +4,8 @@ import { conflictOn, summaryOf } from '../../../lib/refusals.js';
 import { useForm } from '../../../lib/forms.js';
 import { api } from '../../../lib/session.js';
 import { Button, ErrorMessage, Field } from '../../../components/ui.js';
+import { AddressFields, NameEmailPhone } from '../../../components/contact-fields.js';
+import { addressOf, pick } from '../../../lib/address.js';
 
 /** A customer's contact details, new or changed, checked with the contract's schema before sending. */
 
@@ -46,11 +48,7 @@ function draftOf(customer?: general.Customer): Draft {
  */
 function bodyOf(draft: Draft, existing: boolean): general.CreateCustomerBody {
   const text = (value: string) => (value.trim() === '' ? (existing ? null : undefined) : value.trim());
-  const address: Record<string, string> = {};
-  for (const key of ADDRESS_KEYS) {
-    const value = key === 'country' ? draft[key].trim().toUpperCase() : draft[key].trim();
-    if (value) address[key] = value;
-  }
+  const address = addressOf(pick(draft, ADDRESS_KEYS));
   const body: Record<string, unknown> = {
     name: draft.name,
     email: text(draft.email),
@@ -90,24 +88,9 @@ export function CustomerForm(props: {
   };
 
   const e = form.errors;
-  // Folded away until it is wanted: open when the customer has one or the refusal names part of it.
-  const openAddress =
-    Boolean(existing?.address) || Object.keys(e).some((field) => field.startsWith('address'));
   return (
     <form onSubmit={submit} noValidate class="customer-form">
-      <Field label="Name" name="name" value={draft.name} onValue={set('name')} error={e.name} required />
-      <div class="form-row">
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={draft.email}
-          onValue={set('email')}
-          error={e.email}
-        />
-        <Field label="Phone" name="phone" value={draft.phone} onValue={set('phone')} error={e.phone} />
-      </div>
+      <NameEmailPhone draft={draft} set={set} errors={e} />
       <Field
         label="Company"
         name="company"
@@ -115,56 +98,13 @@ export function CustomerForm(props: {
         onValue={set('company')}
         error={e.company}
       />
-      <details class="group" open={openAddress}>
-        <summary>Address</summary>
-        <Field
-          label="Address line 1"
-          name="line1"
-          value={draft.line1}
-          onValue={set('line1')}
-          error={e['address.line1']}
-        />
-        <Field
-          label="Address line 2"
-          name="line2"
-          value={draft.line2}
-          onValue={set('line2')}
-          error={e['address.line2']}
-        />
-        <div class="form-row">
-          <Field
-            label="City"
-            name="city"
-            value={draft.city}
-            onValue={set('city')}
-            error={e['address.city']}
-          />
-          <Field
-            label="State or region"
-            name="state"
-            value={draft.state}
-            onValue={set('state')}
-            error={e['address.state']}
-          />
-        </div>
-        <div class="form-row">
-          <Field
-            label="Postal code"
-            name="postal_code"
-            value={draft.postal_code}
-            onValue={set('postal_code')}
-            error={e['address.postal_code']}
-          />
-          <Field
-            label="Country"
-            name="country"
-            hint="Two-letter code, e.g. GB"
-            value={draft.country}
-            onValue={set('country')}
-            error={e['address.country'] ?? e.address}
-          />
-        </div>
-      </details>
+      <AddressFields
+        draft={draft}
+        set={set}
+        errors={e}
+        rows={[['line1'], ['line2'], ['city', 'state'], ['postal_code', 'country']]}
+        hasAddress={Boolean(existing?.address)}
+      />
       <label class="checkbox">
         <input
           type="checkbox"
