@@ -1,12 +1,13 @@
 import { contract, general, unwrap } from '../../../../client/index.js';
 import { ExportButton } from '../../../components/csv.js';
 import { InvoiceTable, statusLabel } from '../documents/documents.js';
-import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, Pager } from '../../../components/ui.js';
+import { Link, Notice, PageHeader } from '../../../components/ui.js';
 import { useLoad } from '../../../lib/forms.js';
 import { apiSort, oneOf, pageOf, sortOf } from '../../../lib/lists.js';
 import { here, withQuery } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import { StatusTabs } from '../../../components/status-tabs.js';
+import { PagedList } from '../../../components/paged-list.js';
 
 /** The statuses in the order an invoice moves through them. */
 const STATUS_ORDER = [
@@ -64,55 +65,48 @@ export default function Invoices() {
       </PageHeader>
       <StatusTabs label="Invoice status" values={STATUS_ORDER} names={statusLabel} current={status} />
       {customerId ? <CustomerScope id={customerId} /> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.data.length === 0 ? (
-        status || customerId ? (
-          <Empty
-            title={
-              status ? `No ${statusLabel(status).toLowerCase()} invoices` : 'No invoices for this customer'
-            }
-          >
-            <p>
-              <Link to={withQuery({ status: null, customer_id: null, page: null })}>Show every invoice</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No invoices yet">
-            <p>
-              {canCreate ? (
-                <>
-                  <Link to="/invoices/new">Create an invoice</Link>: it starts as a draft you can check before
-                  issuing it.
-                </>
-              ) : (
-                'Invoices appear here once someone with permission to create them does so.'
-              )}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <InvoiceTable
-            caption={status ? `${statusLabel(status)} invoices` : 'Invoices'}
-            rows={list.data.data}
-            sort={sort}
-          />
-          <Pager
-            page={page}
-            total={list.data.pagination.total}
-            totalPages={list.data.pagination.total_pages}
-          />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.data, total: list.data.pagination.total }}
+        page={page}
+        size={20}
+        filtered={{
+          active: !!(status || customerId),
+          title: status
+            ? `No ${statusLabel(status).toLowerCase()} invoices`
+            : 'No invoices for this customer',
+          clear: ['status', 'customer_id'],
+          show: 'Show every invoice',
+        }}
+        empty={{
+          title: 'No invoices yet',
+          children: (
+            <>
+              <p>
+                {canCreate ? (
+                  <>
+                    <Link to="/invoices/new">Create an invoice</Link>: it starts as a draft you can check
+                    before issuing it.
+                  </>
+                ) : (
+                  'Invoices appear here once someone with permission to create them does so.'
+                )}
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <InvoiceTable
+              caption={status ? `${statusLabel(status)} invoices` : 'Invoices'}
+              rows={rows}
+              sort={sort}
+            />
+          </>
+        )}
+      </PagedList>
     </>
   );
 }
