@@ -13,8 +13,9 @@ export function PagedList<T>(props: {
   reload: () => void;
   /** The rows of the page and the total count; undefined while loading. */
   data: { rows: T[]; total: number } | undefined;
-  page: number;
-  size: number;
+  /** The page shown and the page size; a list the service answers whole has neither (and no pager). */
+  page?: number;
+  size?: number;
   /**
    * When filters in the query are what may leave the list empty: what to say then, the query keys a
    * link clears and its words.
@@ -23,7 +24,7 @@ export function PagedList<T>(props: {
   empty: { title: string; children: ComponentChildren };
   children: (rows: T[]) => ComponentChildren;
 }) {
-  const { data, page, filtered } = props;
+  const { data, page = 1, size, filtered } = props;
   if (props.error) return <ErrorMessage message={props.error} onRetry={props.reload} />;
   if (!data) return <Loading />;
   if (data.rows.length === 0) {
@@ -51,7 +52,7 @@ export function PagedList<T>(props: {
   return (
     <>
       {props.children(data.rows)}
-      <Pager page={page} total={data.total} totalPages={pagesOf(data.total, props.size)} />
+      {size ? <Pager page={page} total={data.total} totalPages={pagesOf(data.total, size)} /> : null}
     </>
   );
 }
