@@ -16,7 +16,7 @@ import {
   type Column,
 } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here } from '../../lib/router.js';
@@ -83,9 +83,8 @@ function VendorForm(props: {
   onSaved: (vendor: finance.Vendor) => void;
   onCancel: () => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(props.vendor));
+  const { draft, set, bind } = useDraft<Draft>(() => draftOf(props.vendor));
   const form = useForm();
-  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
   const existing = props.vendor;
   const submit = (event: Event) => {
     event.preventDefault();
@@ -107,15 +106,8 @@ function VendorForm(props: {
     <form onSubmit={submit} noValidate>
       <NameEmailPhone draft={draft} set={set} errors={e} />
       <div class="form-row">
-        <Select
-          label="Usual currency"
-          name="currency"
-          value={draft.currency}
-          options={currencyChoices('Not recorded')}
-          onValue={set('currency')}
-          error={e.currency}
-        />
-        <Field label="Tax ID" name="tax_id" value={draft.tax_id} onValue={set('tax_id')} error={e.tax_id} />
+        <Select label="Usual currency" {...bind('currency', e)} options={currencyChoices('Not recorded')} />
+        <Field label="Tax ID" {...bind('tax_id', e)} />
       </div>
       <AddressFields
         draft={draft}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { hr, toMajor, toMinor, unwrap } from '../../../client/index.js';
 import { currencyOptions } from '../../lib/currencies.js';
 import { date, today } from '../../lib/format.js';
-import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
+import { type FieldErrors, useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { decimalText } from '../../lib/lines.js';
 import { FIELD_MESSAGES } from '../../lib/messages.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
@@ -124,12 +124,11 @@ export function EmployeeForm(props: {
   onCancel: () => void;
 }) {
   const existing = props.employee;
-  const [draft, setDraft] = useState(() =>
+  const { draft, set, bind } = useDraft(() =>
     employeeDraft(existing, props.departmentId ?? props.departments[0]?.id ?? '', props.baseCurrency),
   );
   const [salaryError, setSalaryError] = useState<string | undefined>(undefined);
   const form = useForm();
-  const set = (key: keyof EmployeeDraft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -180,76 +179,30 @@ export function EmployeeForm(props: {
   return (
     <form onSubmit={submit} noValidate>
       <div class="form-row">
-        <Field
-          label="First name"
-          name="first_name"
-          autoComplete="off"
-          value={draft.first_name}
-          onValue={set('first_name')}
-          error={e.first_name}
-          required
-        />
-        <Field
-          label="Last name"
-          name="last_name"
-          autoComplete="off"
-          value={draft.last_name}
-          onValue={set('last_name')}
-          error={e.last_name}
-          required
-        />
+        <Field label="First name" {...bind('first_name', e)} autoComplete="off" required />
+        <Field label="Last name" {...bind('last_name', e)} autoComplete="off" required />
       </div>
       <div class="form-row">
-        <Field
-          label="Work email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={draft.email}
-          onValue={set('email')}
-          error={e.email}
-          required
-        />
+        <Field label="Work email" {...bind('email', e)} type="email" autoComplete="off" required />
         <Field label="Phone" name="phone" value={draft.phone} onValue={set('phone')} error={e.phone} />
       </div>
       <div class="form-row">
         <Select
           label="Department"
-          name="department_id"
-          value={draft.department_id}
+          {...bind('department_id', e)}
           options={[
             ...(draft.department_id ? [] : [{ value: '', label: 'Choose a department' }]),
             ...props.departments.map((d) => ({ value: d.id, label: d.name })),
           ]}
-          onValue={set('department_id')}
-          error={e.department_id}
         />
-        <Field
-          label="Position"
-          name="position"
-          value={draft.position}
-          onValue={set('position')}
-          error={e.position}
-          required
-        />
+        <Field label="Position" {...bind('position', e)} required />
       </div>
       <div class="form-row">
-        <Field
-          label="Hire date"
-          name="hire_date"
-          type="date"
-          value={draft.hire_date}
-          onValue={set('hire_date')}
-          error={e.hire_date}
-          required
-        />
+        <Field label="Hire date" {...bind('hire_date', e)} type="date" required />
         <Select
           label="Status"
-          name="status"
-          value={draft.status}
+          {...bind('status', e)}
           options={hr.EMPLOYEE_STATUSES.map((s) => ({ value: s, label: EMPLOYEE_STATUS_LABELS[s] }))}
-          onValue={set('status')}
-          error={e.status}
         />
       </div>
       <div class="form-row">
@@ -262,14 +215,7 @@ export function EmployeeForm(props: {
           onValue={set('salary')}
           error={salaryError ?? e.salary}
         />
-        <Select
-          label="Salary currency"
-          name="currency"
-          value={draft.currency}
-          options={currencyOptions()}
-          onValue={set('currency')}
-          error={e.currency}
-        />
+        <Select label="Salary currency" {...bind('currency', e)} options={currencyOptions()} />
       </div>
       <ErrorMessage message={summaryOf(form)} />
       <div class="dialog-actions">

@@ -1,7 +1,6 @@
-import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { conflictOn, summaryOf } from '../../../lib/refusals.js';
-import { useForm } from '../../../lib/forms.js';
+import { useDraft, useForm } from '../../../lib/forms.js';
 import { api } from '../../../lib/session.js';
 import { Button, ErrorMessage, Field } from '../../../components/ui.js';
 import { AddressFields, NameEmailPhone } from '../../../components/contact-fields.js';
@@ -66,9 +65,8 @@ export function CustomerForm(props: {
   onSaved: (customer: general.Customer) => void;
   onCancel: () => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(props.customer));
+  const { draft, set, bind, setDraft } = useDraft<Draft>(() => draftOf(props.customer));
   const form = useForm();
-  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
   const existing = props.customer;
 
   const submit = (event: Event) => {
@@ -91,13 +89,7 @@ export function CustomerForm(props: {
   return (
     <form onSubmit={submit} noValidate class="customer-form">
       <NameEmailPhone draft={draft} set={set} errors={e} />
-      <Field
-        label="Company"
-        name="company"
-        value={draft.company}
-        onValue={set('company')}
-        error={e.company}
-      />
+      <Field label="Company" {...bind('company', e)} />
       <AddressFields
         draft={draft}
         set={set}

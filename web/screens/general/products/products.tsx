@@ -22,7 +22,7 @@ import {
 import { conflictOn, summaryOf } from '../../../lib/refusals.js';
 import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
 import { date, money, number } from '../../../lib/format.js';
-import { useForm, useLoad } from '../../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../../lib/forms.js';
 import { decimalText } from '../../../lib/lines.js';
 import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
 import { here, useQueryText, withQuery } from '../../../lib/router.js';
@@ -60,9 +60,8 @@ function ProductForm(props: {
   onCancel: () => void;
 }) {
   const existing = props.product;
-  const [draft, setDraft] = useState<Draft>(() => draftOf(existing, props.baseCurrency));
+  const { draft, set, bind } = useDraft<Draft>(() => draftOf(existing, props.baseCurrency));
   const form = useForm();
-  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
   const currencies = currencyOptions();
 
   const submit = (event: Event) => {
@@ -92,43 +91,18 @@ function ProductForm(props: {
   const e = form.errors;
   return (
     <form onSubmit={submit} noValidate>
-      <Field label="Name" name="name" value={draft.name} onValue={set('name')} error={e.name} required />
+      <Field label="Name" {...bind('name', e)} required />
       <Field
         label="SKU"
-        name="sku"
+        {...bind('sku', e)}
         hint="Unique per business: letters, digits and . _ - /"
-        value={draft.sku}
-        onValue={set('sku')}
-        error={e.sku}
         required
       />
       <div class="form-row">
-        <Field
-          label="Unit price"
-          name="price"
-          inputMode="decimal"
-          value={draft.price}
-          onValue={set('price')}
-          error={e.price}
-          required
-        />
-        <Select
-          label="Currency"
-          name="currency"
-          value={draft.currency}
-          options={currencies}
-          onValue={set('currency')}
-          error={e.currency}
-        />
+        <Field label="Unit price" {...bind('price', e)} inputMode="decimal" required />
+        <Select label="Currency" {...bind('currency', e)} options={currencies} />
       </div>
-      <Field
-        label="In stock"
-        name="stock"
-        inputMode="numeric"
-        value={draft.stock}
-        onValue={set('stock')}
-        error={e.stock}
-      />
+      <Field label="In stock" {...bind('stock', e)} inputMode="numeric" />
       <TextArea
         label="Description"
         name="description"
