@@ -3,7 +3,6 @@ import { contract, general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { CustomerForm } from './customer-form.js';
 import { ExportButton } from '../../../components/csv.js';
-import { InvoiceTable } from '../documents/documents.js';
 import {
   Button,
   Dialog,
@@ -21,6 +20,7 @@ import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
 import { here, navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
+import { InvoiceTable } from '../documents/tables.js';
 
 /** One customer: contact details, edit and delete, and the invoices made out to them. */
 

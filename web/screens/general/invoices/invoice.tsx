@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import { DocumentForm, DocumentLines, ISSUE_DATE_HINT } from '../documents/documents.js';
 import {
   Badge,
   Button,
@@ -24,6 +23,8 @@ import { decimalText } from '../../../lib/lines.js';
 import { navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
+import { DocumentLines } from '../documents/tables.js';
+import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
 
 /**
  * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its

@@ -1,6 +1,5 @@
 import { contract, general, unwrap } from '../../../../client/index.js';
 import { ExportButton } from '../../../components/csv.js';
-import { InvoiceTable, statusLabel } from '../documents/documents.js';
 import { Link, Notice, PageHeader } from '../../../components/ui.js';
 import { useLoad } from '../../../lib/forms.js';
 import { apiSort, oneOf, pageOf, sortOf } from '../../../lib/lists.js';
@@ -8,6 +7,8 @@ import { here, withQuery } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import { StatusTabs } from '../../../components/status-tabs.js';
 import { PagedList } from '../../../components/paged-list.js';
+import { InvoiceTable } from '../documents/tables.js';
+import { statusLabel } from '../../../lib/messages.js';
 
 /** The statuses in the order an invoice moves through them. */
 const STATUS_ORDER = [

@@ -1,10 +1,10 @@
 import { general, unwrap } from '../../../../client/index.js';
-import { DocumentForm, VALID_UNTIL_HINT } from '../documents/documents.js';
 import { Link, PageHeader } from '../../../components/ui.js';
 import { today } from '../../../lib/format.js';
 import { addDays } from '../../../lib/lines.js';
 import { here, navigate } from '../../../lib/router.js';
 import { api } from '../../../lib/session.js';
+import { DocumentForm, VALID_UNTIL_HINT } from '../documents/form.js';
 
 /** A new draft quote; saved, it opens so it can be sent. */
 export default function QuoteNew() {

@@ -3,13 +3,14 @@ import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import { DocumentForm, DocumentLines, VALID_UNTIL_HINT } from '../documents/documents.js';
 import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
 import { navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
+import { DocumentLines } from '../documents/tables.js';
+import { DocumentForm, VALID_UNTIL_HINT } from '../documents/form.js';
 
 /**
  * One quote: its lines and totals; send, accept, decline, convert into an invoice or delete, as its

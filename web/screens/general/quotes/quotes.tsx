@@ -1,6 +1,5 @@
 import { contract, general, unwrap } from '../../../../client/index.js';
 import { ExportButton } from '../../../components/csv.js';
-import { QuoteTable, statusLabel } from '../documents/documents.js';
 import { Link, PageHeader } from '../../../components/ui.js';
 import { useLoad } from '../../../lib/forms.js';
 import { apiSort, oneOf, pageOf, sortOf } from '../../../lib/lists.js';
@@ -8,6 +7,8 @@ import { here } from '../../../lib/router.js';
 import { api, can } from '../../../lib/session.js';
 import { StatusTabs } from '../../../components/status-tabs.js';
 import { PagedList } from '../../../components/paged-list.js';
+import { QuoteTable } from '../documents/tables.js';
+import { statusLabel } from '../../../lib/messages.js';
 
 /** Quotes by status (the URL's `status`), sorted and paged from the URL. */
 export default function Quotes() {
