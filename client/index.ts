@@ -12,6 +12,11 @@ import { contract, type Contract } from '../contract/index.js';
 
 export { contract };
 export { toMajor, toMinor } from './money.js';
+/**
+ * How the service prices lines, invoices, quotes and bills (`pricing.priceLine`, ...), exact in BigInt,
+ * for showing a total before sending it; `hr.workingDays` counts a leave's days the same way.
+ */
+export * as pricing from '../contract/common/pricing.js';
 /** Who may do what: each operation's permission and each role's permissions (a UI hides the rest). */
 export {
   OPERATION_PERMISSIONS,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { Button, ErrorMessage, Link, Loading } from './components/ui.js';
 import { describeError } from './lib/forms.js';
 import { roleLabel } from './lib/messages.js';
+import type { ScreenModule } from './lib/screen.js';
 import { here, match, navigate } from './lib/router.js';
 import {
   allowed,
@@ -13,16 +14,9 @@ import {
   switchEnvironment,
   twoFactorPending,
 } from './lib/session.js';
-import {
-  RESET_PASSWORD,
-  SCREENS,
-  SECURITY_PATH,
-  SIGNED_OUT_SCREENS,
-  type Screen,
-  type ScreenModule,
-} from './routes.js';
-import Register from './screens/register.js';
-import SignIn from './screens/sign-in.js';
+import { RESET_PASSWORD, SCREENS, SECURITY_PATH, SIGNED_OUT_SCREENS, type Screen } from './routes.js';
+import Register from './screens/account/register.js';
+import SignIn from './screens/account/sign-in.js';
 
 const loaded = new Map<string, ScreenModule>();
 
@@ -67,7 +61,7 @@ function InvitationView() {
   const [View, setView] = useState<ScreenModule['default'] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    import('./screens/invitation.js').then(
+    import('./screens/account/invitation.js').then(
       (m) => setView(() => m.default),
       () => setError('This screen could not be loaded; reload the page.'),
     );

@@ -1,17 +1,11 @@
-import type { FunctionComponent } from 'preact';
 import type { Permission } from '../client/index.js';
+import type { ScreenModule } from './lib/screen.js';
 
 /**
  * Every screen of the dashboard: its path under /app, the permission it needs (the screen and its
  * link are hidden from roles without it), and its module, loaded the first time it is opened (one
  * chunk per screen).
  */
-
-export interface ScreenProps {
-  params: Record<string, string>;
-}
-
-export type ScreenModule = { default: FunctionComponent<ScreenProps> };
 
 export interface Screen {
   path: string;
@@ -33,7 +27,7 @@ export const RESET_PASSWORD: Screen = {
   path: '/reset-password',
   title: 'Choose a new password',
   permission: null,
-  load: () => import('./screens/reset-password.js'),
+  load: () => import('./screens/account/reset-password.js'),
 };
 
 /** Screens for a person who is not signed in, beyond sign-in and register (in the first load). */
@@ -42,7 +36,7 @@ export const SIGNED_OUT_SCREENS: Screen[] = [
     path: '/forgot-password',
     title: 'Forgot password',
     permission: null,
-    load: () => import('./screens/forgot-password.js'),
+    load: () => import('./screens/account/forgot-password.js'),
   },
 ];
 
@@ -51,62 +45,67 @@ export const SCREENS: Screen[] = [
     path: '/',
     title: 'Overview',
     permission: null,
-    load: () => import('./screens/overview.js'),
+    load: () => import('./screens/business/overview.js'),
     nav: { group: 'Business', label: 'Overview' },
   },
   {
     path: '/customers',
     title: 'Customers',
     permission: 'customers.read',
-    load: () => import('./screens/customers.js'),
+    load: () => import('./screens/general/customers/customers.js'),
     nav: { group: 'Sales', label: 'Customers' },
   },
   {
     path: '/customers/:id',
     title: 'Customer',
     permission: 'customers.read',
-    load: () => import('./screens/customer.js'),
+    load: () => import('./screens/general/customers/customer.js'),
   },
   {
     path: '/products',
     title: 'Products',
     permission: 'sales.read',
-    load: () => import('./screens/products.js'),
+    load: () => import('./screens/general/products/products.js'),
     nav: { group: 'Sales', label: 'Products' },
   },
   {
     path: '/invoices',
     title: 'Invoices',
     permission: 'sales.read',
-    load: () => import('./screens/invoices.js'),
+    load: () => import('./screens/general/invoices/invoices.js'),
     nav: { group: 'Sales', label: 'Invoices' },
   },
   {
     path: '/invoices/new',
     title: 'New invoice',
     permission: 'sales.write',
-    load: () => import('./screens/invoice-new.js'),
+    load: () => import('./screens/general/invoices/invoice-new.js'),
   },
   {
     path: '/invoices/:id',
     title: 'Invoice',
     permission: 'sales.read',
-    load: () => import('./screens/invoice.js'),
+    load: () => import('./screens/general/invoices/invoice.js'),
   },
   {
     path: '/quotes',
     title: 'Quotes',
     permission: 'sales.read',
-    load: () => import('./screens/quotes.js'),
+    load: () => import('./screens/general/quotes/quotes.js'),
     nav: { group: 'Sales', label: 'Quotes' },
   },
   {
     path: '/quotes/new',
     title: 'New quote',
     permission: 'sales.write',
-    load: () => import('./screens/quote-new.js'),
+    load: () => import('./screens/general/quotes/quote-new.js'),
   },
-  { path: '/quotes/:id', title: 'Quote', permission: 'sales.read', load: () => import('./screens/quote.js') },
+  {
+    path: '/quotes/:id',
+    title: 'Quote',
+    permission: 'sales.read',
+    load: () => import('./screens/general/quotes/quote.js'),
+  },
   {
     path: '/finance/vendors',
     title: 'Vendors',
@@ -389,7 +388,7 @@ export const SCREENS: Screen[] = [
     path: '/audit-log',
     title: 'Audit log',
     permission: 'audit.read',
-    load: () => import('./screens/audit-log.js'),
+    load: () => import('./screens/business/audit-log.js'),
     nav: { group: 'Settings', label: 'Audit log' },
   },
 ];

@@ -23,3 +23,4 @@ export const hrContract: {
 export * from './departments.js';
 export * from './employees.js';
 export * from './leaves.js';
+export * from './working-days.js';

@@ -1,4 +1,12 @@
 import { currencyExponent } from '../../contract/common/currencies.js';
+import {
+  divideHalfUp,
+  priceDocument,
+  priceLine,
+  QUANTITY_PLACES,
+  TAX_DENOMINATOR,
+  TAX_RATE_PLACES,
+} from '../../contract/common/pricing.js';
 import { invalid } from './errors.js';
 
 /**
@@ -86,23 +94,11 @@ export function toMajor(minor: number, currency: string): number {
   return exp === 0 ? minor : minor / 10 ** exp;
 }
 
-/** numerator / denominator rounded half-up (away from zero), for non-negative operands. */
-export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
-  const negative = numerator < 0n !== denominator < 0n;
-  const n = numerator < 0n ? -numerator : numerator;
-  const d = denominator < 0n ? -denominator : denominator;
-  const q = (n * 2n + d) / (d * 2n);
-  return negative ? -q : q;
-}
+export { divideHalfUp, QUANTITY_PLACES, TAX_DENOMINATOR };
 
 /** `part` as a percentage of `whole`, two decimals, half up. */
 export const percentOf = (part: bigint, whole: bigint): number =>
   Number(divideHalfUp(part * 10_000n, whole)) / 100;
-
-/** Decimals an invoice line's quantity and tax rate may have: the scales of their columns. */
-
-export const QUANTITY_PLACES = 4;
-export const TAX_RATE_PLACES = 3;
 
 export interface LineAmounts {
   totalMinor: number;
@@ -111,11 +107,9 @@ export interface LineAmounts {
   taxExact: bigint;
 }
 
-export const TAX_DENOMINATOR = 100n * 10n ** BigInt(TAX_RATE_PLACES);
-
 /**
- * Line total = quantity x unit price, rounded half-up; tax = total x rate / 100. Exact (BigInt)
- * throughout. Refuses (422) a quantity or tax rate with more decimals than its column holds
+ * Line total = quantity x unit price, rounded half-up; tax = total x rate / 100 (`priceLine`, the rule
+ * in contract/common/pricing.ts, which the dashboard shows while typing). Refuses (422) a quantity or tax rate with more decimals than its column holds
  * (`<line>.quantity`, `<line>.tax_rate`) and a line total beyond MAX_MINOR (`<line>`, e.g. `items.0`).
  */
 export function lineAmounts(
@@ -129,22 +123,19 @@ export function lineAmounts(
   if (q === null) throw invalid(`${line}.quantity`, `At most ${QUANTITY_PLACES} decimals`);
   const r = toScaledInteger(taxRate, TAX_RATE_PLACES);
   if (r === null) throw invalid(`${line}.tax_rate`, `At most ${TAX_RATE_PLACES} decimals`);
-  const total = divideHalfUp(q * BigInt(unitPriceMinor), 10n ** BigInt(QUANTITY_PLACES));
-  if (total > BigInt(MAX_MINOR)) throw tooLarge(line, 'The line total (quantity x unit_price)', currency);
-  const taxExact = total * r;
-  return { totalMinor: Number(total), taxMinor: Number(divideHalfUp(taxExact, TAX_DENOMINATOR)), taxExact };
+  const { totalMinor, taxMinor, taxExact } = priceLine(q, BigInt(unitPriceMinor), r);
+  if (totalMinor > BigInt(MAX_MINOR))
+    throw tooLarge(line, 'The line total (quantity x unit_price)', currency);
+  return { totalMinor: Number(totalMinor), taxMinor: Number(taxMinor), taxExact };
 }
+
+const documentPrice = (lines: LineAmounts[]) =>
+  priceDocument(lines.map((l) => ({ totalMinor: BigInt(l.totalMinor), taxExact: l.taxExact })));
 
 /** The invoice tax: the exact item taxes summed, then rounded half-up once. */
 export function invoiceTax(lines: LineAmounts[]): number {
-  return Number(exactInvoiceTax(lines));
+  return Number(documentPrice(lines).taxMinor);
 }
-
-const exactInvoiceTax = (lines: LineAmounts[]) =>
-  divideHalfUp(
-    lines.reduce((sum, l) => sum + l.taxExact, 0n),
-    TAX_DENOMINATOR,
-  );
 
 /**
  * Subtotal (the line totals), tax (invoiceTax) and total of an invoice, summed exactly; a total
@@ -155,10 +146,13 @@ export function invoiceTotals(
   field: string,
   currency: string,
 ): { subtotalMinor: number; taxMinor: number; totalMinor: number } {
-  const subtotal = lines.reduce((sum, l) => sum + BigInt(l.totalMinor), 0n);
-  const tax = exactInvoiceTax(lines);
-  if (subtotal + tax > BigInt(MAX_MINOR)) throw tooLarge(field, 'The invoice total', currency);
-  return { subtotalMinor: Number(subtotal), taxMinor: Number(tax), totalMinor: Number(subtotal + tax) };
+  const totals = documentPrice(lines);
+  if (totals.totalMinor > BigInt(MAX_MINOR)) throw tooLarge(field, 'The invoice total', currency);
+  return {
+    subtotalMinor: Number(totals.subtotalMinor),
+    taxMinor: Number(totals.taxMinor),
+    totalMinor: Number(totals.totalMinor),
+  };
 }
 
 /**

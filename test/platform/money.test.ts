@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  divideHalfUp,
   invoiceTax,
   invoiceTotals,
   lineAmounts,
@@ -107,35 +106,6 @@ describe('toMajor', () => {
     for (const amount of [0.001, 0.005, 1.234, 4.35, 99.999]) {
       expect(toMajor(toMinor(amount, 'KWD', 'amount'), 'KWD')).toBe(amount);
     }
-  });
-});
-
-describe('divideHalfUp', () => {
-  it('divides exactly when there is no remainder', () => {
-    expect(divideHalfUp(10n, 2n)).toBe(5n);
-    expect(divideHalfUp(0n, 7n)).toBe(0n);
-  });
-
-  it('rounds below half down and above half up', () => {
-    expect(divideHalfUp(14n, 10n)).toBe(1n);
-    expect(divideHalfUp(16n, 10n)).toBe(2n);
-    expect(divideHalfUp(1n, 3n)).toBe(0n);
-    expect(divideHalfUp(2n, 3n)).toBe(1n);
-  });
-
-  it('rounds an exact half up, never to even (0.5 -> 1, 1.5 -> 2, 2.5 -> 3)', () => {
-    expect(divideHalfUp(1n, 2n)).toBe(1n);
-    expect(divideHalfUp(15n, 10n)).toBe(2n);
-    expect(divideHalfUp(25n, 10n)).toBe(3n);
-    expect(divideHalfUp(1005n, 10n)).toBe(101n);
-    expect(divideHalfUp(1_004_999n, 10_000n)).toBe(100n);
-  });
-
-  it('rounds a negative exact half away from zero', () => {
-    expect(divideHalfUp(-1n, 2n)).toBe(-1n);
-    expect(divideHalfUp(-25n, 10n)).toBe(-3n);
-    expect(divideHalfUp(25n, -10n)).toBe(-3n);
-    expect(divideHalfUp(-14n, 10n)).toBe(-1n);
   });
 });
 

@@ -1,9 +1,9 @@
-import { useId, useState } from 'preact/hooks';
+import { useId } from 'preact/hooks';
 import { exportCsv } from '../../client/index.js';
-import { describeError } from '../lib/forms.js';
 import { session } from '../lib/session.js';
 import { Button } from './ui.js';
 import { fileNameOf, save } from '../lib/download.js';
+import { useAction } from '../lib/action.js';
 
 /**
  * "Export CSV" on every list (docs/decisions.md D155): every item the list's filters and order select,
@@ -32,25 +32,21 @@ export function ExportButton<R extends ListRoute>(
     what?: string;
   },
 ) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const exporting = useAction();
+  const { busy, error } = exporting;
   const id = useId();
   const run = () => {
     const current = session.value;
     if (!current) return;
-    setBusy(true);
-    setError(null);
     const options = {
       baseUrl: location.origin,
       accessToken: current.accessToken,
       environment: current.environment,
     };
-    exportCsv(options, props.route, { query: props.query, params: props.params })
-      .then(async (response) =>
-        save(await response.blob(), fileNameOf(response.headers, `${listName(props.route)}.csv`)),
-      )
-      .catch((err: unknown) => setError(`The export failed: ${describeError(err).message}`))
-      .finally(() => setBusy(false));
+    void exporting.run(async () => {
+      const response = await exportCsv(options, props.route, { query: props.query, params: props.params });
+      save(await response.blob(), fileNameOf(response.headers, `${listName(props.route)}.csv`));
+    });
   };
   return (
     <span class="export">
@@ -60,7 +56,7 @@ export function ExportButton<R extends ListRoute>(
       </Button>
       {error ? (
         <span id={id} class="error" role="alert">
-          {error}
+          The export failed: {error}
         </span>
       ) : null}
     </span>

@@ -194,3 +194,22 @@ export function useLoad<T>(fetch: () => Promise<T>, deps: readonly unknown[]): L
   }, [...deps, tick]);
   return { data, error, loading, reload: () => setTick((t) => t + 1) };
 }
+
+/** The keys of `D` whose values are text. */
+type TextKeys<D> = { [K in keyof D]: D[K] extends string ? K : never }[keyof D] & string;
+
+/**
+ * A form's draft of text fields: `set(key)` is a field's onValue, and `bind(key, errors)` the props
+ * binding a Field or Select to `key` (name, value, onValue and the refusal naming it).
+ */
+export function useDraft<D extends object>(initial: () => D) {
+  const [draft, setDraft] = useState<D>(initial);
+  const set = (key: keyof D) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const bind = (key: TextKeys<D>, errors: FieldErrors) => ({
+    name: key,
+    value: draft[key] as string,
+    onValue: set(key),
+    error: errors[key],
+  });
+  return { draft, setDraft, set, bind };
+}

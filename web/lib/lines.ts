@@ -1,17 +1,14 @@
-import { toMajor, toMinor } from '../../client/index.js';
+import { pricing, toMajor, toMinor } from '../../client/index.js';
 
 /**
- * The totals of an invoice or quote as it is typed, computed as the service prices it: each line's
- * total is quantity x unit price rounded half-up to the currency's minor unit, each line's tax is
- * kept exact and the document's tax is their sum rounded half-up once. Integers of minor units
- * (BigInt) throughout, read from the decimal text as typed, so no binary-float error creeps in. The
- * service's answer still decides: this only shows what it will say.
+ * The totals of an invoice, quote or bill as it is typed, computed by the service's own rule (the SDK's
+ * `pricing`: each line's total is quantity x unit price rounded half-up to the currency's minor unit,
+ * each line's tax is kept exact and the document's tax is their sum rounded half-up once), from the
+ * decimal text as typed, so no binary-float error creeps in. The service's answer still decides: this
+ * only shows what it will say.
  */
 
-/** Decimals a quantity and a tax rate may have (the service's columns). */
-const QUANTITY_PLACES = 4;
-const TAX_RATE_PLACES = 3;
-const TAX_DENOMINATOR = 100n * 10n ** BigInt(TAX_RATE_PLACES);
+const { QUANTITY_PLACES, TAX_RATE_PLACES } = pricing;
 
 /** A line as typed in the form: text, not numbers. */
 export interface LineText {
@@ -20,18 +17,8 @@ export interface LineText {
   tax_rate: string;
 }
 
-export interface LineAmounts {
-  totalMinor: bigint;
-  taxMinor: bigint;
-  /** The unrounded tax over TAX_DENOMINATOR, summed before the document rounds once. */
-  taxExact: bigint;
-}
-
-export interface DocumentTotals {
-  subtotalMinor: bigint;
-  taxMinor: bigint;
-  totalMinor: bigint;
-}
+export type LineAmounts = pricing.LinePrice;
+export type DocumentTotals = pricing.DocumentPrice;
 
 /** `1.25` with 4 places as 12500n; null for anything but a non-negative decimal with at most `places` decimals. */
 export function scaledDecimal(text: string, places: number): bigint | null {
@@ -41,10 +28,6 @@ export function scaledDecimal(text: string, places: number): bigint | null {
   if (fraction.length > places) return null;
   return BigInt((m[1] || '0') + fraction.padEnd(places, '0'));
 }
-
-/** numerator / denominator rounded half-up, both non-negative. */
-const divideHalfUp = (numerator: bigint, denominator: bigint): bigint =>
-  (numerator * 2n + denominator) / (denominator * 2n);
 
 /** A unit price as typed, in minor units of `currency`; null when it is not one (too many decimals included). */
 export function priceMinor(text: string, currency: string): bigint | null {
@@ -63,24 +46,50 @@ export function lineAmounts(line: LineText, currency: string): LineAmounts | nul
   const rate = line.tax_rate.trim() === '' ? 0n : scaledDecimal(line.tax_rate, TAX_RATE_PLACES);
   const price = priceMinor(line.unit_price, currency);
   if (quantity === null || quantity === 0n || rate === null || price === null) return null;
-  if (rate > 100n * 10n ** BigInt(TAX_RATE_PLACES)) return null;
-  const totalMinor = divideHalfUp(quantity * price, 10n ** BigInt(QUANTITY_PLACES));
-  const taxExact = totalMinor * rate;
-  return { totalMinor, taxMinor: divideHalfUp(taxExact, TAX_DENOMINATOR), taxExact };
+  if (rate > pricing.MAX_TAX_RATE_SCALED) return null;
+  return pricing.priceLine(quantity, price, rate);
 }
 
 /** The document's subtotal, tax and total; null while any line cannot be priced. */
 export function documentTotals(lines: LineText[], currency: string): DocumentTotals | null {
-  let subtotal = 0n;
-  let taxExact = 0n;
+  const priced: LineAmounts[] = [];
   for (const line of lines) {
     const amounts = lineAmounts(line, currency);
     if (!amounts) return null;
-    subtotal += amounts.totalMinor;
-    taxExact += amounts.taxExact;
+    priced.push(amounts);
   }
-  const tax = divideHalfUp(taxExact, TAX_DENOMINATOR);
-  return { subtotalMinor: subtotal, taxMinor: tax, totalMinor: subtotal + tax };
+  return pricing.priceDocument(priced);
+}
+
+/** A bill item as typed. */
+export interface ItemText {
+  quantity: string;
+  unit_price: string;
+}
+
+/** An item as scaled integers; null while not priceable. */
+function scaledItem(item: ItemText, currency: string) {
+  const quantityScaled = scaledDecimal(item.quantity, QUANTITY_PLACES);
+  const unitPriceMinor = priceMinor(item.unit_price, currency);
+  if (quantityScaled === null || quantityScaled === 0n || unitPriceMinor === null) return null;
+  return { quantityScaled, unitPriceMinor };
+}
+
+/** One bill item's amount as the service prices it: quantity x unit price rounded half up; null while not priceable. */
+export function itemMinor(item: ItemText, currency: string): bigint | null {
+  const scaled = scaledItem(item, currency);
+  return scaled && pricing.priceLine(scaled.quantityScaled, scaled.unitPriceMinor, 0n).totalMinor;
+}
+
+/** The bill's amount as the service computes it: the exact sum of the items, rounded half up once. */
+export function billMinor(items: ItemText[], currency: string): bigint | null {
+  const scaled = [];
+  for (const item of items) {
+    const one = scaledItem(item, currency);
+    if (!one) return null;
+    scaled.push(one);
+  }
+  return pricing.priceBill(scaled);
 }
 
 /** Minor units back in major units for `format.money`; null beyond what a number holds exactly. */

@@ -1,9 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { here, navigate, withQuery } from './router.js';
-
 /**
  * A list's view in the URL query: `page`, `sort` as the table headers write it (`name` ascending,
- * `-name` descending) and its filters, so a reload or a bookmark lands on the same rows.
+ * `-name` descending) and its filters, so a reload or a bookmark lands on the same rows; and a page
+ * as the API's limit and offset. Pure: `useQueryText` (web/lib/router.ts) writes a typed filter back.
  */
 
 /** The page in the query (1 when absent or not a page number). */
@@ -35,26 +33,8 @@ export function oneOf<V extends string>(
   return value !== null && (values as readonly string[]).includes(value) ? (value as V) : undefined;
 }
 
-/**
- * A filter typed in a field: shown at once, written to the URL (replacing the history entry, back to
- * page 1) a moment after the typing stops.
- */
-export function useQueryText(key: string, delayMs = 250): [string, (value: string) => void] {
-  const fromUrl = here.value.query.get(key) ?? '';
-  const [text, setText] = useState(fromUrl);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  // The URL changed under the field (back, a link): the field follows it.
-  useEffect(() => {
-    if (timer.current === undefined) setText(fromUrl);
-  }, [fromUrl]);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const set = (value: string) => {
-    setText(value);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      timer.current = undefined;
-      navigate(withQuery({ [key]: value.trim(), page: null }), { replace: true });
-    }, delayMs);
-  };
-  return [text, set];
-}
+/** Page `page` (from 1) of `size` rows as the API's `limit` and `offset`. */
+export const pageQuery = (page: number, size: number) => ({ limit: size, offset: (page - 1) * size });
+
+/** How many pages `total` rows make (1 for none: an empty list is still a page). */
+export const pagesOf = (total: number, size: number) => Math.max(1, Math.ceil(total / size));

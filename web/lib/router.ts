@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * The dashboard's location under /app: its path and query, a signal every screen reads. Filters,
@@ -80,4 +81,28 @@ export function onLinkClick(event: MouseEvent): void {
   if (url.origin !== location.origin || !url.pathname.startsWith(BASE)) return;
   event.preventDefault();
   navigate(url.pathname.slice(BASE.length) + url.search || '/');
+}
+
+/**
+ * A filter typed in a field: shown at once, written to the URL (replacing the history entry, back to
+ * page 1) a moment after the typing stops.
+ */
+export function useQueryText(key: string, delayMs = 250): [string, (value: string) => void] {
+  const fromUrl = here.value.query.get(key) ?? '';
+  const [text, setText] = useState(fromUrl);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The URL changed under the field (back, a link): the field follows it.
+  useEffect(() => {
+    if (timer.current === undefined) setText(fromUrl);
+  }, [fromUrl]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const set = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      navigate(withQuery({ [key]: value.trim(), page: null }), { replace: true });
+    }, delayMs);
+  };
+  return [text, set];
 }

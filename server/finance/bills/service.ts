@@ -13,13 +13,8 @@ import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { isOverdue } from '../../platform/due.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import {
-  divideHalfUp,
-  lineAmounts,
-  MAX_MINOR,
-  QUANTITY_PLACES,
-  toScaledInteger,
-} from '../../platform/money.js';
+import { priceBill } from '../../../contract/common/pricing.js';
+import { lineAmounts, MAX_MINOR, QUANTITY_PLACES, toScaledInteger } from '../../platform/money.js';
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
 import * as queries from './queries.js';
@@ -29,13 +24,16 @@ type Items = CreateBillBody['items'];
 
 /** Each item's amount (rounded half up) and the bill's: the exact sum of the items, rounded once. */
 function amountsOf(items: Items, currency: string) {
-  let exact = 0n;
   const rows = items.map((item, i) => {
     const { totalMinor } = lineAmounts(item.quantity, item.unit_price, 0, `items.${i}`, currency);
-    exact += toScaledInteger(item.quantity, QUANTITY_PLACES)! * BigInt(item.unit_price);
     return { ...item, amount: totalMinor };
   });
-  const amount = divideHalfUp(exact, 10n ** BigInt(QUANTITY_PLACES));
+  const amount = priceBill(
+    items.map((item) => ({
+      quantityScaled: toScaledInteger(item.quantity, QUANTITY_PLACES)!,
+      unitPriceMinor: BigInt(item.unit_price),
+    })),
+  );
   if (amount === 0n) throw invalid('items', 'The bill total must be more than 0');
   if (amount > BigInt(MAX_MINOR))
     throw invalid('items', 'The bill total exceeds the largest amount the service holds');

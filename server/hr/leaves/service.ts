@@ -14,7 +14,7 @@ import { emit } from '../../platform/outbox.js';
 import { lockEmployee } from '../employees/queries.js';
 import * as queries from './queries.js';
 import { toLeave } from './mappers.js';
-import { dayNumber, workingDays } from './working-days.js';
+import { dayNumber, workingDays } from '../../../contract/hr/working-days.js';
 
 /** The moves a leave request may make; rejected and cancelled are final. */
 const MOVES: Record<LeaveStatus, readonly LeaveStatus[]> = {

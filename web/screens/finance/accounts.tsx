@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ACCOUNT_TYPE_LABELS, useAccounts } from '../../components/finance.js';
+import { ACCOUNT_TYPE_LABELS, useAccounts } from './shared.js';
 import {
   Button,
   Dialog,

@@ -1,13 +1,7 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import {
-  amountAdvice,
-  billMinor,
-  CellInput,
-  itemMinor,
-  minorOf,
-  showMinor,
-} from '../../components/finance.js';
+import { amountAdvice, CellInput, minorOf, showMinor } from './shared.js';
+import { billMinor, itemMinor } from '../../lib/lines.js';
 import {
   Button,
   Empty,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { amountAdvice, BILL_METHOD_LABELS, minorOf, minorText } from '../../components/finance.js';
+import { amountAdvice, BILL_METHOD_LABELS, minorOf, minorText } from './shared.js';
 import {
   Badge,
   Button,
@@ -20,7 +20,7 @@ import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** One bill: its items, amounts and payments; approve, record a payment, void or delete as its status allows. */
 

@@ -1,23 +1,14 @@
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { BILL_STATUS_LABELS, QueryTabs } from '../../components/finance.js';
-import {
-  Badge,
-  Empty,
-  ErrorMessage,
-  Link,
-  Loading,
-  PageHeader,
-  Pager,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
+import { BILL_STATUS_LABELS } from './shared.js';
+import { Badge, Link, PageHeader, Select, Table, type Column } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Bills by status (overdue included), of one vendor or all, paged from the URL. */
 
@@ -56,7 +47,7 @@ export default function Bills() {
     () =>
       unwrap(
         api.value.finance.bills.listBills({
-          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...filters },
+          query: { ...pageQuery(page, PAGE_SIZE), ...filters },
         }),
       ),
     [page, status, vendorId],
@@ -88,15 +79,7 @@ export default function Bills() {
           </Link>
         ) : null}
       </PageHeader>
-      <QueryTabs
-        label="Bill status"
-        name="status"
-        current={status ?? null}
-        options={[
-          { value: null, label: 'All' },
-          ...STATUS_ORDER.map((s) => ({ value: s, label: BILL_STATUS_LABELS[s] })),
-        ]}
-      />
+      <StatusTabs label="Bill status" values={STATUS_ORDER} names={BILL_STATUS_LABELS} current={status} />
       <div class="filters">
         <Select
           label="Vendor"
@@ -106,51 +89,44 @@ export default function Bills() {
           onValue={(value) => navigate(withQuery({ vendor_id: value, page: null }))}
         />
       </div>
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.bills.length === 0 ? (
-        status || vendorId ? (
-          <Empty
-            title={
-              status ? `No ${BILL_STATUS_LABELS[status].toLowerCase()} bills` : 'No bills from this vendor'
-            }
-          >
-            <p>
-              <Link to={withQuery({ status: null, vendor_id: null, page: null })}>Show every bill</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No bills yet">
-            <p>
-              {canCreate ? (
-                <>
-                  <Link to="/finance/bills/new">Record a bill</Link> when a supplier sends one: it is posted
-                  to the ledger once approved, and paid from here.
-                </>
-              ) : (
-                'Bills appear here once someone with permission to record them does so.'
-              )}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table caption={label} columns={COLUMNS} rows={list.data.bills} rowKey={(b) => b.id} />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
-          />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.bills, total: list.data.total_count }}
+        page={page}
+        size={PAGE_SIZE}
+        filtered={{
+          active: !!(status || vendorId),
+          title: status
+            ? `No ${BILL_STATUS_LABELS[status].toLowerCase()} bills`
+            : 'No bills from this vendor',
+          clear: ['status', 'vendor_id'],
+          show: 'Show every bill',
+        }}
+        empty={{
+          title: 'No bills yet',
+          children: (
+            <>
+              <p>
+                {canCreate ? (
+                  <>
+                    <Link to="/finance/bills/new">Record a bill</Link> when a supplier sends one: it is posted
+                    to the ledger once approved, and paid from here.
+                  </>
+                ) : (
+                  'Bills appear here once someone with permission to record them does so.'
+                )}
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table caption={label} columns={COLUMNS} rows={rows} rowKey={(b) => b.id} />
+          </>
+        )}
+      </PagedList>
     </>
   );
 }

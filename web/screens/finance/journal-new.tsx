@@ -8,7 +8,7 @@ import {
   minorOf,
   showMinor,
   useAccounts,
-} from '../../components/finance.js';
+} from './shared.js';
 import { Button, ErrorMessage, Field, Link, Loading, PageHeader, Select } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { minorMoney, today } from '../../lib/format.js';

@@ -1,14 +1,7 @@
 import { Fragment } from 'preact';
 import { contract, unwrap, type finance } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  accountLabel,
-  accountName,
-  dateOf,
-  FilterForm,
-  SOURCE_LABELS,
-  useAccounts,
-} from '../../components/finance.js';
+import { accountLabel, accountName, dateOf, FilterForm, SOURCE_LABELS, useAccounts } from './shared.js';
 import {
   Badge,
   Empty,
@@ -22,7 +15,7 @@ import {
 } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { here, withQuery } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
 
@@ -85,7 +78,7 @@ export default function Journal() {
     () =>
       unwrap(
         api.value.finance.journal.listJournal({
-          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...filters },
+          query: { ...pageQuery(page, PAGE_SIZE), ...filters },
         }),
       ),
     [page, start, end, account],
@@ -188,7 +181,7 @@ export default function Journal() {
           <Pager
             page={page}
             total={list.data.total_count}
-            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
+            totalPages={pagesOf(list.data.total_count, PAGE_SIZE)}
           />
         </>
       )}

@@ -1,5 +1,5 @@
 import { unwrap, type finance } from '../../../client/index.js';
-import { currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
+import { currencyChoices, dateOf, FilterForm } from './shared.js';
 import { ErrorMessage, Link, Loading, PageHeader, ScrollRegion } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, money, today } from '../../lib/format.js';

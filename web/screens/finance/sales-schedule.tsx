@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { RevenueChart } from '../../components/chart.js';
-import { currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
+import { currencyChoices, dateOf, FilterForm } from './shared.js';
 import {
   Empty,
   ErrorMessage,
@@ -15,7 +15,7 @@ import {
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, minorMoney, monthStart, number, percent, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pagesOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
 import { allowed, api } from '../../lib/session.js';
 
@@ -167,7 +167,7 @@ export default function SalesSchedule() {
               <Pager
                 page={page}
                 total={data.summary.totalInvoices}
-                totalPages={Math.max(1, Math.ceil(data.summary.totalInvoices / PAGE_SIZE))}
+                totalPages={pagesOf(data.summary.totalInvoices, PAGE_SIZE)}
               />
             </>
           )}

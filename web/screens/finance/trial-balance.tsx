@@ -1,5 +1,5 @@
 import { unwrap } from '../../../client/index.js';
-import { ACCOUNT_TYPE_LABELS, currencyChoices, dateOf, FilterForm } from '../../components/finance.js';
+import { ACCOUNT_TYPE_LABELS, currencyChoices, dateOf, FilterForm } from './shared.js';
 import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, ScrollRegion } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, minorMoney } from '../../lib/format.js';

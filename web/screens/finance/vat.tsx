@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { amountAdvice, minorOf, minorText } from '../../components/finance.js';
+import { amountAdvice, minorOf, minorText } from './shared.js';
 import {
   Button,
   Dialog,
@@ -14,7 +14,7 @@ import {
 } from '../../components/ui.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney, percent, today } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { NOT_WITHIN_HORIZON, withinHorizon } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
@@ -46,7 +46,7 @@ function ThresholdForm(props: {
   onCancel?: () => void;
 }) {
   const { existing } = props;
-  const [draft, setDraft] = useState<Draft>(() => ({
+  const { draft, set, bind } = useDraft<Draft>(() => ({
     country: existing?.country ?? '',
     thresholdAmount: existing ? minorText(existing.thresholdAmount, existing.currency) : '',
     currency: existing?.currency ?? props.baseCurrency,
@@ -56,7 +56,6 @@ function ThresholdForm(props: {
   }));
   const [local, setLocal] = useState<string | undefined>(undefined);
   const form = useForm();
-  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
   const submit = (event: Event) => {
     event.preventDefault();
     const advice = amountAdvice(draft.thresholdAmount, draft.currency);
@@ -88,22 +87,11 @@ function ThresholdForm(props: {
   return (
     <form onSubmit={submit} noValidate class="vat-form">
       <div class="form-row">
-        <Field
-          label="Country"
-          name="country"
-          hint="Two-letter code, e.g. GB"
-          value={draft.country}
-          onValue={set('country')}
-          error={e.country}
-          required
-        />
+        <Field label="Country" {...bind('country', e)} hint="Two-letter code, e.g. GB" required />
         <Select
           label="Window"
-          name="periodType"
-          value={draft.periodType}
+          {...bind('periodType', e)}
           options={finance.PERIOD_TYPES.map((p) => ({ value: p, label: PERIOD_LABELS[p] }))}
-          onValue={set('periodType')}
-          error={e.periodType}
         />
       </div>
       <div class="form-row">
@@ -117,36 +105,18 @@ function ThresholdForm(props: {
           error={local ?? e.thresholdAmount}
           required
         />
-        <Select
-          label="Currency"
-          name="currency"
-          value={draft.currency}
-          options={currencyOptions()}
-          onValue={set('currency')}
-          error={e.currency}
-        />
+        <Select label="Currency" {...bind('currency', e)} options={currencyOptions()} />
       </div>
       <div class="form-row">
         <Field
           label="Alert at (percent)"
-          name="alertAtPercentage"
+          {...bind('alertAtPercentage', e)}
           type="number"
           min={1}
           max={100}
           hint="An email is sent once when revenue reaches this share, and again at 100%."
-          value={draft.alertAtPercentage}
-          onValue={set('alertAtPercentage')}
-          error={e.alertAtPercentage}
         />
-        <Field
-          label="Alert email"
-          name="alertEmail"
-          type="email"
-          value={draft.alertEmail}
-          onValue={set('alertEmail')}
-          error={e.alertEmail}
-          required
-        />
+        <Field label="Alert email" {...bind('alertEmail', e)} type="email" required />
       </div>
       <ErrorMessage message={local ? 'Check the highlighted field.' : summaryOf(form)} />
       <div class="dialog-actions">

@@ -2,28 +2,28 @@ import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ImportButton } from '../../components/csv-import.js';
-import { currencyChoices } from '../../components/finance.js';
+import { currencyChoices } from './shared.js';
 import {
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
   Table,
   type Column,
 } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
+import { pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, withQuery } from '../../lib/router.js';
+import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { PagedList } from '../../components/paged-list.js';
+import { AddressFields, NameEmailPhone } from '../../components/contact-fields.js';
+import { addressOf, pick } from '../../lib/address.js';
 
 /** Vendors: the businesses that bill this one; paged from the URL, added and changed in a dialog. */
 
@@ -58,11 +58,7 @@ function draftOf(vendor?: finance.Vendor): Draft {
 /** Empty fields left out of a new vendor and cleared (null) on an existing one. */
 function bodyOf(draft: Draft, existing: finance.Vendor | undefined): finance.CreateVendorBody {
   const text = (value: string) => (value.trim() === '' ? (existing ? null : undefined) : value.trim());
-  const address: Record<string, string> = {};
-  if (draft.line1.trim()) address.line1 = draft.line1.trim();
-  if (draft.city.trim()) address.city = draft.city.trim();
-  if (draft.postal_code.trim()) address.postal_code = draft.postal_code.trim();
-  if (draft.country.trim()) address.country = draft.country.trim().toUpperCase();
+  const address = addressOf(pick(draft, ['line1', 'city', 'postal_code', 'country']));
   const body: Record<string, unknown> = {
     name: draft.name,
     email: text(draft.email),
@@ -87,9 +83,8 @@ function VendorForm(props: {
   onSaved: (vendor: finance.Vendor) => void;
   onCancel: () => void;
 }) {
-  const [draft, setDraft] = useState<Draft>(() => draftOf(props.vendor));
+  const { draft, set, bind } = useDraft<Draft>(() => draftOf(props.vendor));
   const form = useForm();
-  const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
   const existing = props.vendor;
   const submit = (event: Event) => {
     event.preventDefault();
@@ -109,67 +104,19 @@ function VendorForm(props: {
   const e = form.errors;
   return (
     <form onSubmit={submit} noValidate>
-      <Field label="Name" name="name" value={draft.name} onValue={set('name')} error={e.name} required />
+      <NameEmailPhone draft={draft} set={set} errors={e} />
       <div class="form-row">
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={draft.email}
-          onValue={set('email')}
-          error={e.email}
-        />
-        <Field label="Phone" name="phone" value={draft.phone} onValue={set('phone')} error={e.phone} />
+        <Select label="Usual currency" {...bind('currency', e)} options={currencyChoices('Not recorded')} />
+        <Field label="Tax ID" {...bind('tax_id', e)} />
       </div>
-      <div class="form-row">
-        <Select
-          label="Usual currency"
-          name="currency"
-          value={draft.currency}
-          options={currencyChoices('Not recorded')}
-          onValue={set('currency')}
-          error={e.currency}
-        />
-        <Field label="Tax ID" name="tax_id" value={draft.tax_id} onValue={set('tax_id')} error={e.tax_id} />
-      </div>
-      <details
-        class="group"
-        open={Boolean(existing?.address) || Object.keys(e).some((k) => k.startsWith('address'))}
-      >
-        <summary>Address</summary>
-        <Field
-          label="Address line"
-          name="line1"
-          value={draft.line1}
-          onValue={set('line1')}
-          error={e['address.line1']}
-        />
-        <div class="form-row">
-          <Field
-            label="City"
-            name="city"
-            value={draft.city}
-            onValue={set('city')}
-            error={e['address.city']}
-          />
-          <Field
-            label="Postal code"
-            name="postal_code"
-            value={draft.postal_code}
-            onValue={set('postal_code')}
-            error={e['address.postal_code']}
-          />
-          <Field
-            label="Country"
-            name="country"
-            hint="Two-letter code, e.g. GB"
-            value={draft.country}
-            onValue={set('country')}
-            error={e['address.country'] ?? e.address}
-          />
-        </div>
-      </details>
+      <AddressFields
+        draft={draft}
+        set={set}
+        errors={e}
+        rows={[['line1'], ['city', 'postal_code', 'country']]}
+        labels={{ line1: 'Address line' }}
+        hasAddress={Boolean(existing?.address)}
+      />
       <ErrorMessage message={summaryOf(form)} />
       <div class="dialog-actions">
         <Button onClick={props.onCancel}>Cancel</Button>
@@ -189,7 +136,7 @@ export default function Vendors() {
     () =>
       unwrap(
         api.value.finance.vendors.listVendors({
-          query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE },
+          query: pageQuery(page, PAGE_SIZE),
         }),
       ),
     [page],
@@ -249,36 +196,31 @@ export default function Vendors() {
         ) : null}
       </PageHeader>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.vendors.length === 0 ? (
-        page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No vendors yet">
-            <p>
-              {canCreate
-                ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
-                : 'Vendors appear here once someone with permission to add them does so.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table caption="Vendors" columns={columns} rows={list.data.vendors} rowKey={(v) => v.id} />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={Math.max(1, Math.ceil(list.data.total_count / PAGE_SIZE))}
-          />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.vendors, total: list.data.total_count }}
+        page={page}
+        size={PAGE_SIZE}
+        empty={{
+          title: 'No vendors yet',
+          children: (
+            <>
+              <p>
+                {canCreate
+                  ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
+                  : 'Vendors appear here once someone with permission to add them does so.'}
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table caption="Vendors" columns={columns} rows={rows} rowKey={(v) => v.id} />
+          </>
+        )}
+      </PagedList>
       <Dialog
         title={editing === 'new' ? 'New vendor' : editing ? `Edit ${editing.name}` : 'Vendor'}
         open={editing !== null}

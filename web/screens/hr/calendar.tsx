@@ -5,9 +5,8 @@ import {
   allEmployees,
   byName,
   fullName,
-  isoDay,
   LEAVE_TYPE_LABELS,
-} from '../../components/hr.js';
+} from './shared.js';
 import {
   Empty,
   ErrorMessage,
@@ -22,6 +21,7 @@ import { today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { isoDay } from './days.js';
 
 /**
  * Who is away: a month of approved leave, one row per employee away that month, grouped by

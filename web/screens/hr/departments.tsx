@@ -2,28 +2,27 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { allEmployees, byName, fullName, offsetOf, pagesOf } from '../../components/hr.js';
+import { allEmployees, byName, fullName } from './shared.js';
 import {
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
   Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
   Table,
   type Column,
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { pageOf, pageQuery } from '../../lib/lists.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { here, withQuery } from '../../lib/router.js';
+import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Departments: by name, with their head and head count; added, renamed, given a head and deleted. */
 
@@ -101,10 +100,7 @@ export default function Departments() {
   const [editing, setEditing] = useState<hr.Department | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.hr.departments.listDepartments({ query: { limit: LIMIT, offset: offsetOf(page, LIMIT) } }),
-      ),
+    () => unwrap(api.value.hr.departments.listDepartments({ query: { ...pageQuery(page, LIMIT) } })),
     [page],
   );
   // Heads' names, and the people a head is chosen among.
@@ -184,36 +180,31 @@ export default function Departments() {
         ) : null}
       </PageHeader>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.departments.length === 0 ? (
-        page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No departments yet">
-            <p>
-              {can('createDepartment')
-                ? 'Start with New department: every employee belongs to one, and leave is planned by department.'
-                : 'Departments appear here once someone with permission to add them does so.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table caption="Departments" columns={columns} rows={list.data.departments} rowKey={(d) => d.id} />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, LIMIT)}
-          />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.departments, total: list.data.total_count }}
+        page={page}
+        size={LIMIT}
+        empty={{
+          title: 'No departments yet',
+          children: (
+            <>
+              <p>
+                {can('createDepartment')
+                  ? 'Start with New department: every employee belongs to one, and leave is planned by department.'
+                  : 'Departments appear here once someone with permission to add them does so.'}
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table caption="Departments" columns={columns} rows={rows} rowKey={(d) => d.id} />
+          </>
+        )}
+      </PagedList>
       <Dialog
         title={editing === 'new' ? 'New department' : editing ? `Edit ${editing.name}` : 'Department'}
         open={editing !== null}

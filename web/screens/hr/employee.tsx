@@ -10,7 +10,7 @@ import {
   LEAVE_TYPE_LABELS,
   LeaveActions,
   LeaveDialog,
-} from '../../components/hr.js';
+} from './shared.js';
 import {
   Badge,
   Button,
@@ -29,7 +29,7 @@ import { date, dateTime, minorMoney, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** One employee: details, edit, soft delete, and their leave with its actions and a new request. */
 

@@ -2,13 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ImportButton } from '../../components/csv-import.js';
-import {
-  allDepartments,
-  EMPLOYEE_STATUS_LABELS,
-  EmployeeForm,
-  fullName,
-  QueryTabs,
-} from '../../components/hr.js';
+import { allDepartments, EMPLOYEE_STATUS_LABELS, EmployeeForm, fullName } from './shared.js';
 import {
   Badge,
   Button,
@@ -30,6 +24,7 @@ import { useLoad } from '../../lib/forms.js';
 import { apiSort, oneOf, pageOf, sortOf } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { StatusTabs } from '../../components/status-tabs.js';
 
 /** Employees: by status and department, sorted and paged from the URL; a new one added in a dialog. */
 
@@ -90,7 +85,13 @@ export default function Employees() {
           </Button>
         ) : null}
       </PageHeader>
-      <QueryTabs label="Employee status" name="status" values={EMPLOYEE_STATUS_LABELS} current={status} />
+      <StatusTabs
+        label="Employee status"
+        param="status"
+        values={Object.keys(EMPLOYEE_STATUS_LABELS)}
+        names={EMPLOYEE_STATUS_LABELS}
+        current={status}
+      />
       <form class="filters" role="search" aria-label="Filter employees" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Department"

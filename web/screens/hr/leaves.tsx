@@ -9,29 +9,25 @@ import {
   LEAVE_TYPE_LABELS,
   LeaveActions,
   LeaveDialog,
-  offsetOf,
-  pagesOf,
-  QueryTabs,
-} from '../../components/hr.js';
+} from './shared.js';
 import {
   Badge,
   Button,
-  Empty,
   ErrorMessage,
   Link,
-  Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
   Table,
   type Column,
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
 
@@ -52,7 +48,7 @@ export default function Leaves() {
     () =>
       unwrap(
         api.value.hr.leaves.listLeaves({
-          query: { limit: LIMIT, offset: offsetOf(page, LIMIT), ...filters },
+          query: { ...pageQuery(page, LIMIT), ...filters },
         }),
       ),
     [page, status, employeeId],
@@ -120,7 +116,13 @@ export default function Leaves() {
           </Button>
         ) : null}
       </PageHeader>
-      <QueryTabs label="Leave status" name="status" values={LEAVE_STATUS_LABELS} current={status} />
+      <StatusTabs
+        label="Leave status"
+        param="status"
+        values={Object.keys(LEAVE_STATUS_LABELS)}
+        names={LEAVE_STATUS_LABELS}
+        current={status}
+      />
       <form class="filters" role="search" aria-label="Filter leaves" onSubmit={(e) => e.preventDefault()}>
         <Select
           label="Employee"
@@ -136,53 +138,44 @@ export default function Leaves() {
       </form>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
       <ErrorMessage message={error} />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.leaves.length === 0 ? (
-        filtered ? (
-          <Empty
-            title={
-              status
-                ? `No ${LEAVE_STATUS_LABELS[status].toLowerCase()} leave${person ? ` for ${fullName(person)}` : ''}`
-                : `No leave${person ? ` for ${fullName(person)}` : ''}`
-            }
-          >
-            <p>
-              <Link to={withQuery({ status: null, employee_id: null, page: null })}>Show every leave</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No leave requested yet">
-            <p>
-              {can('createLeave')
-                ? 'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.'
-                : 'Leave requests appear here once someone with permission to request them does so.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table
-            caption={status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests'}
-            columns={columns}
-            rows={list.data.leaves}
-            rowKey={(l) => l.id}
-          />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, LIMIT)}
-          />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.leaves, total: list.data.total_count }}
+        page={page}
+        size={LIMIT}
+        filtered={{
+          active: !!filtered,
+          title: status
+            ? `No ${LEAVE_STATUS_LABELS[status].toLowerCase()} leave${person ? ` for ${fullName(person)}` : ''}`
+            : `No leave${person ? ` for ${fullName(person)}` : ''}`,
+          clear: ['status', 'employee_id'],
+          show: 'Show every leave',
+        }}
+        empty={{
+          title: 'No leave requested yet',
+          children: (
+            <>
+              <p>
+                {can('createLeave')
+                  ? 'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.'
+                  : 'Leave requests appear here once someone with permission to request them does so.'}
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table
+              caption={status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests'}
+              columns={columns}
+              rows={rows}
+              rowKey={(l) => l.id}
+            />
+          </>
+        )}
+      </PagedList>
       <LeaveDialog
         open={requesting}
         preselect={person && person.status !== 'inactive' ? person.id : undefined}

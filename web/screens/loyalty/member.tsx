@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { BmsApiError, contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import { integerOf, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -20,11 +19,13 @@ import {
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { integerOf } from '../../lib/numbers.js';
 
 /**
  * One member: balance, tier and status (changed here), points added or removed with a reason, and
@@ -180,7 +181,7 @@ function Transactions(props: { member: Member; version: number }) {
       unwrap(
         api.value.loyalty.members.listMemberTransactions({
           params: { publicId: props.member.publicId },
-          query: { type, ...offsetOf(page, size) },
+          query: { type, ...pageQuery(page, size) },
         }),
       ),
     [props.member.publicId, page, type, props.version],

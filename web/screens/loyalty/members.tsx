@@ -2,33 +2,27 @@ import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import {
-  CustomerPicker,
-  integerOf,
-  offsetOf,
-  pagesOf,
-  StatusTabs,
-} from '../../components/marketing-loyalty.js';
-import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   PageHeader,
-  Pager,
   Select,
   Table,
 } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, useQueryText } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { here, navigate, withQuery } from '../../lib/router.js';
+import { here, navigate, useQueryText, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { CustomerPicker } from '../marketing/customer-picker.js';
+import { integerOf } from '../../lib/numbers.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Loyalty members: searched, by status and tier, paged from the URL; a customer enrolled here. */
 
@@ -108,7 +102,7 @@ export default function Members(_props: ScreenProps) {
     () =>
       unwrap(
         api.value.loyalty.members.listMembers({
-          query: { status, tier, search: search || undefined, ...offsetOf(page, SIZE) },
+          query: { status, tier, search: search || undefined, ...pageQuery(page, SIZE) },
         }),
       ),
     [page, status, tier, search],
@@ -153,57 +147,53 @@ export default function Members(_props: ScreenProps) {
           onValue={(value) => navigate(withQuery({ tier: value, page: null }))}
         />
       </form>
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.data.length === 0 ? (
-        filtered ? (
-          <Empty title="No member matches these filters">
-            <p>
-              <Link to={withQuery({ search: null, status: null, tier: null, page: null })}>
-                Clear the filters
-              </Link>
-              .
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No members yet">
-            <p>
-              Customers join when they buy (automatic enrollment) or when you enroll them
-              {can('enrollMember') ? ' with Enroll a customer' : ''}. A program is needed first:{' '}
-              <Link to="/loyalty/program">set it up</Link>.
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table
-            caption="Members"
-            rows={list.data.data}
-            rowKey={(m) => m.publicId}
-            columns={[
-              {
-                label: 'Member',
-                render: (m) => <Link to={`/loyalty/members/${m.publicId}`}>{m.customerName}</Link>,
-              },
-              { label: 'Email', render: (m) => m.customerEmail ?? '—' },
-              { label: 'Tier', render: (m) => m.tierName ?? '—' },
-              { label: 'Balance', numeric: true, render: (m) => number(m.pointsBalance) },
-              { label: 'Lifetime', numeric: true, render: (m) => number(m.lifetimePoints) },
-              { label: 'Status', render: (m) => <Badge value={m.status} /> },
-              { label: 'Enrolled', render: (m) => date(m.enrolledAt) },
-            ]}
-          />
-          <Pager page={page} total={list.data.totalCount} totalPages={pagesOf(list.data.totalCount, SIZE)} />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.data, total: list.data.totalCount }}
+        page={page}
+        size={SIZE}
+        filtered={{
+          active: !!filtered,
+          title: 'No member matches these filters',
+          clear: ['search', 'status', 'tier'],
+          show: 'Clear the filters',
+        }}
+        empty={{
+          title: 'No members yet',
+          children: (
+            <>
+              <p>
+                Customers join when they buy (automatic enrollment) or when you enroll them
+                {can('enrollMember') ? ' with Enroll a customer' : ''}. A program is needed first:{' '}
+                <Link to="/loyalty/program">set it up</Link>.
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table
+              caption="Members"
+              rows={rows}
+              rowKey={(m) => m.publicId}
+              columns={[
+                {
+                  label: 'Member',
+                  render: (m) => <Link to={`/loyalty/members/${m.publicId}`}>{m.customerName}</Link>,
+                },
+                { label: 'Email', render: (m) => m.customerEmail ?? '—' },
+                { label: 'Tier', render: (m) => m.tierName ?? '—' },
+                { label: 'Balance', numeric: true, render: (m) => number(m.pointsBalance) },
+                { label: 'Lifetime', numeric: true, render: (m) => number(m.lifetimePoints) },
+                { label: 'Status', render: (m) => <Badge value={m.status} /> },
+                { label: 'Enrolled', render: (m) => date(m.enrolledAt) },
+              ]}
+            />
+          </>
+        )}
+      </PagedList>
       <Dialog title="Enroll a customer" open={enrolling} onClose={() => setEnrolling(false)}>
         <Enroll tiers={tiers.data ?? []} onCancel={() => setEnrolling(false)} />
       </Dialog>

@@ -1,9 +1,7 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/actions.js';
-import { ConfirmButton } from '../../components/confirm.js';
+import { ConfirmButton, ConfirmDialog } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import { integerOf, decimalOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -19,10 +17,13 @@ import {
 } from '../../components/ui.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { dateTime, number } from '../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../lib/forms.js';
+import { useForm, useLoad } from '../../lib/forms.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { useAction } from '../../lib/action.js';
+import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { actionsColumn, EditDialog } from './editable.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its
@@ -302,35 +303,15 @@ function Tiers(props: { program: Program }) {
             { label: 'From lifetime points', numeric: true, render: (t) => number(t.minPoints) },
             { label: 'Multiplier', numeric: true, render: (t) => `×${t.multiplier}` },
             { label: 'Order', numeric: true, render: (t) => t.sortOrder },
-            ...(writable
-              ? [
-                  {
-                    label: 'Actions',
-                    render: (t: Tier) => (
-                      <div class="row-actions">
-                        {can('updateTier') ? (
-                          <Button onClick={() => setEditing(t)}>
-                            Edit<span class="visually-hidden"> {t.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('deleteTier') ? (
-                          <Button kind="danger" onClick={() => setDeleting(t)}>
-                            Delete<span class="visually-hidden"> {t.name}</span>
-                          </Button>
-                        ) : null}
-                      </div>
-                    ),
-                  },
-                ]
-              : []),
+            ...actionsColumn<Tier>({
+              show: writable,
+              onEdit: can('updateTier') ? setEditing : undefined,
+              onDelete: can('deleteTier') ? setDeleting : undefined,
+            }),
           ]}
         />
       )}
-      <Dialog
-        title={editing === 'new' ? 'Add a tier' : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
+      <EditDialog editing={editing} addTitle="Add a tier" onClose={() => setEditing(null)}>
         <TierForm
           tier={editing === 'new' ? null : editing}
           onCancel={() => setEditing(null)}
@@ -339,7 +320,7 @@ function Tiers(props: { program: Program }) {
             tiers.reload();
           }}
         />
-      </Dialog>
+      </EditDialog>
       {deleting ? (
         <ConfirmDialog
           open
@@ -362,8 +343,7 @@ export default function ProgramScreen(_props: ScreenProps) {
   const load = useLoad(async () => (await unwrap(api.value.loyalty.program.getProgram())).data, []);
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [toggleError, setToggleError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const toggling = useAction();
 
   if (load.error) {
     return (
@@ -396,28 +376,21 @@ export default function ProgramScreen(_props: ScreenProps) {
       </>
     );
   }
-  const toggle = () => {
-    setBusy(true);
-    setToggleError(null);
-    unwrap(api.value.loyalty.program.updateProgram({ body: { isActive: !program.isActive } })).then(
+  const toggle = () =>
+    void toggling.run(
+      () => unwrap(api.value.loyalty.program.updateProgram({ body: { isActive: !program.isActive } })),
       () => {
-        setBusy(false);
         setNotice(program.isActive ? 'The program is switched off.' : 'The program is active again.');
         load.reload();
       },
-      (err: unknown) => {
-        setBusy(false);
-        setToggleError(describeError(err).message);
-      },
     );
-  };
   return (
     <>
       <PageHeader title={program.name}>
         {can('updateProgram') ? (
           <>
             <Button onClick={() => setEditing(true)}>Edit program</Button>
-            <Button busy={busy} onClick={toggle}>
+            <Button busy={toggling.busy} onClick={toggle}>
               {program.isActive ? 'Switch off' : 'Switch on'}
             </Button>
           </>
@@ -439,7 +412,7 @@ export default function ProgramScreen(_props: ScreenProps) {
         ) : null}
       </PageHeader>
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={toggleError} />
+      <ErrorMessage message={toggling.error} />
       <section class="panel" aria-labelledby="program-rules">
         <h2 id="program-rules">Rules</h2>
         <dl class="facts">

@@ -1,30 +1,29 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
-import { MemberPicker, offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Link,
-  Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
   Table,
   TextArea,
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { ConfirmDialog } from '../../components/confirm.js';
+import { MemberPicker } from './member-picker.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /**
  * Redemptions: by status and member, paged from the URL; a pending one fulfilled when the reward is
@@ -102,7 +101,7 @@ export default function Redemptions(_props: ScreenProps) {
     () =>
       unwrap(
         api.value.loyalty.redemptions.listRedemptions({
-          query: { status, memberId, ...offsetOf(page, SIZE) },
+          query: { status, memberId, ...pageQuery(page, SIZE) },
         }),
       ),
     [page, status, memberId],
@@ -126,82 +125,82 @@ export default function Redemptions(_props: ScreenProps) {
         </Notice>
       ) : null}
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.data.length === 0 ? (
-        status || memberId ? (
-          <Empty title={status ? `No ${status} redemptions` : 'No redemptions of this member'}>
-            <p>
-              <Link to={withQuery({ status: null, memberId: null, page: null })}>Show every redemption</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No redemptions yet">
-            <p>
-              When a member spends points on a <Link to="/loyalty/rewards">reward</Link> a voucher is issued
-              and listed here until it is fulfilled.
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table
-            caption="Redemptions"
-            rows={list.data.data}
-            rowKey={(r) => r.publicId}
-            columns={[
-              { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
-              {
-                label: 'Member',
-                render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
-              },
-              { label: 'Reward', render: (r) => r.rewardName },
-              { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
-              { label: 'Status', render: (r) => <Badge value={r.status} /> },
-              { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
-              {
-                label: 'Fulfilled or expires',
-                render: (r) => (r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`),
-              },
-              ...(canMove
-                ? [
-                    {
-                      label: 'Actions',
-                      render: (r: Redemption) =>
-                        r.status === 'pending' ? (
-                          <div class="row-actions">
-                            <Button
-                              kind="primary"
-                              onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
-                            >
-                              Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
-                            </Button>
-                            <Button
-                              kind="danger"
-                              onClick={() => setMoving({ redemption: r, to: 'cancelled' })}
-                            >
-                              Cancel<span class="visually-hidden"> {r.voucherCode}</span>
-                            </Button>
-                          </div>
-                        ) : (
-                          '—'
-                        ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-          <Pager page={page} total={list.data.totalCount} totalPages={pagesOf(list.data.totalCount, SIZE)} />
-        </>
-      )}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.data, total: list.data.totalCount }}
+        page={page}
+        size={SIZE}
+        filtered={{
+          active: !!(status || memberId),
+          title: status ? `No ${status} redemptions` : 'No redemptions of this member',
+          clear: ['status', 'memberId'],
+          show: 'Show every redemption',
+        }}
+        empty={{
+          title: 'No redemptions yet',
+          children: (
+            <>
+              <p>
+                When a member spends points on a <Link to="/loyalty/rewards">reward</Link> a voucher is issued
+                and listed here until it is fulfilled.
+              </p>
+            </>
+          ),
+        }}
+      >
+        {(rows) => (
+          <>
+            <Table
+              caption="Redemptions"
+              rows={rows}
+              rowKey={(r) => r.publicId}
+              columns={[
+                { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
+                {
+                  label: 'Member',
+                  render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
+                },
+                { label: 'Reward', render: (r) => r.rewardName },
+                { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
+                { label: 'Status', render: (r) => <Badge value={r.status} /> },
+                { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
+                {
+                  label: 'Fulfilled or expires',
+                  render: (r) =>
+                    r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`,
+                },
+                ...(canMove
+                  ? [
+                      {
+                        label: 'Actions',
+                        render: (r: Redemption) =>
+                          r.status === 'pending' ? (
+                            <div class="row-actions">
+                              <Button
+                                kind="primary"
+                                onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
+                              >
+                                Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
+                              </Button>
+                              <Button
+                                kind="danger"
+                                onClick={() => setMoving({ redemption: r, to: 'cancelled' })}
+                              >
+                                Cancel<span class="visually-hidden"> {r.voucherCode}</span>
+                              </Button>
+                            </div>
+                          ) : (
+                            '—'
+                          ),
+                      },
+                    ]
+                  : []),
+              ]}
+            />
+          </>
+        )}
+      </PagedList>
       <Dialog title="Redeem a reward" open={redeeming} onClose={() => setRedeeming(false)}>
         <Redeem
           onCancel={() => setRedeeming(false)}

@@ -1,17 +1,12 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
-import { integerOf, MemberPicker, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
-  Link,
-  Loading,
   Notice,
   PageHeader,
   Table,
@@ -21,9 +16,15 @@ import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { oneOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, withQuery } from '../../lib/router.js';
+import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { ConfirmDialog } from '../../components/confirm.js';
+import { MemberPicker } from './member-picker.js';
+import { integerOf } from '../../lib/numbers.js';
+import { actionsColumn, EditDialog } from './editable.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a
@@ -185,79 +186,64 @@ export default function Reminders(_props: ScreenProps) {
         current={shown}
       />
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.length === 0 ? (
-        shown ? (
-          <Empty title={shown === 'yes' ? 'No active reminders' : 'No inactive reminders'}>
-            <p>
-              <Link to={withQuery({ active: null })}>Show every reminder</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No service reminders yet">
-            <p>
-              {can('createReminder')
-                ? 'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.'
-                : 'Reminders appear here once someone with loyalty permissions adds them.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <Table
-          caption="Service reminders"
-          rows={list.data}
-          rowKey={(r) => r.publicId}
-          columns={[
-            {
-              label: 'Service',
-              render: (r) => (
-                <>
-                  {r.name}
-                  {r.description ? <small class="hint block">{r.description}</small> : null}
-                </>
-              ),
-            },
-            { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
-            { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
-            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-            { label: 'Added', render: (r) => date(r.dateCreated) },
-            ...(anyAction
-              ? [
-                  {
-                    label: 'Actions',
-                    render: (r: Reminder) => (
-                      <div class="row-actions">
-                        {can('completeReminder') && r.isActive ? (
-                          <Button kind="primary" onClick={() => setCompleting(r)}>
-                            Record service<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('updateReminder') ? (
-                          <Button onClick={() => setEditing(r)}>
-                            Edit<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('deleteReminder') ? (
-                          <Button kind="danger" onClick={() => setDeleting(r)}>
-                            Delete<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                      </div>
-                    ),
-                  },
-                ]
-              : []),
-          ]}
-        />
-      )}
-      <Dialog
-        title={editing === 'new' ? 'Add a service reminder' : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data, total: list.data.length }}
+        filtered={{
+          active: !!shown,
+          title: shown === 'yes' ? 'No active reminders' : 'No inactive reminders',
+          clear: ['active'],
+          show: 'Show every reminder',
+        }}
+        empty={{
+          title: 'No service reminders yet',
+          children: (
+            <>
+              <p>
+                {can('createReminder')
+                  ? 'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.'
+                  : 'Reminders appear here once someone with loyalty permissions adds them.'}
+              </p>
+            </>
+          ),
+        }}
       >
+        {(rows) => (
+          <Table
+            caption="Service reminders"
+            rows={rows}
+            rowKey={(r) => r.publicId}
+            columns={[
+              {
+                label: 'Service',
+                render: (r) => (
+                  <>
+                    {r.name}
+                    {r.description ? <small class="hint block">{r.description}</small> : null}
+                  </>
+                ),
+              },
+              { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
+              { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
+              { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+              { label: 'Added', render: (r) => date(r.dateCreated) },
+              ...actionsColumn<Reminder>({
+                show: anyAction,
+                before: (r) =>
+                  can('completeReminder') && r.isActive ? (
+                    <Button kind="primary" onClick={() => setCompleting(r)}>
+                      Record service<span class="visually-hidden"> {r.name}</span>
+                    </Button>
+                  ) : null,
+                onEdit: can('updateReminder') ? setEditing : undefined,
+                onDelete: can('deleteReminder') ? setDeleting : undefined,
+              }),
+            ]}
+          />
+        )}
+      </PagedList>
+      <EditDialog editing={editing} addTitle="Add a service reminder" onClose={() => setEditing(null)}>
         <ReminderForm
           key={editing === 'new' ? 'new' : editing?.publicId}
           reminder={editing === 'new' ? null : editing}
@@ -268,7 +254,7 @@ export default function Reminders(_props: ScreenProps) {
             list.reload();
           }}
         />
-      </Dialog>
+      </EditDialog>
       <Dialog
         title={completing ? `Record ${completing.name}` : ''}
         open={completing !== null}

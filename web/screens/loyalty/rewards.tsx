@@ -1,17 +1,11 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
-import { decimalOf, integerOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
-  Dialog,
-  Empty,
   ErrorMessage,
   Field,
-  Link,
-  Loading,
   Notice,
   PageHeader,
   Select,
@@ -22,9 +16,14 @@ import { number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { oneOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, withQuery } from '../../lib/router.js';
+import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { ConfirmDialog } from '../../components/confirm.js';
+import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { actionsColumn, EditDialog } from './editable.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
 
@@ -169,85 +168,73 @@ export default function Rewards(_props: ScreenProps) {
         current={shown}
       />
       {notice ? <Notice kind="success">{notice}</Notice> : null}
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.length === 0 ? (
-        shown ? (
-          <Empty title={shown === 'yes' ? 'No reward is offered' : 'No withdrawn rewards'}>
-            <p>
-              <Link to={withQuery({ offered: null })}>Show every reward</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No rewards yet">
-            <p>
-              {can('createReward')
-                ? 'Add what members can spend their points on: a free coffee, 10% off, a service.'
-                : 'Rewards appear here once someone with loyalty permissions adds them.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <Table
-          caption="Rewards"
-          rows={list.data}
-          rowKey={(r) => r.publicId}
-          columns={[
-            {
-              label: 'Reward',
-              render: (r) => (
-                <>
-                  {r.name}
-                  {r.description ? <small class="hint block">{r.description}</small> : null}
-                </>
-              ),
-            },
-            {
-              label: 'Type',
-              render: (r) =>
-                r.rewardType === 'discount' && r.discountPercent !== null
-                  ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
-                  : TYPE_NAMES[r.rewardType],
-            },
-            { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
-            { label: 'Voucher valid', numeric: true, render: (r) => `${number(r.voucherValidityDays)} days` },
-            {
-              label: 'Redeemed',
-              numeric: true,
-              render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
-            },
-            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-            ...(actions
-              ? [
-                  {
-                    label: 'Actions',
-                    render: (r: Reward) => (
-                      <div class="row-actions">
-                        {can('updateReward') ? (
-                          <Button onClick={() => setEditing(r)}>
-                            Edit<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                        {can('deleteReward') ? (
-                          <Button kind="danger" onClick={() => setDeleting(r)}>
-                            Delete<span class="visually-hidden"> {r.name}</span>
-                          </Button>
-                        ) : null}
-                      </div>
-                    ),
-                  },
-                ]
-              : []),
-          ]}
-        />
-      )}
-      <Dialog
-        title={editing === 'new' ? 'Add a reward' : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data, total: list.data.length }}
+        filtered={{
+          active: !!shown,
+          title: shown === 'yes' ? 'No reward is offered' : 'No withdrawn rewards',
+          clear: ['offered'],
+          show: 'Show every reward',
+        }}
+        empty={{
+          title: 'No rewards yet',
+          children: (
+            <>
+              <p>
+                {can('createReward')
+                  ? 'Add what members can spend their points on: a free coffee, 10% off, a service.'
+                  : 'Rewards appear here once someone with loyalty permissions adds them.'}
+              </p>
+            </>
+          ),
+        }}
       >
+        {(rows) => (
+          <Table
+            caption="Rewards"
+            rows={rows}
+            rowKey={(r) => r.publicId}
+            columns={[
+              {
+                label: 'Reward',
+                render: (r) => (
+                  <>
+                    {r.name}
+                    {r.description ? <small class="hint block">{r.description}</small> : null}
+                  </>
+                ),
+              },
+              {
+                label: 'Type',
+                render: (r) =>
+                  r.rewardType === 'discount' && r.discountPercent !== null
+                    ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
+                    : TYPE_NAMES[r.rewardType],
+              },
+              { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
+              {
+                label: 'Voucher valid',
+                numeric: true,
+                render: (r) => `${number(r.voucherValidityDays)} days`,
+              },
+              {
+                label: 'Redeemed',
+                numeric: true,
+                render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
+              },
+              { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+              ...actionsColumn<Reward>({
+                show: actions,
+                onEdit: can('updateReward') ? setEditing : undefined,
+                onDelete: can('deleteReward') ? setDeleting : undefined,
+              }),
+            ]}
+          />
+        )}
+      </PagedList>
+      <EditDialog editing={editing} addTitle="Add a reward" onClose={() => setEditing(null)}>
         <RewardForm
           key={editing === 'new' ? 'new' : editing?.publicId}
           reward={editing === 'new' ? null : editing}
@@ -258,7 +245,7 @@ export default function Rewards(_props: ScreenProps) {
             list.reload();
           }}
         />
-      </Dialog>
+      </EditDialog>
       {deleting ? (
         <ConfirmDialog
           open

@@ -3,7 +3,7 @@ import { Empty, ErrorMessage, Link, Loading, PageHeader, Table } from '../../com
 import { number, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { api } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** The program in numbers: members, points issued and redeemed, and how members spread over tiers. */
 

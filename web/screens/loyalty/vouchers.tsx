@@ -14,7 +14,7 @@ import { dateTime } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * A voucher checked at the counter: the code typed (kept in the URL), whether it is good now, what it

@@ -1,9 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BmsApiError, contract, marketing, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -20,11 +18,13 @@ import {
 } from '../../components/ui.js';
 import { dateTime, number, percent } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 /**
  * One campaign: what it sends to whom, the moves its status allows (send, schedule, pause, resume,
@@ -260,7 +260,7 @@ function Recipients(props: { campaign: Campaign; version: number }) {
       unwrap(
         api.value.marketing.campaigns.listCampaignRecipients({
           params: { id: props.campaign.id },
-          query: { status, ...offsetOf(page, size) },
+          query: { status, ...pageQuery(page, size) },
         }),
       ),
     [props.campaign.id, page, status, props.version],

@@ -1,29 +1,28 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
   Loading,
   PageHeader,
-  Pager,
   Select,
   Table,
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, navigate, withQuery } from '../../lib/router.js';
+import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Campaigns: by status, paged from the URL; a new draft made here of a template and a segment. */
 
@@ -160,7 +159,8 @@ export default function Campaigns(_props: ScreenProps) {
   const status = oneOf(query, 'status', marketing.CAMPAIGN_STATUSES);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
-    () => unwrap(api.value.marketing.campaigns.listCampaigns({ query: { status, ...offsetOf(page, SIZE) } })),
+    () =>
+      unwrap(api.value.marketing.campaigns.listCampaigns({ query: { status, ...pageQuery(page, SIZE) } })),
     [page, status],
   );
   return (
@@ -174,37 +174,33 @@ export default function Campaigns(_props: ScreenProps) {
         ) : null}
       </PageHeader>
       <StatusTabs label="Campaign status" values={marketing.CAMPAIGN_STATUSES} current={status} />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.campaigns.length === 0 ? (
-        status ? (
-          <Empty title={`No ${status} campaigns`}>
-            <p>
-              <Link to={withQuery({ status: null, page: null })}>Show every campaign</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No campaigns yet">
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.campaigns, total: list.data.total_count }}
+        page={page}
+        size={SIZE}
+        filtered={{
+          active: !!status,
+          title: `No ${status} campaigns`,
+          clear: ['status'],
+          show: 'Show every campaign',
+        }}
+        empty={{
+          title: 'No campaigns yet',
+          children: (
             <p>
               {can('createCampaign')
                 ? 'Start one with New campaign: choose a template and a segment, check the draft, then send it or schedule it.'
                 : 'Campaigns appear here once someone with marketing permissions creates one.'}
             </p>
-          </Empty>
-        )
-      ) : (
-        <>
+          ),
+        }}
+      >
+        {(rows) => (
           <Table
             caption="Campaigns"
-            rows={list.data.campaigns}
+            rows={rows}
             rowKey={(c) => c.id}
             columns={[
               { label: 'Name', render: (c) => <Link to={`/marketing/campaigns/${c.id}`}>{c.name}</Link> },
@@ -219,13 +215,8 @@ export default function Campaigns(_props: ScreenProps) {
               { label: 'Created', render: (c) => dateTime(c.created_at) },
             ]}
           />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, SIZE)}
-          />
-        </>
-      )}
+        )}
+      </PagedList>
       <Dialog title="New campaign" open={creating} onClose={() => setCreating(false)}>
         <NewCampaign onCancel={() => setCreating(false)} />
       </Dialog>

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -20,12 +19,13 @@ import {
   TextArea,
 } from '../../components/ui.js';
 import { date, dateTime, number } from '../../lib/format.js';
-import { describeError, useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
+import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { useAction } from '../../lib/action.js';
 
 /**
  * One segment: its conditions built from the fields and operators the service allows, the number of
@@ -323,7 +323,7 @@ function Contacts(props: { segment: Segment; version: number }) {
       unwrap(
         api.value.marketing.segments.listSegmentContacts({
           params: { id: props.segment.id },
-          query: offsetOf(page, size),
+          query: pageQuery(page, size),
         }),
       ),
     [props.segment.id, page, props.version],
@@ -421,8 +421,7 @@ export default function SegmentScreen({ params }: ScreenProps) {
   const [current, setCurrent] = useState<Segment | null>(null);
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState(false);
-  const [statusError, setStatusError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const archiving = useAction();
 
   if (load.error) {
     return (
@@ -453,26 +452,19 @@ export default function SegmentScreen({ params }: ScreenProps) {
           <>
             <Button onClick={() => setEditing(true)}>Rename</Button>
             <Button
-              busy={busy}
-              onClick={() => {
-                setBusy(true);
-                setStatusError(null);
-                unwrap(
-                  api.value.marketing.segments.updateSegment({
-                    params: { id },
-                    body: { status: archived ? 'active' : 'archived' },
-                  }),
-                ).then(
-                  (answer) => {
-                    setBusy(false);
-                    adopt(answer.segment);
-                  },
-                  (err: unknown) => {
-                    setBusy(false);
-                    setStatusError(describeError(err).message);
-                  },
-                );
-              }}
+              busy={archiving.busy}
+              onClick={() =>
+                void archiving.run(
+                  () =>
+                    unwrap(
+                      api.value.marketing.segments.updateSegment({
+                        params: { id },
+                        body: { status: archived ? 'active' : 'archived' },
+                      }),
+                    ),
+                  (answer) => adopt(answer.segment),
+                )
+              }
             >
               {archived ? 'Restore' : 'Archive'}
             </Button>
@@ -495,7 +487,7 @@ export default function SegmentScreen({ params }: ScreenProps) {
           </ConfirmButton>
         ) : null}
       </PageHeader>
-      <ErrorMessage message={statusError} />
+      <ErrorMessage message={archiving.error} />
       <div class="tiles">
         <section class="tile" aria-labelledby="segment-count">
           <h2 id="segment-count">Contacts now</h2>

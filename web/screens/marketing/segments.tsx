@@ -1,28 +1,26 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   PageHeader,
-  Pager,
   Table,
   TextArea,
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, navigate, withQuery } from '../../lib/router.js';
+import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Segments: by status, paged from the URL; a new one named here, its conditions built on its page. */
 
@@ -92,7 +90,7 @@ export default function Segments(_props: ScreenProps) {
   const status = oneOf(query, 'status', STATUSES);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
-    () => unwrap(api.value.marketing.segments.listSegments({ query: { status, ...offsetOf(page, SIZE) } })),
+    () => unwrap(api.value.marketing.segments.listSegments({ query: { status, ...pageQuery(page, SIZE) } })),
     [page, status],
   );
   return (
@@ -110,37 +108,33 @@ export default function Segments(_props: ScreenProps) {
         live.
       </p>
       <StatusTabs label="Segment status" values={STATUSES} current={status} />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.segments.length === 0 ? (
-        status ? (
-          <Empty title={`No ${status} segments`}>
-            <p>
-              <Link to={withQuery({ status: null, page: null })}>Show every segment</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No segments yet">
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.segments, total: list.data.total_count }}
+        page={page}
+        size={SIZE}
+        filtered={{
+          active: !!status,
+          title: `No ${status} segments`,
+          clear: ['status'],
+          show: 'Show every segment',
+        }}
+        empty={{
+          title: 'No segments yet',
+          children: (
             <p>
               {can('createSegment')
                 ? 'Create a segment with New segment, then choose who is in it: customers on a plan, those who joined this year, everyone.'
                 : 'Segments appear here once someone with marketing permissions creates one.'}
             </p>
-          </Empty>
-        )
-      ) : (
-        <>
+          ),
+        }}
+      >
+        {(rows) => (
           <Table
             caption="Segments"
-            rows={list.data.segments}
+            rows={rows}
             rowKey={(s) => s.id}
             columns={[
               {
@@ -153,13 +147,8 @@ export default function Segments(_props: ScreenProps) {
               { label: 'Changed', render: (s) => dateTime(s.updated_at) },
             ]}
           />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, SIZE)}
-          />
-        </>
-      )}
+        )}
+      </PagedList>
       <Dialog title="New segment" open={creating} onClose={() => setCreating(false)}>
         <NewSegment onCancel={() => setCreating(false)} />
       </Dialog>

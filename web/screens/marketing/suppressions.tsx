@@ -17,7 +17,7 @@ import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * Suppressions and bounces: a bounce or complaint reported from the mail provider's feedback (hard

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { marketing, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { CustomerPicker } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
@@ -20,7 +19,8 @@ import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { CustomerPicker } from './customer-picker.js';
 
 /**
  * One template: subject, sender and bodies edited with the merge tags at hand, the text part derived

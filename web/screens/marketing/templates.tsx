@@ -1,29 +1,27 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { offsetOf, pagesOf, StatusTabs } from '../../components/marketing-loyalty.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   PageHeader,
-  Pager,
   Table,
   TextArea,
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
-import { oneOf, pageOf } from '../../lib/lists.js';
+import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, navigate, withQuery } from '../../lib/router.js';
+import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { StatusTabs } from '../../components/status-tabs.js';
+import { PagedList } from '../../components/paged-list.js';
 
 /** Email templates: by status, paged from the URL; a new one started here and edited on its page. */
 
@@ -113,7 +111,8 @@ export default function Templates(_props: ScreenProps) {
   const status = oneOf(query, 'status', marketing.TEMPLATE_STATUSES);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
-    () => unwrap(api.value.marketing.templates.listTemplates({ query: { status, ...offsetOf(page, SIZE) } })),
+    () =>
+      unwrap(api.value.marketing.templates.listTemplates({ query: { status, ...pageQuery(page, SIZE) } })),
     [page, status],
   );
   return (
@@ -130,37 +129,33 @@ export default function Templates(_props: ScreenProps) {
         The emails campaigns send: a subject and an HTML body with merge tags for each contact.
       </p>
       <StatusTabs label="Template status" values={marketing.TEMPLATE_STATUSES} current={status} />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.templates.length === 0 ? (
-        status ? (
-          <Empty title={`No ${status} templates`}>
-            <p>
-              <Link to={withQuery({ status: null, page: null })}>Show every template</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No templates yet">
+      <PagedList
+        error={list.error}
+        reload={list.reload}
+        data={list.data && { rows: list.data.templates, total: list.data.total_count }}
+        page={page}
+        size={SIZE}
+        filtered={{
+          active: !!status,
+          title: `No ${status} templates`,
+          clear: ['status'],
+          show: 'Show every template',
+        }}
+        empty={{
+          title: 'No templates yet',
+          children: (
             <p>
               {can('createTemplate')
                 ? 'Write the first email with New template; a campaign sends one template to one segment.'
                 : 'Templates appear here once someone with marketing permissions writes one.'}
             </p>
-          </Empty>
-        )
-      ) : (
-        <>
+          ),
+        }}
+      >
+        {(rows) => (
           <Table
             caption="Templates"
-            rows={list.data.templates}
+            rows={rows}
             rowKey={(t) => t.id}
             columns={[
               { label: 'Name', render: (t) => <Link to={`/marketing/templates/${t.id}`}>{t.name}</Link> },
@@ -176,13 +171,8 @@ export default function Templates(_props: ScreenProps) {
               { label: 'Changed', render: (t) => dateTime(t.updated_at) },
             ]}
           />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, SIZE)}
-          />
-        </>
-      )}
+        )}
+      </PagedList>
       <Dialog title="New template" open={creating} onClose={() => setCreating(false)}>
         <NewTemplate onCancel={() => setCreating(false)} />
       </Dialog>

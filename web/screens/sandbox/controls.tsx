@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { sandbox, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import { Button, ErrorMessage, Field, Link, Loading, Notice, PageHeader } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can, followClock, inSandbox } from '../../lib/session.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 /**
  * The sandbox's controls: its test clock (read, and advanced to a later time, running what came due

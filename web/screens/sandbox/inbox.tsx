@@ -13,7 +13,7 @@ import {
 } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { pageOf } from '../../lib/lists.js';
+import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { here, href, withQuery } from '../../lib/router.js';
 import { api, can, inSandbox, readsLiveMail, session } from '../../lib/session.js';
 
@@ -197,10 +197,7 @@ function Messages() {
   const page = pageOf(query);
   const chosen = query.get('message') || undefined;
   const list = useLoad(
-    () =>
-      unwrap(
-        api.value.sandbox.messages.listMessages({ query: { limit: LIMIT, offset: (page - 1) * LIMIT } }),
-      ),
+    () => unwrap(api.value.sandbox.messages.listMessages({ query: pageQuery(page, LIMIT) })),
     [page],
   );
   const messages = list.data?.messages ?? [];
@@ -274,7 +271,7 @@ function Messages() {
             <Pager
               page={page}
               total={list.data.total_count}
-              totalPages={Math.max(1, Math.ceil(list.data.total_count / LIMIT))}
+              totalPages={pagesOf(list.data.total_count, LIMIT)}
             />
           </div>
           {open ? (

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { auth, contract, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import {
   Button,
   Dialog,
@@ -17,7 +16,8 @@ import {
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { api, can, inSandbox } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 type Scope = auth.ApiKeyScope;
 

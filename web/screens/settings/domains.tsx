@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog, CopyButton } from '../../components/actions.js';
 import {
   Badge,
   Button,
@@ -13,9 +12,12 @@ import {
   PageHeader,
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../lib/forms.js';
+import { useForm, useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { ConfirmDialog } from '../../components/confirm.js';
+import { CopyButton } from '../../components/copy-button.js';
+import { useAction } from '../../lib/action.js';
 
 type Domain = marketing.Domain;
 type DnsRecord = Domain['verification'][number];
@@ -64,8 +66,7 @@ function DomainCard(props: {
   onDelete: (domain: Domain) => void;
 }) {
   const { domain } = props;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const verifying = useAction();
   const headingId = `domain-${domain.id}`;
   const missing = domain.verification.filter((r) => !r.verified).map((r) => PURPOSE[r.purpose]);
   return (
@@ -77,22 +78,14 @@ function DomainCard(props: {
           {can('verifyDomain') && domain.status !== 'verified' ? (
             <Button
               kind="primary"
-              busy={busy}
+              busy={verifying.busy}
               aria-label={`Verify ${domain.domain}`}
-              onClick={() => {
-                setBusy(true);
-                setError(null);
-                unwrap(api.value.marketing.domains.verifyDomain({ params: { id: domain.id } })).then(
-                  (answer) => {
-                    setBusy(false);
-                    props.onVerified(answer.domain);
-                  },
-                  (err: unknown) => {
-                    setBusy(false);
-                    setError(describeError(err).message);
-                  },
-                );
-              }}
+              onClick={() =>
+                void verifying.run(
+                  () => unwrap(api.value.marketing.domains.verifyDomain({ params: { id: domain.id } })),
+                  (answer) => props.onVerified(answer.domain),
+                )
+              }
             >
               Verify
             </Button>
@@ -125,7 +118,7 @@ function DomainCard(props: {
           domain once both are found.
         </p>
       )}
-      <ErrorMessage message={error} />
+      <ErrorMessage message={verifying.error} />
       <ul class="dns-records" aria-label={`DNS records for ${domain.domain}`}>
         {domain.verification.map((record) => (
           <RecordItem key={record.purpose} record={record} checked={props.checked} />

@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { auth, BmsApiError, unwrap } from '../../../client/index.js';
-import { ConfirmDialog, CopyButton } from '../../components/actions.js';
 import {
   Badge,
   Button,
@@ -17,7 +16,9 @@ import { save } from '../../lib/download.js';
 import { dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad, type Load } from '../../lib/forms.js';
 import { api, refresh, session, signOut, twoFactorPending } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { ConfirmDialog } from '../../components/confirm.js';
+import { CopyButton } from '../../components/copy-button.js';
 
 /**
  * The signed-in person's own security: two-factor sign-in (set up, recovery codes, turn off), where

@@ -1,7 +1,6 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { ROLES, team, unwrap, type Role } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/actions.js';
 import {
   Badge,
   Button,
@@ -20,7 +19,8 @@ import { date, dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
 import { api, can, session } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 /** "1 API key", "3 API keys". */
 const apiKeysText = (n: number) => (n === 1 ? '1 API key' : `${n} API keys`);

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ConfirmDialog } from '../../components/actions.js';
-import { EventPicker, eventsMessage } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage } from './event-picker.js';
 import {
   Badge,
   Button,
@@ -22,7 +21,9 @@ import { dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { pageQuery, pagesOf } from '../../lib/lists.js';
+import { ConfirmDialog } from '../../components/confirm.js';
 
 const PAGE_SIZE = 20;
 const STATUSES = webhooks.DELIVERY_STATUSES;
@@ -188,7 +189,7 @@ export default function WebhookScreen(props: ScreenProps) {
     const answer = await unwrap(
       api.value.webhooks.listDeliveries({
         params: { id },
-        query: { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, ...(status ? { status } : {}) },
+        query: { ...pageQuery(page, PAGE_SIZE), ...(status ? { status } : {}) },
       }),
     );
     return { ...answer, page };
@@ -265,7 +266,7 @@ export default function WebhookScreen(props: ScreenProps) {
   };
 
   const deliveries = log.data;
-  const totalPages = deliveries ? Math.max(1, Math.ceil(deliveries.total_count / PAGE_SIZE)) : 1;
+  const totalPages = deliveries ? pagesOf(deliveries.total_count, PAGE_SIZE) : 1;
 
   return (
     <div class="settings">

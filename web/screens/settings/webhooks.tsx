@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { contract, unwrap, webhooks, type EventName } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { EventPicker, eventsMessage } from '../../components/event-picker.js';
+import { EventPicker, eventsMessage } from './event-picker.js';
 import {
   Badge,
   Button,
@@ -18,7 +18,7 @@ import {
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../routes.js';
+import type { ScreenProps } from '../../lib/screen.js';
 
 /** The service's limit (contract: MAX_WEBHOOKS_PER_BUSINESS). */
 const LIMIT = webhooks.MAX_WEBHOOKS_PER_BUSINESS;

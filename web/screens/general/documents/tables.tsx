@@ -1,0 +1,140 @@
+import { Fragment } from 'preact';
+import { general } from '../../../../client/index.js';
+import { date, money } from '../../../lib/format.js';
+import { invoiceStatus } from '../../../lib/messages.js';
+import { allowed } from '../../../lib/session.js';
+import { Badge, Link, ScrollRegion, Table, type Column } from '../../../components/ui.js';
+
+/** How invoices and quotes are shown: their lists, and the lines and totals of one as priced. */
+
+const customerCell = (d: { customer: { id: string; name: string } }) =>
+  allowed('customers.read') ? (
+    <Link to={`/customers/${d.customer.id}`}>{d.customer.name}</Link>
+  ) : (
+    d.customer.name
+  );
+
+export function InvoiceTable(props: {
+  caption: string;
+  rows: general.Invoice[];
+  sort?: string;
+  showCustomer?: boolean;
+}) {
+  const columns: Column<general.Invoice>[] = [
+    { label: 'Number', sort: 'number', render: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
+    ...(props.showCustomer === false ? [] : [{ label: 'Customer', render: customerCell }]),
+    { label: 'Status', render: (i) => <Badge value={invoiceStatus(i).key} /> },
+    { label: 'Issued', render: (i) => date(i.issue_date) },
+    { label: 'Due', sort: 'due_date', render: (i) => date(i.due_date) },
+    { label: 'Total', sort: 'total', numeric: true, render: (i) => money(i.total, i.currency) },
+    {
+      label: 'Amount due',
+      numeric: true,
+      render: (i) => (i.status === 'void' || i.status === 'draft' ? '—' : money(i.amount_due, i.currency)),
+    },
+  ];
+  return (
+    <Table
+      caption={props.caption}
+      columns={columns}
+      rows={props.rows}
+      rowKey={(i) => i.id}
+      sort={props.sort}
+    />
+  );
+}
+
+export function QuoteTable(props: { caption: string; rows: general.Quote[]; sort?: string }) {
+  const columns: Column<general.Quote>[] = [
+    { label: 'Number', sort: 'number', render: (q) => <Link to={`/quotes/${q.id}`}>{q.number}</Link> },
+    { label: 'Customer', render: customerCell },
+    { label: 'Status', render: (q) => <Badge value={q.status} /> },
+    { label: 'Valid until', sort: 'valid_until', render: (q) => date(q.valid_until) },
+    { label: 'Total', sort: 'total', numeric: true, render: (q) => money(q.total, q.currency) },
+  ];
+  return (
+    <Table
+      caption={props.caption}
+      columns={columns}
+      rows={props.rows}
+      rowKey={(q) => q.id}
+      sort={props.sort}
+    />
+  );
+}
+
+/** The lines of an invoice or quote as they were priced, and its totals (plus `extra` rows: paid, due). */
+export function DocumentLines(props: {
+  document: Pick<general.Invoice, 'items' | 'currency' | 'subtotal' | 'tax' | 'total'>;
+  extra?: { label: string; value: number; strong?: boolean }[];
+}) {
+  const { document: d } = props;
+  const anyTax = d.items.some((item) => item.tax_rate !== 0);
+  return (
+    <>
+      <ScrollRegion label={'Lines'}>
+        <table class="lines">
+          <caption class="visually-hidden">Lines</caption>
+          <thead>
+            <tr>
+              <th scope="col">Description</th>
+              <th scope="col" class="numeric">
+                Quantity
+              </th>
+              <th scope="col" class="numeric">
+                Unit price
+              </th>
+              {anyTax ? (
+                <>
+                  <th scope="col" class="numeric">
+                    Tax rate
+                  </th>
+                  <th scope="col" class="numeric">
+                    Tax
+                  </th>
+                </>
+              ) : null}
+              <th scope="col" class="numeric">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.items.map((item) => (
+              <tr key={item.id}>
+                <td>{item.description}</td>
+                <td class="numeric">{item.quantity}</td>
+                <td class="numeric">{money(item.unit_price, d.currency)}</td>
+                {anyTax ? (
+                  <>
+                    <td class="numeric">{item.tax_rate}%</td>
+                    <td class="numeric">{money(item.tax, d.currency)}</td>
+                  </>
+                ) : null}
+                <td class="numeric">{money(item.total, d.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollRegion>
+      <dl class="totals">
+        <dt>Subtotal</dt>
+        <dd>{money(d.subtotal, d.currency)}</dd>
+        <dt>Tax</dt>
+        <dd>{money(d.tax, d.currency)}</dd>
+        <dt class="strong">Total</dt>
+        <dd class="strong" data-total="">
+          {money(d.total, d.currency)}
+        </dd>
+        {props.extra?.map((row) => (
+          <Fragment key={row.label}>
+            <dt class={row.strong ? 'strong' : undefined}>{row.label}</dt>
+            <dd class={row.strong ? 'strong' : undefined}>{money(row.value, d.currency)}</dd>
+          </Fragment>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+/* ---------------------------------------------------------------- the form of a new invoice or quote */

@@ -1,0 +1,36 @@
+import { general, unwrap } from '../../../../client/index.js';
+import { Link, PageHeader } from '../../../components/ui.js';
+import { today } from '../../../lib/format.js';
+import { addDays } from '../../../lib/lines.js';
+import { here, navigate } from '../../../lib/router.js';
+import { api } from '../../../lib/session.js';
+import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
+
+/** A new draft invoice; saved, it opens so it can be checked and issued. */
+export default function InvoiceNew() {
+  return (
+    <>
+      <p class="breadcrumb">
+        <Link to="/invoices">Invoices</Link>
+      </p>
+      <PageHeader title="New invoice" />
+      <DocumentForm
+        schema={general.CreateInvoiceBodySchema}
+        customerId={here.value.query.get('customer_id') ?? undefined}
+        dates={[
+          {
+            key: 'issue_date',
+            label: 'Issue date',
+            initial: '',
+            hint: ISSUE_DATE_HINT,
+          },
+          { key: 'due_date', label: 'Due date', initial: addDays(today(), 30) },
+        ]}
+        saveLabel="Save draft"
+        cancel="/invoices"
+        save={async (body) => (await unwrap(api.value.general.invoices.createInvoice({ body }))).data}
+        onSaved={(invoice) => navigate(`/invoices/${invoice.id}`)}
+      />
+    </>
+  );
+}

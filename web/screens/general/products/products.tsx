@@ -1,0 +1,275 @@
+import { useState } from 'preact/hooks';
+import { contract, general, unwrap } from '../../../../client/index.js';
+import { ConfirmButton } from '../../../components/confirm.js';
+import { ExportButton } from '../../../components/csv.js';
+import { ImportButton } from '../../../components/csv-import.js';
+import {
+  Button,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Field,
+  Link,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  Select,
+  Table,
+  TextArea,
+  type Column,
+} from '../../../components/ui.js';
+import { conflictOn, summaryOf } from '../../../lib/refusals.js';
+import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
+import { date, money, number } from '../../../lib/format.js';
+import { useDraft, useForm, useLoad } from '../../../lib/forms.js';
+import { decimalText } from '../../../lib/lines.js';
+import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
+import { here, useQueryText, withQuery } from '../../../lib/router.js';
+import { api, can } from '../../../lib/session.js';
+
+/** Products: searched, sorted and paged from the URL; added, changed and deleted in dialogs. */
+
+interface Draft {
+  name: string;
+  sku: string;
+  price: string;
+  currency: string;
+  stock: string;
+  description: string;
+}
+
+function draftOf(product: general.Product | undefined, currency: string): Draft {
+  return {
+    name: product?.name ?? '',
+    sku: product?.sku ?? '',
+    price: product ? decimalText(product.price, product.currency) : '',
+    currency: product?.currency ?? currency,
+    stock: product ? String(product.stock) : '0',
+    description: product?.description ?? '',
+  };
+}
+
+/** A typed number as the body takes it; left out when empty, so the schema says what is missing. */
+const numberOf = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()));
+
+function ProductForm(props: {
+  product?: general.Product;
+  baseCurrency: string;
+  onSaved: (product: general.Product) => void;
+  onCancel: () => void;
+}) {
+  const existing = props.product;
+  const { draft, set, bind } = useDraft<Draft>(() => draftOf(existing, props.baseCurrency));
+  const form = useForm();
+  const currencies = currencyOptions();
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const body: Record<string, unknown> = {
+      name: draft.name,
+      sku: draft.sku,
+      price: numberOf(draft.price),
+      currency: draft.currency,
+      stock: numberOf(draft.stock),
+      description: draft.description.trim() || (existing ? null : undefined),
+    };
+    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+    const products = api.value.general.products;
+    const saving = existing
+      ? form.submit(general.UpdateProductBodySchema, body, (value) =>
+          conflictOn('sku', unwrap(products.updateProduct({ params: { id: existing.id }, body: value }))),
+        )
+      : form.submit(general.CreateProductBodySchema, body, (value) =>
+          conflictOn('sku', unwrap(products.createProduct({ body: value }))),
+        );
+    void saving.then((saved) => {
+      if (saved) props.onSaved(saved.data);
+    });
+  };
+
+  const e = form.errors;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Field label="Name" {...bind('name', e)} required />
+      <Field
+        label="SKU"
+        {...bind('sku', e)}
+        hint="Unique per business: letters, digits and . _ - /"
+        required
+      />
+      <div class="form-row">
+        <Field label="Unit price" {...bind('price', e)} inputMode="decimal" required />
+        <Select label="Currency" {...bind('currency', e)} options={currencies} />
+      </div>
+      <Field label="In stock" {...bind('stock', e)} inputMode="numeric" />
+      <TextArea
+        label="Description"
+        name="description"
+        value={draft.description}
+        onValue={set('description')}
+        error={e.description}
+      />
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" kind="primary" busy={form.busy}>
+          {existing ? 'Save changes' : 'Add product'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function Products() {
+  const query = here.value.query;
+  const page = pageOf(query);
+  const sort = sortOf(query, general.PRODUCT_SORT_FIELDS);
+  const search = query.get('search') ?? '';
+  const [searchText, setSearchText] = useQueryText('search');
+  const base = useBaseCurrency();
+  const [editing, setEditing] = useState<general.Product | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const filters = { sort: apiSort(sort), search: search || undefined };
+  const list = useLoad(
+    () => unwrap(api.value.general.products.listProducts({ query: { page, limit: 20, ...filters } })),
+    [page, sort, search],
+  );
+  const canEdit = can('updateProduct');
+  const canDelete = can('deleteProduct');
+
+  const columns: Column<general.Product>[] = [
+    { label: 'Name', sort: 'name', render: (p) => p.name },
+    { label: 'SKU', sort: 'sku', render: (p) => <code>{p.sku}</code> },
+    { label: 'Unit price', sort: 'price', numeric: true, render: (p) => money(p.price, p.currency) },
+    { label: 'In stock', numeric: true, render: (p) => number(p.stock) },
+    { label: 'Added', sort: 'created_at', render: (p) => date(p.created_at) },
+  ];
+  if (canEdit || canDelete) {
+    columns.push({
+      label: 'Actions',
+      render: (p) => (
+        <div class="row-actions">
+          {canEdit ? (
+            <Button aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
+              Edit
+            </Button>
+          ) : null}
+          {canDelete ? (
+            <ConfirmButton
+              label="Delete"
+              title={`Delete ${p.name}?`}
+              confirmLabel="Delete product"
+              onConfirm={async () => {
+                await unwrap(api.value.general.products.deleteProduct({ params: { id: p.id } }));
+                setNotice(`${p.name} was deleted.`);
+                list.reload();
+              }}
+            >
+              <p>
+                Invoices and quotes that list {p.name} keep their own description and price. The SKU{' '}
+                <code>{p.sku}</code> becomes free again.
+              </p>
+            </ConfirmButton>
+          ) : null}
+        </div>
+      ),
+    });
+  }
+
+  return (
+    <>
+      <PageHeader title="Products">
+        <ExportButton route={contract.general.products.listProducts} query={filters} />
+        <ImportButton
+          kind="products"
+          onImported={() => {
+            setNotice(null);
+            list.reload();
+          }}
+        />
+        {can('createProduct') ? (
+          <Button kind="primary" onClick={() => setEditing('new')}>
+            New product
+          </Button>
+        ) : null}
+      </PageHeader>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <form class="filters" role="search" aria-label="Filter products" onSubmit={(e) => e.preventDefault()}>
+        <Field
+          label="Search"
+          name="search"
+          type="search"
+          hint="Name or SKU"
+          value={searchText}
+          onValue={setSearchText}
+        />
+      </form>
+      {list.error ? (
+        <ErrorMessage message={list.error} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Loading />
+      ) : list.data.data.length === 0 ? (
+        search ? (
+          <Empty title={`No product matches “${search}”`}>
+            <p>
+              Check the spelling, or{' '}
+              <Link to={withQuery({ search: null, page: null })}>clear the search</Link>.
+            </p>
+          </Empty>
+        ) : page > 1 ? (
+          <Empty title={`There is no page ${page}`}>
+            <p>
+              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <Empty title="No products yet">
+            <p>
+              {can('createProduct')
+                ? 'Add what you sell with New product: invoice and quote lines can then be filled from it.'
+                : 'Products appear here once someone with permission to add them does so.'}
+            </p>
+          </Empty>
+        )
+      ) : (
+        <>
+          <Table
+            caption="Products"
+            columns={columns}
+            rows={list.data.data}
+            rowKey={(p) => p.id}
+            sort={sort}
+          />
+          <Pager
+            page={page}
+            total={list.data.pagination.total}
+            totalPages={list.data.pagination.total_pages}
+          />
+        </>
+      )}
+      <Dialog
+        title={editing === 'new' ? 'New product' : editing ? `Edit ${editing.name}` : 'Product'}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
+        {base.loaded ? (
+          <ProductForm
+            key={editing === 'new' ? 'new' : editing?.id}
+            product={editing === 'new' || editing === null ? undefined : editing}
+            baseCurrency={base.currency}
+            onCancel={() => setEditing(null)}
+            onSaved={(product) => {
+              setNotice(editing === 'new' ? `${product.name} was added.` : `${product.name} was saved.`);
+              setEditing(null);
+              list.reload();
+            }}
+          />
+        ) : (
+          <Loading />
+        )}
+      </Dialog>
+    </>
+  );
+}
