@@ -11,7 +11,7 @@ export const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
  * Working days (Monday to Friday) from start to end inclusive, counted by the service's own rule
- * (`hr.workingDays`, docs/decisions.md D230); null while either date is missing, the end is before the
+ * (`hr.workingDays`, docs/decisions.md D232); null while either date is missing, the end is before the
  * start or the range is longer than a leave may be: the form then says what to do instead.
  */
 export function leaveDays(start: string, end: string): number | null {
