@@ -90,19 +90,22 @@ function refuse(deps: Deps, req: Request, auth: AuthInfo, refusal: ApiError, nex
 }
 
 /** The audit row of a refused attempt of the request's operation (docs/decisions.md D60). */
-function refusalOf(req: Request, auth: AuthInfo): Omit<Parameters<typeof recordDenied>[1], 'at'> {
+function recordRefusal(
+  deps: Deps,
+  req: Request,
+  auth: AuthInfo,
+  params: Record<string, string> = req.params,
+): Promise<void> {
   const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
-  return {
+  return recordDenied(deps.db, {
     businessId: auth.businessId,
     actor: actorOf(auth),
     operation: operationOf(route),
-    resourceId: resourceIdOf(req.params, undefined),
+    resourceId: resourceIdOf(params, undefined),
     requestId: req.requestId,
-  };
+    at: deps.clock.now(),
+  });
 }
-
-const recordRefusal = (deps: Deps, req: Request, auth: AuthInfo): Promise<void> =>
-  recordDenied(deps.db, { ...refusalOf(req, auth), at: deps.clock.now() });
 
 /**
  * An operation the role may reach can still refuse the actor with 403 by a rule of its own (only an
@@ -111,11 +114,11 @@ const recordRefusal = (deps: Deps, req: Request, auth: AuthInfo): Promise<void> 
  * could not be written beside it).
  */
 function recordLaterRefusal(deps: Deps, req: Request, res: Response, auth: AuthInfo): void {
-  // Read now: the router no longer holds the path's parameters once the answer is sent.
-  const refusal = refusalOf(req, auth);
+  // Kept now: the router no longer holds the path's parameters once the answer is sent.
+  const params = req.params;
   res.once('finish', () => {
     if (res.statusCode !== 403) return;
-    recordDenied(deps.db, { ...refusal, at: deps.clock.now() }).catch((err: unknown) => {
+    recordRefusal(deps, req, auth, params).catch((err: unknown) => {
       req.log.error({ err }, 'could not record a refused attempt in the audit log');
     });
   });

@@ -109,8 +109,9 @@ export interface LineAmounts {
 
 /**
  * Line total = quantity x unit price, rounded half-up; tax = total x rate / 100 (`priceLine`, the rule
- * in contract/common/pricing.ts, which the dashboard shows while typing). Refuses (422) a quantity or tax rate with more decimals than its column holds
- * (`<line>.quantity`, `<line>.tax_rate`) and a line total beyond MAX_MINOR (`<line>`, e.g. `items.0`).
+ * in contract/common/pricing.ts, which the dashboard shows while typing). Refuses (422) a quantity or
+ * tax rate with more decimals than its column holds (`<line>.quantity`, `<line>.tax_rate`) and a line
+ * total beyond MAX_MINOR (`<line>`, e.g. `items.0`).
  */
 export function lineAmounts(
   quantity: number,
