@@ -2,15 +2,11 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  allDepartments,
-  EMPLOYEE_STATUS_LABELS,
-  EmployeeForm,
-  fullName,
-  LEAVE_TYPE_LABELS,
-  LeaveActions,
-  LeaveDialog,
-} from './shared.js';
+import { allDepartments } from './lists.js';
+import { EMPLOYEE_STATUS_LABELS, fullName, LEAVE_TYPE_LABELS } from './people.js';
+import { EmployeeForm } from './employee-form.js';
+import { LeaveActions } from './leave-actions.js';
+import { LeaveDialog } from './leave-form.js';
 import {
   Badge,
   Button,

@@ -1,15 +1,10 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  allEmployees,
-  byName,
-  fullName,
-  LEAVE_STATUS_LABELS,
-  LEAVE_TYPE_LABELS,
-  LeaveActions,
-  LeaveDialog,
-} from './shared.js';
+import { allEmployees } from './lists.js';
+import { byName, fullName, LEAVE_STATUS_LABELS, LEAVE_TYPE_LABELS } from './people.js';
+import { LeaveActions } from './leave-actions.js';
+import { LeaveDialog } from './leave-form.js';
 import {
   Badge,
   Button,
