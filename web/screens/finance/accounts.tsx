@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ACCOUNT_TYPE_LABELS, useAccounts } from './shared.js';
+import { ACCOUNT_TYPE_LABELS } from './labels.js';
+import { useAccounts } from './chart.js';
 import {
   Button,
   Dialog,

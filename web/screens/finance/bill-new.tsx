@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { amountAdvice, CellInput, minorOf, showMinor } from './shared.js';
-import { billMinor, itemMinor } from '../../lib/lines.js';
+import { CellInput, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
+import { addDays, amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
 import {
   Button,
   Empty,
@@ -16,7 +16,6 @@ import {
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
 import { minorMoney, today } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { addDays } from '../../lib/lines.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
@@ -64,8 +63,7 @@ export default function BillNew() {
   const form = useForm();
   const errors = { ...form.errors, ...local };
 
-  const change = (key: number, patch: Partial<ItemDraft>) =>
-    setItems((all) => all.map((item) => (item.key === key ? { ...item, ...patch } : item)));
+  const change = (key: number, patch: Partial<ItemDraft>) => setItems((all) => patchLine(all, key, patch));
 
   const save = (draft: boolean) => {
     const refused = priceErrors(items, currency);
@@ -82,7 +80,7 @@ export default function BillNew() {
       notes: notes.trim() || undefined,
       status: draft ? 'draft' : undefined,
       items: items.map((item) => {
-        const price = minorOf(item.unit_price, currency);
+        const price = priceMinor(item.unit_price, currency);
         const line: Record<string, unknown> = {
           description: item.description.trim(),
           quantity: item.quantity.trim() === '' ? undefined : Number(item.quantity.trim()),
@@ -176,103 +174,77 @@ export default function BillNew() {
             />
           </div>
           <h2>Items</h2>
-          <div class="table-wrap">
-            <table class="items-table">
-              <caption class="visually-hidden">Items</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col" class="col-number">
-                    Quantity
-                  </th>
-                  <th scope="col" class="col-price">
-                    Unit price
-                  </th>
-                  <th scope="col" class="numeric col-amount">
-                    Amount
-                  </th>
-                  <th scope="col" class="col-remove">
-                    <span class="visually-hidden">Remove</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item, index) => {
-                  const n = index + 1;
-                  const at = (field: string) => errors[`items.${index}.${field}`];
-                  const amount = itemMinor(item, currency);
-                  return (
-                    <tr key={item.key}>
-                      <td class="line-wide" data-label="Description">
-                        <CellInput
-                          label={`Description, item ${n}`}
-                          name={`items.${index}.description`}
-                          value={item.description}
-                          onValue={(description) => change(item.key, { description })}
-                          error={at('description')}
-                        />
-                      </td>
-                      <td data-label="Quantity">
-                        <CellInput
-                          label={`Quantity, item ${n}`}
-                          name={`items.${index}.quantity`}
-                          inputMode="decimal"
-                          value={item.quantity}
-                          onValue={(quantity) => change(item.key, { quantity })}
-                          error={at('quantity')}
-                        />
-                      </td>
-                      <td data-label="Unit price">
-                        <CellInput
-                          label={`Unit price in ${currency}, item ${n}`}
-                          name={`items.${index}.unit_price`}
-                          inputMode="decimal"
-                          value={item.unit_price}
-                          onValue={(unit_price) => change(item.key, { unit_price })}
-                          error={at('unit_price')}
-                          hint={amountAdvice(item.unit_price, currency)}
-                        />
-                      </td>
-                      <td class="numeric line-amount" data-amount="" data-label="Amount">
-                        {showMinor(amount, currency, minorMoney)}
-                      </td>
-                      <td>
-                        <Button
-                          aria-label={`Remove item ${n}`}
-                          title={`Remove item ${n}`}
-                          disabled={items.length === 1}
-                          onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}
-                        >
-                          ×
-                        </Button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          {errors.items ? (
-            <p class="error" role="alert">
-              {errors.items}
-            </p>
-          ) : null}
-          <p>
-            <Button onClick={() => setItems((all) => [...all, newItem()])}>Add item</Button>
-          </p>
-          <div class="totals-panel">
-            <dl class="totals" aria-live="polite">
-              <dt class="strong">Total</dt>
-              <dd class="strong" data-total="">
-                {showMinor(total, currency, minorMoney)}
-              </dd>
-            </dl>
-            {total === null ? (
-              <p class="hint">
-                The total shows once every item has a quantity and a unit price in {currency}.
-              </p>
-            ) : null}
-          </div>
+          <LineTable
+            caption="Items"
+            noun="item"
+            lines={items}
+            columns={[
+              {
+                label: 'Description',
+                cellClass: 'line-wide',
+                cell: (item, index) => (
+                  <CellInput
+                    label={`Description, item ${index + 1}`}
+                    name={`items.${index}.description`}
+                    value={item.description}
+                    onValue={(description) => change(item.key, { description })}
+                    error={errors[`items.${index}.description`]}
+                  />
+                ),
+              },
+              {
+                label: 'Quantity',
+                class: 'col-number',
+                cell: (item, index) => (
+                  <CellInput
+                    label={`Quantity, item ${index + 1}`}
+                    name={`items.${index}.quantity`}
+                    inputMode="decimal"
+                    value={item.quantity}
+                    onValue={(quantity) => change(item.key, { quantity })}
+                    error={errors[`items.${index}.quantity`]}
+                  />
+                ),
+              },
+              {
+                label: 'Unit price',
+                class: 'col-price',
+                cell: (item, index) => (
+                  <CellInput
+                    label={`Unit price in ${currency}, item ${index + 1}`}
+                    name={`items.${index}.unit_price`}
+                    inputMode="decimal"
+                    value={item.unit_price}
+                    onValue={(unit_price) => change(item.key, { unit_price })}
+                    error={errors[`items.${index}.unit_price`]}
+                    hint={amountAdvice(item.unit_price, currency)}
+                  />
+                ),
+              },
+              {
+                label: 'Amount',
+                class: 'numeric col-amount',
+                cellClass: 'numeric line-amount',
+                data: 'amount',
+                cell: (item) => showMinor(itemMinor(item, currency), currency, minorMoney),
+              },
+            ]}
+            onRemove={(key) => setItems((all) => all.filter((i) => i.key !== key))}
+            onAdd={() => setItems((all) => [...all, newItem()])}
+            error={errors.items}
+          />
+          <TotalsPanel
+            rows={[
+              { label: 'Total', value: showMinor(total, currency, minorMoney), strong: true, data: 'total' },
+            ]}
+            hint={
+              total === null ? (
+                <p class="hint">
+                  The total shows once every item has a quantity and a unit price in {currency}.
+                </p>
+              ) : null
+            }
+          />
           <TextArea label="Notes" name="notes" value={notes} onValue={setNotes} error={errors.notes} />
           <ErrorMessage
             message={Object.keys(local).length > 0 ? 'Check the highlighted fields.' : summaryOf(form)}

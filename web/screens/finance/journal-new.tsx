@@ -1,16 +1,10 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import {
-  accountLabel,
-  amountAdvice,
-  CellInput,
-  currencyChoices,
-  minorOf,
-  showMinor,
-  useAccounts,
-} from './shared.js';
+import { accountLabel, useAccounts } from './chart.js';
+import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
+import { CellInput, CellSelect, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
+import { amountAdvice, priceMinor, showMinor } from '../../lib/lines.js';
 import { Button, ErrorMessage, Field, Link, Loading, PageHeader, Select } from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
 import { minorMoney, today } from '../../lib/format.js';
 import { useForm, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
@@ -47,7 +41,7 @@ function sumsOf(lines: LineDraft[], currency: string): Sums {
     for (const side of ['debit', 'credit'] as const) {
       const text = line[side].trim();
       if (text === '') continue;
-      const minor = minorOf(text, currency);
+      const minor = priceMinor(text, currency);
       if (minor === null) readable = false;
       else if (side === 'debit') debit += minor;
       else credit += minor;
@@ -70,7 +64,7 @@ export default function JournalNew() {
 
   const change = (key: number, patch: Partial<LineDraft>) => {
     setRefusal(null);
-    setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
+    setLines((all) => patchLine(all, key, patch));
   };
 
   const sums = sumsOf(lines, currency);
@@ -136,7 +130,7 @@ export default function JournalNew() {
     const side = (key: 'debit' | 'credit') =>
       lines
         .filter((line) => line[key].trim() !== '')
-        .map((line) => ({ account: line.account, amount: Number(minorOf(line[key], currency)) }));
+        .map((line) => ({ account: line.account, amount: Number(priceMinor(line[key], currency)) }));
     const body = {
       date: day || undefined,
       description: description.trim(),
@@ -188,118 +182,73 @@ export default function JournalNew() {
           />
         </div>
         <h2>Lines</h2>
-        <div class="table-wrap">
-          <table class="items-table journal-lines">
-            <caption class="visually-hidden">Lines</caption>
-            <thead>
-              <tr>
-                <th scope="col">Account</th>
-                <th scope="col" class="col-price">
-                  Debit
-                </th>
-                <th scope="col" class="col-price">
-                  Credit
-                </th>
-                <th scope="col" class="col-remove">
-                  <span class="visually-hidden">Remove</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line, index) => {
-                const n = index + 1;
-                const at = (field: string) => errors[`lines.${index}.${field}`];
-                return (
-                  <tr key={line.key}>
-                    <td class="line-wide" data-label="Account">
-                      <select
-                        aria-label={`Account, line ${n}`}
-                        name={`lines.${index}.account`}
-                        value={line.account}
-                        aria-invalid={at('account') ? 'true' : undefined}
-                        onChange={(e) => change(line.key, { account: e.currentTarget.value })}
-                      >
-                        {accountOptions.map((o) => (
-                          <option key={o.value} value={o.value}>
-                            {o.label}
-                          </option>
-                        ))}
-                      </select>
-                      {at('account') ? (
-                        <small class="error" role="alert">
-                          {at('account')}
-                        </small>
-                      ) : null}
-                    </td>
-                    <td data-label="Debit">
-                      <CellInput
-                        label={`Debit in ${currency}, line ${n}`}
-                        name={`lines.${index}.debit`}
-                        inputMode="decimal"
-                        value={line.debit}
-                        onValue={(debit) => change(line.key, { debit })}
-                        error={at('debit')}
-                        hint={amountAdvice(line.debit, currency)}
-                      />
-                    </td>
-                    <td data-label="Credit">
-                      <CellInput
-                        label={`Credit in ${currency}, line ${n}`}
-                        name={`lines.${index}.credit`}
-                        inputMode="decimal"
-                        value={line.credit}
-                        onValue={(credit) => change(line.key, { credit })}
-                        error={at('credit')}
-                        hint={amountAdvice(line.credit, currency)}
-                      />
-                    </td>
-                    <td>
-                      <Button
-                        aria-label={`Remove line ${n}`}
-                        title={`Remove line ${n}`}
-                        disabled={lines.length <= 2}
-                        onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
-                      >
-                        ×
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-        {errors.debits || errors.credits ? (
-          <p class="error" role="alert">
-            {errors.debits ?? errors.credits}
-          </p>
-        ) : null}
-        <p>
-          <Button onClick={() => setLines((all) => [...all, newLine()])}>Add line</Button>
-        </p>
-        <div class="totals-panel">
-          <dl class="totals" aria-live="polite">
-            <dt>Total debits</dt>
-            <dd data-debits="">{sums.readable ? show(sums.debit) : '—'}</dd>
-            <dt>Total credits</dt>
-            <dd data-credits="">{sums.readable ? show(sums.credit) : '—'}</dd>
-            <dt class="strong">Difference</dt>
-            <dd class={`strong ${balanced ? 'ok' : difference !== 0n ? 'error' : ''}`} data-difference="">
-              {sums.readable ? show(difference < 0n ? -difference : difference) : '—'}
-            </dd>
-          </dl>
-          <p class="balance-state" id="journal-balance" data-balance="">
-            {!sums.readable
-              ? `Amounts in ${currency} show once they are numbers.`
-              : balanced
-                ? 'Balanced: the entry can be posted.'
-                : difference > 0n
-                  ? 'Debits exceed credits: the entry cannot be posted until they are equal.'
-                  : difference < 0n
-                    ? 'Credits exceed debits: the entry cannot be posted until they are equal.'
-                    : 'Give at least one debit and one credit.'}
-          </p>
-        </div>
+        <LineTable
+          caption="Lines"
+          class="items-table journal-lines"
+          noun="line"
+          minimum={2}
+          lines={lines}
+          columns={[
+            {
+              label: 'Account',
+              cellClass: 'line-wide',
+              cell: (line, index) => (
+                <CellSelect
+                  label={`Account, line ${index + 1}`}
+                  name={`lines.${index}.account`}
+                  value={line.account}
+                  options={accountOptions}
+                  onValue={(account) => change(line.key, { account })}
+                  error={errors[`lines.${index}.account`]}
+                />
+              ),
+            },
+            ...(['debit', 'credit'] as const).map((side) => ({
+              label: side === 'debit' ? 'Debit' : 'Credit',
+              class: 'col-price',
+              cell: (line: LineDraft, index: number) => (
+                <CellInput
+                  label={`${side === 'debit' ? 'Debit' : 'Credit'} in ${currency}, line ${index + 1}`}
+                  name={`lines.${index}.${side}`}
+                  inputMode="decimal"
+                  value={line[side]}
+                  onValue={(value) => change(line.key, { [side]: value })}
+                  error={errors[`lines.${index}.${side}`]}
+                  hint={amountAdvice(line[side], currency)}
+                />
+              ),
+            })),
+          ]}
+          onRemove={(key) => setLines((all) => all.filter((l) => l.key !== key))}
+          onAdd={() => setLines((all) => [...all, newLine()])}
+          error={errors.debits ?? errors.credits}
+        />
+        <TotalsPanel
+          rows={[
+            { label: 'Total debits', value: sums.readable ? show(sums.debit) : '—', data: 'debits' },
+            { label: 'Total credits', value: sums.readable ? show(sums.credit) : '—', data: 'credits' },
+            {
+              label: 'Difference',
+              value: sums.readable ? show(difference < 0n ? -difference : difference) : '—',
+              strong: true,
+              class: balanced ? 'ok' : difference !== 0n ? 'error' : undefined,
+              data: 'difference',
+            },
+          ]}
+          hint={
+            <p class="balance-state" id="journal-balance" data-balance="">
+              {!sums.readable
+                ? `Amounts in ${currency} show once they are numbers.`
+                : balanced
+                  ? 'Balanced: the entry can be posted.'
+                  : difference > 0n
+                    ? 'Debits exceed credits: the entry cannot be posted until they are equal.'
+                    : difference < 0n
+                      ? 'Credits exceed debits: the entry cannot be posted until they are equal.'
+                      : 'Give at least one debit and one credit.'}
+            </p>
+          }
+        />
         <ErrorMessage message={refusal ?? summaryOf(form)} />
         <div class="form-actions">
           <Button type="submit" kind="primary" busy={form.busy} aria-describedby="journal-balance">

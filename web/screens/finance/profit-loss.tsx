@@ -1,7 +1,6 @@
 import { unwrap, type finance } from '../../../client/index.js';
-import { currencyChoices, dateOf, FilterForm } from './shared.js';
-import { ErrorMessage, Link, Loading, PageHeader, ScrollRegion } from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
+import { currencyOf, rangeOf, RANGE_FIELDS, ReportPage } from './report.js';
+import { Link, ScrollRegion } from '../../components/ui.js';
 import { date, money, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
@@ -68,10 +67,8 @@ function Section(props: {
 
 export default function ProfitLoss() {
   const query = here.value.query;
-  const start = dateOf(query, 'start_date') ?? yearStart();
-  const end = dateOf(query, 'end_date') ?? today();
-  const currency = query.get('currency') || undefined;
-  const base = useBaseCurrency();
+  const { start, end } = rangeOf(query, yearStart);
+  const currency = currencyOf(query);
   const load = useLoad(
     async () =>
       (
@@ -81,29 +78,15 @@ export default function ProfitLoss() {
       ).data,
     [start, end, currency],
   );
-  const data = load.data;
   return (
-    <>
-      <PageHeader title="Profit and loss" />
-      <FilterForm
-        label="Profit and loss range"
-        defaults={{ start_date: start, end_date: end }}
-        fields={[
-          { key: 'start_date', label: 'From' },
-          { key: 'end_date', label: 'To' },
-          {
-            key: 'currency',
-            label: 'Currency',
-            type: 'select',
-            options: currencyChoices(`${base.currency} (base currency)`),
-          },
-        ]}
-      />
-      {load.error ? (
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
+    <ReportPage
+      title="Profit and loss"
+      filterLabel="Profit and loss range"
+      defaults={{ start_date: start, end_date: end }}
+      fields={RANGE_FIELDS}
+      load={load}
+    >
+      {(data) => (
         <>
           <p class="lead">
             From {date(data.start_date)} to {date(data.end_date)}, in {data.currency}, from the ledger’s
@@ -140,6 +123,6 @@ export default function ProfitLoss() {
           </p>
         </>
       )}
-    </>
+    </ReportPage>
   );
 }

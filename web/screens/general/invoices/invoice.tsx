@@ -2,23 +2,11 @@ import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-} from '../../../components/ui.js';
-import { date, dateTime, money, today } from '../../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../../lib/forms.js';
+import { PaymentDialog, PaymentsSection } from '../../../components/payment-form.js';
+import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../../components/ui.js';
+import { date, dateTime, money } from '../../../lib/format.js';
+import { describeError, useLoad } from '../../../lib/forms.js';
 import { invoiceStatus } from '../../../lib/messages.js';
-import { summaryOf } from '../../../lib/refusals.js';
 import { decimalText } from '../../../lib/lines.js';
 import { navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
@@ -31,103 +19,16 @@ import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
  * status allows; its PDF, and when the customer was sent it and opened it.
  */
 
-const METHOD_LABELS: Record<(typeof general.PAYMENT_METHODS)[number], string> = {
-  bank_transfer: 'Bank transfer',
-  card: 'Card',
-  cash: 'Cash',
-  check: 'Cheque',
-  mobile_money: 'Mobile money',
+const METHODS = {
+  list: general.PAYMENT_METHODS,
+  labels: {
+    bank_transfer: 'Bank transfer',
+    card: 'Card',
+    cash: 'Cash',
+    check: 'Cheque',
+    mobile_money: 'Mobile money',
+  } satisfies Record<(typeof general.PAYMENT_METHODS)[number], string>,
 };
-
-function PaymentForm(props: {
-  invoice: general.Invoice;
-  onSaved: (invoice: general.Invoice) => void;
-  onCancel: () => void;
-}) {
-  const { invoice } = props;
-  const [amount, setAmount] = useState(() => decimalText(invoice.amount_due, invoice.currency));
-  const [method, setMethod] = useState<string>('bank_transfer');
-  const [paidOn, setPaidOn] = useState(today());
-  const [reference, setReference] = useState('');
-  const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const body = {
-      amount: amount.trim() === '' ? undefined : Number(amount.trim()),
-      payment_method: method,
-      payment_date: paidOn || undefined,
-      reference: reference.trim() || undefined,
-    };
-    void form
-      .submit(
-        general.CreatePaymentBodySchema,
-        body,
-        (value) =>
-          unwrap(api.value.general.invoices.createPayment({ params: { id: invoice.id }, body: value })),
-        { currency: invoice.currency },
-      )
-      .then((saved) => {
-        if (saved) props.onSaved(saved.data);
-      });
-  };
-  const e = form.errors;
-  return (
-    <form onSubmit={submit} noValidate>
-      <p>
-        {money(invoice.amount_due, invoice.currency)} of {money(invoice.total, invoice.currency)} is due.
-      </p>
-      <div class="form-row">
-        <Field
-          label={`Amount in ${invoice.currency}`}
-          name="amount"
-          inputMode="decimal"
-          value={amount}
-          onValue={setAmount}
-          error={e.amount}
-          required
-        />
-        <Field
-          label="Paid on"
-          name="payment_date"
-          type="date"
-          value={paidOn}
-          onValue={setPaidOn}
-          error={e.payment_date}
-        />
-      </div>
-      <Select
-        label="Method"
-        name="payment_method"
-        value={method}
-        options={general.PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
-        onValue={setMethod}
-        error={e.payment_method}
-      />
-      <Field
-        label="Reference"
-        name="reference"
-        hint="Optional: the bank reference or receipt number"
-        value={reference}
-        onValue={setReference}
-        error={e.reference}
-      />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Record payment
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-const PAYMENT_COLUMNS = (currency: string) => [
-  { label: 'Date', render: (p: general.Payment) => date(p.payment_date) },
-  { label: 'Method', render: (p: general.Payment) => METHOD_LABELS[p.payment_method] },
-  { label: 'Reference', render: (p: general.Payment) => p.reference ?? '—' },
-  { label: 'Amount', numeric: true, render: (p: general.Payment) => money(p.amount, currency) },
-];
 
 export default function Invoice({ params }: ScreenProps) {
   const id = params.id!;
@@ -352,24 +253,16 @@ export default function Invoice({ params }: ScreenProps) {
           }
         />
       </section>
-      {invoice.status !== 'draft' && !(invoice.status === 'void' && invoice.payments.length === 0) ? (
-        <section aria-labelledby="invoice-payments">
-          <h2 id="invoice-payments">Payments</h2>
-          {invoice.payments.length === 0 ? (
-            <p class="muted">
-              No payments yet.
-              {open && can('createPayment') ? ' Record one when the customer pays.' : ''}
-            </p>
-          ) : (
-            <Table
-              caption="Payments"
-              columns={PAYMENT_COLUMNS(invoice.currency)}
-              rows={invoice.payments}
-              rowKey={(p) => p.id}
-            />
-          )}
-        </section>
-      ) : null}
+      <PaymentsSection
+        id="invoice-payments"
+        status={invoice.status}
+        payments={invoice.payments}
+        currency={invoice.currency}
+        money={money}
+        methods={METHODS}
+        withReference
+        none={open && can('createPayment') ? ' Record one when the customer pays.' : ''}
+      />
       <SendDocumentDialog
         title={`Send invoice ${invoice.number}`}
         open={sending}
@@ -386,21 +279,44 @@ export default function Invoice({ params }: ScreenProps) {
           setNotice(to ? `${sent.number} was sent to ${to}.` : `${sent.number} was sent.`);
         }}
       />
-      <Dialog title={`Record a payment of ${invoice.number}`} open={paying} onClose={() => setPaying(false)}>
-        <PaymentForm
-          invoice={invoice}
-          onCancel={() => setPaying(false)}
-          onSaved={(next) => {
-            setCurrent(next);
-            setPaying(false);
-            setNotice(
-              next.status === 'paid'
-                ? `Payment recorded: ${next.number} is paid in full.`
-                : `Payment recorded: ${money(next.amount_due, next.currency)} is still due.`,
-            );
-          }}
-        />
-      </Dialog>
+      <PaymentDialog
+        title={`Record a payment of ${invoice.number}`}
+        open={paying}
+        onClose={() => setPaying(false)}
+        currency={invoice.currency}
+        due={
+          <>
+            {money(invoice.amount_due, invoice.currency)} of {money(invoice.total, invoice.currency)} is due.
+          </>
+        }
+        amountDue={decimalText(invoice.amount_due, invoice.currency)}
+        methods={METHODS}
+        withReference
+        send={async (form, payment) => {
+          const body = {
+            amount: payment.amount.trim() === '' ? undefined : Number(payment.amount.trim()),
+            payment_method: payment.payment_method,
+            payment_date: payment.payment_date || undefined,
+            reference: payment.reference.trim() || undefined,
+          };
+          const saved = await form.submit(
+            general.CreatePaymentBodySchema,
+            body,
+            (value) => unwrap(api.value.general.invoices.createPayment({ params: { id }, body: value })),
+            { currency: invoice.currency },
+          );
+          return saved?.data;
+        }}
+        onSaved={(next) => {
+          setCurrent(next);
+          setPaying(false);
+          setNotice(
+            next.status === 'paid'
+              ? `Payment recorded: ${next.number} is paid in full.`
+              : `Payment recorded: ${money(next.amount_due, next.currency)} is still due.`,
+          );
+        }}
+      />
     </>
   );
 }
