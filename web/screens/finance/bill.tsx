@@ -1,19 +1,11 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
+import { RecordUnavailable } from '../../components/record.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { BILL_METHOD_LABELS } from './labels.js';
 import { PaymentDialog, PaymentsSection } from '../../components/payment-form.js';
 import { minorText, priceMinor } from '../../lib/lines.js';
-import {
-  Badge,
-  Button,
-  ErrorMessage,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Table,
-} from '../../components/ui.js';
+import { Badge, Button, ErrorMessage, Link, Notice, PageHeader, Table } from '../../components/ui.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { describeError, useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
@@ -32,18 +24,11 @@ export default function Bill({ params }: ScreenProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Bill" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/finance/bills">Back to bills</Link>
-        </p>
-      </>
+      <RecordUnavailable load={load} title="Bill" back={{ to: '/finance/bills', label: 'Back to bills' }} />
     );
   }
-  if (!load.data) return <Loading />;
   const bill = load.data.bill;
   const open = bill.status === 'pending' || bill.status === 'overdue';
   const title = `Bill from ${bill.vendor_name}`;

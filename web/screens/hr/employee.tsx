@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
+import { RecordUnavailable } from '../../components/record.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
 import { allDepartments } from './lists.js';
-import { EMPLOYEE_STATUS_LABELS, fullName, LEAVE_TYPE_LABELS } from './people.js';
+import { EMPLOYEE_STATUS_LABELS, fullName } from './people.js';
 import { EmployeeForm } from './employee-form.js';
-import { LeaveActions } from './leave-actions.js';
+import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
 import { LeaveDialog } from './leave-form.js';
 import {
   Badge,
@@ -21,7 +22,7 @@ import {
   type Column,
 } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
-import { date, dateTime, minorMoney, number } from '../../lib/format.js';
+import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
@@ -37,32 +38,20 @@ function Leaves(props: { employee: hr.Employee; version: number }) {
     [props.employee.id, props.version],
   );
   const columns: Column<hr.Leave>[] = [
-    { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
-    { label: 'From', render: (l) => date(l.start_date) },
-    { label: 'To', render: (l) => date(l.end_date) },
-    { label: 'Working days', numeric: true, render: (l) => number(l.days) },
-    { label: 'Status', render: (l) => <Badge value={l.status} /> },
+    ...LEAVE_COLUMNS,
     { label: 'Reason', render: (l) => l.status_reason ?? l.reason ?? '—' },
+    ...leaveActionsColumn(
+      (message) => {
+        setError(null);
+        setNotice(message);
+        list.reload();
+      },
+      (message) => {
+        setNotice(null);
+        setError(message);
+      },
+    ),
   ];
-  if (can('updateLeave')) {
-    columns.push({
-      label: 'Actions',
-      render: (l) => (
-        <LeaveActions
-          leave={l}
-          onDone={(_, message) => {
-            setError(null);
-            setNotice(message);
-            list.reload();
-          }}
-          onError={(message) => {
-            setNotice(null);
-            setError(message);
-          }}
-        />
-      ),
-    });
-  }
   return (
     <section aria-labelledby="employee-leaves">
       <div class="section-header">
@@ -119,18 +108,15 @@ export default function Employee({ params }: ScreenProps) {
   const departments = useLoad(allDepartments, []);
   const base = useBaseCurrency();
 
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Employee" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/hr/employees">Back to employees</Link>
-        </p>
-      </>
+      <RecordUnavailable
+        load={load}
+        title="Employee"
+        back={{ to: '/hr/employees', label: 'Back to employees' }}
+      />
     );
   }
-  if (!load.data) return <Loading />;
   const employee = current && current.id === id ? current : load.data.employee;
   const name = fullName(employee);
 

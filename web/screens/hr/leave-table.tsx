@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
 import { hr, unwrap } from '../../../client/index.js';
 import { useAction } from '../../lib/action.js';
-import { date } from '../../lib/format.js';
+import { date, number } from '../../lib/format.js';
 import { useForm } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
-import { Button, Dialog, ErrorMessage, TextArea } from '../../components/ui.js';
+import { Badge, Button, Dialog, ErrorMessage, TextArea, type Column } from '../../components/ui.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { LEAVE_TYPE_LABELS } from './people.js';
 
-/** A leave's actions: approve, reject (with a reason) and cancel. */
+/** A leave as a table shows it: its type, days and status, and its actions (approve, reject with a reason, cancel). */
 
 function RejectButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, message: string) => void }) {
   const [open, setOpen] = useState(false);
@@ -139,4 +139,27 @@ export function LeaveActions(props: {
       <CancelButton leave={leave} onDone={props.onDone} />
     </div>
   );
+}
+
+/** The columns of a leave's type, days and status. */
+export const LEAVE_COLUMNS: Column<hr.Leave>[] = [
+  { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
+  { label: 'From', render: (l) => date(l.start_date) },
+  { label: 'To', render: (l) => date(l.end_date) },
+  { label: 'Working days', numeric: true, render: (l) => number(l.days) },
+  { label: 'Status', render: (l) => <Badge value={l.status} /> },
+];
+
+/** The Actions column, for a role that decides on leave (none otherwise): `onDone` says what was done. */
+export function leaveActionsColumn(
+  onDone: (message: string) => void,
+  onError: (message: string) => void,
+): Column<hr.Leave>[] {
+  if (!can('updateLeave')) return [];
+  return [
+    {
+      label: 'Actions',
+      render: (l) => <LeaveActions leave={l} onDone={(_, message) => onDone(message)} onError={onError} />,
+    },
+  ];
 }

@@ -2,11 +2,10 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { allEmployees } from './lists.js';
-import { byName, fullName, LEAVE_STATUS_LABELS, LEAVE_TYPE_LABELS } from './people.js';
-import { LeaveActions } from './leave-actions.js';
+import { byName, fullName, LEAVE_STATUS_LABELS } from './people.js';
+import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
 import { LeaveDialog } from './leave-form.js';
 import {
-  Badge,
   Button,
   ErrorMessage,
   Link,
@@ -16,7 +15,7 @@ import {
   Table,
   type Column,
 } from '../../components/ui.js';
-import { date, number } from '../../lib/format.js';
+import { date } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
@@ -57,11 +56,7 @@ export default function Leaves() {
       label: 'Employee',
       render: (l) => <Link to={`/hr/employees/${l.employee_id}`}>{l.employee_name}</Link>,
     },
-    { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
-    { label: 'From', render: (l) => date(l.start_date) },
-    { label: 'To', render: (l) => date(l.end_date) },
-    { label: 'Working days', numeric: true, render: (l) => number(l.days) },
-    { label: 'Status', render: (l) => <Badge value={l.status} /> },
+    ...LEAVE_COLUMNS,
     {
       label: 'Reason',
       render: (l) => (
@@ -71,26 +66,18 @@ export default function Leaves() {
         </>
       ),
     },
+    ...leaveActionsColumn(
+      (message) => {
+        setError(null);
+        setNotice(message);
+        list.reload();
+      },
+      (message) => {
+        setNotice(null);
+        setError(message);
+      },
+    ),
   ];
-  if (can('updateLeave')) {
-    columns.push({
-      label: 'Actions',
-      render: (l) => (
-        <LeaveActions
-          leave={l}
-          onDone={(_, message) => {
-            setError(null);
-            setNotice(message);
-            list.reload();
-          }}
-          onError={(message) => {
-            setNotice(null);
-            setError(message);
-          }}
-        />
-      ),
-    });
-  }
 
   return (
     <>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, general, unwrap } from '../../../../client/index.js';
+import { RecordUnavailable } from '../../../components/record.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { CustomerForm } from './customer-form.js';
 import { ExportButton } from '../../../components/csv.js';
@@ -97,18 +98,15 @@ export default function Customer({ params }: ScreenProps) {
   const [saved, setSaved] = useState(false);
   const [current, setCurrent] = useState<general.Customer | null>(null);
 
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Customer" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/customers">Back to customers</Link>
-        </p>
-      </>
+      <RecordUnavailable
+        load={load}
+        title="Customer"
+        back={{ to: '/customers', label: 'Back to customers' }}
+      />
     );
   }
-  if (!load.data) return <Loading />;
   const customer = current && current.id === id ? current : load.data.data;
   const address = addressLines(customer.address);
   const attributes = Object.entries(customer.attributes);

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
+import { RecordUnavailable } from '../../../components/record.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
 import { PaymentDialog, PaymentsSection } from '../../../components/payment-form.js';
-import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../../components/ui.js';
+import { Badge, Button, ErrorMessage, Link, Notice, PageHeader } from '../../../components/ui.js';
 import { date, dateTime, money } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
 import { invoiceStatus } from '../../../lib/messages.js';
@@ -41,18 +42,11 @@ export default function Invoice({ params }: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
 
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Invoice" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/invoices">Back to invoices</Link>
-        </p>
-      </>
+      <RecordUnavailable load={load} title="Invoice" back={{ to: '/invoices', label: 'Back to invoices' }} />
     );
   }
-  if (!load.data) return <Loading />;
   const invoice = current && current.id === id ? current : load.data.data;
   const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
   const shown = invoiceStatus(invoice);

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
+import { RecordUnavailable } from '../../../components/record.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../../components/ui.js';
+import { Badge, Button, ErrorMessage, Link, Notice, PageHeader } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
 import { navigate } from '../../../lib/router.js';
@@ -56,18 +57,9 @@ export default function Quote({ params }: ScreenProps) {
   const [editing, setEditing] = useState(false);
   const [sending, setSending] = useState(false);
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Quote" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/quotes">Back to quotes</Link>
-        </p>
-      </>
-    );
+  if (load.error || !load.data) {
+    return <RecordUnavailable load={load} title="Quote" back={{ to: '/quotes', label: 'Back to quotes' }} />;
   }
-  if (!load.data) return <Loading />;
   const quote = current && current.id === id ? current : load.data.data;
   const quotes = api.value.general.quotes;
 
