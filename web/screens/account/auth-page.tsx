@@ -44,52 +44,43 @@ interface TextProps {
 }
 
 /** The email a person signs in with. */
-export function EmailField(props: TextProps) {
-  return (
-    <Field
-      label={props.label ?? 'Email'}
-      name="email"
-      type="email"
-      autoComplete="username"
-      value={props.value}
-      onValue={props.onValue}
-      error={props.error}
-      required
-    />
-  );
-}
+export const EmailField = (props: TextProps) => (
+  <Field
+    name="email"
+    type="email"
+    autoComplete="username"
+    required
+    {...props}
+    label={props.label ?? 'Email'}
+  />
+);
 
 /** A password: the one a person has (`current`), or a new one, with the service's rule as its hint. */
-export function PasswordField(props: TextProps & { current?: boolean; name?: string; hint?: string }) {
-  return (
-    <Field
-      label={props.label ?? 'Password'}
-      name={props.name ?? 'password'}
-      type="password"
-      autoComplete={props.current ? 'current-password' : 'new-password'}
-      hint={props.hint ?? (props.current ? undefined : NEW_PASSWORD_RULE)}
-      value={props.value}
-      onValue={props.onValue}
-      error={props.error}
-      required
-    />
-  );
-}
+export const PasswordField = ({
+  current,
+  ...props
+}: TextProps & { current?: boolean; name?: string; hint?: string }) => (
+  <Field
+    name="password"
+    type="password"
+    autoComplete={current ? 'current-password' : 'new-password'}
+    hint={current ? undefined : NEW_PASSWORD_RULE}
+    required
+    {...props}
+    label={props.label ?? 'Password'}
+  />
+);
 
 export const NEW_PASSWORD_RULE = '12 characters or more.';
 
 /** The code of a second factor: six digits from an authenticator app, or a recovery code. */
-export function CodeField(props: TextProps) {
-  return (
-    <Field
-      label={props.label ?? 'Code'}
-      name="code"
-      autoComplete="one-time-code"
-      inputMode="numeric"
-      value={props.value}
-      onValue={props.onValue}
-      error={props.error}
-      required
-    />
-  );
-}
+export const CodeField = (props: TextProps) => (
+  <Field
+    name="code"
+    autoComplete="one-time-code"
+    inputMode="numeric"
+    required
+    {...props}
+    label={props.label ?? 'Code'}
+  />
+);

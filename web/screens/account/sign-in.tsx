@@ -6,6 +6,11 @@ import { useForm } from '../../lib/forms.js';
 import { adopt, api } from '../../lib/session.js';
 import { AuthForm, AuthPage, CodeField, EmailField, PasswordField } from './auth-page.js';
 
+const ENVIRONMENTS = [
+  ['live', 'Live'],
+  ['sandbox', 'Sandbox (test data)'],
+] as const;
+
 /** A choice of business from the 422 a person of several teams gets: `<id>: <name>`. */
 function choicesOf(err: unknown): { value: string; label: string }[] {
   if (!(err instanceof BmsApiError) || err.status !== 422) return [];
@@ -97,26 +102,18 @@ export default function SignIn() {
         ) : null}
         <fieldset class="choice">
           <legend>Environment</legend>
-          <label>
-            <input
-              type="radio"
-              name="environment"
-              value="live"
-              checked={environment === 'live'}
-              onChange={() => setEnvironment('live')}
-            />{' '}
-            Live
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="environment"
-              value="sandbox"
-              checked={environment === 'sandbox'}
-              onChange={() => setEnvironment('sandbox')}
-            />{' '}
-            Sandbox (test data)
-          </label>
+          {ENVIRONMENTS.map(([value, label]) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="environment"
+                value={value}
+                checked={environment === value}
+                onChange={() => setEnvironment(value)}
+              />{' '}
+              {label}
+            </label>
+          ))}
         </fieldset>
       </AuthForm>
       <p>

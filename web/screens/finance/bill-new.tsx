@@ -2,23 +2,16 @@ import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { CellInput, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
 import { addDays, amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
-import {
-  Button,
-  Empty,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  PageHeader,
-  Select,
-  TextArea,
-} from '../../components/ui.js';
+import { Button, Empty, ErrorMessage, Field, Link, Loading, Select, TextArea } from '../../components/ui.js';
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
 import { minorMoney, today } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { RecordHeader } from '../../components/record.js';
+
+const BILLS = { to: '/finance/bills', name: 'Bills' };
 
 /**
  * A new bill: vendor, currency, dates and items with the total as the service will compute it
@@ -108,10 +101,7 @@ export default function BillNew() {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/finance/bills">Bills</Link>
-      </p>
-      <PageHeader title="New bill" />
+      <RecordHeader list={BILLS} title="New bill" />
       {vendors.data.length === 0 ? (
         <Empty title="No vendors yet">
           <p>

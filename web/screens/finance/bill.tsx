@@ -1,16 +1,18 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { RecordUnavailable } from '../../components/record.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { BILL_METHOD_LABELS } from './labels.js';
 import { PaymentDialog, PaymentsSection } from '../../components/payment-form.js';
 import { minorText, priceMinor } from '../../lib/lines.js';
-import { Badge, Button, ErrorMessage, Link, Notice, PageHeader, Table } from '../../components/ui.js';
+import { Badge, Button, ErrorMessage, Link, Notice, Table } from '../../components/ui.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { describeError, useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { RecordHeader, RecordUnavailable } from '../../components/record.js';
+
+const BILLS = { to: '/finance/bills', name: 'Bills' };
 
 /** One bill: its items, amounts and payments; approve, record a payment, void or delete as its status allows. */
 
@@ -25,9 +27,7 @@ export default function Bill({ params }: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
 
   if (load.error || !load.data) {
-    return (
-      <RecordUnavailable load={load} title="Bill" back={{ to: '/finance/bills', label: 'Back to bills' }} />
-    );
+    return <RecordUnavailable load={load} title="Bill" list={BILLS} />;
   }
   const bill = load.data.bill;
   const open = bill.status === 'pending' || bill.status === 'overdue';
@@ -52,10 +52,7 @@ export default function Bill({ params }: ScreenProps) {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/finance/bills">Bills</Link>
-      </p>
-      <PageHeader title={title}>
+      <RecordHeader list={BILLS} title={title}>
         {bill.status === 'draft' && can('approveBill') ? (
           <Button kind="primary" busy={approving} onClick={approve}>
             Approve
@@ -103,7 +100,7 @@ export default function Bill({ params }: ScreenProps) {
             <p>The draft was never posted; it is removed from the bills.</p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       <p class="status-line">
         <Badge value={bill.status} />{' '}
         {bill.status === 'draft'

@@ -4,12 +4,15 @@ import { accountLabel, useAccounts } from './chart.js';
 import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
 import { CellInput, CellSelect, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
 import { amountAdvice, priceMinor, showMinor } from '../../lib/lines.js';
-import { Button, ErrorMessage, Field, Link, Loading, PageHeader, Select } from '../../components/ui.js';
+import { Button, ErrorMessage, Field, Link, Loading, Select } from '../../components/ui.js';
 import { minorMoney, today } from '../../lib/format.js';
 import { useForm, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { api } from '../../lib/session.js';
+import { RecordHeader } from '../../components/record.js';
+
+const JOURNAL = { to: '/finance/journal', name: 'Journal' };
 
 /**
  * A manual journal entry: lines of an account and a debit or a credit, the totals and their
@@ -157,10 +160,7 @@ export default function JournalNew() {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/finance/journal">Journal</Link>
-      </p>
-      <PageHeader title="New journal entry" />
+      <RecordHeader list={JOURNAL} title="New journal entry" />
       <form class="document-form" noValidate onSubmit={post}>
         <div class="form-row">
           <Field label="Date" name="date" type="date" value={day} onValue={setDay} error={errors.date} />

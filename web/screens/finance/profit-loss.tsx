@@ -8,6 +8,21 @@ import { api } from '../../lib/session.js';
 
 /** Revenue and expenses of the ledger over a range of days (the URL's, this year by default), and the net profit. */
 
+const SECTIONS = [
+  {
+    id: 'pnl-revenue',
+    title: 'Revenue',
+    block: 'revenue',
+    empty: 'No revenue posted in this range: issued invoices post it.',
+  },
+  {
+    id: 'pnl-expenses',
+    title: 'Expenses',
+    block: 'expenses',
+    empty: 'No expenses posted in this range: recorded bills post them.',
+  },
+] as const;
+
 const yearStart = () => `${today().slice(0, 4)}-01-01`;
 
 function Section(props: {
@@ -93,20 +108,9 @@ export default function ProfitLoss() {
             revenue and expense accounts.
           </p>
           <div class="pnl-grid">
-            <Section
-              id="pnl-revenue"
-              title="Revenue"
-              block={data.revenue}
-              currency={data.currency}
-              empty="No revenue posted in this range: issued invoices post it."
-            />
-            <Section
-              id="pnl-expenses"
-              title="Expenses"
-              block={data.expenses}
-              currency={data.currency}
-              empty="No expenses posted in this range: recorded bills post them."
-            />
+            {SECTIONS.map((section) => (
+              <Section key={section.id} {...section} block={data[section.block]} currency={data.currency} />
+            ))}
           </div>
           <dl class="totals net-profit">
             <dt class="strong">{data.net_profit < 0 ? 'Net loss' : 'Net profit'}</dt>

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
-import { RecordUnavailable } from '../../components/record.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
 import { allDepartments } from './lists.js';
@@ -17,7 +16,6 @@ import {
   Link,
   Loading,
   Notice,
-  PageHeader,
   Table,
   type Column,
 } from '../../components/ui.js';
@@ -27,12 +25,15 @@ import { useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { RecordHeader, RecordUnavailable } from '../../components/record.js';
+import { OutcomeMessage, useOutcome } from '../../components/outcome.js';
+
+const EMPLOYEES = { to: '/hr/employees', name: 'Employees' };
 
 /** One employee: details, edit, soft delete, and their leave with its actions and a new request. */
 
 function Leaves(props: { employee: hr.Employee; version: number }) {
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const outcome = useOutcome();
   const list = useLoad(
     () => unwrap(api.value.hr.leaves.listLeaves({ query: { employee_id: props.employee.id, limit: 50 } })),
     [props.employee.id, props.version],
@@ -40,17 +41,7 @@ function Leaves(props: { employee: hr.Employee; version: number }) {
   const columns: Column<hr.Leave>[] = [
     ...LEAVE_COLUMNS,
     { label: 'Reason', render: (l) => l.status_reason ?? l.reason ?? '—' },
-    ...leaveActionsColumn(
-      (message) => {
-        setError(null);
-        setNotice(message);
-        list.reload();
-      },
-      (message) => {
-        setNotice(null);
-        setError(message);
-      },
-    ),
+    ...leaveActionsColumn(outcome, list.reload),
   ];
   return (
     <section aria-labelledby="employee-leaves">
@@ -62,8 +53,7 @@ function Leaves(props: { employee: hr.Employee; version: number }) {
           what={`the leave of ${fullName(props.employee)}`}
         />
       </div>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={error} />
+      <OutcomeMessage outcome={outcome} />
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />
       ) : !list.data ? (
@@ -109,23 +99,14 @@ export default function Employee({ params }: ScreenProps) {
   const base = useBaseCurrency();
 
   if (load.error || !load.data) {
-    return (
-      <RecordUnavailable
-        load={load}
-        title="Employee"
-        back={{ to: '/hr/employees', label: 'Back to employees' }}
-      />
-    );
+    return <RecordUnavailable load={load} title="Employee" list={EMPLOYEES} />;
   }
   const employee = current && current.id === id ? current : load.data.employee;
   const name = fullName(employee);
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/hr/employees">Employees</Link>
-      </p>
-      <PageHeader title={name}>
+      <RecordHeader list={EMPLOYEES} title={name}>
         {can('createLeave') && employee.status !== 'inactive' ? (
           <Button
             kind="primary"
@@ -164,7 +145,7 @@ export default function Employee({ params }: ScreenProps) {
             </p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       <p class="status-line">
         <Badge value={employee.status} /> {employee.position}, {employee.department}
       </p>

@@ -7,6 +7,7 @@ import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 import { Badge, Button, Dialog, ErrorMessage, TextArea, type Column } from '../../components/ui.js';
 import { ConfirmDialog } from '../../components/confirm.js';
+import type { Outcome } from '../../components/outcome.js';
 import { LEAVE_TYPE_LABELS } from './people.js';
 
 /** A leave as a table shows it: its type, days and status, and its actions (approve, reject with a reason, cancel). */
@@ -150,16 +151,22 @@ export const LEAVE_COLUMNS: Column<hr.Leave>[] = [
   { label: 'Status', render: (l) => <Badge value={l.status} /> },
 ];
 
-/** The Actions column, for a role that decides on leave (none otherwise): `onDone` says what was done. */
-export function leaveActionsColumn(
-  onDone: (message: string) => void,
-  onError: (message: string) => void,
-): Column<hr.Leave>[] {
+/** The Actions column, for a role that decides on leave (none otherwise): says what was done, then `reload`s. */
+export function leaveActionsColumn(outcome: Outcome, reload: () => void): Column<hr.Leave>[] {
   if (!can('updateLeave')) return [];
   return [
     {
       label: 'Actions',
-      render: (l) => <LeaveActions leave={l} onDone={(_, message) => onDone(message)} onError={onError} />,
+      render: (l) => (
+        <LeaveActions
+          leave={l}
+          onDone={(_, message) => {
+            outcome.done(message);
+            reload();
+          }}
+          onError={outcome.failed}
+        />
+      ),
     },
   ];
 }

@@ -5,16 +5,7 @@ import { allEmployees } from './lists.js';
 import { byName, fullName, LEAVE_STATUS_LABELS } from './people.js';
 import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
 import { LeaveDialog } from './leave-form.js';
-import {
-  Button,
-  ErrorMessage,
-  Link,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
+import { Button, Link, PageHeader, Select, Table, type Column } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
@@ -22,6 +13,7 @@ import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { PagedList } from '../../components/paged-list.js';
+import { OutcomeMessage, useOutcome } from '../../components/outcome.js';
 
 /** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
 
@@ -33,8 +25,7 @@ export default function Leaves() {
   const status = oneOf(query, 'status', hr.LEAVE_STATUSES);
   const employeeId = query.get('employee_id') || undefined;
   const [requesting, setRequesting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const outcome = useOutcome();
   const employees = useLoad(allEmployees, []);
 
   const filters = { status, employee_id: employeeId };
@@ -66,17 +57,7 @@ export default function Leaves() {
         </>
       ),
     },
-    ...leaveActionsColumn(
-      (message) => {
-        setError(null);
-        setNotice(message);
-        list.reload();
-      },
-      (message) => {
-        setNotice(null);
-        setError(message);
-      },
-    ),
+    ...leaveActionsColumn(outcome, list.reload),
   ];
 
   return (
@@ -90,7 +71,7 @@ export default function Leaves() {
           <Button
             kind="primary"
             onClick={() => {
-              setNotice(null);
+              outcome.done(null);
               setRequesting(true);
             }}
           >
@@ -118,8 +99,7 @@ export default function Leaves() {
           onValue={(value) => navigate(withQuery({ employee_id: value, page: null }))}
         />
       </form>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={error} />
+      <OutcomeMessage outcome={outcome} />
       <PagedList
         error={list.error}
         reload={list.reload}
@@ -164,8 +144,7 @@ export default function Leaves() {
         onClose={() => setRequesting(false)}
         onSaved={(leave) => {
           setRequesting(false);
-          setError(null);
-          setNotice(
+          outcome.done(
             `Leave requested for ${leave.employee_name}: ${leave.days} working day${leave.days === 1 ? '' : 's'} from ${date(leave.start_date)}, pending approval.`,
           );
           list.reload();

@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
-import { RecordUnavailable } from '../../../components/record.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
 import { PaymentDialog, PaymentsSection } from '../../../components/payment-form.js';
-import { Badge, Button, ErrorMessage, Link, Notice, PageHeader } from '../../../components/ui.js';
+import { Badge, Button, ErrorMessage, Link, Notice } from '../../../components/ui.js';
 import { date, dateTime, money } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
 import { invoiceStatus } from '../../../lib/messages.js';
@@ -14,6 +13,9 @@ import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
 import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
+import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+
+const INVOICES = { to: '/invoices', name: 'Invoices' };
 
 /**
  * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its
@@ -43,9 +45,7 @@ export default function Invoice({ params }: ScreenProps) {
   const [editing, setEditing] = useState(false);
 
   if (load.error || !load.data) {
-    return (
-      <RecordUnavailable load={load} title="Invoice" back={{ to: '/invoices', label: 'Back to invoices' }} />
-    );
+    return <RecordUnavailable load={load} title="Invoice" list={INVOICES} />;
   }
   const invoice = current && current.id === id ? current : load.data.data;
   const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
@@ -54,10 +54,7 @@ export default function Invoice({ params }: ScreenProps) {
   if (editing && invoice.status === 'draft') {
     return (
       <>
-        <p class="breadcrumb">
-          <Link to="/invoices">Invoices</Link>
-        </p>
-        <PageHeader title={`Edit draft ${invoice.number}`} />
+        <RecordHeader list={INVOICES} title={`Edit draft ${invoice.number}`} />
         <DocumentForm
           schema={general.UpdateInvoiceBodySchema}
           existing={invoice}
@@ -103,10 +100,7 @@ export default function Invoice({ params }: ScreenProps) {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/invoices">Invoices</Link>
-      </p>
-      <PageHeader title={`Invoice ${invoice.number}`}>
+      <RecordHeader list={INVOICES} title={`Invoice ${invoice.number}`}>
         {invoice.status === 'draft' && can('updateInvoice') ? (
           <Button
             onClick={() => {
@@ -183,7 +177,7 @@ export default function Invoice({ params }: ScreenProps) {
             <p>The draft is removed; its number stays recorded as deleted.</p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       <p class="status-line">
         <Badge value={shown.key} />{' '}
         {shown.key === 'partially_paid' || (invoice.status === 'overdue' && invoice.amount_paid > 0)
