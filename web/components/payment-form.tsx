@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { amountAdvice } from '../lib/lines.js';
 import { date, today } from '../lib/format.js';
-import { useForm, type Form } from '../lib/forms.js';
+import { useDraft, useForm, type Form } from '../lib/forms.js';
 import { summaryOf } from '../lib/refusals.js';
 import { Button, Dialog, ErrorMessage, Field, Select, Table } from './ui.js';
 
@@ -55,19 +55,20 @@ export function PaymentDialog<M extends string, R>(props: PaymentDialogProps<M, 
 }
 
 function PaymentForm<M extends string, R>(props: PaymentDialogProps<M, R>) {
-  const [amount, setAmount] = useState(props.amountDue);
-  const [method, setMethod] = useState<string>('bank_transfer');
-  const [paidOn, setPaidOn] = useState(today());
-  const [reference, setReference] = useState('');
+  const { draft, bind } = useDraft<PaymentText>(() => ({
+    amount: props.amountDue,
+    payment_method: 'bank_transfer',
+    payment_date: today(),
+    reference: '',
+  }));
   const [local, setLocal] = useState<string | undefined>(undefined);
   const form = useForm();
   const submit = (event: Event) => {
     event.preventDefault();
-    const advice = props.checkAmount ? amountAdvice(amount, props.currency) : undefined;
+    const advice = props.checkAmount ? amountAdvice(draft.amount, props.currency) : undefined;
     setLocal(advice);
     if (advice) return;
-    const payment = { amount, payment_method: method, payment_date: paidOn, reference };
-    void props.send(form, payment).then((saved) => {
+    void props.send(form, draft).then((saved) => {
       if (saved) props.onSaved(saved);
     });
   };
@@ -78,39 +79,23 @@ function PaymentForm<M extends string, R>(props: PaymentDialogProps<M, R>) {
       <div class="form-row">
         <Field
           label={`Amount in ${props.currency}`}
-          name="amount"
           inputMode="decimal"
-          value={amount}
-          onValue={setAmount}
+          {...bind('amount', e)}
           error={local ?? e.amount}
           required
         />
-        <Field
-          label="Paid on"
-          name="payment_date"
-          type="date"
-          hint={props.paidOnHint}
-          value={paidOn}
-          onValue={setPaidOn}
-          error={e.payment_date}
-        />
+        <Field label="Paid on" type="date" hint={props.paidOnHint} {...bind('payment_date', e)} />
       </div>
       <Select
         label="Method"
-        name="payment_method"
-        value={method}
+        {...bind('payment_method', e)}
         options={props.methods.list.map((m) => ({ value: m, label: props.methods.labels[m] }))}
-        onValue={setMethod}
-        error={e.payment_method}
       />
       {props.withReference ? (
         <Field
           label="Reference"
-          name="reference"
           hint="Optional: the bank reference or receipt number"
-          value={reference}
-          onValue={setReference}
-          error={e.reference}
+          {...bind('reference', e)}
         />
       ) : null}
       <ErrorMessage message={local ? 'Check the highlighted field.' : summaryOf(form)} />

@@ -5,7 +5,7 @@ import { addDays, amountAdvice, billMinor, itemMinor, priceMinor, showMinor } fr
 import { Button, Empty, ErrorMessage, Field, Link, Loading, Select, TextArea } from '../../components/ui.js';
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
 import { minorMoney, today } from '../../lib/format.js';
-import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
@@ -44,13 +44,15 @@ export default function BillNew() {
     async () => (await unwrap(api.value.finance.vendors.listVendors({ query: { limit: 200 } }))).vendors,
     [],
   );
-  const [vendorId, setVendorId] = useState(here.value.query.get('vendor_id') ?? '');
+  const { draft, bind } = useDraft(() => ({
+    vendor_id: here.value.query.get('vendor_id') ?? '',
+    issue_date: today(),
+    due_date: addDays(today(), 30),
+    notes: '',
+  }));
   const [chosenCurrency, setCurrency] = useState<string | null>(null);
-  const vendor = vendors.data?.find((v) => v.id === vendorId);
+  const vendor = vendors.data?.find((v) => v.id === draft.vendor_id);
   const currency = chosenCurrency ?? vendor?.currency ?? base.currency;
-  const [issueDate, setIssueDate] = useState(today());
-  const [dueDate, setDueDate] = useState(addDays(today(), 30));
-  const [notes, setNotes] = useState('');
   const [items, setItems] = useState<ItemDraft[]>(() => [newItem()]);
   const [local, setLocal] = useState<FieldErrors>({});
   const form = useForm();
@@ -58,7 +60,7 @@ export default function BillNew() {
 
   const change = (key: number, patch: Partial<ItemDraft>) => setItems((all) => patchLine(all, key, patch));
 
-  const save = (draft: boolean) => {
+  const save = (asDraft: boolean) => {
     const refused = priceErrors(items, currency);
     setLocal(refused);
     if (Object.keys(refused).length > 0) {
@@ -66,12 +68,12 @@ export default function BillNew() {
       return;
     }
     const body: Record<string, unknown> = {
-      vendor_id: vendorId || undefined,
+      vendor_id: draft.vendor_id || undefined,
       currency,
-      issue_date: issueDate || undefined,
-      due_date: dueDate || undefined,
-      notes: notes.trim() || undefined,
-      status: draft ? 'draft' : undefined,
+      issue_date: draft.issue_date || undefined,
+      due_date: draft.due_date || undefined,
+      notes: draft.notes.trim() || undefined,
+      status: asDraft ? 'draft' : undefined,
       items: items.map((item) => {
         const price = priceMinor(item.unit_price, currency);
         const line: Record<string, unknown> = {
@@ -126,14 +128,11 @@ export default function BillNew() {
           <div class="form-row">
             <Select
               label="Vendor"
-              name="vendor_id"
-              value={vendorId}
+              {...bind('vendor_id', errors)}
               options={[
                 { value: '', label: 'Choose a vendor' },
                 ...vendors.data.map((v) => ({ value: v.id, label: v.name })),
               ]}
-              onValue={setVendorId}
-              error={errors.vendor_id}
             />
             <Select
               label="Currency"
@@ -147,21 +146,11 @@ export default function BillNew() {
           <div class="form-row">
             <Field
               label="Issue date"
-              name="issue_date"
               type="date"
               hint="The ledger posting is dated on it."
-              value={issueDate}
-              onValue={setIssueDate}
-              error={errors.issue_date}
+              {...bind('issue_date', errors)}
             />
-            <Field
-              label="Due date"
-              name="due_date"
-              type="date"
-              value={dueDate}
-              onValue={setDueDate}
-              error={errors.due_date}
-            />
+            <Field label="Due date" type="date" {...bind('due_date', errors)} />
           </div>
           <h2>Items</h2>
           <LineTable
@@ -235,7 +224,7 @@ export default function BillNew() {
               ) : null
             }
           />
-          <TextArea label="Notes" name="notes" value={notes} onValue={setNotes} error={errors.notes} />
+          <TextArea label="Notes" {...bind('notes', errors)} />
           <ErrorMessage
             message={Object.keys(local).length > 0 ? 'Check the highlighted fields.' : summaryOf(form)}
           />

@@ -6,7 +6,7 @@ import { CellInput, CellSelect, LineTable, patchLine, TotalsPanel } from '../../
 import { amountAdvice, priceMinor, showMinor } from '../../lib/lines.js';
 import { Button, ErrorMessage, Field, Link, Loading, Select } from '../../components/ui.js';
 import { minorMoney, today } from '../../lib/format.js';
-import { useForm, type FieldErrors } from '../../lib/forms.js';
+import { useDraft, useForm, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { api } from '../../lib/session.js';
@@ -56,10 +56,8 @@ function sumsOf(lines: LineDraft[], currency: string): Sums {
 export default function JournalNew() {
   const base = useBaseCurrency();
   const accounts = useAccounts();
-  const [day, setDay] = useState(today());
-  const [description, setDescription] = useState('');
-  const [chosenCurrency, setCurrency] = useState('');
-  const currency = chosenCurrency || base.currency;
+  const { draft, bind } = useDraft(() => ({ date: today(), description: '', currency: '' }));
+  const currency = draft.currency || base.currency;
   const [lines, setLines] = useState<LineDraft[]>(() => [newLine(), newLine()]);
   const [local, setLocal] = useState<FieldErrors>({});
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -135,8 +133,8 @@ export default function JournalNew() {
         .filter((line) => line[key].trim() !== '')
         .map((line) => ({ account: line.account, amount: Number(priceMinor(line[key], currency)) }));
     const body = {
-      date: day || undefined,
-      description: description.trim(),
+      date: draft.date || undefined,
+      description: draft.description.trim(),
       currency,
       debits: side('debit'),
       credits: side('credit'),
@@ -163,22 +161,12 @@ export default function JournalNew() {
       <RecordHeader list={JOURNAL} title="New journal entry" />
       <form class="document-form" noValidate onSubmit={post}>
         <div class="form-row">
-          <Field label="Date" name="date" type="date" value={day} onValue={setDay} error={errors.date} />
-          <Field
-            label="Description"
-            name="description"
-            value={description}
-            onValue={setDescription}
-            error={errors.description}
-            required
-          />
+          <Field label="Date" type="date" {...bind('date', errors)} />
+          <Field label="Description" {...bind('description', errors)} required />
           <Select
             label="Currency"
-            name="currency"
-            value={chosenCurrency}
+            {...bind('currency', errors)}
             options={currencyChoices(`${base.currency} (base currency)`)}
-            onValue={setCurrency}
-            error={errors.currency}
           />
         </div>
         <h2>Lines</h2>

@@ -1,6 +1,5 @@
-import { useState } from 'preact/hooks';
 import { hr, unwrap } from '../../../client/index.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api } from '../../lib/session.js';
 import { Button, Dialog, ErrorMessage, Field, Select, TextArea } from '../../components/ui.js';
@@ -22,23 +21,26 @@ export function LeaveForm(props: {
   onCancel: () => void;
 }) {
   const choices = props.employees.filter((e) => e.status !== 'inactive').sort(byName);
-  const [employeeId, setEmployeeId] = useState(props.employeeId ?? props.preselect ?? '');
-  const [type, setType] = useState<string>('annual');
-  const [start, setStart] = useState('');
-  const [end, setEnd] = useState('');
-  const [reason, setReason] = useState('');
+  const { draft, bind } = useDraft(() => ({
+    employee_id: props.employeeId ?? props.preselect ?? '',
+    type: 'annual',
+    start_date: '',
+    end_date: '',
+    reason: '',
+  }));
   const form = useForm();
+  const { start_date: start, end_date: end } = draft;
   const days = leaveDays(start, end);
   const fixed = props.employeeId ? props.employees.find((e) => e.id === props.employeeId) : undefined;
 
   const submit = (event: Event) => {
     event.preventDefault();
     const body = {
-      employee_id: employeeId || undefined,
-      type,
+      employee_id: draft.employee_id || undefined,
+      type: draft.type,
       start_date: start || undefined,
       end_date: end || undefined,
-      reason: reason.trim() || undefined,
+      reason: draft.reason.trim() || undefined,
     };
     void form
       .submit(hr.CreateLeaveBodySchema, body, (value) =>
@@ -58,45 +60,22 @@ export function LeaveForm(props: {
       ) : (
         <Select
           label="Employee"
-          name="employee_id"
-          value={employeeId}
+          {...bind('employee_id', e)}
           options={[
             { value: '', label: 'Choose an employee' },
             ...choices.map((c) => ({ value: c.id, label: `${fullName(c)} (${c.department})` })),
           ]}
-          onValue={setEmployeeId}
-          error={e.employee_id}
         />
       )}
       {fixed && e.employee_id ? <ErrorMessage message={e.employee_id} /> : null}
       <Select
         label="Type"
-        name="type"
-        value={type}
+        {...bind('type', e)}
         options={hr.LEAVE_TYPES.map((t) => ({ value: t, label: LEAVE_TYPE_LABELS[t] }))}
-        onValue={setType}
-        error={e.type}
       />
       <div class="form-row">
-        <Field
-          label="First day"
-          name="start_date"
-          type="date"
-          value={start}
-          onValue={setStart}
-          error={e.start_date}
-          required
-        />
-        <Field
-          label="Last day"
-          name="end_date"
-          type="date"
-          value={end}
-          onValue={setEnd}
-          error={e.end_date}
-          min={start || undefined}
-          required
-        />
+        <Field label="First day" type="date" {...bind('start_date', e)} required />
+        <Field label="Last day" type="date" {...bind('end_date', e)} min={start || undefined} required />
       </div>
       <p class="working-days" aria-live="polite">
         {days === null ? (
@@ -118,7 +97,7 @@ export function LeaveForm(props: {
           </>
         )}
       </p>
-      <TextArea label="Reason" name="reason" value={reason} onValue={setReason} error={e.reason} rows={2} />
+      <TextArea label="Reason" {...bind('reason', e)} rows={2} />
       <ErrorMessage message={summaryOf(form)} />
       <div class="dialog-actions">
         <Button onClick={props.onCancel}>Cancel</Button>
