@@ -27,3 +27,8 @@ export function useBaseCurrency(): { currency: string; loaded: boolean } {
   );
   return { currency: load.data ?? 'USD', loaded: load.data !== undefined || load.error !== null };
 }
+
+/** Currency choices with an empty first option meaning "the business's base currency". */
+export function currencyChoices(emptyLabel: string): { value: string; label: string }[] {
+  return [{ value: '', label: emptyLabel }, ...currencyOptions()];
+}

@@ -1,4 +1,5 @@
 import { pricing, toMajor, toMinor } from '../../client/index.js';
+import { FIELD_MESSAGES } from './messages.js';
 
 /**
  * The totals of an invoice, quote or bill as it is typed, computed by the service's own rule (the SDK's
@@ -38,6 +39,31 @@ export function priceMinor(text: string, currency: string): bigint | null {
   } catch {
     return null;
   }
+}
+
+/** What is wrong with an amount as typed, before the service says it (empty is not this check's business). */
+export function amountAdvice(text: string, currency: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '' || priceMinor(trimmed, currency) !== null) return undefined;
+  if (!/^\d*(\.\d*)?$/.test(trimmed)) return FIELD_MESSAGES.amount(currency);
+  return FIELD_MESSAGES.amountDecimals(currency);
+}
+
+/** Minor units as the text an amount field holds (`2999` USD: `29.99`). */
+export function minorText(minor: number | bigint, currency: string): string {
+  const exponent = exponentOf(currency);
+  const value = BigInt(minor);
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(exponent + 1, '0');
+  const text = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return negative ? `-${text}` : text;
+}
+
+/** Minor units (BigInt) shown in the currency; `—` beyond what a number holds exactly. */
+export function showMinor(minor: bigint | null, currency: string, format: (n: number, c: string) => string) {
+  if (minor === null || minor > BigInt(Number.MAX_SAFE_INTEGER) || minor < -BigInt(Number.MAX_SAFE_INTEGER))
+    return '—';
+  return format(Number(minor), currency);
 }
 
 /** One line's total and tax; null while a field is empty or not a valid amount. */

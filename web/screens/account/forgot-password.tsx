@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { auth, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Notice } from '../../components/ui.js';
+import { Button, Link, Notice } from '../../components/ui.js';
 import { useForm } from '../../lib/forms.js';
 import { api } from '../../lib/session.js';
+import { AuthForm, AuthPage, EmailField } from './auth-page.js';
 
 /**
  * Asks for a password reset link. The service answers the same whether or not the address has an
@@ -21,10 +22,14 @@ export default function ForgotPassword() {
     });
   };
 
+  const remembered = (
+    <p>
+      Remembered it? <Link to="/">Sign in</Link>.
+    </p>
+  );
   if (sent) {
     return (
-      <main id="main" class="auth-page">
-        <h1>Check your mail</h1>
+      <AuthPage title="Check your mail">
         <Notice kind="success">
           <p>
             If an account exists for <strong>{email}</strong>, we have sent a link to choose a new password.
@@ -35,36 +40,18 @@ export default function ForgotPassword() {
         <p>
           <Button onClick={() => setSent(false)}>Ask again</Button>
         </p>
-        <p>
-          Remembered it? <Link to="/">Sign in</Link>.
-        </p>
-      </main>
+        {remembered}
+      </AuthPage>
     );
   }
 
   return (
-    <main id="main" class="auth-page">
-      <h1>Forgot your password?</h1>
+    <AuthPage title="Forgot your password?">
       <p>Enter the email you sign in with and we will mail you a link to choose a new password.</p>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
-        <ErrorMessage message={form.message} />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Send the link
-        </Button>
-      </form>
-      <p>
-        Remembered it? <Link to="/">Sign in</Link>.
-      </p>
-    </main>
+      <AuthForm form={form} onSubmit={submit} submitLabel="Send the link">
+        <EmailField value={email} onValue={setEmail} error={form.errors.email} />
+      </AuthForm>
+      {remembered}
+    </AuthPage>
   );
 }

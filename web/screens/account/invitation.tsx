@@ -14,6 +14,7 @@ import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
 import { navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { adopt, api, session } from '../../lib/session.js';
+import { AuthForm, CodeField, NEW_PASSWORD_RULE, PasswordField } from './auth-page.js';
 
 /**
  * Accepting an invitation: the mail's link `/invitations/<token>` lands here with the token in the
@@ -59,26 +60,13 @@ function SecondStep(props: { challenge: authTypes.SignInChallenge; businessName:
     });
   };
   return (
-    <form onSubmit={submit} noValidate>
+    <AuthForm form={form} onSubmit={submit} submitLabel="Verify and join">
       <p>
         Your account has two-factor sign-in on. Enter the six-digit code your authenticator app shows, or one
         of your recovery codes, to join {props.businessName}.
       </p>
-      <Field
-        label="Code"
-        name="code"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        value={code}
-        onValue={setCode}
-        error={form.errors.code ?? form.errors.challengeToken}
-        required
-      />
-      <ErrorMessage message={form.message} />
-      <Button type="submit" kind="primary" busy={form.busy}>
-        Verify and join
-      </Button>
-    </form>
+      <CodeField value={code} onValue={setCode} error={form.errors.code ?? form.errors.challengeToken} />
+    </AuthForm>
   );
 }
 
@@ -124,7 +112,11 @@ function Accept(props: { token: string; invitation: authTypes.InvitationPreview 
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <AuthForm
+      form={form}
+      onSubmit={submit}
+      submitLabel={invitation.hasAccount ? 'Sign in and join' : 'Create my account and join'}
+    >
       {signedInEmail ? (
         <p class="hint">
           This tab is signed in as {session.value?.info.user?.email}; accepting signs it in as{' '}
@@ -139,36 +131,19 @@ function Accept(props: { token: string; invitation: authTypes.InvitationPreview 
         value={invitation.email}
         readOnly
       />
-      {invitation.hasAccount ? (
-        <Field
-          label="Your password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          hint="You already have an account with this email: its password adds this business to it."
-          value={password}
-          onValue={setPassword}
-          error={form.errors.password}
-          required
-        />
-      ) : (
-        <Field
-          label="Choose a password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint="12 characters or more. You sign in with this email and this password."
-          value={password}
-          onValue={setPassword}
-          error={form.errors.password}
-          required
-        />
-      )}
-      <ErrorMessage message={form.message} />
-      <Button type="submit" kind="primary" busy={form.busy}>
-        {invitation.hasAccount ? 'Sign in and join' : 'Create my account and join'}
-      </Button>
-    </form>
+      <PasswordField
+        label={invitation.hasAccount ? 'Your password' : 'Choose a password'}
+        current={invitation.hasAccount}
+        hint={
+          invitation.hasAccount
+            ? 'You already have an account with this email: its password adds this business to it.'
+            : `${NEW_PASSWORD_RULE} You sign in with this email and this password.`
+        }
+        value={password}
+        onValue={setPassword}
+        error={form.errors.password}
+      />
+    </AuthForm>
   );
 }
 

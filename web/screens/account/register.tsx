@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { auth, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link } from '../../components/ui.js';
+import { Field, Link } from '../../components/ui.js';
 import { useForm } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { adopt, api } from '../../lib/session.js';
+import { AuthForm, AuthPage, EmailField, PasswordField } from './auth-page.js';
 
 export default function Register() {
   const [businessName, setBusinessName] = useState('');
@@ -21,9 +22,8 @@ export default function Register() {
   };
 
   return (
-    <main id="main" class="auth-page">
-      <h1>Register a business</h1>
-      <form onSubmit={submit} noValidate>
+    <AuthPage title="Register a business">
+      <AuthForm form={form} onSubmit={submit} submitLabel="Register">
         <Field
           label="Business name"
           name="businessName"
@@ -33,35 +33,12 @@ export default function Register() {
           error={form.errors.businessName}
           required
         />
-        <Field
-          label="Your email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint="12 characters or more."
-          value={password}
-          onValue={setPassword}
-          error={form.errors.password}
-          required
-        />
-        <ErrorMessage message={form.message} />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Register
-        </Button>
-      </form>
+        <EmailField label="Your email" value={email} onValue={setEmail} error={form.errors.email} />
+        <PasswordField value={password} onValue={setPassword} error={form.errors.password} />
+      </AuthForm>
       <p>
         Already registered? <Link to="/">Sign in</Link>.
       </p>
-    </main>
+    </AuthPage>
   );
 }

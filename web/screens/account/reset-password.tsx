@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { auth, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Notice } from '../../components/ui.js';
+import { Link, Notice } from '../../components/ui.js';
 import { useForm } from '../../lib/forms.js';
 import { api, expired, session } from '../../lib/session.js';
+import { AuthForm, AuthPage, PasswordField } from './auth-page.js';
 
 /**
  * The page a reset mail links to: the token rides in the URL's fragment (never sent to a server),
@@ -40,8 +41,7 @@ export default function ResetPassword() {
 
   if (done) {
     return (
-      <main id="main" class="auth-page">
-        <h1>Password changed</h1>
+      <AuthPage title="Password changed">
         <Notice kind="success">
           <p>Your new password is set, and you were signed out everywhere.</p>
         </Notice>
@@ -50,14 +50,13 @@ export default function ResetPassword() {
             Sign in with the new password
           </Link>
         </p>
-      </main>
+      </AuthPage>
     );
   }
 
   const linkRefused = form.errors.token !== undefined || !token;
   return (
-    <main id="main" class="auth-page">
-      <h1>Choose a new password</h1>
+    <AuthPage title="Choose a new password">
       {linkRefused ? (
         <div class="message error" role="alert">
           <p>
@@ -70,36 +69,31 @@ export default function ResetPassword() {
           </p>
         </div>
       ) : null}
-      <form onSubmit={submit} noValidate>
-        <Field
+      <AuthForm
+        form={form}
+        onSubmit={submit}
+        submitLabel="Set the new password"
+        message={linkRefused || form.errors.password ? null : form.message}
+        disabled={!token}
+      >
+        <PasswordField
           label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint="12 characters or more."
           value={password}
           onValue={setPassword}
           error={form.errors.password}
-          required
         />
-        <Field
+        <PasswordField
           label="New password again"
           name="confirmation"
-          type="password"
-          autoComplete="new-password"
+          hint=""
           value={confirmation}
           onValue={setConfirmation}
           error={mismatch}
-          required
         />
-        <ErrorMessage message={linkRefused || form.errors.password ? null : form.message} />
-        <Button type="submit" kind="primary" busy={form.busy} disabled={!token}>
-          Set the new password
-        </Button>
-      </form>
+      </AuthForm>
       <p>
         Remembered it? <Link to="/">Sign in</Link>.
       </p>
-    </main>
+    </AuthPage>
   );
 }

@@ -1,9 +1,15 @@
 import { useState } from 'preact/hooks';
 import { auth, isSignInChallenge, unwrap, type auth as authTypes } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Select } from '../../components/ui.js';
+import { Link, Select } from '../../components/ui.js';
 import { BmsApiError } from '../../../client/index.js';
 import { useForm } from '../../lib/forms.js';
 import { adopt, api } from '../../lib/session.js';
+import { AuthForm, AuthPage, CodeField, EmailField, PasswordField } from './auth-page.js';
+
+const ENVIRONMENTS = [
+  ['live', 'Live'],
+  ['sandbox', 'Sandbox (test data)'],
+] as const;
 
 /** A choice of business from the 422 a person of several teams gets: `<id>: <name>`. */
 function choicesOf(err: unknown): { value: string; label: string }[] {
@@ -29,26 +35,12 @@ function SecondStep({ challenge }: { challenge: authTypes.SignInChallenge }) {
     });
   };
   return (
-    <main id="main" class="auth-page">
-      <h1>Two-factor sign-in</h1>
+    <AuthPage title="Two-factor sign-in">
       <p>Enter the six-digit code your authenticator app shows, or one of your recovery codes.</p>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Code"
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          value={code}
-          onValue={setCode}
-          error={form.errors.code}
-          required
-        />
-        <ErrorMessage message={form.message} />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Verify
-        </Button>
-      </form>
-    </main>
+      <AuthForm form={form} onSubmit={submit} submitLabel="Verify">
+        <CodeField value={code} onValue={setCode} error={form.errors.code} />
+      </AuthForm>
+    </AuthPage>
   );
 }
 
@@ -83,29 +75,19 @@ export default function SignIn() {
   if (challenge) return <SecondStep challenge={challenge} />;
 
   return (
-    <main id="main" class="auth-page">
-      <h1>Sign in</h1>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onValue={setPassword}
-          error={form.errors.password}
-          required
-        />
+    <AuthPage title="Sign in">
+      <AuthForm
+        form={form}
+        onSubmit={submit}
+        submitLabel="Sign in"
+        message={
+          choices.length > 0 && form.message?.includes('several businesses')
+            ? 'Choose the business to sign in to.'
+            : form.message
+        }
+      >
+        <EmailField value={email} onValue={setEmail} error={form.errors.email} />
+        <PasswordField current value={password} onValue={setPassword} error={form.errors.password} />
         <p class="field-aside">
           <Link to="/forgot-password">Forgot password?</Link>
         </p>
@@ -120,42 +102,24 @@ export default function SignIn() {
         ) : null}
         <fieldset class="choice">
           <legend>Environment</legend>
-          <label>
-            <input
-              type="radio"
-              name="environment"
-              value="live"
-              checked={environment === 'live'}
-              onChange={() => setEnvironment('live')}
-            />{' '}
-            Live
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="environment"
-              value="sandbox"
-              checked={environment === 'sandbox'}
-              onChange={() => setEnvironment('sandbox')}
-            />{' '}
-            Sandbox (test data)
-          </label>
+          {ENVIRONMENTS.map(([value, label]) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="environment"
+                value={value}
+                checked={environment === value}
+                onChange={() => setEnvironment(value)}
+              />{' '}
+              {label}
+            </label>
+          ))}
         </fieldset>
-        <ErrorMessage
-          message={
-            choices.length > 0 && form.message?.includes('several businesses')
-              ? 'Choose the business to sign in to.'
-              : form.message
-          }
-        />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Sign in
-        </Button>
-      </form>
+      </AuthForm>
       <p>
         New here? <Link to="/register">Register a business</Link>. Building an integration? Read the{' '}
         <a href="/docs">API reference</a>.
       </p>
-    </main>
+    </AuthPage>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { ACCOUNT_TYPE_LABELS, useAccounts } from './shared.js';
+import { ACCOUNT_TYPE_LABELS } from './labels.js';
+import { useAccounts } from './chart.js';
 import {
   Button,
   Dialog,
@@ -16,21 +17,19 @@ import {
   Table,
   type Column,
 } from '../../components/ui.js';
-import { useForm } from '../../lib/forms.js';
+import { useDraft, useForm } from '../../lib/forms.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 
 /** The chart of accounts by code: the default accounts and the business's own; a new one added in a dialog. */
 
 function AccountForm(props: { onSaved: (account: finance.Account) => void; onCancel: () => void }) {
-  const [code, setCode] = useState('');
-  const [name, setName] = useState('');
-  const [type, setType] = useState<string>('expense');
+  const { draft, bind } = useDraft(() => ({ code: '', name: '', type: 'expense' }));
   const form = useForm();
   const submit = (event: Event) => {
     event.preventDefault();
     void form
-      .submit(finance.CreateAccountBodySchema, { code: code.trim(), name, type }, (body) =>
+      .submit(finance.CreateAccountBodySchema, { ...draft, code: draft.code.trim() }, (body) =>
         conflictOn('code', unwrap(api.value.finance.accounts.createAccount({ body }))),
       )
       .then((saved) => {
@@ -41,25 +40,14 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
   return (
     <form onSubmit={submit} noValidate>
       <div class="form-row">
-        <Field
-          label="Code"
-          name="code"
-          hint="Letters, digits, “.” or “-”, such as 6100"
-          value={code}
-          onValue={setCode}
-          error={e.code}
-          required
-        />
+        <Field label="Code" hint="Letters, digits, “.” or “-”, such as 6100" {...bind('code', e)} required />
         <Select
           label="Type"
-          name="type"
-          value={type}
+          {...bind('type', e)}
           options={finance.ACCOUNT_TYPES.map((t) => ({ value: t, label: ACCOUNT_TYPE_LABELS[t] }))}
-          onValue={setType}
-          error={e.type}
         />
       </div>
-      <Field label="Name" name="name" value={name} onValue={setName} error={e.name} required />
+      <Field label="Name" {...bind('name', e)} required />
       <ErrorMessage message={summaryOf(form)} />
       <div class="dialog-actions">
         <Button onClick={props.onCancel}>Cancel</Button>

@@ -1,25 +1,17 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { amountAdvice, CellInput, minorOf, showMinor } from './shared.js';
-import { billMinor, itemMinor } from '../../lib/lines.js';
-import {
-  Button,
-  Empty,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  PageHeader,
-  Select,
-  TextArea,
-} from '../../components/ui.js';
+import { CellInput, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
+import { addDays, amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
+import { Button, Empty, ErrorMessage, Field, Link, Loading, Select, TextArea } from '../../components/ui.js';
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
 import { minorMoney, today } from '../../lib/format.js';
-import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { addDays } from '../../lib/lines.js';
+import { useDraft, useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
+import { RecordHeader } from '../../components/record.js';
+
+const BILLS = { to: '/finance/bills', name: 'Bills' };
 
 /**
  * A new bill: vendor, currency, dates and items with the total as the service will compute it
@@ -52,22 +44,23 @@ export default function BillNew() {
     async () => (await unwrap(api.value.finance.vendors.listVendors({ query: { limit: 200 } }))).vendors,
     [],
   );
-  const [vendorId, setVendorId] = useState(here.value.query.get('vendor_id') ?? '');
+  const { draft, bind } = useDraft(() => ({
+    vendor_id: here.value.query.get('vendor_id') ?? '',
+    issue_date: today(),
+    due_date: addDays(today(), 30),
+    notes: '',
+  }));
   const [chosenCurrency, setCurrency] = useState<string | null>(null);
-  const vendor = vendors.data?.find((v) => v.id === vendorId);
+  const vendor = vendors.data?.find((v) => v.id === draft.vendor_id);
   const currency = chosenCurrency ?? vendor?.currency ?? base.currency;
-  const [issueDate, setIssueDate] = useState(today());
-  const [dueDate, setDueDate] = useState(addDays(today(), 30));
-  const [notes, setNotes] = useState('');
   const [items, setItems] = useState<ItemDraft[]>(() => [newItem()]);
   const [local, setLocal] = useState<FieldErrors>({});
   const form = useForm();
   const errors = { ...form.errors, ...local };
 
-  const change = (key: number, patch: Partial<ItemDraft>) =>
-    setItems((all) => all.map((item) => (item.key === key ? { ...item, ...patch } : item)));
+  const change = (key: number, patch: Partial<ItemDraft>) => setItems((all) => patchLine(all, key, patch));
 
-  const save = (draft: boolean) => {
+  const save = (asDraft: boolean) => {
     const refused = priceErrors(items, currency);
     setLocal(refused);
     if (Object.keys(refused).length > 0) {
@@ -75,14 +68,14 @@ export default function BillNew() {
       return;
     }
     const body: Record<string, unknown> = {
-      vendor_id: vendorId || undefined,
+      vendor_id: draft.vendor_id || undefined,
       currency,
-      issue_date: issueDate || undefined,
-      due_date: dueDate || undefined,
-      notes: notes.trim() || undefined,
-      status: draft ? 'draft' : undefined,
+      issue_date: draft.issue_date || undefined,
+      due_date: draft.due_date || undefined,
+      notes: draft.notes.trim() || undefined,
+      status: asDraft ? 'draft' : undefined,
       items: items.map((item) => {
-        const price = minorOf(item.unit_price, currency);
+        const price = priceMinor(item.unit_price, currency);
         const line: Record<string, unknown> = {
           description: item.description.trim(),
           quantity: item.quantity.trim() === '' ? undefined : Number(item.quantity.trim()),
@@ -110,10 +103,7 @@ export default function BillNew() {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/finance/bills">Bills</Link>
-      </p>
-      <PageHeader title="New bill" />
+      <RecordHeader list={BILLS} title="New bill" />
       {vendors.data.length === 0 ? (
         <Empty title="No vendors yet">
           <p>
@@ -138,14 +128,11 @@ export default function BillNew() {
           <div class="form-row">
             <Select
               label="Vendor"
-              name="vendor_id"
-              value={vendorId}
+              {...bind('vendor_id', errors)}
               options={[
                 { value: '', label: 'Choose a vendor' },
                 ...vendors.data.map((v) => ({ value: v.id, label: v.name })),
               ]}
-              onValue={setVendorId}
-              error={errors.vendor_id}
             />
             <Select
               label="Currency"
@@ -159,121 +146,85 @@ export default function BillNew() {
           <div class="form-row">
             <Field
               label="Issue date"
-              name="issue_date"
               type="date"
               hint="The ledger posting is dated on it."
-              value={issueDate}
-              onValue={setIssueDate}
-              error={errors.issue_date}
+              {...bind('issue_date', errors)}
             />
-            <Field
-              label="Due date"
-              name="due_date"
-              type="date"
-              value={dueDate}
-              onValue={setDueDate}
-              error={errors.due_date}
-            />
+            <Field label="Due date" type="date" {...bind('due_date', errors)} />
           </div>
           <h2>Items</h2>
-          <div class="table-wrap">
-            <table class="items-table">
-              <caption class="visually-hidden">Items</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col" class="col-number">
-                    Quantity
-                  </th>
-                  <th scope="col" class="col-price">
-                    Unit price
-                  </th>
-                  <th scope="col" class="numeric col-amount">
-                    Amount
-                  </th>
-                  <th scope="col" class="col-remove">
-                    <span class="visually-hidden">Remove</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item, index) => {
-                  const n = index + 1;
-                  const at = (field: string) => errors[`items.${index}.${field}`];
-                  const amount = itemMinor(item, currency);
-                  return (
-                    <tr key={item.key}>
-                      <td class="line-wide" data-label="Description">
-                        <CellInput
-                          label={`Description, item ${n}`}
-                          name={`items.${index}.description`}
-                          value={item.description}
-                          onValue={(description) => change(item.key, { description })}
-                          error={at('description')}
-                        />
-                      </td>
-                      <td data-label="Quantity">
-                        <CellInput
-                          label={`Quantity, item ${n}`}
-                          name={`items.${index}.quantity`}
-                          inputMode="decimal"
-                          value={item.quantity}
-                          onValue={(quantity) => change(item.key, { quantity })}
-                          error={at('quantity')}
-                        />
-                      </td>
-                      <td data-label="Unit price">
-                        <CellInput
-                          label={`Unit price in ${currency}, item ${n}`}
-                          name={`items.${index}.unit_price`}
-                          inputMode="decimal"
-                          value={item.unit_price}
-                          onValue={(unit_price) => change(item.key, { unit_price })}
-                          error={at('unit_price')}
-                          hint={amountAdvice(item.unit_price, currency)}
-                        />
-                      </td>
-                      <td class="numeric line-amount" data-amount="" data-label="Amount">
-                        {showMinor(amount, currency, minorMoney)}
-                      </td>
-                      <td>
-                        <Button
-                          aria-label={`Remove item ${n}`}
-                          title={`Remove item ${n}`}
-                          disabled={items.length === 1}
-                          onClick={() => setItems((all) => all.filter((i) => i.key !== item.key))}
-                        >
-                          ×
-                        </Button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          {errors.items ? (
-            <p class="error" role="alert">
-              {errors.items}
-            </p>
-          ) : null}
-          <p>
-            <Button onClick={() => setItems((all) => [...all, newItem()])}>Add item</Button>
-          </p>
-          <div class="totals-panel">
-            <dl class="totals" aria-live="polite">
-              <dt class="strong">Total</dt>
-              <dd class="strong" data-total="">
-                {showMinor(total, currency, minorMoney)}
-              </dd>
-            </dl>
-            {total === null ? (
-              <p class="hint">
-                The total shows once every item has a quantity and a unit price in {currency}.
-              </p>
-            ) : null}
-          </div>
-          <TextArea label="Notes" name="notes" value={notes} onValue={setNotes} error={errors.notes} />
+          <LineTable
+            caption="Items"
+            noun="item"
+            lines={items}
+            columns={[
+              {
+                label: 'Description',
+                cellClass: 'line-wide',
+                cell: (item, index) => (
+                  <CellInput
+                    label={`Description, item ${index + 1}`}
+                    name={`items.${index}.description`}
+                    value={item.description}
+                    onValue={(description) => change(item.key, { description })}
+                    error={errors[`items.${index}.description`]}
+                  />
+                ),
+              },
+              {
+                label: 'Quantity',
+                class: 'col-number',
+                cell: (item, index) => (
+                  <CellInput
+                    label={`Quantity, item ${index + 1}`}
+                    name={`items.${index}.quantity`}
+                    inputMode="decimal"
+                    value={item.quantity}
+                    onValue={(quantity) => change(item.key, { quantity })}
+                    error={errors[`items.${index}.quantity`]}
+                  />
+                ),
+              },
+              {
+                label: 'Unit price',
+                class: 'col-price',
+                cell: (item, index) => (
+                  <CellInput
+                    label={`Unit price in ${currency}, item ${index + 1}`}
+                    name={`items.${index}.unit_price`}
+                    inputMode="decimal"
+                    value={item.unit_price}
+                    onValue={(unit_price) => change(item.key, { unit_price })}
+                    error={errors[`items.${index}.unit_price`]}
+                    hint={amountAdvice(item.unit_price, currency)}
+                  />
+                ),
+              },
+              {
+                label: 'Amount',
+                class: 'numeric col-amount',
+                cellClass: 'numeric line-amount',
+                data: 'amount',
+                cell: (item) => showMinor(itemMinor(item, currency), currency, minorMoney),
+              },
+            ]}
+            onRemove={(key) => setItems((all) => all.filter((i) => i.key !== key))}
+            onAdd={() => setItems((all) => [...all, newItem()])}
+            error={errors.items}
+          />
+          <TotalsPanel
+            rows={[
+              { label: 'Total', value: showMinor(total, currency, minorMoney), strong: true, data: 'total' },
+            ]}
+            hint={
+              total === null ? (
+                <p class="hint">
+                  The total shows once every item has a quantity and a unit price in {currency}.
+                </p>
+              ) : null
+            }
+          />
+          <TextArea label="Notes" {...bind('notes', errors)} />
           <ErrorMessage
             message={Object.keys(local).length > 0 ? 'Check the highlighted fields.' : summaryOf(form)}
           />

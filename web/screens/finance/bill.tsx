@@ -1,100 +1,22 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { amountAdvice, BILL_METHOD_LABELS, minorOf, minorText } from './shared.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-} from '../../components/ui.js';
-import { date, dateTime, minorMoney, today } from '../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../lib/forms.js';
-import { summaryOf } from '../../lib/refusals.js';
+import { BILL_METHOD_LABELS } from './labels.js';
+import { PaymentDialog, PaymentsSection } from '../../components/payment-form.js';
+import { minorText, priceMinor } from '../../lib/lines.js';
+import { Badge, Button, ErrorMessage, Link, Notice, Table } from '../../components/ui.js';
+import { date, dateTime, minorMoney } from '../../lib/format.js';
+import { describeError, useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { RecordHeader, RecordUnavailable } from '../../components/record.js';
+
+const BILLS = { to: '/finance/bills', name: 'Bills' };
 
 /** One bill: its items, amounts and payments; approve, record a payment, void or delete as its status allows. */
 
-function PaymentForm(props: { bill: finance.Bill; onSaved: (status: string) => void; onCancel: () => void }) {
-  const { bill } = props;
-  const [amount, setAmount] = useState(() => minorText(bill.amount_due, bill.currency));
-  const [method, setMethod] = useState<string>('bank_transfer');
-  const [paidOn, setPaidOn] = useState(today());
-  const [local, setLocal] = useState<string | undefined>(undefined);
-  const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const advice = amountAdvice(amount, bill.currency);
-    setLocal(advice);
-    if (advice) return;
-    const minor = minorOf(amount, bill.currency);
-    const body = {
-      amount: minor === null ? undefined : Number(minor),
-      payment_method: method,
-      payment_date: paidOn || undefined,
-    };
-    void form
-      .submit(finance.PayBillBodySchema, body, (value) =>
-        unwrap(api.value.finance.bills.payBill({ params: { id: bill.id }, body: value })),
-      )
-      .then((saved) => {
-        if (saved) props.onSaved(saved.bill_status);
-      });
-  };
-  const e = form.errors;
-  return (
-    <form onSubmit={submit} noValidate>
-      <p>
-        {minorMoney(bill.amount_due, bill.currency)} of {minorMoney(bill.amount, bill.currency)} is due to{' '}
-        {bill.vendor_name}.
-      </p>
-      <div class="form-row">
-        <Field
-          label={`Amount in ${bill.currency}`}
-          name="amount"
-          inputMode="decimal"
-          value={amount}
-          onValue={setAmount}
-          error={local ?? e.amount}
-          required
-        />
-        <Field
-          label="Paid on"
-          name="payment_date"
-          type="date"
-          hint="The ledger posting is dated on it."
-          value={paidOn}
-          onValue={setPaidOn}
-          error={e.payment_date}
-        />
-      </div>
-      <Select
-        label="Method"
-        name="payment_method"
-        value={method}
-        options={finance.BILL_PAYMENT_METHODS.map((m) => ({ value: m, label: BILL_METHOD_LABELS[m] }))}
-        onValue={setMethod}
-        error={e.payment_method}
-      />
-      <ErrorMessage message={local ? 'Check the highlighted field.' : summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Record payment
-        </Button>
-      </div>
-    </form>
-  );
-}
+const METHODS = { list: finance.BILL_PAYMENT_METHODS, labels: BILL_METHOD_LABELS };
 
 export default function Bill({ params }: ScreenProps) {
   const id = params.id!;
@@ -104,18 +26,9 @@ export default function Bill({ params }: ScreenProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Bill" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/finance/bills">Back to bills</Link>
-        </p>
-      </>
-    );
+  if (load.error || !load.data) {
+    return <RecordUnavailable load={load} title="Bill" list={BILLS} />;
   }
-  if (!load.data) return <Loading />;
   const bill = load.data.bill;
   const open = bill.status === 'pending' || bill.status === 'overdue';
   const title = `Bill from ${bill.vendor_name}`;
@@ -139,10 +52,7 @@ export default function Bill({ params }: ScreenProps) {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/finance/bills">Bills</Link>
-      </p>
-      <PageHeader title={title}>
+      <RecordHeader list={BILLS} title={title}>
         {bill.status === 'draft' && can('approveBill') ? (
           <Button kind="primary" busy={approving} onClick={approve}>
             Approve
@@ -190,7 +100,7 @@ export default function Bill({ params }: ScreenProps) {
             <p>The draft was never posted; it is removed from the bills.</p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       <p class="status-line">
         <Badge value={bill.status} />{' '}
         {bill.status === 'draft'
@@ -262,49 +172,57 @@ export default function Bill({ params }: ScreenProps) {
           )}
         </dl>
       </section>
-      {bill.status !== 'draft' && !(bill.status === 'void' && bill.payments.length === 0) ? (
-        <section aria-labelledby="bill-payments">
-          <h2 id="bill-payments">Payments</h2>
-          {bill.payments.length === 0 ? (
-            <p class="muted">
-              No payments yet.{open && can('payBill') ? ' Record one when you pay the vendor.' : ''}
-            </p>
-          ) : (
-            <Table
-              caption="Payments"
-              columns={[
-                { label: 'Date', render: (p: finance.BillPayment) => date(p.payment_date) },
-                { label: 'Method', render: (p) => BILL_METHOD_LABELS[p.payment_method] },
-                { label: 'Amount', numeric: true, render: (p) => minorMoney(p.amount, p.currency) },
-              ]}
-              rows={bill.payments}
-              rowKey={(p) => p.id}
-            />
-          )}
-          {bill.status !== 'void' ? (
-            <p>
-              <Link to="/finance/journal">See the postings in the journal</Link>
-            </p>
-          ) : null}
-        </section>
-      ) : null}
-      <Dialog
+      <PaymentsSection
+        id="bill-payments"
+        status={bill.status}
+        payments={bill.payments}
+        currency={bill.currency}
+        money={minorMoney}
+        methods={METHODS}
+        none={open && can('payBill') ? ' Record one when you pay the vendor.' : ''}
+      >
+        {bill.status !== 'void' ? (
+          <p>
+            <Link to="/finance/journal">See the postings in the journal</Link>
+          </p>
+        ) : null}
+      </PaymentsSection>
+      <PaymentDialog
         title={`Record a payment to ${bill.vendor_name}`}
         open={paying}
         onClose={() => setPaying(false)}
-      >
-        <PaymentForm
-          bill={bill}
-          onCancel={() => setPaying(false)}
-          onSaved={(status) => {
-            setPaying(false);
-            setNotice(
-              status === 'paid' ? 'Payment recorded: the bill is paid in full.' : 'Payment recorded.',
-            );
-            load.reload();
-          }}
-        />
-      </Dialog>
+        currency={bill.currency}
+        due={
+          <>
+            {minorMoney(bill.amount_due, bill.currency)} of {minorMoney(bill.amount, bill.currency)} is due to{' '}
+            {bill.vendor_name}.
+          </>
+        }
+        amountDue={minorText(bill.amount_due, bill.currency)}
+        methods={METHODS}
+        paidOnHint="The ledger posting is dated on it."
+        checkAmount
+        send={(form, payment) => {
+          const minor = priceMinor(payment.amount, bill.currency);
+          const body = {
+            amount: minor === null ? undefined : Number(minor),
+            payment_method: payment.payment_method,
+            payment_date: payment.payment_date || undefined,
+          };
+          return form.submit(finance.PayBillBodySchema, body, (value) =>
+            unwrap(api.value.finance.bills.payBill({ params: { id }, body: value })),
+          );
+        }}
+        onSaved={(saved) => {
+          setPaying(false);
+          setNotice(
+            saved.bill_status === 'paid'
+              ? 'Payment recorded: the bill is paid in full.'
+              : 'Payment recorded.',
+          );
+          load.reload();
+        }}
+      />
     </>
   );
 }

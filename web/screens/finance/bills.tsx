@@ -1,6 +1,6 @@
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { BILL_STATUS_LABELS } from './shared.js';
+import { BILL_STATUS_LABELS } from './labels.js';
 import { Badge, Link, PageHeader, Select, Table, type Column } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';

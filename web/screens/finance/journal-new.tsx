@@ -1,21 +1,18 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import {
-  accountLabel,
-  amountAdvice,
-  CellInput,
-  currencyChoices,
-  minorOf,
-  showMinor,
-  useAccounts,
-} from './shared.js';
-import { Button, ErrorMessage, Field, Link, Loading, PageHeader, Select } from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
+import { accountLabel, useAccounts } from './chart.js';
+import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
+import { CellInput, CellSelect, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
+import { amountAdvice, priceMinor, showMinor } from '../../lib/lines.js';
+import { Button, ErrorMessage, Field, Link, Loading, Select } from '../../components/ui.js';
 import { minorMoney, today } from '../../lib/format.js';
-import { useForm, type FieldErrors } from '../../lib/forms.js';
+import { useDraft, useForm, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
 import { api } from '../../lib/session.js';
+import { RecordHeader } from '../../components/record.js';
+
+const JOURNAL = { to: '/finance/journal', name: 'Journal' };
 
 /**
  * A manual journal entry: lines of an account and a debit or a credit, the totals and their
@@ -47,7 +44,7 @@ function sumsOf(lines: LineDraft[], currency: string): Sums {
     for (const side of ['debit', 'credit'] as const) {
       const text = line[side].trim();
       if (text === '') continue;
-      const minor = minorOf(text, currency);
+      const minor = priceMinor(text, currency);
       if (minor === null) readable = false;
       else if (side === 'debit') debit += minor;
       else credit += minor;
@@ -59,10 +56,8 @@ function sumsOf(lines: LineDraft[], currency: string): Sums {
 export default function JournalNew() {
   const base = useBaseCurrency();
   const accounts = useAccounts();
-  const [day, setDay] = useState(today());
-  const [description, setDescription] = useState('');
-  const [chosenCurrency, setCurrency] = useState('');
-  const currency = chosenCurrency || base.currency;
+  const { draft, bind } = useDraft(() => ({ date: today(), description: '', currency: '' }));
+  const currency = draft.currency || base.currency;
   const [lines, setLines] = useState<LineDraft[]>(() => [newLine(), newLine()]);
   const [local, setLocal] = useState<FieldErrors>({});
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -70,7 +65,7 @@ export default function JournalNew() {
 
   const change = (key: number, patch: Partial<LineDraft>) => {
     setRefusal(null);
-    setLines((all) => all.map((line) => (line.key === key ? { ...line, ...patch } : line)));
+    setLines((all) => patchLine(all, key, patch));
   };
 
   const sums = sumsOf(lines, currency);
@@ -136,10 +131,10 @@ export default function JournalNew() {
     const side = (key: 'debit' | 'credit') =>
       lines
         .filter((line) => line[key].trim() !== '')
-        .map((line) => ({ account: line.account, amount: Number(minorOf(line[key], currency)) }));
+        .map((line) => ({ account: line.account, amount: Number(priceMinor(line[key], currency)) }));
     const body = {
-      date: day || undefined,
-      description: description.trim(),
+      date: draft.date || undefined,
+      description: draft.description.trim(),
       currency,
       debits: side('debit'),
       credits: side('credit'),
@@ -163,143 +158,85 @@ export default function JournalNew() {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/finance/journal">Journal</Link>
-      </p>
-      <PageHeader title="New journal entry" />
+      <RecordHeader list={JOURNAL} title="New journal entry" />
       <form class="document-form" noValidate onSubmit={post}>
         <div class="form-row">
-          <Field label="Date" name="date" type="date" value={day} onValue={setDay} error={errors.date} />
-          <Field
-            label="Description"
-            name="description"
-            value={description}
-            onValue={setDescription}
-            error={errors.description}
-            required
-          />
+          <Field label="Date" type="date" {...bind('date', errors)} />
+          <Field label="Description" {...bind('description', errors)} required />
           <Select
             label="Currency"
-            name="currency"
-            value={chosenCurrency}
+            {...bind('currency', errors)}
             options={currencyChoices(`${base.currency} (base currency)`)}
-            onValue={setCurrency}
-            error={errors.currency}
           />
         </div>
         <h2>Lines</h2>
-        <div class="table-wrap">
-          <table class="items-table journal-lines">
-            <caption class="visually-hidden">Lines</caption>
-            <thead>
-              <tr>
-                <th scope="col">Account</th>
-                <th scope="col" class="col-price">
-                  Debit
-                </th>
-                <th scope="col" class="col-price">
-                  Credit
-                </th>
-                <th scope="col" class="col-remove">
-                  <span class="visually-hidden">Remove</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line, index) => {
-                const n = index + 1;
-                const at = (field: string) => errors[`lines.${index}.${field}`];
-                return (
-                  <tr key={line.key}>
-                    <td class="line-wide" data-label="Account">
-                      <select
-                        aria-label={`Account, line ${n}`}
-                        name={`lines.${index}.account`}
-                        value={line.account}
-                        aria-invalid={at('account') ? 'true' : undefined}
-                        onChange={(e) => change(line.key, { account: e.currentTarget.value })}
-                      >
-                        {accountOptions.map((o) => (
-                          <option key={o.value} value={o.value}>
-                            {o.label}
-                          </option>
-                        ))}
-                      </select>
-                      {at('account') ? (
-                        <small class="error" role="alert">
-                          {at('account')}
-                        </small>
-                      ) : null}
-                    </td>
-                    <td data-label="Debit">
-                      <CellInput
-                        label={`Debit in ${currency}, line ${n}`}
-                        name={`lines.${index}.debit`}
-                        inputMode="decimal"
-                        value={line.debit}
-                        onValue={(debit) => change(line.key, { debit })}
-                        error={at('debit')}
-                        hint={amountAdvice(line.debit, currency)}
-                      />
-                    </td>
-                    <td data-label="Credit">
-                      <CellInput
-                        label={`Credit in ${currency}, line ${n}`}
-                        name={`lines.${index}.credit`}
-                        inputMode="decimal"
-                        value={line.credit}
-                        onValue={(credit) => change(line.key, { credit })}
-                        error={at('credit')}
-                        hint={amountAdvice(line.credit, currency)}
-                      />
-                    </td>
-                    <td>
-                      <Button
-                        aria-label={`Remove line ${n}`}
-                        title={`Remove line ${n}`}
-                        disabled={lines.length <= 2}
-                        onClick={() => setLines((all) => all.filter((l) => l.key !== line.key))}
-                      >
-                        ×
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-        {errors.debits || errors.credits ? (
-          <p class="error" role="alert">
-            {errors.debits ?? errors.credits}
-          </p>
-        ) : null}
-        <p>
-          <Button onClick={() => setLines((all) => [...all, newLine()])}>Add line</Button>
-        </p>
-        <div class="totals-panel">
-          <dl class="totals" aria-live="polite">
-            <dt>Total debits</dt>
-            <dd data-debits="">{sums.readable ? show(sums.debit) : '—'}</dd>
-            <dt>Total credits</dt>
-            <dd data-credits="">{sums.readable ? show(sums.credit) : '—'}</dd>
-            <dt class="strong">Difference</dt>
-            <dd class={`strong ${balanced ? 'ok' : difference !== 0n ? 'error' : ''}`} data-difference="">
-              {sums.readable ? show(difference < 0n ? -difference : difference) : '—'}
-            </dd>
-          </dl>
-          <p class="balance-state" id="journal-balance" data-balance="">
-            {!sums.readable
-              ? `Amounts in ${currency} show once they are numbers.`
-              : balanced
-                ? 'Balanced: the entry can be posted.'
-                : difference > 0n
-                  ? 'Debits exceed credits: the entry cannot be posted until they are equal.'
-                  : difference < 0n
-                    ? 'Credits exceed debits: the entry cannot be posted until they are equal.'
-                    : 'Give at least one debit and one credit.'}
-          </p>
-        </div>
+        <LineTable
+          caption="Lines"
+          class="items-table journal-lines"
+          noun="line"
+          minimum={2}
+          lines={lines}
+          columns={[
+            {
+              label: 'Account',
+              cellClass: 'line-wide',
+              cell: (line, index) => (
+                <CellSelect
+                  label={`Account, line ${index + 1}`}
+                  name={`lines.${index}.account`}
+                  value={line.account}
+                  options={accountOptions}
+                  onValue={(account) => change(line.key, { account })}
+                  error={errors[`lines.${index}.account`]}
+                />
+              ),
+            },
+            ...(['debit', 'credit'] as const).map((side) => ({
+              label: side === 'debit' ? 'Debit' : 'Credit',
+              class: 'col-price',
+              cell: (line: LineDraft, index: number) => (
+                <CellInput
+                  label={`${side === 'debit' ? 'Debit' : 'Credit'} in ${currency}, line ${index + 1}`}
+                  name={`lines.${index}.${side}`}
+                  inputMode="decimal"
+                  value={line[side]}
+                  onValue={(value) => change(line.key, { [side]: value })}
+                  error={errors[`lines.${index}.${side}`]}
+                  hint={amountAdvice(line[side], currency)}
+                />
+              ),
+            })),
+          ]}
+          onRemove={(key) => setLines((all) => all.filter((l) => l.key !== key))}
+          onAdd={() => setLines((all) => [...all, newLine()])}
+          error={errors.debits ?? errors.credits}
+        />
+        <TotalsPanel
+          rows={[
+            { label: 'Total debits', value: sums.readable ? show(sums.debit) : '—', data: 'debits' },
+            { label: 'Total credits', value: sums.readable ? show(sums.credit) : '—', data: 'credits' },
+            {
+              label: 'Difference',
+              value: sums.readable ? show(difference < 0n ? -difference : difference) : '—',
+              strong: true,
+              class: balanced ? 'ok' : difference !== 0n ? 'error' : undefined,
+              data: 'difference',
+            },
+          ]}
+          hint={
+            <p class="balance-state" id="journal-balance" data-balance="">
+              {!sums.readable
+                ? `Amounts in ${currency} show once they are numbers.`
+                : balanced
+                  ? 'Balanced: the entry can be posted.'
+                  : difference > 0n
+                    ? 'Debits exceed credits: the entry cannot be posted until they are equal.'
+                    : difference < 0n
+                      ? 'Credits exceed debits: the entry cannot be posted until they are equal.'
+                      : 'Give at least one debit and one credit.'}
+            </p>
+          }
+        />
         <ErrorMessage message={refusal ?? summaryOf(form)} />
         <div class="form-actions">
           <Button type="submit" kind="primary" busy={form.busy} aria-describedby="journal-balance">

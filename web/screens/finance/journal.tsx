@@ -1,7 +1,9 @@
 import { Fragment } from 'preact';
 import { contract, unwrap, type finance } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { accountLabel, accountName, dateOf, FilterForm, SOURCE_LABELS, useAccounts } from './shared.js';
+import { accountLabel, accountName, useAccounts } from './chart.js';
+import { dateOf, FilterForm } from './filters.js';
+import { SOURCE_LABELS } from './labels.js';
 import {
   Badge,
   Empty,

@@ -1,13 +1,27 @@
 import { unwrap, type finance } from '../../../client/index.js';
-import { currencyChoices, dateOf, FilterForm } from './shared.js';
-import { ErrorMessage, Link, Loading, PageHeader, ScrollRegion } from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
+import { currencyOf, rangeOf, RANGE_FIELDS, ReportPage } from './report.js';
+import { Link, ScrollRegion } from '../../components/ui.js';
 import { date, money, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
 import { api } from '../../lib/session.js';
 
 /** Revenue and expenses of the ledger over a range of days (the URL's, this year by default), and the net profit. */
+
+const SECTIONS = [
+  {
+    id: 'pnl-revenue',
+    title: 'Revenue',
+    block: 'revenue',
+    empty: 'No revenue posted in this range: issued invoices post it.',
+  },
+  {
+    id: 'pnl-expenses',
+    title: 'Expenses',
+    block: 'expenses',
+    empty: 'No expenses posted in this range: recorded bills post them.',
+  },
+] as const;
 
 const yearStart = () => `${today().slice(0, 4)}-01-01`;
 
@@ -68,10 +82,8 @@ function Section(props: {
 
 export default function ProfitLoss() {
   const query = here.value.query;
-  const start = dateOf(query, 'start_date') ?? yearStart();
-  const end = dateOf(query, 'end_date') ?? today();
-  const currency = query.get('currency') || undefined;
-  const base = useBaseCurrency();
+  const { start, end } = rangeOf(query, yearStart);
+  const currency = currencyOf(query);
   const load = useLoad(
     async () =>
       (
@@ -81,49 +93,24 @@ export default function ProfitLoss() {
       ).data,
     [start, end, currency],
   );
-  const data = load.data;
   return (
-    <>
-      <PageHeader title="Profit and loss" />
-      <FilterForm
-        label="Profit and loss range"
-        defaults={{ start_date: start, end_date: end }}
-        fields={[
-          { key: 'start_date', label: 'From' },
-          { key: 'end_date', label: 'To' },
-          {
-            key: 'currency',
-            label: 'Currency',
-            type: 'select',
-            options: currencyChoices(`${base.currency} (base currency)`),
-          },
-        ]}
-      />
-      {load.error ? (
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
+    <ReportPage
+      title="Profit and loss"
+      filterLabel="Profit and loss range"
+      defaults={{ start_date: start, end_date: end }}
+      fields={RANGE_FIELDS}
+      load={load}
+    >
+      {(data) => (
         <>
           <p class="lead">
             From {date(data.start_date)} to {date(data.end_date)}, in {data.currency}, from the ledger’s
             revenue and expense accounts.
           </p>
           <div class="pnl-grid">
-            <Section
-              id="pnl-revenue"
-              title="Revenue"
-              block={data.revenue}
-              currency={data.currency}
-              empty="No revenue posted in this range: issued invoices post it."
-            />
-            <Section
-              id="pnl-expenses"
-              title="Expenses"
-              block={data.expenses}
-              currency={data.currency}
-              empty="No expenses posted in this range: recorded bills post them."
-            />
+            {SECTIONS.map((section) => (
+              <Section key={section.id} {...section} block={data[section.block]} currency={data.currency} />
+            ))}
           </div>
           <dl class="totals net-profit">
             <dt class="strong">{data.net_profit < 0 ? 'Net loss' : 'Net profit'}</dt>
@@ -140,6 +127,6 @@ export default function ProfitLoss() {
           </p>
         </>
       )}
-    </>
+    </ReportPage>
   );
 }

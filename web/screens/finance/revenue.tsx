@@ -1,7 +1,7 @@
 import { unwrap } from '../../../client/index.js';
-import { currencyChoices, dateOf, FilterForm } from './shared.js';
-import { ErrorMessage, Link, Loading, PageHeader } from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
+import { dateOf } from './filters.js';
+import { AS_OF_FIELDS, currencyOf, ReportPage } from './report.js';
+import { Link } from '../../components/ui.js';
 import { date, minorMoney, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
@@ -12,35 +12,16 @@ import { api } from '../../lib/session.js';
 export default function Revenue() {
   const query = here.value.query;
   const asOf = dateOf(query, 'as_of');
-  const currency = query.get('currency') || undefined;
-  const base = useBaseCurrency();
+  const currency = currencyOf(query);
   const load = useLoad(
     async () =>
       (await unwrap(api.value.finance.reports.getRevenueCalculator({ query: { asOfDate: asOf, currency } })))
         .data,
     [asOf, currency],
   );
-  const data = load.data;
   return (
-    <>
-      <PageHeader title="Revenue calculator" />
-      <FilterForm
-        label="Revenue as of"
-        fields={[
-          { key: 'as_of', label: 'As of' },
-          {
-            key: 'currency',
-            label: 'Currency',
-            type: 'select',
-            options: currencyChoices(`${base.currency} (base currency)`),
-          },
-        ]}
-      />
-      {load.error ? (
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
+    <ReportPage title="Revenue calculator" filterLabel="Revenue as of" fields={AS_OF_FIELDS} load={load}>
+      {(data) => (
         <>
           <p class="lead">
             Net invoiced revenue in {data.currency} as of {date(data.asOfDate)}.
@@ -88,6 +69,6 @@ export default function Revenue() {
           )}
         </>
       )}
-    </>
+    </ReportPage>
   );
 }

@@ -1,19 +1,9 @@
 import { useMemo } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { RevenueChart } from '../../components/chart.js';
-import { currencyChoices, dateOf, FilterForm } from './shared.js';
-import {
-  Empty,
-  ErrorMessage,
-  Link,
-  Loading,
-  PageHeader,
-  Pager,
-  Table,
-  type Column,
-} from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
-import { date, minorMoney, monthStart, number, percent, today } from '../../lib/format.js';
+import { currencyOf, rangeOf, RANGE_FIELDS, ReportPage } from './report.js';
+import { Empty, Link, Pager, Table, type Column } from '../../components/ui.js';
+import { date, minorMoney, monthStart, number, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pagesOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
@@ -38,12 +28,10 @@ type Item = finance.SalesSchedule['items'][number];
 
 export default function SalesSchedule() {
   const query = here.value.query;
-  const start = dateOf(query, 'start_date') ?? defaultStart();
-  const end = dateOf(query, 'end_date') ?? today();
+  const { start, end } = rangeOf(query, defaultStart);
   const groupBy = oneOf(query, 'group_by', finance.GROUP_BY) ?? 'month';
-  const currency = query.get('currency') || undefined;
+  const currency = currencyOf(query);
   const page = pageOf(query);
-  const base = useBaseCurrency();
   const load = useLoad(
     async () =>
       (
@@ -63,7 +51,6 @@ export default function SalesSchedule() {
     [start, end, groupBy, currency, page],
   );
   const data = load.data;
-  const shownCurrency = data?.summary.currency ?? base.currency;
   const series = useMemo(
     () => ({
       periods: data?.periods.map((p) => p.period) ?? [],
@@ -87,36 +74,24 @@ export default function SalesSchedule() {
     { label: 'Status', render: (i) => i.status },
     { label: 'Net amount', numeric: true, render: (i) => minorMoney(i.amount, i.currency) },
   ];
-  const vat = data?.vatThreshold;
 
   return (
-    <>
-      <PageHeader title="Sales schedule" />
-      <FilterForm
-        label="Sales schedule range"
-        defaults={{ start_date: start, end_date: end, group_by: groupBy }}
-        fields={[
-          { key: 'start_date', label: 'From' },
-          { key: 'end_date', label: 'To' },
-          {
-            key: 'group_by',
-            label: 'Group by',
-            type: 'select',
-            options: finance.GROUP_BY.map((g) => ({ value: g, label: GROUP_LABELS[g] })),
-          },
-          {
-            key: 'currency',
-            label: 'Currency',
-            type: 'select',
-            options: currencyChoices(`${base.currency} (base currency)`),
-          },
-        ]}
-      />
-      {load.error ? (
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
+    <ReportPage
+      title="Sales schedule"
+      filterLabel="Sales schedule range"
+      defaults={{ start_date: start, end_date: end, group_by: groupBy }}
+      fields={[
+        ...RANGE_FIELDS,
+        {
+          key: 'group_by',
+          label: 'Group by',
+          type: 'select',
+          options: finance.GROUP_BY.map((g) => ({ value: g, label: GROUP_LABELS[g] })),
+        },
+      ]}
+      load={load}
+    >
+      {(data) => (
         <>
           <dl class="figures">
             <div>
@@ -133,11 +108,11 @@ export default function SalesSchedule() {
                 {date(start)} – {date(end)}
               </dd>
             </div>
-            {vat?.configured ? (
+            {data.vatThreshold?.configured ? (
               <div>
                 <dt>VAT threshold reached</dt>
                 <dd>
-                  <Link to="/finance/vat">{percent(vat.percentageReached / 100)}</Link>
+                  <Link to="/finance/vat">{percent(data.vatThreshold.percentageReached / 100)}</Link>
                 </dd>
               </div>
             ) : null}
@@ -153,7 +128,7 @@ export default function SalesSchedule() {
             <>
               <RevenueChart
                 title={`Net revenue by ${groupBy} and cumulative, ${date(start)} to ${date(end)}`}
-                currency={shownCurrency}
+                currency={data.summary.currency}
                 periodName={GROUP_LABELS[groupBy]}
                 {...series}
               />
@@ -173,6 +148,6 @@ export default function SalesSchedule() {
           )}
         </>
       )}
-    </>
+    </ReportPage>
   );
 }

@@ -1,7 +1,8 @@
 import { unwrap } from '../../../client/index.js';
-import { ACCOUNT_TYPE_LABELS, currencyChoices, dateOf, FilterForm } from './shared.js';
-import { Empty, ErrorMessage, Link, Loading, Notice, PageHeader, ScrollRegion } from '../../components/ui.js';
-import { useBaseCurrency } from '../../lib/currencies.js';
+import { ACCOUNT_TYPE_LABELS } from './labels.js';
+import { dateOf } from './filters.js';
+import { AS_OF_FIELDS, currencyOf, ReportPage } from './report.js';
+import { Empty, Link, Notice, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
@@ -12,34 +13,20 @@ import { api } from '../../lib/session.js';
 export default function TrialBalance() {
   const query = here.value.query;
   const asOf = dateOf(query, 'as_of');
-  const currency = query.get('currency') || undefined;
-  const base = useBaseCurrency();
+  const currency = currencyOf(query);
   const load = useLoad(
     async () =>
       (await unwrap(api.value.finance.accounts.getTrialBalance({ query: { as_of: asOf, currency } }))).data,
     [asOf, currency],
   );
-  const data = load.data;
   return (
-    <>
-      <PageHeader title="Trial balance" />
-      <FilterForm
-        label="Trial balance date and currency"
-        fields={[
-          { key: 'as_of', label: 'As of' },
-          {
-            key: 'currency',
-            label: 'Currency',
-            type: 'select',
-            options: currencyChoices(`${base.currency} (base currency)`),
-          },
-        ]}
-      />
-      {load.error ? (
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
+    <ReportPage
+      title="Trial balance"
+      filterLabel="Trial balance date and currency"
+      fields={AS_OF_FIELDS}
+      load={load}
+    >
+      {(data) => (
         <>
           <p class="lead">
             Postings in {data.currency} dated on or before {date(data.as_of)}.
@@ -130,6 +117,6 @@ export default function TrialBalance() {
           )}
         </>
       )}
-    </>
+    </ReportPage>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { amountAdvice, minorOf, minorText } from './shared.js';
+import { amountAdvice, minorText, priceMinor } from '../../lib/lines.js';
 import {
   Button,
   Dialog,
@@ -61,7 +61,7 @@ function ThresholdForm(props: {
     const advice = amountAdvice(draft.thresholdAmount, draft.currency);
     setLocal(advice);
     if (advice) return;
-    const minor = minorOf(draft.thresholdAmount, draft.currency);
+    const minor = priceMinor(draft.thresholdAmount, draft.currency);
     const body: Record<string, unknown> = {
       country: draft.country.trim().toUpperCase(),
       thresholdAmount: minor === null ? undefined : Number(minor),

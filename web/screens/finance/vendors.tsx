@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ImportButton } from '../../components/csv-import.js';
-import { currencyChoices } from './shared.js';
+import { currencyChoices } from '../../lib/currencies.js';
 import {
   Button,
   Dialog,

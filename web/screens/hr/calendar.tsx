@@ -1,12 +1,6 @@
 import { hr, unwrap } from '../../../client/index.js';
-import {
-  allApprovedLeaves,
-  allDepartments,
-  allEmployees,
-  byName,
-  fullName,
-  LEAVE_TYPE_LABELS,
-} from './shared.js';
+import { allApprovedLeaves, allDepartments, allEmployees } from './lists.js';
+import { byName, fullName, LEAVE_TYPE_LABELS } from './people.js';
 import {
   Empty,
   ErrorMessage,

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { allEmployees, byName, fullName } from './shared.js';
+import { allEmployees } from './lists.js';
+import { byName, fullName } from './people.js';
 import {
   Button,
   Dialog,

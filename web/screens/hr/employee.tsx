@@ -2,15 +2,11 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  allDepartments,
-  EMPLOYEE_STATUS_LABELS,
-  EmployeeForm,
-  fullName,
-  LEAVE_TYPE_LABELS,
-  LeaveActions,
-  LeaveDialog,
-} from './shared.js';
+import { allDepartments } from './lists.js';
+import { EMPLOYEE_STATUS_LABELS, fullName } from './people.js';
+import { EmployeeForm } from './employee-form.js';
+import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
+import { LeaveDialog } from './leave-form.js';
 import {
   Badge,
   Button,
@@ -20,53 +16,33 @@ import {
   Link,
   Loading,
   Notice,
-  PageHeader,
   Table,
   type Column,
 } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
-import { date, dateTime, minorMoney, number } from '../../lib/format.js';
+import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { RecordHeader, RecordUnavailable } from '../../components/record.js';
+import { OutcomeMessage, useOutcome } from '../../components/outcome.js';
+
+const EMPLOYEES = { to: '/hr/employees', name: 'Employees' };
 
 /** One employee: details, edit, soft delete, and their leave with its actions and a new request. */
 
 function Leaves(props: { employee: hr.Employee; version: number }) {
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const outcome = useOutcome();
   const list = useLoad(
     () => unwrap(api.value.hr.leaves.listLeaves({ query: { employee_id: props.employee.id, limit: 50 } })),
     [props.employee.id, props.version],
   );
   const columns: Column<hr.Leave>[] = [
-    { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
-    { label: 'From', render: (l) => date(l.start_date) },
-    { label: 'To', render: (l) => date(l.end_date) },
-    { label: 'Working days', numeric: true, render: (l) => number(l.days) },
-    { label: 'Status', render: (l) => <Badge value={l.status} /> },
+    ...LEAVE_COLUMNS,
     { label: 'Reason', render: (l) => l.status_reason ?? l.reason ?? '—' },
+    ...leaveActionsColumn(outcome, list.reload),
   ];
-  if (can('updateLeave')) {
-    columns.push({
-      label: 'Actions',
-      render: (l) => (
-        <LeaveActions
-          leave={l}
-          onDone={(_, message) => {
-            setError(null);
-            setNotice(message);
-            list.reload();
-          }}
-          onError={(message) => {
-            setNotice(null);
-            setError(message);
-          }}
-        />
-      ),
-    });
-  }
   return (
     <section aria-labelledby="employee-leaves">
       <div class="section-header">
@@ -77,8 +53,7 @@ function Leaves(props: { employee: hr.Employee; version: number }) {
           what={`the leave of ${fullName(props.employee)}`}
         />
       </div>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={error} />
+      <OutcomeMessage outcome={outcome} />
       {list.error ? (
         <ErrorMessage message={list.error} onRetry={list.reload} />
       ) : !list.data ? (
@@ -123,27 +98,15 @@ export default function Employee({ params }: ScreenProps) {
   const departments = useLoad(allDepartments, []);
   const base = useBaseCurrency();
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Employee" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/hr/employees">Back to employees</Link>
-        </p>
-      </>
-    );
+  if (load.error || !load.data) {
+    return <RecordUnavailable load={load} title="Employee" list={EMPLOYEES} />;
   }
-  if (!load.data) return <Loading />;
   const employee = current && current.id === id ? current : load.data.employee;
   const name = fullName(employee);
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/hr/employees">Employees</Link>
-      </p>
-      <PageHeader title={name}>
+      <RecordHeader list={EMPLOYEES} title={name}>
         {can('createLeave') && employee.status !== 'inactive' ? (
           <Button
             kind="primary"
@@ -182,7 +145,7 @@ export default function Employee({ params }: ScreenProps) {
             </p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       <p class="status-line">
         <Badge value={employee.status} /> {employee.position}, {employee.department}
       </p>

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { ImportButton } from '../../components/csv-import.js';
-import { allDepartments, EMPLOYEE_STATUS_LABELS, EmployeeForm, fullName } from './shared.js';
+import { allDepartments } from './lists.js';
+import { EMPLOYEE_STATUS_LABELS, fullName } from './people.js';
+import { EmployeeForm } from './employee-form.js';
 import {
   Badge,
   Button,

@@ -1,33 +1,19 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import {
-  allEmployees,
-  byName,
-  fullName,
-  LEAVE_STATUS_LABELS,
-  LEAVE_TYPE_LABELS,
-  LeaveActions,
-  LeaveDialog,
-} from './shared.js';
-import {
-  Badge,
-  Button,
-  ErrorMessage,
-  Link,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
-import { date, number } from '../../lib/format.js';
+import { allEmployees } from './lists.js';
+import { byName, fullName, LEAVE_STATUS_LABELS } from './people.js';
+import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
+import { LeaveDialog } from './leave-form.js';
+import { Button, Link, PageHeader, Select, Table, type Column } from '../../components/ui.js';
+import { date } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { PagedList } from '../../components/paged-list.js';
+import { OutcomeMessage, useOutcome } from '../../components/outcome.js';
 
 /** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
 
@@ -39,8 +25,7 @@ export default function Leaves() {
   const status = oneOf(query, 'status', hr.LEAVE_STATUSES);
   const employeeId = query.get('employee_id') || undefined;
   const [requesting, setRequesting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const outcome = useOutcome();
   const employees = useLoad(allEmployees, []);
 
   const filters = { status, employee_id: employeeId };
@@ -62,11 +47,7 @@ export default function Leaves() {
       label: 'Employee',
       render: (l) => <Link to={`/hr/employees/${l.employee_id}`}>{l.employee_name}</Link>,
     },
-    { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
-    { label: 'From', render: (l) => date(l.start_date) },
-    { label: 'To', render: (l) => date(l.end_date) },
-    { label: 'Working days', numeric: true, render: (l) => number(l.days) },
-    { label: 'Status', render: (l) => <Badge value={l.status} /> },
+    ...LEAVE_COLUMNS,
     {
       label: 'Reason',
       render: (l) => (
@@ -76,26 +57,8 @@ export default function Leaves() {
         </>
       ),
     },
+    ...leaveActionsColumn(outcome, list.reload),
   ];
-  if (can('updateLeave')) {
-    columns.push({
-      label: 'Actions',
-      render: (l) => (
-        <LeaveActions
-          leave={l}
-          onDone={(_, message) => {
-            setError(null);
-            setNotice(message);
-            list.reload();
-          }}
-          onError={(message) => {
-            setNotice(null);
-            setError(message);
-          }}
-        />
-      ),
-    });
-  }
 
   return (
     <>
@@ -108,7 +71,7 @@ export default function Leaves() {
           <Button
             kind="primary"
             onClick={() => {
-              setNotice(null);
+              outcome.done(null);
               setRequesting(true);
             }}
           >
@@ -136,8 +99,7 @@ export default function Leaves() {
           onValue={(value) => navigate(withQuery({ employee_id: value, page: null }))}
         />
       </form>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={error} />
+      <OutcomeMessage outcome={outcome} />
       <PagedList
         error={list.error}
         reload={list.reload}
@@ -182,8 +144,7 @@ export default function Leaves() {
         onClose={() => setRequesting(false)}
         onSaved={(leave) => {
           setRequesting(false);
-          setError(null);
-          setNotice(
+          outcome.done(
             `Leave requested for ${leave.employee_name}: ${leave.days} working day${leave.days === 1 ? '' : 's'} from ${date(leave.start_date)}, pending approval.`,
           );
           list.reload();

@@ -3,17 +3,7 @@ import { contract, general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { CustomerForm } from './customer-form.js';
 import { ExportButton } from '../../../components/csv.js';
-import {
-  Button,
-  Dialog,
-  Empty,
-  ErrorMessage,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Pager,
-} from '../../../components/ui.js';
+import { Button, Dialog, Empty, ErrorMessage, Link, Loading, Notice, Pager } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
 import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
@@ -21,6 +11,9 @@ import { here, navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { InvoiceTable } from '../documents/tables.js';
+import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+
+const CUSTOMERS = { to: '/customers', name: 'Customers' };
 
 /** One customer: contact details, edit and delete, and the invoices made out to them. */
 
@@ -97,28 +90,16 @@ export default function Customer({ params }: ScreenProps) {
   const [saved, setSaved] = useState(false);
   const [current, setCurrent] = useState<general.Customer | null>(null);
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Customer" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/customers">Back to customers</Link>
-        </p>
-      </>
-    );
+  if (load.error || !load.data) {
+    return <RecordUnavailable load={load} title="Customer" list={CUSTOMERS} />;
   }
-  if (!load.data) return <Loading />;
   const customer = current && current.id === id ? current : load.data.data;
   const address = addressLines(customer.address);
   const attributes = Object.entries(customer.attributes);
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/customers">Customers</Link>
-      </p>
-      <PageHeader title={customer.name}>
+      <RecordHeader list={CUSTOMERS} title={customer.name}>
         {can('updateCustomer') ? (
           <Button
             onClick={() => {
@@ -145,7 +126,7 @@ export default function Customer({ params }: ScreenProps) {
             </p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       {saved ? <Notice kind="success">Changes saved.</Notice> : null}
       <section class="panel" aria-labelledby="customer-details">
         <h2 id="customer-details">Details</h2>

@@ -1,22 +1,31 @@
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { general, unwrap } from '../../../../client/index.js';
 import { isCurrency, currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
 import { money } from '../../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../../lib/forms.js';
-import { FIELD_MESSAGES } from '../../../lib/messages.js';
 import { summaryOf } from '../../../lib/refusals.js';
 import {
+  amountAdvice,
   decimalText,
   documentTotals,
   exponentOf,
   lineAmounts,
   majorOf,
-  priceMinor,
   type DocumentTotals,
 } from '../../../lib/lines.js';
 import { allowed, api } from '../../../lib/session.js';
-import { Button, ErrorMessage, Field, Link, ScrollRegion, Select, TextArea } from '../../../components/ui.js';
+import { Button, ErrorMessage, Field, Link, Select, TextArea } from '../../../components/ui.js';
+import {
+  CellError,
+  CellInput,
+  CellSelect,
+  LineTable,
+  patchLine,
+  TotalsPanel,
+  type LineColumn,
+} from '../../../components/line-editor.js';
+import { SearchPicker } from '../../../components/search-picker.js';
 
 /**
  * The form that makes or changes an invoice or quote: customer, currency, dates, lines with live
@@ -70,56 +79,10 @@ function itemsOf(lines: LineDraft[]): general.InvoiceItemInput[] {
   });
 }
 
-/** An input in a table cell: labelled for screen readers, its error below it and read out with it. */
-function CellInput(props: {
-  label: string;
-  name: string;
-  value: string;
-  onValue: (value: string) => void;
-  error?: string;
-  /** Advice while typing, until a refusal takes its place. */
-  hint?: string;
-  inputMode?: 'decimal' | 'text';
-}) {
-  const id = useId();
-  const hint = props.error ? undefined : props.hint;
-  return (
-    <>
-      <input
-        id={id}
-        name={props.name}
-        value={props.value}
-        aria-label={props.label}
-        inputMode={props.inputMode}
-        aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={props.error ? `${id}-error` : hint ? `${id}-hint` : undefined}
-        onInput={(e) => props.onValue(e.currentTarget.value)}
-      />
-      {props.error ? (
-        <small id={`${id}-error`} class="error" role="alert">
-          {props.error}
-        </small>
-      ) : hint ? (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      ) : null}
-    </>
-  );
-}
-
 /** How many decimals `currency` takes, said in words: "without decimals", "with at most 2 decimals". */
 function decimalsRule(currency: string): string {
   const exponent = exponentOf(currency);
   return exponent === 0 ? 'without decimals' : `with at most ${exponent} decimals`;
-}
-
-/** What is wrong with a unit price as typed, before the service says it. */
-function priceAdvice(text: string, currency: string): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '' || priceMinor(trimmed, currency) !== null) return undefined;
-  if (!/^\d*(\.\d*)?$/.test(trimmed)) return FIELD_MESSAGES.amount(currency);
-  return FIELD_MESSAGES.amountDecimals(currency);
 }
 
 function LineEditor(props: {
@@ -130,8 +93,7 @@ function LineEditor(props: {
   products: general.Product[];
 }) {
   const { lines, currency, errors, products } = props;
-  const change = (key: number, patch: Partial<LineDraft>) =>
-    props.onLines(lines.map((line) => (line.key === key ? { ...line, ...patch } : line)));
+  const change = (key: number, patch: Partial<LineDraft>) => props.onLines(patchLine(lines, key, patch));
   const chooseProduct = (line: LineDraft, productId: string) => {
     const product = products.find((p) => p.id === productId);
     if (!product) return change(line.key, { product_id: '' });
@@ -142,144 +104,118 @@ function LineEditor(props: {
       unit_price: product.currency === currency ? decimalText(product.price, currency) : line.unit_price,
     });
   };
+  const productOptions = [
+    { value: '', label: 'No product' },
+    ...products.map((p) => ({ value: p.id, label: `${p.name} (${p.sku})` })),
+  ];
+  const columns: LineColumn<LineDraft>[] = [
+    {
+      label: 'Description',
+      cellClass: 'line-wide',
+      cell: (line, index) => (
+        <CellInput
+          label={`Description, line ${index + 1}`}
+          name={`items.${index}.description`}
+          value={line.description}
+          onValue={(description) => change(line.key, { description })}
+          error={errors[`items.${index}.description`]}
+        />
+      ),
+    },
+    {
+      label: 'Quantity',
+      class: 'col-number',
+      cell: (line, index) => (
+        <CellInput
+          label={`Quantity, line ${index + 1}`}
+          name={`items.${index}.quantity`}
+          inputMode="decimal"
+          value={line.quantity}
+          onValue={(quantity) => change(line.key, { quantity })}
+          error={errors[`items.${index}.quantity`]}
+        />
+      ),
+    },
+    {
+      label: 'Unit price',
+      class: 'col-price',
+      cell: (line, index) => {
+        const product = products.find((p) => p.id === line.product_id);
+        return (
+          <CellInput
+            label={`Unit price in ${currency}, line ${index + 1}`}
+            name={`items.${index}.unit_price`}
+            inputMode="decimal"
+            value={line.unit_price}
+            onValue={(unit_price) => change(line.key, { unit_price })}
+            error={errors[`items.${index}.unit_price`]}
+            hint={
+              amountAdvice(line.unit_price, currency) ??
+              (product && product.currency !== currency
+                ? `${product.name} is priced in ${product.currency}: give the price in ${currency}.`
+                : undefined)
+            }
+          />
+        );
+      },
+    },
+    {
+      label: 'Tax %',
+      class: 'col-number',
+      cell: (line, index) => (
+        <CellInput
+          label={`Tax percent, line ${index + 1}`}
+          name={`items.${index}.tax_rate`}
+          inputMode="decimal"
+          value={line.tax_rate}
+          onValue={(tax_rate) => change(line.key, { tax_rate })}
+          error={errors[`items.${index}.tax_rate`]}
+        />
+      ),
+    },
+    {
+      label: 'Amount',
+      class: 'numeric col-amount',
+      cellClass: 'numeric line-amount',
+      data: 'amount',
+      cell: (line, index) => {
+        const amounts = lineAmounts(line, currency);
+        return (
+          <>
+            {amounts ? money(majorOf(amounts.totalMinor, currency), currency) : '—'}
+            <CellError message={errors[`items.${index}`]} />
+          </>
+        );
+      },
+    },
+  ];
+  if (products.length > 0) {
+    columns.unshift({
+      label: 'Product',
+      class: 'col-product',
+      cellClass: 'line-wide',
+      cell: (line, index) => (
+        <CellSelect
+          label={`Product, line ${index + 1}`}
+          name={`items.${index}.product_id`}
+          value={line.product_id}
+          options={productOptions}
+          onValue={(productId) => chooseProduct(line, productId)}
+          error={errors[`items.${index}.product_id`]}
+        />
+      ),
+    });
+  }
   return (
-    <>
-      <ScrollRegion label={'Lines'}>
-        <table class="items-table">
-          <caption class="visually-hidden">Lines</caption>
-          <thead>
-            <tr>
-              {products.length > 0 ? (
-                <th scope="col" class="col-product">
-                  Product
-                </th>
-              ) : null}
-              <th scope="col">Description</th>
-              <th scope="col" class="col-number">
-                Quantity
-              </th>
-              <th scope="col" class="col-price">
-                Unit price
-              </th>
-              <th scope="col" class="col-number">
-                Tax %
-              </th>
-              <th scope="col" class="numeric col-amount">
-                Amount
-              </th>
-              <th scope="col" class="col-remove">
-                <span class="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((line, index) => {
-              const n = index + 1;
-              const at = (field: string) => errors[`items.${index}.${field}`];
-              const amounts = lineAmounts(line, currency);
-              const product = products.find((p) => p.id === line.product_id);
-              const priceHint =
-                priceAdvice(line.unit_price, currency) ??
-                (product && product.currency !== currency
-                  ? `${product.name} is priced in ${product.currency}: give the price in ${currency}.`
-                  : undefined);
-              return (
-                <tr key={line.key}>
-                  {products.length > 0 ? (
-                    <td class="line-wide" data-label="Product">
-                      <select
-                        aria-label={`Product, line ${n}`}
-                        name={`items.${index}.product_id`}
-                        value={line.product_id}
-                        onChange={(e) => chooseProduct(line, e.currentTarget.value)}
-                      >
-                        <option value="">No product</option>
-                        {products.map((p) => (
-                          <option key={p.id} value={p.id}>
-                            {p.name} ({p.sku})
-                          </option>
-                        ))}
-                      </select>
-                      {at('product_id') ? (
-                        <small class="error" role="alert">
-                          {at('product_id')}
-                        </small>
-                      ) : null}
-                    </td>
-                  ) : null}
-                  <td class="line-wide" data-label="Description">
-                    <CellInput
-                      label={`Description, line ${n}`}
-                      name={`items.${index}.description`}
-                      value={line.description}
-                      onValue={(description) => change(line.key, { description })}
-                      error={at('description')}
-                    />
-                  </td>
-                  <td data-label="Quantity">
-                    <CellInput
-                      label={`Quantity, line ${n}`}
-                      name={`items.${index}.quantity`}
-                      inputMode="decimal"
-                      value={line.quantity}
-                      onValue={(quantity) => change(line.key, { quantity })}
-                      error={at('quantity')}
-                    />
-                  </td>
-                  <td data-label="Unit price">
-                    <CellInput
-                      label={`Unit price in ${currency}, line ${n}`}
-                      name={`items.${index}.unit_price`}
-                      inputMode="decimal"
-                      value={line.unit_price}
-                      onValue={(unit_price) => change(line.key, { unit_price })}
-                      error={at('unit_price')}
-                      hint={priceHint}
-                    />
-                  </td>
-                  <td data-label="Tax %">
-                    <CellInput
-                      label={`Tax percent, line ${n}`}
-                      name={`items.${index}.tax_rate`}
-                      inputMode="decimal"
-                      value={line.tax_rate}
-                      onValue={(tax_rate) => change(line.key, { tax_rate })}
-                      error={at('tax_rate')}
-                    />
-                  </td>
-                  <td class="numeric line-amount" data-label="Amount">
-                    {amounts ? money(majorOf(amounts.totalMinor, currency), currency) : '—'}
-                    {errors[`items.${index}`] ? (
-                      <small class="error" role="alert">
-                        {errors[`items.${index}`]}
-                      </small>
-                    ) : null}
-                  </td>
-                  <td>
-                    <Button
-                      aria-label={`Remove line ${n}`}
-                      title={`Remove line ${n}`}
-                      disabled={lines.length === 1}
-                      onClick={() => props.onLines(lines.filter((l) => l.key !== line.key))}
-                    >
-                      ×
-                    </Button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollRegion>
-      {errors.items ? (
-        <p class="error" role="alert">
-          {errors.items}
-        </p>
-      ) : null}
-      <p>
-        <Button onClick={() => props.onLines([...lines, newLine()])}>Add line</Button>
-      </p>
-    </>
+    <LineTable
+      caption="Lines"
+      noun="line"
+      columns={columns}
+      lines={lines}
+      onRemove={(key) => props.onLines(lines.filter((l) => l.key !== key))}
+      onAdd={() => props.onLines([...lines, newLine()])}
+      error={errors.items}
+    />
   );
 }
 
@@ -289,103 +225,74 @@ function LiveTotals(props: { totals: DocumentTotals | null; currency: string }) 
   const show = (minor: bigint | undefined) =>
     minor === undefined ? '—' : money(majorOf(minor, currency), currency);
   return (
-    <div class="totals-panel">
-      <dl class="totals" aria-live="polite">
-        <dt>Subtotal</dt>
-        <dd data-subtotal="">{show(totals?.subtotalMinor)}</dd>
-        <dt>Tax</dt>
-        <dd data-tax="">{show(totals?.taxMinor)}</dd>
-        <dt class="strong">Total</dt>
-        <dd class="strong" data-total="">
-          {show(totals?.totalMinor)}
-        </dd>
-      </dl>
-      {totals ? null : (
-        <p class="hint">
-          Totals show once every line has a quantity and a unit price in {currency}, {decimalsRule(currency)}.
-        </p>
-      )}
-    </div>
+    <TotalsPanel
+      rows={[
+        { label: 'Subtotal', value: show(totals?.subtotalMinor), data: 'subtotal' },
+        { label: 'Tax', value: show(totals?.taxMinor), data: 'tax' },
+        { label: 'Total', value: show(totals?.totalMinor), strong: true, data: 'total' },
+      ]}
+      hint={
+        totals ? null : (
+          <p class="hint">
+            Totals show once every line has a quantity and a unit price in {currency},{' '}
+            {decimalsRule(currency)}.
+          </p>
+        )
+      }
+    />
   );
 }
 
 /** A customer chosen from the business's customers, found by name, email or company. */
 function CustomerPicker(props: { value: string; onValue: (id: string) => void; error?: string }) {
-  const [search, setSearch] = useState('');
-  const [term, setTerm] = useState('');
-  const [known, setKnown] = useState<Map<string, string>>(new Map());
-  useEffect(() => {
-    const timer = setTimeout(() => setTerm(search.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [search]);
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.general.customers.listCustomers({
-          query: { search: term || undefined, limit: 100, sort: 'name:asc' },
-        }),
-      ),
-    [term],
-  );
+  const [named, setNamed] = useState<{ value: string; label: string } | undefined>(undefined);
   // The customer named in the URL (a customer's "New invoice"), so it is shown by name.
   useEffect(() => {
-    if (!props.value || known.has(props.value)) return;
+    if (!props.value || named?.value === props.value) return;
     api.value.general.customers.getCustomer({ params: { id: props.value } }).then(
       (res) => {
-        if (res.status === 200) setKnown((k) => new Map(k).set(res.body.data.id, res.body.data.name));
+        if (res.status === 200) setNamed({ value: res.body.data.id, label: res.body.data.name });
       },
       () => undefined,
     );
   }, [props.value]);
-  const found = list.data?.data ?? [];
-  const options = [
-    { value: '', label: found.length === 0 && term ? 'No customer matches' : 'Choose a customer' },
-  ];
-  if (props.value && !found.some((c) => c.id === props.value)) {
-    options.push({ value: props.value, label: known.get(props.value) ?? props.value });
-  }
-  for (const c of found) {
-    options.push({ value: c.id, label: c.email ? `${c.name} (${c.email})` : c.name });
-  }
-  if (list.error) return <ErrorMessage message={list.error} onRetry={list.reload} />;
-  if (list.data && list.data.pagination.total === 0 && !term) {
-    return (
-      <div class="field">
-        <p class="field-note">
-          <strong>Customer</strong>: there are no customers yet.{' '}
-          {allowed('customers.write') ? (
-            <Link to="/customers">Add a customer</Link>
-          ) : (
-            'Ask someone who can add one'
-          )}{' '}
-          first.
-        </p>
-        {props.error ? (
-          <small class="error" role="alert">
-            {props.error}
-          </small>
-        ) : null}
-      </div>
-    );
-  }
   return (
-    <div class="customer-picker">
-      <Field
-        label="Find a customer"
-        name="customer_search"
-        type="search"
-        value={search}
-        onValue={setSearch}
-      />
-      <Select
-        label="Customer"
-        name="customer_id"
-        value={props.value}
-        options={options}
-        onValue={props.onValue}
-        error={props.error}
-      />
-    </div>
+    <SearchPicker
+      class="customer-picker"
+      find={async (search) =>
+        (
+          await unwrap(
+            api.value.general.customers.listCustomers({ query: { search, limit: 100, sort: 'name:asc' } }),
+          )
+        ).data
+      }
+      option={(c) => ({ value: c.id, label: c.email ? `${c.name} (${c.email})` : c.name })}
+      search={{ label: 'Find a customer', name: 'customer_search' }}
+      choice={{
+        label: 'Customer',
+        name: 'customer_id',
+        choose: 'Choose a customer',
+        none: 'No customer matches',
+      }}
+      value={props.value}
+      onValue={props.onValue}
+      error={props.error}
+      chosen={named ?? (props.value ? { value: props.value, label: props.value } : undefined)}
+      whenNone={
+        <div class="field">
+          <p class="field-note">
+            <strong>Customer</strong>: there are no customers yet.{' '}
+            {allowed('customers.write') ? (
+              <Link to="/customers">Add a customer</Link>
+            ) : (
+              'Ask someone who can add one'
+            )}{' '}
+            first.
+          </p>
+          <CellError message={props.error} />
+        </div>
+      }
+    />
   );
 }
 

@@ -14,7 +14,10 @@ const customerCell = (d: { customer: { id: string; name: string } }) =>
     d.customer.name
   );
 
-export function InvoiceTable(props: {
+export function InvoiceTable({
+  showCustomer,
+  ...table
+}: {
   caption: string;
   rows: general.Invoice[];
   sort?: string;
@@ -22,7 +25,7 @@ export function InvoiceTable(props: {
 }) {
   const columns: Column<general.Invoice>[] = [
     { label: 'Number', sort: 'number', render: (i) => <Link to={`/invoices/${i.id}`}>{i.number}</Link> },
-    ...(props.showCustomer === false ? [] : [{ label: 'Customer', render: customerCell }]),
+    ...(showCustomer === false ? [] : [{ label: 'Customer', render: customerCell }]),
     { label: 'Status', render: (i) => <Badge value={invoiceStatus(i).key} /> },
     { label: 'Issued', render: (i) => date(i.issue_date) },
     { label: 'Due', sort: 'due_date', render: (i) => date(i.due_date) },
@@ -33,15 +36,7 @@ export function InvoiceTable(props: {
       render: (i) => (i.status === 'void' || i.status === 'draft' ? '—' : money(i.amount_due, i.currency)),
     },
   ];
-  return (
-    <Table
-      caption={props.caption}
-      columns={columns}
-      rows={props.rows}
-      rowKey={(i) => i.id}
-      sort={props.sort}
-    />
-  );
+  return <Table {...table} columns={columns} rowKey={(i) => i.id} />;
 }
 
 export function QuoteTable(props: { caption: string; rows: general.Quote[]; sort?: string }) {
@@ -52,15 +47,7 @@ export function QuoteTable(props: { caption: string; rows: general.Quote[]; sort
     { label: 'Valid until', sort: 'valid_until', render: (q) => date(q.valid_until) },
     { label: 'Total', sort: 'total', numeric: true, render: (q) => money(q.total, q.currency) },
   ];
-  return (
-    <Table
-      caption={props.caption}
-      columns={columns}
-      rows={props.rows}
-      rowKey={(q) => q.id}
-      sort={props.sort}
-    />
-  );
+  return <Table {...props} columns={columns} rowKey={(q) => q.id} />;
 }
 
 /** The lines of an invoice or quote as they were priced, and its totals (plus `extra` rows: paid, due). */

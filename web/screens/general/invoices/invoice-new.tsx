@@ -1,19 +1,18 @@
 import { general, unwrap } from '../../../../client/index.js';
-import { Link, PageHeader } from '../../../components/ui.js';
 import { today } from '../../../lib/format.js';
 import { addDays } from '../../../lib/lines.js';
 import { here, navigate } from '../../../lib/router.js';
 import { api } from '../../../lib/session.js';
 import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
+import { RecordHeader } from '../../../components/record.js';
+
+const INVOICES = { to: '/invoices', name: 'Invoices' };
 
 /** A new draft invoice; saved, it opens so it can be checked and issued. */
 export default function InvoiceNew() {
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/invoices">Invoices</Link>
-      </p>
-      <PageHeader title="New invoice" />
+      <RecordHeader list={INVOICES} title="New invoice" />
       <DocumentForm
         schema={general.CreateInvoiceBodySchema}
         customerId={here.value.query.get('customer_id') ?? undefined}

@@ -2,132 +2,36 @@ import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-} from '../../../components/ui.js';
-import { date, dateTime, money, today } from '../../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../../lib/forms.js';
+import { PaymentDialog, PaymentsSection } from '../../../components/payment-form.js';
+import { Badge, Button, ErrorMessage, Link, Notice } from '../../../components/ui.js';
+import { date, dateTime, money } from '../../../lib/format.js';
+import { describeError, useLoad } from '../../../lib/forms.js';
 import { invoiceStatus } from '../../../lib/messages.js';
-import { summaryOf } from '../../../lib/refusals.js';
 import { decimalText } from '../../../lib/lines.js';
 import { navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
 import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
+import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+
+const INVOICES = { to: '/invoices', name: 'Invoices' };
 
 /**
  * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its
  * status allows; its PDF, and when the customer was sent it and opened it.
  */
 
-const METHOD_LABELS: Record<(typeof general.PAYMENT_METHODS)[number], string> = {
-  bank_transfer: 'Bank transfer',
-  card: 'Card',
-  cash: 'Cash',
-  check: 'Cheque',
-  mobile_money: 'Mobile money',
+const METHODS = {
+  list: general.PAYMENT_METHODS,
+  labels: {
+    bank_transfer: 'Bank transfer',
+    card: 'Card',
+    cash: 'Cash',
+    check: 'Cheque',
+    mobile_money: 'Mobile money',
+  } satisfies Record<(typeof general.PAYMENT_METHODS)[number], string>,
 };
-
-function PaymentForm(props: {
-  invoice: general.Invoice;
-  onSaved: (invoice: general.Invoice) => void;
-  onCancel: () => void;
-}) {
-  const { invoice } = props;
-  const [amount, setAmount] = useState(() => decimalText(invoice.amount_due, invoice.currency));
-  const [method, setMethod] = useState<string>('bank_transfer');
-  const [paidOn, setPaidOn] = useState(today());
-  const [reference, setReference] = useState('');
-  const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const body = {
-      amount: amount.trim() === '' ? undefined : Number(amount.trim()),
-      payment_method: method,
-      payment_date: paidOn || undefined,
-      reference: reference.trim() || undefined,
-    };
-    void form
-      .submit(
-        general.CreatePaymentBodySchema,
-        body,
-        (value) =>
-          unwrap(api.value.general.invoices.createPayment({ params: { id: invoice.id }, body: value })),
-        { currency: invoice.currency },
-      )
-      .then((saved) => {
-        if (saved) props.onSaved(saved.data);
-      });
-  };
-  const e = form.errors;
-  return (
-    <form onSubmit={submit} noValidate>
-      <p>
-        {money(invoice.amount_due, invoice.currency)} of {money(invoice.total, invoice.currency)} is due.
-      </p>
-      <div class="form-row">
-        <Field
-          label={`Amount in ${invoice.currency}`}
-          name="amount"
-          inputMode="decimal"
-          value={amount}
-          onValue={setAmount}
-          error={e.amount}
-          required
-        />
-        <Field
-          label="Paid on"
-          name="payment_date"
-          type="date"
-          value={paidOn}
-          onValue={setPaidOn}
-          error={e.payment_date}
-        />
-      </div>
-      <Select
-        label="Method"
-        name="payment_method"
-        value={method}
-        options={general.PAYMENT_METHODS.map((m) => ({ value: m, label: METHOD_LABELS[m] }))}
-        onValue={setMethod}
-        error={e.payment_method}
-      />
-      <Field
-        label="Reference"
-        name="reference"
-        hint="Optional: the bank reference or receipt number"
-        value={reference}
-        onValue={setReference}
-        error={e.reference}
-      />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Record payment
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-const PAYMENT_COLUMNS = (currency: string) => [
-  { label: 'Date', render: (p: general.Payment) => date(p.payment_date) },
-  { label: 'Method', render: (p: general.Payment) => METHOD_LABELS[p.payment_method] },
-  { label: 'Reference', render: (p: general.Payment) => p.reference ?? '—' },
-  { label: 'Amount', numeric: true, render: (p: general.Payment) => money(p.amount, currency) },
-];
 
 export default function Invoice({ params }: ScreenProps) {
   const id = params.id!;
@@ -140,18 +44,9 @@ export default function Invoice({ params }: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Invoice" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/invoices">Back to invoices</Link>
-        </p>
-      </>
-    );
+  if (load.error || !load.data) {
+    return <RecordUnavailable load={load} title="Invoice" list={INVOICES} />;
   }
-  if (!load.data) return <Loading />;
   const invoice = current && current.id === id ? current : load.data.data;
   const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
   const shown = invoiceStatus(invoice);
@@ -159,10 +54,7 @@ export default function Invoice({ params }: ScreenProps) {
   if (editing && invoice.status === 'draft') {
     return (
       <>
-        <p class="breadcrumb">
-          <Link to="/invoices">Invoices</Link>
-        </p>
-        <PageHeader title={`Edit draft ${invoice.number}`} />
+        <RecordHeader list={INVOICES} title={`Edit draft ${invoice.number}`} />
         <DocumentForm
           schema={general.UpdateInvoiceBodySchema}
           existing={invoice}
@@ -208,10 +100,7 @@ export default function Invoice({ params }: ScreenProps) {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/invoices">Invoices</Link>
-      </p>
-      <PageHeader title={`Invoice ${invoice.number}`}>
+      <RecordHeader list={INVOICES} title={`Invoice ${invoice.number}`}>
         {invoice.status === 'draft' && can('updateInvoice') ? (
           <Button
             onClick={() => {
@@ -288,7 +177,7 @@ export default function Invoice({ params }: ScreenProps) {
             <p>The draft is removed; its number stays recorded as deleted.</p>
           </ConfirmButton>
         ) : null}
-      </PageHeader>
+      </RecordHeader>
       <p class="status-line">
         <Badge value={shown.key} />{' '}
         {shown.key === 'partially_paid' || (invoice.status === 'overdue' && invoice.amount_paid > 0)
@@ -352,24 +241,16 @@ export default function Invoice({ params }: ScreenProps) {
           }
         />
       </section>
-      {invoice.status !== 'draft' && !(invoice.status === 'void' && invoice.payments.length === 0) ? (
-        <section aria-labelledby="invoice-payments">
-          <h2 id="invoice-payments">Payments</h2>
-          {invoice.payments.length === 0 ? (
-            <p class="muted">
-              No payments yet.
-              {open && can('createPayment') ? ' Record one when the customer pays.' : ''}
-            </p>
-          ) : (
-            <Table
-              caption="Payments"
-              columns={PAYMENT_COLUMNS(invoice.currency)}
-              rows={invoice.payments}
-              rowKey={(p) => p.id}
-            />
-          )}
-        </section>
-      ) : null}
+      <PaymentsSection
+        id="invoice-payments"
+        status={invoice.status}
+        payments={invoice.payments}
+        currency={invoice.currency}
+        money={money}
+        methods={METHODS}
+        withReference
+        none={open && can('createPayment') ? ' Record one when the customer pays.' : ''}
+      />
       <SendDocumentDialog
         title={`Send invoice ${invoice.number}`}
         open={sending}
@@ -386,21 +267,44 @@ export default function Invoice({ params }: ScreenProps) {
           setNotice(to ? `${sent.number} was sent to ${to}.` : `${sent.number} was sent.`);
         }}
       />
-      <Dialog title={`Record a payment of ${invoice.number}`} open={paying} onClose={() => setPaying(false)}>
-        <PaymentForm
-          invoice={invoice}
-          onCancel={() => setPaying(false)}
-          onSaved={(next) => {
-            setCurrent(next);
-            setPaying(false);
-            setNotice(
-              next.status === 'paid'
-                ? `Payment recorded: ${next.number} is paid in full.`
-                : `Payment recorded: ${money(next.amount_due, next.currency)} is still due.`,
-            );
-          }}
-        />
-      </Dialog>
+      <PaymentDialog
+        title={`Record a payment of ${invoice.number}`}
+        open={paying}
+        onClose={() => setPaying(false)}
+        currency={invoice.currency}
+        due={
+          <>
+            {money(invoice.amount_due, invoice.currency)} of {money(invoice.total, invoice.currency)} is due.
+          </>
+        }
+        amountDue={decimalText(invoice.amount_due, invoice.currency)}
+        methods={METHODS}
+        withReference
+        send={async (form, payment) => {
+          const body = {
+            amount: payment.amount.trim() === '' ? undefined : Number(payment.amount.trim()),
+            payment_method: payment.payment_method,
+            payment_date: payment.payment_date || undefined,
+            reference: payment.reference.trim() || undefined,
+          };
+          const saved = await form.submit(
+            general.CreatePaymentBodySchema,
+            body,
+            (value) => unwrap(api.value.general.invoices.createPayment({ params: { id }, body: value })),
+            { currency: invoice.currency },
+          );
+          return saved?.data;
+        }}
+        onSaved={(next) => {
+          setCurrent(next);
+          setPaying(false);
+          setNotice(
+            next.status === 'paid'
+              ? `Payment recorded: ${next.number} is paid in full.`
+              : `Payment recorded: ${money(next.amount_due, next.currency)} is still due.`,
+          );
+        }}
+      />
     </>
   );
 }

@@ -1,19 +1,18 @@
 import { general, unwrap } from '../../../../client/index.js';
-import { Link, PageHeader } from '../../../components/ui.js';
 import { today } from '../../../lib/format.js';
 import { addDays } from '../../../lib/lines.js';
 import { here, navigate } from '../../../lib/router.js';
 import { api } from '../../../lib/session.js';
 import { DocumentForm, VALID_UNTIL_HINT } from '../documents/form.js';
+import { RecordHeader } from '../../../components/record.js';
+
+const QUOTES = { to: '/quotes', name: 'Quotes' };
 
 /** A new draft quote; saved, it opens so it can be sent. */
 export default function QuoteNew() {
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/quotes">Quotes</Link>
-      </p>
-      <PageHeader title="New quote" />
+      <RecordHeader list={QUOTES} title="New quote" />
       <DocumentForm
         schema={general.CreateQuoteBodySchema}
         customerId={here.value.query.get('customer_id') ?? undefined}

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import { Badge, Button, ErrorMessage, Link, Loading, Notice, PageHeader } from '../../../components/ui.js';
+import { Badge, Button, ErrorMessage, Link, Notice } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
 import { navigate } from '../../../lib/router.js';
@@ -11,6 +11,9 @@ import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
 import { DocumentForm, VALID_UNTIL_HINT } from '../documents/form.js';
+import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+
+const QUOTES = { to: '/quotes', name: 'Quotes' };
 
 /**
  * One quote: its lines and totals; send, accept, decline, convert into an invoice or delete, as its
@@ -56,28 +59,16 @@ export default function Quote({ params }: ScreenProps) {
   const [editing, setEditing] = useState(false);
   const [sending, setSending] = useState(false);
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Quote" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/quotes">Back to quotes</Link>
-        </p>
-      </>
-    );
+  if (load.error || !load.data) {
+    return <RecordUnavailable load={load} title="Quote" list={QUOTES} />;
   }
-  if (!load.data) return <Loading />;
   const quote = current && current.id === id ? current : load.data.data;
   const quotes = api.value.general.quotes;
 
   if (editing && quote.status === 'draft') {
     return (
       <>
-        <p class="breadcrumb">
-          <Link to="/quotes">Quotes</Link>
-        </p>
-        <PageHeader title={`Edit draft ${quote.number}`} />
+        <RecordHeader list={QUOTES} title={`Edit draft ${quote.number}`} />
         <DocumentForm
           schema={general.UpdateQuoteBodySchema}
           existing={quote}
@@ -237,10 +228,9 @@ export default function Quote({ params }: ScreenProps) {
 
   return (
     <>
-      <p class="breadcrumb">
-        <Link to="/quotes">Quotes</Link>
-      </p>
-      <PageHeader title={`Quote ${quote.number}`}>{actions}</PageHeader>
+      <RecordHeader list={QUOTES} title={`Quote ${quote.number}`}>
+        {actions}
+      </RecordHeader>
       <p class="status-line">
         <Badge value={quote.status} /> {statusText(quote)}
       </p>

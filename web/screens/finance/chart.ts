@@ -1,0 +1,20 @@
+import { finance, unwrap } from '../../../client/index.js';
+import { useLoad } from '../../lib/forms.js';
+import { allowed, api } from '../../lib/session.js';
+
+/** The chart of accounts (empty for a role that cannot read it). */
+export function useAccounts() {
+  return useLoad(
+    async () =>
+      allowed('finance.read') ? (await unwrap(api.value.finance.accounts.listAccounts())).accounts : [],
+    [],
+  );
+}
+
+export const accountLabel = (account: { code: string; name: string }) => `${account.code} ${account.name}`;
+
+/** An account code with its name when the chart knows it. */
+export function accountName(accounts: finance.Account[] | undefined, code: string): string {
+  const account = accounts?.find((a) => a.code === code);
+  return account ? accountLabel(account) : code;
+}

@@ -1,0 +1,66 @@
+import type { ComponentChildren } from 'preact';
+import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
+import { today } from '../../lib/format.js';
+import type { Load } from '../../lib/forms.js';
+import { ErrorMessage, Loading, PageHeader } from '../../components/ui.js';
+import { dateOf, FilterForm, type FilterField } from './filters.js';
+
+/**
+ * What the finance reports (profit and loss, trial balance, revenue, sales schedule) have in common:
+ * days and a currency read from the URL, the filter that sets them, and the report once loaded.
+ */
+
+/** The days a report covers: the URL's `start_date` and `end_date`, `from()` to today by default. */
+export function rangeOf(query: URLSearchParams, from: () => string): { start: string; end: string } {
+  return { start: dateOf(query, 'start_date') ?? from(), end: dateOf(query, 'end_date') ?? today() };
+}
+
+/** The filter's fields of a range of days. */
+export const RANGE_FIELDS: FilterField[] = [
+  { key: 'start_date', label: 'From' },
+  { key: 'end_date', label: 'To' },
+];
+
+/** The filter's field of a report as of a day (today when empty). */
+export const AS_OF_FIELDS: FilterField[] = [{ key: 'as_of', label: 'As of' }];
+
+/** The currency the URL names; none means the business's base currency. */
+export const currencyOf = (query: URLSearchParams): string | undefined => query.get('currency') || undefined;
+
+/** A report: its title, its filter (`fields`, then the currency), and `children` once `load` has the data. */
+export function ReportPage<T>(props: {
+  title: string;
+  filterLabel: string;
+  fields: FilterField[];
+  defaults?: Record<string, string>;
+  load: Load<T>;
+  children: (data: T) => ComponentChildren;
+}) {
+  const base = useBaseCurrency();
+  const { load } = props;
+  return (
+    <>
+      <PageHeader title={props.title} />
+      <FilterForm
+        label={props.filterLabel}
+        defaults={props.defaults}
+        fields={[
+          ...props.fields,
+          {
+            key: 'currency',
+            label: 'Currency',
+            type: 'select',
+            options: currencyChoices(`${base.currency} (base currency)`),
+          },
+        ]}
+      />
+      {load.error ? (
+        <ErrorMessage message={load.error} onRetry={load.reload} />
+      ) : load.data === undefined ? (
+        <Loading />
+      ) : (
+        props.children(load.data)
+      )}
+    </>
+  );
+}
