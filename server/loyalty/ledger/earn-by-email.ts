@@ -80,8 +80,8 @@ async function enrollByEmail(ctx: Ctx, email: string): Promise<void> {
  * read (balance, lifetime, tier, status) and, from that update, inserts the ledger row and the
  * events. A concurrent change makes the update match nothing, and the earn is computed again; after
  * a few such losses (a member hammered from many tills) it takes the member's row lock instead.
- * The events are handed to the dispatcher after the commit (server/platform/relay.ts). The same
- * statement writes the earn's audit row (the earn runs in no request transaction: server/platform/audit.ts).
+ * The events are handed to the dispatcher after the commit (server/platform/relay.ts). The ledger row
+ * is the earn's audit record: it carries the key (or user) and the request id (docs/decisions.md D233).
  */
 export async function earnByEmail(
   ctx: Ctx,
@@ -164,6 +164,10 @@ async function tryEarn(
     remaining: points,
     expires_at: creditExpiry(now, state.points_expiry_days),
     created_at: now,
+    // The earn's own audit record (docs/decisions.md D233).
+    actor_kind: actor.kind,
+    actor_id: actor.id,
+    request_id: ctx.requestId,
   };
   const memberAfter: MemberViewRow = {
     business_id: ctx.businessId,
@@ -211,7 +215,6 @@ async function tryEarn(
           },
           tierId: memberAfter.tier_id,
           events,
-          audit: { id: newId('aud'), actor, requestId: ctx.requestId },
         }),
       { loyalty_transactions_reference_key: referenceTaken },
     );

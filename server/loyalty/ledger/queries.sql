@@ -43,10 +43,13 @@ insert into "loyalty_transactions" (
   "counts_as_issued",
   "remaining",
   "expires_at",
-  "created_at"
+  "created_at",
+  "actor_kind",
+  "actor_id",
+  "request_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 returning
   *;
 
@@ -240,7 +243,10 @@ WITH
       counts_as_issued,
       remaining,
       expires_at,
-      created_at
+      created_at,
+      actor_kind,
+      actor_id,
+      request_id
     )
     SELECT
       $1,
@@ -256,7 +262,10 @@ WITH
       true,
       $3,
       $13,
-      $5
+      $5,
+      $15,
+      $16,
+      $17
     FROM
       updated
   ),
@@ -271,29 +280,6 @@ WITH
       NULL
     FROM
       jsonb_to_recordset($14::jsonb) AS e (id text, type text, data jsonb),
-      updated
-  ),
-  audited AS (
-    INSERT INTO audit_log (
-      business_id,
-      id,
-      occurred_at,
-      actor_kind,
-      actor_id,
-      operation,
-      resource_id,
-      request_id
-    )
-    SELECT
-      $1,
-      $15,
-      $5,
-      $16,
-      $17,
-      'publicEarn',
-      NULL,
-      $18
-    FROM
       updated
   )
 SELECT

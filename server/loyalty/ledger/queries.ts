@@ -3,8 +3,6 @@ import type { ListTransactionsQuery } from '../../../contract/loyalty/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import { runPrepared } from '../../platform/db/prepared.js';
-import type { AuditActor } from '../../platform/audit.js';
-import { auditInsert } from '../../platform/audit.queries.js';
 import { outboxInsert } from '../../platform/outbox.queries.js';
 import type { LoyaltyTransactionRow, LoyaltyTransactionsTable } from '../../platform/db/types.js';
 
@@ -192,13 +190,12 @@ const EARN_WRITE_SQL = `
     RETURNING points_balance
   ), ledger AS (
     INSERT INTO loyalty_transactions (business_id, id, member_id, type, points, balance_after, description,
-      reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at)
-    SELECT $1, $9, $2, 'earn', $3, updated.points_balance, $10, 'public', $11, $12, true, $3, $13, $5
+      reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at,
+      actor_kind, actor_id, request_id)
+    SELECT $1, $9, $2, 'earn', $3, updated.points_balance, $10, 'public', $11, $12, true, $3, $13, $5, $15, $16, $17
       FROM updated
   ), announced AS (
     ${outboxInsert({ businessId: '$1', events: '$14', occurredAt: '$5', onlyWith: 'updated' })}
-  ), audited AS (
-    ${auditInsert({ businessId: '$1', id: '$15', occurredAt: '$5', actorKind: '$16', actorId: '$17', operation: "'publicEarn'", requestId: '$18', onlyWith: 'updated' })}
   )
   SELECT points_balance FROM updated`;
 
@@ -211,8 +208,6 @@ export interface EarnWrite {
   tierId: string | null;
   /** Outbox rows, written undispatched (the relay hands them on). */
   events: readonly { id: string; type: string; data: unknown }[];
-  /** The change's audit row (server/platform/audit.ts), written with it. */
-  audit: { id: string; actor: AuditActor; requestId: string };
 }
 
 /**
@@ -236,10 +231,9 @@ export async function writeEarn(db: Executor, w: EarnWrite): Promise<boolean> {
     t.multiplier_applied,
     t.expires_at,
     JSON.stringify(w.events),
-    w.audit.id,
-    w.audit.actor.kind,
-    w.audit.actor.id,
-    w.audit.requestId,
+    t.actor_kind,
+    t.actor_id,
+    t.request_id,
   ]);
   return rows.length === 1;
 }
