@@ -1,5 +1,6 @@
 import type { EarnPointsBody, EarnPointsResult } from '../../../contract/public-loyalty/index.js';
 import type { AuditActor } from '../../platform/audit.js';
+import type { AccessConfirmation } from '../../platform/deps.js';
 import { inTransaction, type Ctx } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
@@ -32,8 +33,18 @@ const noProgram = () => notFound('Loyalty program');
 const noMember = () => notFound('Member');
 const referenceTaken = () => conflict('The reference has already been used for an earn');
 
-async function earnState(db: Executor, businessId: string, email: string): Promise<EarnState> {
-  const state = await queries.earnState(db, businessId, email);
+/**
+ * The earn's state; `confirm`, when given, is first passed the access generation read with it (a
+ * cached key the earn confirms itself, docs/decisions.md D234).
+ */
+async function earnState(
+  db: Executor,
+  businessId: string,
+  email: string,
+  confirm?: AccessConfirmation,
+): Promise<EarnState> {
+  const { accessGeneration, state } = await queries.earnState(db, businessId, email);
+  await confirm?.(accessGeneration);
   if (!state) throw noProgram();
   return state;
 }
@@ -87,16 +98,19 @@ export async function earnByEmail(
   ctx: Ctx,
   input: EarnPointsBody,
   actor: AuditActor,
+  confirmAccess?: AccessConfirmation,
 ): Promise<EarnPointsResult> {
   const email = input.email.toLowerCase();
   for (let attempt = 0; ; attempt++) {
     const locking = attempt >= OPTIMISTIC_ATTEMPTS;
+    // The credential is confirmed by the first read, before anything is written.
+    const confirm = attempt === 0 ? confirmAccess : undefined;
     const outcome = locking
       ? await inTransaction(ctx, async (ctx) => {
           await queries.lockMemberOfEmail(ctx.db, ctx.businessId, email);
           return tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email));
         })
-      : await tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email));
+      : await tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email, confirm));
     if (outcome === 'changed') continue;
     if (outcome === 'enroll') {
       await enrollByEmail(ctx, email);

@@ -157,6 +157,7 @@ for update of "m";
 
 -- earnState
 SELECT
+  b.access_generation,
   p.id AS program_id,
   p.points_per_currency,
   p.points_expiry_days,
@@ -198,15 +199,16 @@ SELECT
       AND t.program_id = p.id
   ) AS tiers
 FROM
-  loyalty_programs p
+  businesses b
+  LEFT JOIN loyalty_programs p ON p.business_id = b.id
+    AND p.is_active
   LEFT JOIN customer_directory c ON c.business_id = p.business_id
     AND lower(c.email) = $2
   LEFT JOIN loyalty_members m ON m.business_id = c.business_id
     AND m.customer_id = c.id
     AND m.deleted_at IS NULL
 WHERE
-  p.business_id = $1
-  AND p.is_active;
+  b.id = $1;
 
 -- writeEarn
 WITH

@@ -156,23 +156,40 @@ export interface EarnState {
 // The earn's two statements are plain SQL run as prepared statements (server/platform/db/prepared.ts): at
 // point-of-sale rates, parsing and planning them anew each time cost more than running them.
 const EARN_STATE_SQL = `
-  SELECT p.id AS program_id, p.points_per_currency, p.points_expiry_days, p.enrollment_type,
+  SELECT b.access_generation,
+         p.id AS program_id, p.points_per_currency, p.points_expiry_days, p.enrollment_type,
          c.id AS customer_id, c.name AS customer_name, c.email AS customer_email, c.phone AS customer_phone,
          m.id AS member_id, m.tier_id, m.status, m.points_balance, m.lifetime_points, m.enrolled_at,
          (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color,
                    'min_points', t.min_points, 'multiplier', t.multiplier) ORDER BY t.min_points, t.id), '[]')
             FROM loyalty_tiers t
            WHERE t.business_id = p.business_id AND t.program_id = p.id) AS tiers
-    FROM loyalty_programs p
+    FROM businesses b
+    LEFT JOIN loyalty_programs p ON p.business_id = b.id AND p.is_active
     LEFT JOIN customer_directory c ON c.business_id = p.business_id AND lower(c.email) = $2
     LEFT JOIN loyalty_members m
       ON m.business_id = c.business_id AND m.customer_id = c.id AND m.deleted_at IS NULL
-   WHERE p.business_id = $1 AND p.is_active`;
+   WHERE b.id = $1`;
 
-/** The first of the earn's two statements; undefined without an active program. `email` lowercased. */
-export async function earnState(db: Executor, businessId: string, email: string) {
-  const [row] = await runPrepared<EarnState>(db, 'public-earn-state', EARN_STATE_SQL, [businessId, email]);
-  return row;
+/**
+ * The first of the earn's two statements: the business's access generation (a credential answered
+ * from the cache is confirmed with it, docs/decisions.md D234), and the state, undefined without an
+ * active program. `email` lowercased.
+ */
+export async function earnState(
+  db: Executor,
+  businessId: string,
+  email: string,
+): Promise<{ accessGeneration: string | undefined; state: EarnState | undefined }> {
+  const [row] = await runPrepared<
+    EarnState & { access_generation: number | string; program_id: string | null }
+  >(db, 'public-earn-state', EARN_STATE_SQL, [businessId, email]);
+  if (!row) return { accessGeneration: undefined, state: undefined };
+  const { access_generation, ...state } = row;
+  return {
+    accessGeneration: String(access_generation),
+    state: state.program_id === null ? undefined : state,
+  };
 }
 
 /**
