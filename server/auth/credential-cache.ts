@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../platform/errors.js';
 import { slot } from '../platform/state.js';
 import type { Deps } from '../platform/deps.js';
-import type { AuthInfo } from '../platform/deps.js';
+import type { AccessConfirmation, AuthInfo } from '../platform/deps.js';
 import * as settings from '../platform/settings.js';
 import { resolveWithGeneration, type ResolvedCredential } from './credentials.js';
 import { hashSecret } from './secrets.js';
@@ -78,4 +79,34 @@ export async function resolveCached(deps: Deps, secret: string): Promise<AuthInf
 /** Drops a revoked key or signed-out token from this process's cache. */
 export function forgetCredential(deps: Deps, credentialId: string): void {
   cacheOf(deps)?.forget(credentialId);
+}
+
+/**
+ * As resolveCached, for a route that reads its business's access generation in its own first
+ * statement (the public earn): a hit is answered without that read, together with the confirmation
+ * the route must pass the generation it read to before it writes anything. When the generation has
+ * moved, the credential is resolved again, and a credential no longer valid is refused there with the
+ * 401 it would have had here (docs/decisions.md D234). A miss resolves as resolveCached does and
+ * needs no confirmation.
+ */
+export async function resolveCachedToConfirm(
+  deps: Deps,
+  secret: string,
+): Promise<{ auth: AuthInfo | null; confirm?: AccessConfirmation }> {
+  const cache = cacheOf(deps);
+  const hash = cache && secret.length <= 200 ? hashSecret(secret) : undefined;
+  const cached = hash === undefined ? undefined : cache!.get(hash, deps.clock.now());
+  if (!cached) return { auth: await resolveCached(deps, secret) };
+  const confirm: AccessConfirmation = async (generation) => {
+    if (generation === cached.generation) return;
+    cache!.delete(hash!);
+    const resolved = await resolveWithGeneration(deps, secret);
+    if (!resolved || resolved.auth.credentialId !== cached.auth.credentialId) {
+      throw new ApiError('UNAUTHORIZED', 'Invalid or expired API key', undefined, {
+        'WWW-Authenticate': 'ApiKey header="X-Api-Key"',
+      });
+    }
+    if (resolved.auth.environment === 'live') cache!.set(hash!, resolved);
+  };
+  return { auth: cached.auth, confirm };
 }

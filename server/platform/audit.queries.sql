@@ -54,9 +54,6 @@ where
   "outcome" = 'denied'
 do nothing;
 
--- auditInsert
--- (no SQL recorded: ran no statement; add an example in scripts/query-snapshots.ts)
-
 -- listAuditEntries
 select
   "id",
@@ -69,7 +66,7 @@ select
   "request_id",
   "summary"
 from
-  "audit_log"
+  "audit_entries"
 where
   "business_id" = $1
   and "actor_id" = $2
@@ -87,7 +84,7 @@ offset $9;
 select
   count(*) as "total"
 from
-  "audit_log"
+  "audit_entries"
 where
   "business_id" = $1
   and "actor_id" = $2

@@ -1,4 +1,4 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ListAuditLogQuery } from '../../contract/audit/index.js';
 import type { Executor } from './db/database.js';
 import { pageWithTotal } from './db/paged.js';
@@ -36,31 +36,16 @@ export async function insertDeniedEntry(db: Executor, row: Insertable<AuditLogTa
 }
 
 /**
- * The audit row of a statement that writes its change in one SQL statement (the public earn): an
- * INSERT for a CTE, written only with a row of `onlyWith`, its values as the statement's parameters.
+ * The business's audit entries, newest first, filtered, with their total: `audit_entries` is
+ * `audit_log` and the public earns, whose ledger rows are their own record (docs/decisions.md D233).
  */
-export const auditInsert = (p: {
-  businessId: string;
-  id: string;
-  occurredAt: string;
-  actorKind: string;
-  actorId: string;
-  operation: string;
-  requestId: string;
-  onlyWith: string;
-}) => `
-    INSERT INTO audit_log (business_id, id, occurred_at, actor_kind, actor_id, operation, resource_id, request_id)
-    SELECT ${p.businessId}, ${p.id}, ${p.occurredAt}, ${p.actorKind}, ${p.actorId}, ${p.operation}, NULL, ${p.requestId}
-      FROM ${p.onlyWith}`;
-
-/** The business's audit rows, newest first, filtered, with their total. */
-export function listAuditEntries(
+export async function listAuditEntries(
   db: Executor,
   businessId: string,
   query: Omit<ListAuditLogQuery, 'from' | 'to'> & { from?: Date; to?: Date },
 ) {
   let base = db
-    .selectFrom('audit_log')
+    .selectFrom('audit_entries')
     .select([
       'id',
       'occurred_at',
@@ -79,5 +64,24 @@ export function listAuditEntries(
   if (query.outcome !== undefined) base = base.where('outcome', '=', query.outcome);
   if (query.from !== undefined) base = base.where('occurred_at', '>=', query.from);
   if (query.to !== undefined) base = base.where('occurred_at', '<', query.to);
-  return pageWithTotal(base, (q) => q.orderBy('occurred_at', 'desc').orderBy('id', 'desc'), query);
+  const { rows, total } = await pageWithTotal(
+    base,
+    (q) => q.orderBy('occurred_at', 'desc').orderBy('id', 'desc'),
+    query,
+  );
+  // The view's columns are those of audit_log (its CHECKs bind the earns' columns to the same values).
+  return { rows: rows as AuditEntryRow[], total };
 }
+
+type AuditEntryRow = Pick<
+  Selectable<AuditLogTable>,
+  | 'id'
+  | 'occurred_at'
+  | 'actor_kind'
+  | 'actor_id'
+  | 'operation'
+  | 'outcome'
+  | 'resource_id'
+  | 'request_id'
+  | 'summary'
+>;

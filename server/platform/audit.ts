@@ -13,9 +13,11 @@ import * as queries from './audit.queries.js';
  * The audit trail (docs/decisions.md D59): every change a business's credential makes (a request other
  * than a read, answered 2xx) is written to `audit_log` in the change's own transaction, so a change
  * that rolls back leaves no row. The request transaction (server/platform/idempotency.ts) writes it
- * just before its commit; the public earn, which runs without one, writes it in its own statement
- * (SELF_AUDITED). Rows are append-only (a trigger refuses UPDATE and DELETE but a sandbox's) and kept
- * at least 2 years: nothing purges them. A valid credential refused for its role or scope leaves a
+ * just before its commit. The public earn, which runs without one, writes no row here
+ * (SELF_AUDITED): its ledger row is its record, carrying the key or user and the request id, and the
+ * log reads both through the view `audit_entries` (docs/decisions.md D233). Rows are append-only (a
+ * trigger refuses UPDATE and DELETE but a sandbox's) and kept at least 2 years: nothing purges
+ * them. A valid credential refused for its role or scope leaves a
  * `denied` row too (recordDenied), at most one per actor and operation a minute.
  */
 
@@ -31,8 +33,8 @@ export const actorOf = (auth: AuthInfo): AuditActor =>
     : { kind: 'api_key', id: auth.credentialId };
 
 /**
- * Operations that write their own audit rows with the change they make: the public earn in its one
- * statement; an import, a row per record it changed and none for a dry run (server/imports/run.ts).
+ * Operations that record themselves with the change they make: the public earn in its ledger row;
+ * an import, a row per record it changed and none for a dry run (server/imports/run.ts).
  */
 export const SELF_AUDITED: ReadonlySet<string> = new Set([
   'publicEarn',

@@ -72,11 +72,20 @@ export interface AuthInfo {
   twoFactor?: { enabled: boolean; required: boolean };
 }
 
+/**
+ * Confirms a credential answered from the cache without reading its business's access generation:
+ * given the generation the route read, it returns when the credential still holds and throws the
+ * 401 it would have had otherwise (server/auth/credential-cache.ts).
+ */
+export type AccessConfirmation = (generation: string | undefined) => Promise<void>;
+
 export interface Credentials {
   /** undefined: no `Authorization` header; null: presented but invalid, revoked or expired. */
   bearer?: AuthInfo | null;
   /** Same for `X-Api-Key`. */
   apiKey?: AuthInfo | null;
+  /** Set when `apiKey` came from the cache unconfirmed: the route confirms it before writing. */
+  confirmApiKey?: AccessConfirmation;
 }
 
 declare global {

@@ -9,6 +9,7 @@ import type {
   VoucherVerification,
 } from '../../contract/public-loyalty/index.js';
 import type { Ctx } from '../platform/context.js';
+import type { AccessConfirmation } from '../platform/deps.js';
 import { notFound } from '../platform/errors.js';
 import {
   activeRewards,
@@ -36,9 +37,16 @@ export async function getBalance(ctx: Ctx, email: string): Promise<Balance> {
   };
 }
 
-/** Public earn: loyalty's earn by email (two statements on the usual path, see earn-by-email.ts). */
-export const earn = (ctx: Ctx, input: EarnPointsBody, actor: AuditActor): Promise<EarnPointsResult> =>
-  earnByEmail(ctx, input, actor);
+/**
+ * Public earn: loyalty's earn by email (two statements on the usual path, see earn-by-email.ts),
+ * confirming a cached key with the first of them when the request left that to it.
+ */
+export const earn = (
+  ctx: Ctx,
+  input: EarnPointsBody,
+  actor: AuditActor,
+  confirmAccess?: AccessConfirmation,
+): Promise<EarnPointsResult> => earnByEmail(ctx, input, actor, confirmAccess);
 
 export async function redeem(ctx: Ctx, input: RedeemRewardBody): Promise<RedeemRewardResult> {
   const member = await memberByEmail(ctx, input.email);

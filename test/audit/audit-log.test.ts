@@ -252,6 +252,53 @@ describe('the audit log', () => {
     expect(entries[0]!.actor.id).toMatch(/^key_/);
   });
 
+  it('reads a public earn from its ledger row, which cannot be altered, and writes no audit_log row for it', async () => {
+    const shop = await registerShop(server());
+    const earn = async (reference: string) =>
+      raw(server(), 'POST', '/v1/public/loyalty/earn', {
+        headers: { 'x-api-key': shop.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: uniqueEmail('buyer'), amount: 3, reference }),
+      });
+    const requests = [await earn(newId('ref')), await earn(newId('ref'))];
+    expect(requests.map((r) => r.status)).toEqual([200, 200]);
+    const db = server().deps.db;
+    const ledger = await db
+      .selectFrom('loyalty_transactions')
+      .select(['id', 'actor_kind', 'actor_id', 'request_id'])
+      .where('business_id', '=', shop.businessId)
+      .where('reference_type', '=', 'public')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    expect(ledger).toHaveLength(2);
+    const written = await db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('business_id', '=', shop.businessId)
+      .where('operation', '=', 'publicEarn')
+      .execute();
+    expect(written).toEqual([]);
+
+    // The entries are the ledger rows, found by the key that earned as any entry is.
+    const keyId = ledger[0]!.actor_id!;
+    const { entries } = await log(shop.client, { actor_id: keyId });
+    expect(entries.map((e) => [e.id, e.operation, e.request_id])).toEqual(
+      ledger.map((row) => [row.id, 'publicEarn', row.request_id]),
+    );
+    expect(new Set(ledger.map((row) => row.request_id))).toEqual(
+      new Set(requests.map((r) => r.headers.get('x-request-id'))),
+    );
+
+    await expect(
+      sql`UPDATE loyalty_transactions SET actor_id = 'key_forged'
+          WHERE business_id = ${shop.businessId} AND id = ${ledger[0]!.id}`.execute(db),
+    ).rejects.toThrow(/cannot be changed/);
+    await expect(
+      sql`UPDATE loyalty_transactions SET request_id = NULL
+          WHERE business_id = ${shop.businessId} AND id = ${ledger[0]!.id}`.execute(db),
+    ).rejects.toThrow(/cannot be changed/);
+  });
+
   it("is emptied with the rest of a sandbox by its reset, and the reset's own change is recorded", async () => {
     const live = await registerBusiness(server());
     const sandbox = await sandboxOf(server(), live);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../client/index.js';
 import { createApiKey } from '../support/auth.js';
-import { registerBusiness } from '../support/business.js';
+import { raw, registerBusiness, registerShop, uniqueEmail } from '../support/business.js';
 import { startSecondServer } from '../support/second-server.js';
 import type { TestServer } from '../support/server.js';
 import { useTestServer } from '../support/setup.js';
@@ -113,6 +113,41 @@ describe('a restriction made through one service applies to the next request of 
       expect(await write(b(), other.accessToken)).toBe(401);
       // The member's own session, never restricted, goes on through B.
       expect(await write(b(), member.token)).toBe(201);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('the public earn, which confirms a cached key with its own first read', () => {
+  it(
+    'refuses a key revoked through another service (401) and earns nothing; a key still valid goes on',
+    async () => {
+      const shop = await registerShop(a());
+      const revoked = await createApiKey(shop.client, 'public_loyalty', 'Till 1');
+      const kept = await createApiKey(shop.client, 'public_loyalty', 'Till 2');
+      const email = uniqueEmail('buyer');
+      const earn = (key: string, reference: string) =>
+        raw(b(), 'POST', '/v1/public/loyalty/earn', {
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ email, amount: 1, reference }),
+        });
+      for (const key of [revoked, kept]) {
+        expect((await earn(key.key, `${key.id}-1`)).status).toBe(200);
+        expect((await earn(key.key, `${key.id}-2`)).status).toBe(200);
+      }
+
+      // Revoking raises the business's access generation; B still holds both keys in its cache.
+      await unwrap(shop.client.auth.revokeApiKey({ params: { id: revoked.id } }));
+
+      const refused = await earn(revoked.key, 'AFTER');
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('UNAUTHORIZED');
+      expect(refused.headers.get('www-authenticate')).toBe('ApiKey header="X-Api-Key"');
+      // The other key is resolved again under the new generation and earns, with the reference the
+      // refused earn would have used: nothing of that earn was written.
+      const earned = await earn(kept.key, 'AFTER');
+      expect(earned.status).toBe(200);
+      expect(earned.body.data.newBalance).toBe(50);
     },
     TIMEOUT,
   );

@@ -1,5 +1,6 @@
 import type { EarnPointsBody, EarnPointsResult } from '../../../contract/public-loyalty/index.js';
 import type { AuditActor } from '../../platform/audit.js';
+import type { AccessConfirmation } from '../../platform/deps.js';
 import { inTransaction, type Ctx } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/database.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
@@ -32,8 +33,18 @@ const noProgram = () => notFound('Loyalty program');
 const noMember = () => notFound('Member');
 const referenceTaken = () => conflict('The reference has already been used for an earn');
 
-async function earnState(db: Executor, businessId: string, email: string): Promise<EarnState> {
-  const state = await queries.earnState(db, businessId, email);
+/**
+ * The earn's state; `confirm`, when given, is first passed the access generation read with it (a
+ * cached key the earn confirms itself, docs/decisions.md D234).
+ */
+async function earnState(
+  db: Executor,
+  businessId: string,
+  email: string,
+  confirm?: AccessConfirmation,
+): Promise<EarnState> {
+  const { accessGeneration, state } = await queries.earnState(db, businessId, email);
+  await confirm?.(accessGeneration);
   if (!state) throw noProgram();
   return state;
 }
@@ -80,23 +91,26 @@ async function enrollByEmail(ctx: Ctx, email: string): Promise<void> {
  * read (balance, lifetime, tier, status) and, from that update, inserts the ledger row and the
  * events. A concurrent change makes the update match nothing, and the earn is computed again; after
  * a few such losses (a member hammered from many tills) it takes the member's row lock instead.
- * The events are handed to the dispatcher after the commit (server/platform/relay.ts). The same
- * statement writes the earn's audit row (the earn runs in no request transaction: server/platform/audit.ts).
+ * The events are handed to the dispatcher after the commit (server/platform/relay.ts). The ledger row
+ * is the earn's audit record: it carries the key (or user) and the request id (docs/decisions.md D233).
  */
 export async function earnByEmail(
   ctx: Ctx,
   input: EarnPointsBody,
   actor: AuditActor,
+  confirmAccess?: AccessConfirmation,
 ): Promise<EarnPointsResult> {
   const email = input.email.toLowerCase();
   for (let attempt = 0; ; attempt++) {
     const locking = attempt >= OPTIMISTIC_ATTEMPTS;
+    // The credential is confirmed by the first read, before anything is written.
+    const confirm = attempt === 0 ? confirmAccess : undefined;
     const outcome = locking
       ? await inTransaction(ctx, async (ctx) => {
           await queries.lockMemberOfEmail(ctx.db, ctx.businessId, email);
           return tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email));
         })
-      : await tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email));
+      : await tryEarn(ctx, input, actor, await earnState(ctx.db, ctx.businessId, email, confirm));
     if (outcome === 'changed') continue;
     if (outcome === 'enroll') {
       await enrollByEmail(ctx, email);
@@ -164,6 +178,10 @@ async function tryEarn(
     remaining: points,
     expires_at: creditExpiry(now, state.points_expiry_days),
     created_at: now,
+    // The earn's own audit record (docs/decisions.md D233).
+    actor_kind: actor.kind,
+    actor_id: actor.id,
+    request_id: ctx.requestId,
   };
   const memberAfter: MemberViewRow = {
     business_id: ctx.businessId,
@@ -211,7 +229,6 @@ async function tryEarn(
           },
           tierId: memberAfter.tier_id,
           events,
-          audit: { id: newId('aud'), actor, requestId: ctx.requestId },
         }),
       { loyalty_transactions_reference_key: referenceTaken },
     );

@@ -43,10 +43,13 @@ insert into "loyalty_transactions" (
   "counts_as_issued",
   "remaining",
   "expires_at",
-  "created_at"
+  "created_at",
+  "actor_kind",
+  "actor_id",
+  "request_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 returning
   *;
 
@@ -154,6 +157,7 @@ for update of "m";
 
 -- earnState
 SELECT
+  b.access_generation,
   p.id AS program_id,
   p.points_per_currency,
   p.points_expiry_days,
@@ -195,15 +199,16 @@ SELECT
       AND t.program_id = p.id
   ) AS tiers
 FROM
-  loyalty_programs p
+  businesses b
+  LEFT JOIN loyalty_programs p ON p.business_id = b.id
+    AND p.is_active
   LEFT JOIN customer_directory c ON c.business_id = p.business_id
     AND lower(c.email) = $2
   LEFT JOIN loyalty_members m ON m.business_id = c.business_id
     AND m.customer_id = c.id
     AND m.deleted_at IS NULL
 WHERE
-  p.business_id = $1
-  AND p.is_active;
+  b.id = $1;
 
 -- writeEarn
 WITH
@@ -240,7 +245,10 @@ WITH
       counts_as_issued,
       remaining,
       expires_at,
-      created_at
+      created_at,
+      actor_kind,
+      actor_id,
+      request_id
     )
     SELECT
       $1,
@@ -256,7 +264,10 @@ WITH
       true,
       $3,
       $13,
-      $5
+      $5,
+      $15,
+      $16,
+      $17
     FROM
       updated
   ),
@@ -271,29 +282,6 @@ WITH
       NULL
     FROM
       jsonb_to_recordset($14::jsonb) AS e (id text, type text, data jsonb),
-      updated
-  ),
-  audited AS (
-    INSERT INTO audit_log (
-      business_id,
-      id,
-      occurred_at,
-      actor_kind,
-      actor_id,
-      operation,
-      resource_id,
-      request_id
-    )
-    SELECT
-      $1,
-      $15,
-      $5,
-      $16,
-      $17,
-      'publicEarn',
-      NULL,
-      $18
-    FROM
       updated
   )
 SELECT

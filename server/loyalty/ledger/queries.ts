@@ -3,8 +3,6 @@ import type { ListTransactionsQuery } from '../../../contract/loyalty/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import { runPrepared } from '../../platform/db/prepared.js';
-import type { AuditActor } from '../../platform/audit.js';
-import { auditInsert } from '../../platform/audit.queries.js';
 import { outboxInsert } from '../../platform/outbox.queries.js';
 import type { LoyaltyTransactionRow, LoyaltyTransactionsTable } from '../../platform/db/types.js';
 
@@ -158,23 +156,40 @@ export interface EarnState {
 // The earn's two statements are plain SQL run as prepared statements (server/platform/db/prepared.ts): at
 // point-of-sale rates, parsing and planning them anew each time cost more than running them.
 const EARN_STATE_SQL = `
-  SELECT p.id AS program_id, p.points_per_currency, p.points_expiry_days, p.enrollment_type,
+  SELECT b.access_generation,
+         p.id AS program_id, p.points_per_currency, p.points_expiry_days, p.enrollment_type,
          c.id AS customer_id, c.name AS customer_name, c.email AS customer_email, c.phone AS customer_phone,
          m.id AS member_id, m.tier_id, m.status, m.points_balance, m.lifetime_points, m.enrolled_at,
          (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color,
                    'min_points', t.min_points, 'multiplier', t.multiplier) ORDER BY t.min_points, t.id), '[]')
             FROM loyalty_tiers t
            WHERE t.business_id = p.business_id AND t.program_id = p.id) AS tiers
-    FROM loyalty_programs p
+    FROM businesses b
+    LEFT JOIN loyalty_programs p ON p.business_id = b.id AND p.is_active
     LEFT JOIN customer_directory c ON c.business_id = p.business_id AND lower(c.email) = $2
     LEFT JOIN loyalty_members m
       ON m.business_id = c.business_id AND m.customer_id = c.id AND m.deleted_at IS NULL
-   WHERE p.business_id = $1 AND p.is_active`;
+   WHERE b.id = $1`;
 
-/** The first of the earn's two statements; undefined without an active program. `email` lowercased. */
-export async function earnState(db: Executor, businessId: string, email: string) {
-  const [row] = await runPrepared<EarnState>(db, 'public-earn-state', EARN_STATE_SQL, [businessId, email]);
-  return row;
+/**
+ * The first of the earn's two statements: the business's access generation (a credential answered
+ * from the cache is confirmed with it, docs/decisions.md D234), and the state, undefined without an
+ * active program. `email` lowercased.
+ */
+export async function earnState(
+  db: Executor,
+  businessId: string,
+  email: string,
+): Promise<{ accessGeneration: string | undefined; state: EarnState | undefined }> {
+  const [row] = await runPrepared<
+    EarnState & { access_generation: number | string; program_id: string | null }
+  >(db, 'public-earn-state', EARN_STATE_SQL, [businessId, email]);
+  if (!row) return { accessGeneration: undefined, state: undefined };
+  const { access_generation, ...state } = row;
+  return {
+    accessGeneration: String(access_generation),
+    state: state.program_id === null ? undefined : state,
+  };
 }
 
 /**
@@ -192,13 +207,12 @@ const EARN_WRITE_SQL = `
     RETURNING points_balance
   ), ledger AS (
     INSERT INTO loyalty_transactions (business_id, id, member_id, type, points, balance_after, description,
-      reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at)
-    SELECT $1, $9, $2, 'earn', $3, updated.points_balance, $10, 'public', $11, $12, true, $3, $13, $5
+      reference_type, reference_id, multiplier_applied, counts_as_issued, remaining, expires_at, created_at,
+      actor_kind, actor_id, request_id)
+    SELECT $1, $9, $2, 'earn', $3, updated.points_balance, $10, 'public', $11, $12, true, $3, $13, $5, $15, $16, $17
       FROM updated
   ), announced AS (
     ${outboxInsert({ businessId: '$1', events: '$14', occurredAt: '$5', onlyWith: 'updated' })}
-  ), audited AS (
-    ${auditInsert({ businessId: '$1', id: '$15', occurredAt: '$5', actorKind: '$16', actorId: '$17', operation: "'publicEarn'", requestId: '$18', onlyWith: 'updated' })}
   )
   SELECT points_balance FROM updated`;
 
@@ -211,8 +225,6 @@ export interface EarnWrite {
   tierId: string | null;
   /** Outbox rows, written undispatched (the relay hands them on). */
   events: readonly { id: string; type: string; data: unknown }[];
-  /** The change's audit row (server/platform/audit.ts), written with it. */
-  audit: { id: string; actor: AuditActor; requestId: string };
 }
 
 /**
@@ -236,10 +248,9 @@ export async function writeEarn(db: Executor, w: EarnWrite): Promise<boolean> {
     t.multiplier_applied,
     t.expires_at,
     JSON.stringify(w.events),
-    w.audit.id,
-    w.audit.actor.kind,
-    w.audit.actor.id,
-    w.audit.requestId,
+    t.actor_kind,
+    t.actor_id,
+    t.request_id,
   ]);
   return rows.length === 1;
 }

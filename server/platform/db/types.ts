@@ -63,6 +63,19 @@ export interface ApiKeysTable {
   created_by: string | null;
 }
 
+export interface AuditEntriesView {
+  business_id: ViewColumn<string>;
+  id: ViewColumn<string>;
+  occurred_at: ViewColumn<Date>;
+  actor_kind: ViewColumn<string>;
+  actor_id: ViewColumn<string>;
+  operation: ViewColumn<string>;
+  outcome: ViewColumn<string>;
+  resource_id: ViewColumn<string | null>;
+  request_id: ViewColumn<string>;
+  summary: ViewColumn<unknown>;
+}
+
 export interface AuditLogTable {
   business_id: string;
   id: string;
@@ -542,6 +555,9 @@ export interface LoyaltyTransactionsTable {
   remaining: ColumnType<number, number | bigint | undefined, number | bigint>;
   expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  actor_kind: 'user' | 'api_key' | null;
+  actor_id: string | null;
+  request_id: string | null;
 }
 
 export interface MailAttachmentsTable {
@@ -867,6 +883,7 @@ export interface WebhooksTable {
 export interface Database {
   access_tokens: AccessTokensTable;
   api_keys: ApiKeysTable;
+  audit_entries: AuditEntriesView;
   audit_log: AuditLogTable;
   business_invoice_reminder_steps: BusinessInvoiceReminderStepsView;
   business_time_zones: BusinessTimeZonesView;
