@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createClient, unwrap } from '../client/index.js';
-import { itemAt, report, scratchDatabase, stop, waitHealthy } from './support.js';
+import { itemAt, report, scratchDatabase, START_ARGS, stop, waitHealthy } from './support.js';
 
 const PORT = 3812;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -29,7 +29,7 @@ const EXISTING_TARGET_MB = { PGlite: 200, PostgreSQL: 100 } as const;
 const NEW_DIRECTORY_PEAK_MB = 400;
 
 const RUNNERS = {
-  'node dist/server/main.js': [process.execPath, 'dist/server/main.js'],
+  'node dist/server/main.js': [process.execPath, ...START_ARGS],
   'tsx server/main.ts': ['node_modules/.bin/tsx', 'server/main.ts'],
 } as const;
 type Runner = keyof typeof RUNNERS;

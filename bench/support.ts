@@ -13,12 +13,18 @@ export const PG_SERVER = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.
  * The service as `npm start` runs it (`node dist/server/main.js`, built by `npm install` or
  * `npm run build`) with the given environment (warnings and errors shown).
  */
+/**
+ * How `npm start` runs the built service: WebAssembly compiled by V8's baseline compiler only (the
+ * embedded database's; docs/decisions.md D237).
+ */
+export const START_ARGS = ['--liftoff-only', 'dist/server/main.js'] as const;
+
 export function spawnService(env: Record<string, string>, args: string[] = []): ChildProcess {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the service there when it exits.
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  return spawn(process.execPath, [...profile, 'dist/server/main.js', ...args], {
+  return spawn(process.execPath, [...profile, ...START_ARGS, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -54,11 +54,19 @@ export async function startRuntime(
   /** What the service runs: the platform's own work, then every domain module in its order. */
   const modules = [platformModule, ...domains];
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  const database = await openDatabase({ ...databaseOptions(config), pgliteSeed: options.pgliteSeed });
+  const open = () => openDatabase({ ...databaseOptions(config), pgliteSeed: options.pgliteSeed });
+  let database = await open();
   try {
     if (config.MIGRATE_ON_START) {
       const applied = await migrateToLatest(database.db);
       if (applied.length) log.info({ applied }, 'migrations applied');
+      // PGlite's WebAssembly memory grows while it migrates and never shrinks: a directory just
+      // migrated is opened again, so the service runs in the memory of one that was not
+      // (docs/decisions.md D238).
+      if (applied.length && database.kind === 'pglite' && config.DATA_DIR !== 'memory://') {
+        await database.close();
+        database = await open();
+      }
     }
     const state = new ServiceState(config);
     const metrics = metricsOf(state);

@@ -173,7 +173,11 @@ describe('the service process', { timeout: 120_000 }, () => {
     const children = childrenOf(service.child.pid!);
     expect(children).toHaveLength(1);
     const [node] = atLeast(children, 1);
-    expect(commandOf(node)).toEqual([expect.stringMatching(/node$/), 'dist/server/main.js']);
+    expect(commandOf(node)).toEqual([
+      expect.stringMatching(/node$/),
+      '--liftoff-only',
+      'dist/server/main.js',
+    ]);
     expect(childrenOf(node)).toEqual([]);
 
     const signalled = Date.now();
