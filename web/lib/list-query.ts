@@ -24,12 +24,13 @@ type Answer<D> = Promise<{ status: 200; body: D } | { status: number; body: unkn
  */
 export function usePagedList<D, T>(
   size: number,
-  call: (paging: { limit: number; offset: number }) => Answer<D>,
+  /** `paging` for an API paged by offset; `page` for one paged by page number (with `paging.limit`). */
+  call: (paging: { limit: number; offset: number }, page: number) => Answer<D>,
   pick: (answer: D) => { rows: T[]; total: number },
   deps: readonly unknown[],
 ): ListLoad<T> & { answer: D | undefined } {
   const page = pageOf(here.value.query);
-  const load = useLoad<D>(() => unwrap(call(pageQuery(page, size))), [page, ...deps]);
+  const load = useLoad<D>(() => unwrap(call(pageQuery(page, size), page)), [page, ...deps]);
   // The same answer gives the same rows, so a load that depends on them does not run again.
   const data = useMemo(() => load.data && pick(load.data), [load.data]);
   return { ...load, data, answer: load.data, page, size };
