@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { contract, hr, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
+import { contract, hr } from '../../../client/index.js';
+import { ListPage } from '../../components/list-page.js';
 import {
   allEmployees,
   byName,
@@ -10,24 +10,13 @@ import {
   LeaveActions,
   LeaveDialog,
 } from './shared.js';
-import {
-  Badge,
-  Button,
-  ErrorMessage,
-  Link,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
+import { Badge, ErrorMessage, Link, Select, Table, type Column } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
-import { StatusTabs } from '../../components/status-tabs.js';
-import { PagedList } from '../../components/paged-list.js';
 
 /** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
 
@@ -35,7 +24,6 @@ const LIMIT = 20;
 
 export default function Leaves() {
   const query = here.value.query;
-  const page = pageOf(query);
   const status = oneOf(query, 'status', hr.LEAVE_STATUSES);
   const employeeId = query.get('employee_id') || undefined;
   const [requesting, setRequesting] = useState(false);
@@ -44,16 +32,12 @@ export default function Leaves() {
   const employees = useLoad(allEmployees, []);
 
   const filters = { status, employee_id: employeeId };
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.hr.leaves.listLeaves({
-          query: { ...pageQuery(page, LIMIT), ...filters },
-        }),
-      ),
-    [page, status, employeeId],
+  const list = usePagedList(
+    LIMIT,
+    (paging) => api.value.hr.leaves.listLeaves({ query: { ...paging, ...filters } }),
+    (answer) => ({ rows: answer.leaves, total: answer.total_count }),
+    [status, employeeId],
   );
-  const filtered = Boolean(status || employeeId);
   const people = [...(employees.data ?? [])].sort(byName);
   const person = people.find((e) => e.id === employeeId);
 
@@ -99,53 +83,59 @@ export default function Leaves() {
 
   return (
     <>
-      <PageHeader title="Leaves">
-        <ExportButton route={contract.hr.leaves.listLeaves} query={filters} />
-        <Link class="button secondary" to="/hr/calendar">
-          Calendar
-        </Link>
-        {can('createLeave') ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setRequesting(true);
-            }}
-          >
-            Request leave
-          </Button>
-        ) : null}
-      </PageHeader>
-      <StatusTabs
-        label="Leave status"
-        param="status"
-        values={Object.keys(LEAVE_STATUS_LABELS)}
-        names={LEAVE_STATUS_LABELS}
-        current={status}
-      />
-      <form class="filters" role="search" aria-label="Filter leaves" onSubmit={(e) => e.preventDefault()}>
-        <Select
-          label="Employee"
-          name="employee_id"
-          value={employeeId ?? ''}
-          options={[
-            { value: '', label: 'Everyone' },
-            ...(employeeId && employees.data && !person ? [{ value: employeeId, label: employeeId }] : []),
-            ...people.map((e) => ({ value: e.id, label: fullName(e) })),
-          ]}
-          onValue={(value) => navigate(withQuery({ employee_id: value, page: null }))}
-        />
-      </form>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <ErrorMessage message={error} />
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.leaves, total: list.data.total_count }}
-        page={page}
-        size={LIMIT}
+      <ListPage
+        title="Leaves"
+        export={{ route: contract.hr.leaves.listLeaves, query: filters }}
+        actions={
+          <Link class="button secondary" to="/hr/calendar">
+            Calendar
+          </Link>
+        }
+        create={{
+          operation: 'createLeave',
+          label: 'Request leave',
+          onClick: () => {
+            setNotice(null);
+            setRequesting(true);
+          },
+        }}
+        tabs={{
+          label: 'Leave status',
+          param: 'status',
+          values: Object.keys(LEAVE_STATUS_LABELS),
+          names: LEAVE_STATUS_LABELS,
+          current: status,
+        }}
+        filters={
+          <>
+            <form
+              class="filters"
+              role="search"
+              aria-label="Filter leaves"
+              onSubmit={(e) => e.preventDefault()}
+            >
+              <Select
+                label="Employee"
+                name="employee_id"
+                value={employeeId ?? ''}
+                options={[
+                  { value: '', label: 'Everyone' },
+                  ...(employeeId && employees.data && !person
+                    ? [{ value: employeeId, label: employeeId }]
+                    : []),
+                  ...people.map((e) => ({ value: e.id, label: fullName(e) })),
+                ]}
+                onValue={(value) => navigate(withQuery({ employee_id: value, page: null }))}
+              />
+            </form>
+            {/* A refused decision; it and the notice of a done one never show together. */}
+            <ErrorMessage message={error} />
+          </>
+        }
+        notice={notice}
+        list={list}
         filtered={{
-          active: !!filtered,
+          active: Boolean(status || employeeId),
           title: status
             ? `No ${LEAVE_STATUS_LABELS[status].toLowerCase()} leave${person ? ` for ${fullName(person)}` : ''}`
             : `No leave${person ? ` for ${fullName(person)}` : ''}`,
@@ -155,27 +145,23 @@ export default function Leaves() {
         empty={{
           title: 'No leave requested yet',
           children: (
-            <>
-              <p>
-                {can('createLeave')
-                  ? 'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.'
-                  : 'Leave requests appear here once someone with permission to request them does so.'}
-              </p>
-            </>
+            <p>
+              {can('createLeave')
+                ? 'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.'
+                : 'Leave requests appear here once someone with permission to request them does so.'}
+            </p>
           ),
         }}
       >
         {(rows) => (
-          <>
-            <Table
-              caption={status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests'}
-              columns={columns}
-              rows={rows}
-              rowKey={(l) => l.id}
-            />
-          </>
+          <Table
+            caption={status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests'}
+            columns={columns}
+            rows={rows}
+            rowKey={(l) => l.id}
+          />
         )}
-      </PagedList>
+      </ListPage>
       <LeaveDialog
         open={requesting}
         preselect={person && person.status !== 'inactive' ? person.id : undefined}
