@@ -5,7 +5,7 @@ import { can } from '../lib/session.js';
 import { ExportButton } from './csv.js';
 import { PagedList } from './paged-list.js';
 import { StatusTabs } from './status-tabs.js';
-import { Button, Dialog, Notice, PageHeader } from './ui.js';
+import { Button, Dialog, Notice, PageHeader, Table } from './ui.js';
 
 /** A list operation of the contract, as Export CSV takes it. */
 type ListRoute = Parameters<typeof ExportButton>[0]['route'];
@@ -41,34 +41,62 @@ function CreateButton(props: { create: CreateAction }) {
   );
 }
 
+/** A list's filter fields, above its rows: they change the URL as they change, so nothing submits. */
+export function Filters(props: { label: string; class?: string; children: ComponentChildren }) {
+  return (
+    <form
+      class={props.class ? `filters ${props.class}` : 'filters'}
+      role="search"
+      aria-label={props.label}
+      onSubmit={(e) => e.preventDefault()}
+    >
+      {props.children}
+    </form>
+  );
+}
+
+/**
+ * What an empty list says: its title and words, or words for one who may add (the create button's
+ * operation) and for one who may not.
+ */
+type EmptyWords =
+  { title: string; children: ComponentChildren } | { title: string; canAdd: string; cannotAdd: string };
+
+/** The rows as a table: the table's caption, columns, key and sort, its rows the page's. */
+type RowsTable<T> = Omit<Parameters<typeof Table<T>>[0], 'rows'>;
+
 /**
  * A list screen: its title with Export CSV and the button that adds one, a lead paragraph, the filter
  * tabs and any other filters, the last action's notice, then the rows (PagedList: the refusal, loading,
- * why it is empty, or the caller's table and the pager).
+ * why it is empty, or the rows as `table` or as the caller draws them, and the pager).
  */
-export function ListPage<T, R extends ListRoute>(props: {
-  title: string;
-  /** Export CSV of what the list's filters select. */
-  export?: Parameters<typeof ExportButton<R>>[0];
-  /** Header buttons between Export CSV and the create button. */
-  actions?: ComponentChildren;
-  create?: CreateAction;
-  lead?: ComponentChildren;
-  tabs?: Parameters<typeof StatusTabs>[0];
-  filters?: ComponentChildren;
-  notice?: string | null;
-  list: ListLoad<T>;
-  filtered?: Parameters<typeof PagedList<T>>[0]['filtered'];
-  empty: Parameters<typeof PagedList<T>>[0]['empty'];
-  children: (rows: T[]) => ComponentChildren;
-}) {
-  const { list } = props;
+export function ListPage<T, R extends ListRoute>(
+  props: {
+    title: string;
+    /** Export CSV of what the list's filters select. */
+    export?: Parameters<typeof ExportButton<R>>[0];
+    /** Header buttons between Export CSV and the create button. */
+    actions?: ComponentChildren;
+    create?: CreateAction;
+    lead?: ComponentChildren;
+    tabs?: Parameters<typeof StatusTabs>[0];
+    filters?: ComponentChildren;
+    notice?: string | null;
+    list: ListLoad<T>;
+    filtered?: Parameters<typeof PagedList<T>>[0]['filtered'];
+    empty: EmptyWords;
+  } & (
+    { table: RowsTable<T>; children?: never } | { children: (rows: T[]) => ComponentChildren; table?: never }
+  ),
+) {
+  const { list, empty, create, table } = props;
+  const mayAdd = create ? can(create.operation) : false;
   return (
     <>
       <PageHeader title={props.title}>
         {props.export ? <ExportButton {...props.export} /> : null}
         {props.actions}
-        {props.create ? <CreateButton create={props.create} /> : null}
+        {create ? <CreateButton create={create} /> : null}
       </PageHeader>
       {props.lead ? <p class="lead">{props.lead}</p> : null}
       {props.tabs ? <StatusTabs {...props.tabs} /> : null}
@@ -81,9 +109,13 @@ export function ListPage<T, R extends ListRoute>(props: {
         page={list.page}
         size={list.size}
         filtered={props.filtered}
-        empty={props.empty}
+        empty={
+          'children' in empty
+            ? empty
+            : { title: empty.title, children: <p>{mayAdd ? empty.canAdd : empty.cannotAdd}</p> }
+        }
       >
-        {props.children}
+        {table ? (rows) => <Table {...table} rows={rows} /> : props.children}
       </PagedList>
     </>
   );

@@ -4,7 +4,7 @@ import { ImportButton } from '../../components/csv-import.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
 import { currencyChoices } from './shared.js';
-import { Button, Dialog, Field, Link, Select, Table, type Column } from '../../components/ui.js';
+import { Button, Dialog, Field, Link, Select, type Column } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
 import { useDraft, useForm } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -177,17 +177,15 @@ export default function Vendors() {
         list={list}
         empty={{
           title: 'No vendors yet',
-          children: (
-            <p>
-              {can('createVendor')
-                ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
-                : 'Vendors appear here once someone with permission to add them does so.'}
-            </p>
-          ),
+          canAdd: 'Add the suppliers who bill you with New vendor; every bill is recorded against one.',
+          cannotAdd: 'Vendors appear here once someone with permission to add them does so.',
         }}
-      >
-        {(rows) => <Table caption="Vendors" columns={columns} rows={rows} rowKey={(v) => v.id} />}
-      </ListPage>
+        table={{
+          caption: 'Vendors',
+          columns: columns,
+          rowKey: (v) => v.id,
+        }}
+      />
       <Dialog
         title={editing === 'new' ? 'New vendor' : editing ? `Edit ${editing.name}` : 'Vendor'}
         open={editing !== null}

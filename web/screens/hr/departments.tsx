@@ -3,7 +3,7 @@ import { contract, hr, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Button, Dialog, Field, Link, Loading, Select, Table, type Column } from '../../components/ui.js';
+import { Button, Dialog, Field, Link, Loading, Select, type Column } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -165,17 +165,16 @@ export default function Departments() {
         list={list}
         empty={{
           title: 'No departments yet',
-          children: (
-            <p>
-              {can('createDepartment')
-                ? 'Start with New department: every employee belongs to one, and leave is planned by department.'
-                : 'Departments appear here once someone with permission to add them does so.'}
-            </p>
-          ),
+          canAdd:
+            'Start with New department: every employee belongs to one, and leave is planned by department.',
+          cannotAdd: 'Departments appear here once someone with permission to add them does so.',
         }}
-      >
-        {(rows) => <Table caption="Departments" columns={columns} rows={rows} rowKey={(d) => d.id} />}
-      </ListPage>
+        table={{
+          caption: 'Departments',
+          columns: columns,
+          rowKey: (d) => d.id,
+        }}
+      />
       <Dialog
         title={editing === 'new' ? 'New department' : editing ? `Edit ${editing.name}` : 'Department'}
         open={editing !== null}

@@ -1,6 +1,6 @@
 import { contract, hr } from '../../../client/index.js';
 import { ImportButton } from '../../components/csv-import.js';
-import { ListPage } from '../../components/list-page.js';
+import { Filters, ListPage } from '../../components/list-page.js';
 import { allDepartments, EMPLOYEE_STATUS_LABELS, EmployeeForm, fullName } from './shared.js';
 import {
   Badge,
@@ -107,12 +107,7 @@ export default function Employees() {
         current: status,
       }}
       filters={
-        <form
-          class="filters"
-          role="search"
-          aria-label="Filter employees"
-          onSubmit={(e) => e.preventDefault()}
-        >
+        <Filters label="Filter employees">
           <Select
             label="Department"
             name="department_id"
@@ -126,7 +121,7 @@ export default function Employees() {
             ]}
             onValue={(value) => navigate(withQuery({ department_id: value, page: null }))}
           />
-        </form>
+        </Filters>
       }
       list={list}
       filtered={{

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { contract, hr } from '../../../client/index.js';
-import { ListPage } from '../../components/list-page.js';
+import { Filters, ListPage } from '../../components/list-page.js';
 import {
   allEmployees,
   byName,
@@ -10,7 +10,7 @@ import {
   LeaveActions,
   LeaveDialog,
 } from './shared.js';
-import { Badge, ErrorMessage, Link, Select, Table, type Column } from '../../components/ui.js';
+import { Badge, ErrorMessage, Link, Select, type Column } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -108,12 +108,7 @@ export default function Leaves() {
         }}
         filters={
           <>
-            <form
-              class="filters"
-              role="search"
-              aria-label="Filter leaves"
-              onSubmit={(e) => e.preventDefault()}
-            >
+            <Filters label="Filter leaves">
               <Select
                 label="Employee"
                 name="employee_id"
@@ -127,7 +122,7 @@ export default function Leaves() {
                 ]}
                 onValue={(value) => navigate(withQuery({ employee_id: value, page: null }))}
               />
-            </form>
+            </Filters>
             {/* A refused decision; it and the notice of a done one never show together. */}
             <ErrorMessage message={error} />
           </>
@@ -144,24 +139,16 @@ export default function Leaves() {
         }}
         empty={{
           title: 'No leave requested yet',
-          children: (
-            <p>
-              {can('createLeave')
-                ? 'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.'
-                : 'Leave requests appear here once someone with permission to request them does so.'}
-            </p>
-          ),
+          canAdd:
+            'Request leave for an employee with Request leave: it waits as pending until approved or rejected here.',
+          cannotAdd: 'Leave requests appear here once someone with permission to request them does so.',
         }}
-      >
-        {(rows) => (
-          <Table
-            caption={status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests'}
-            columns={columns}
-            rows={rows}
-            rowKey={(l) => l.id}
-          />
-        )}
-      </ListPage>
+        table={{
+          caption: status ? `${LEAVE_STATUS_LABELS[status]} leave` : 'Leave requests',
+          columns: columns,
+          rowKey: (l) => l.id,
+        }}
+      />
       <LeaveDialog
         open={requesting}
         preselect={person && person.status !== 'inactive' ? person.id : undefined}

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { DialogForm } from '../../components/form-dialog.js';
-import { ListPage } from '../../components/list-page.js';
-import { Badge, Field, Link, Select, Table } from '../../components/ui.js';
+import { Filters, ListPage } from '../../components/list-page.js';
+import { Badge, Field, Link, Select } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -97,12 +97,7 @@ export default function Members(_props: ScreenProps) {
       }}
       tabs={{ label: 'Member status', values: loyalty.MEMBER_STATUSES, current: status }}
       filters={
-        <form
-          class="filters member-filters"
-          role="search"
-          aria-label="Filter members"
-          onSubmit={(e) => e.preventDefault()}
-        >
+        <Filters label="Filter members" class="member-filters">
           <Field
             label="Search"
             name="search"
@@ -121,7 +116,7 @@ export default function Members(_props: ScreenProps) {
             ]}
             onValue={(value) => navigate(withQuery({ tier: value, page: null }))}
           />
-        </form>
+        </Filters>
       }
       list={list}
       filtered={{
@@ -140,26 +135,22 @@ export default function Members(_props: ScreenProps) {
           </p>
         ),
       }}
-    >
-      {(rows) => (
-        <Table
-          caption="Members"
-          rows={rows}
-          rowKey={(m) => m.publicId}
-          columns={[
-            {
-              label: 'Member',
-              render: (m) => <Link to={`/loyalty/members/${m.publicId}`}>{m.customerName}</Link>,
-            },
-            { label: 'Email', render: (m) => m.customerEmail ?? '—' },
-            { label: 'Tier', render: (m) => m.tierName ?? '—' },
-            { label: 'Balance', numeric: true, render: (m) => number(m.pointsBalance) },
-            { label: 'Lifetime', numeric: true, render: (m) => number(m.lifetimePoints) },
-            { label: 'Status', render: (m) => <Badge value={m.status} /> },
-            { label: 'Enrolled', render: (m) => date(m.enrolledAt) },
-          ]}
-        />
-      )}
-    </ListPage>
+      table={{
+        caption: 'Members',
+        rowKey: (m) => m.publicId,
+        columns: [
+          {
+            label: 'Member',
+            render: (m) => <Link to={`/loyalty/members/${m.publicId}`}>{m.customerName}</Link>,
+          },
+          { label: 'Email', render: (m) => m.customerEmail ?? '—' },
+          { label: 'Tier', render: (m) => m.tierName ?? '—' },
+          { label: 'Balance', numeric: true, render: (m) => number(m.pointsBalance) },
+          { label: 'Lifetime', numeric: true, render: (m) => number(m.lifetimePoints) },
+          { label: 'Status', render: (m) => <Badge value={m.status} /> },
+          { label: 'Enrolled', render: (m) => date(m.enrolledAt) },
+        ],
+      }}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Button, Link, Notice, Select, Table, TextArea } from '../../components/ui.js';
+import { Badge, Button, Link, Notice, Select, TextArea } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -129,56 +129,49 @@ export default function Redemptions(_props: ScreenProps) {
             </p>
           ),
         }}
-      >
-        {(rows) => (
-          <Table
-            caption="Redemptions"
-            rows={rows}
-            rowKey={(r) => r.publicId}
-            columns={[
-              { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
-              {
-                label: 'Member',
-                render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
-              },
-              { label: 'Reward', render: (r) => r.rewardName },
-              { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
-              { label: 'Status', render: (r) => <Badge value={r.status} /> },
-              { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
-              {
-                label: 'Fulfilled or expires',
-                render: (r) => (r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`),
-              },
-              ...(canMove
-                ? [
-                    {
-                      label: 'Actions',
-                      render: (r: Redemption) =>
-                        r.status === 'pending' ? (
-                          <div class="row-actions">
-                            <Button
-                              kind="primary"
-                              onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
-                            >
-                              Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
-                            </Button>
-                            <Button
-                              kind="danger"
-                              onClick={() => setMoving({ redemption: r, to: 'cancelled' })}
-                            >
-                              Cancel<span class="visually-hidden"> {r.voucherCode}</span>
-                            </Button>
-                          </div>
-                        ) : (
-                          '—'
-                        ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-        )}
-      </ListPage>
+        table={{
+          caption: 'Redemptions',
+          rowKey: (r) => r.publicId,
+          columns: [
+            { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
+            {
+              label: 'Member',
+              render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
+            },
+            { label: 'Reward', render: (r) => r.rewardName },
+            { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
+            { label: 'Status', render: (r) => <Badge value={r.status} /> },
+            { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
+            {
+              label: 'Fulfilled or expires',
+              render: (r) => (r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`),
+            },
+            ...(canMove
+              ? [
+                  {
+                    label: 'Actions',
+                    render: (r: Redemption) =>
+                      r.status === 'pending' ? (
+                        <div class="row-actions">
+                          <Button
+                            kind="primary"
+                            onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
+                          >
+                            Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
+                          </Button>
+                          <Button kind="danger" onClick={() => setMoving({ redemption: r, to: 'cancelled' })}>
+                            Cancel<span class="visually-hidden"> {r.voucherCode}</span>
+                          </Button>
+                        </div>
+                      ) : (
+                        '—'
+                      ),
+                  },
+                ]
+              : []),
+          ],
+        }}
+      />
       {moving ? (
         <ConfirmDialog
           open

@@ -3,7 +3,7 @@ import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Button, Dialog, Field, Table, TextArea } from '../../components/ui.js';
+import { Badge, Button, Dialog, Field, TextArea } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
@@ -169,49 +169,41 @@ export default function Reminders(_props: ScreenProps) {
         }}
         empty={{
           title: 'No service reminders yet',
-          children: (
-            <p>
-              {can('createReminder')
-                ? 'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.'
-                : 'Reminders appear here once someone with loyalty permissions adds them.'}
-            </p>
-          ),
+          canAdd:
+            'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.',
+          cannotAdd: 'Reminders appear here once someone with loyalty permissions adds them.',
         }}
-      >
-        {(rows) => (
-          <Table
-            caption="Service reminders"
-            rows={rows}
-            rowKey={(r) => r.publicId}
-            columns={[
-              {
-                label: 'Service',
-                render: (r) => (
-                  <>
-                    {r.name}
-                    {r.description ? <small class="hint block">{r.description}</small> : null}
-                  </>
-                ),
-              },
-              { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
-              { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
-              { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-              { label: 'Added', render: (r) => date(r.dateCreated) },
-              ...actionsColumn<Reminder>({
-                show: anyAction,
-                before: (r) =>
-                  can('completeReminder') && r.isActive ? (
-                    <Button kind="primary" onClick={() => setCompleting(r)}>
-                      Record service<span class="visually-hidden"> {r.name}</span>
-                    </Button>
-                  ) : null,
-                onEdit: can('updateReminder') ? setEditing : undefined,
-                onDelete: can('deleteReminder') ? setDeleting : undefined,
-              }),
-            ]}
-          />
-        )}
-      </ListPage>
+        table={{
+          caption: 'Service reminders',
+          rowKey: (r) => r.publicId,
+          columns: [
+            {
+              label: 'Service',
+              render: (r) => (
+                <>
+                  {r.name}
+                  {r.description ? <small class="hint block">{r.description}</small> : null}
+                </>
+              ),
+            },
+            { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
+            { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
+            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+            { label: 'Added', render: (r) => date(r.dateCreated) },
+            ...actionsColumn<Reminder>({
+              show: anyAction,
+              before: (r) =>
+                can('completeReminder') && r.isActive ? (
+                  <Button kind="primary" onClick={() => setCompleting(r)}>
+                    Record service<span class="visually-hidden"> {r.name}</span>
+                  </Button>
+                ) : null,
+              onEdit: can('updateReminder') ? setEditing : undefined,
+              onDelete: can('deleteReminder') ? setDeleting : undefined,
+            }),
+          ],
+        }}
+      />
       <EditDialog editing={editing} addTitle="Add a service reminder" onClose={() => setEditing(null)}>
         <ReminderForm
           key={editing === 'new' ? 'new' : editing?.publicId}

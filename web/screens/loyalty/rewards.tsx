@@ -3,7 +3,7 @@ import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Field, Select, Table, TextArea } from '../../components/ui.js';
+import { Badge, Field, Select, TextArea } from '../../components/ui.js';
 import { number } from '../../lib/format.js';
 import { useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
@@ -157,58 +157,49 @@ export default function Rewards(_props: ScreenProps) {
         }}
         empty={{
           title: 'No rewards yet',
-          children: (
-            <p>
-              {can('createReward')
-                ? 'Add what members can spend their points on: a free coffee, 10% off, a service.'
-                : 'Rewards appear here once someone with loyalty permissions adds them.'}
-            </p>
-          ),
+          canAdd: 'Add what members can spend their points on: a free coffee, 10% off, a service.',
+          cannotAdd: 'Rewards appear here once someone with loyalty permissions adds them.',
         }}
-      >
-        {(rows) => (
-          <Table
-            caption="Rewards"
-            rows={rows}
-            rowKey={(r) => r.publicId}
-            columns={[
-              {
-                label: 'Reward',
-                render: (r) => (
-                  <>
-                    {r.name}
-                    {r.description ? <small class="hint block">{r.description}</small> : null}
-                  </>
-                ),
-              },
-              {
-                label: 'Type',
-                render: (r) =>
-                  r.rewardType === 'discount' && r.discountPercent !== null
-                    ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
-                    : TYPE_NAMES[r.rewardType],
-              },
-              { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
-              {
-                label: 'Voucher valid',
-                numeric: true,
-                render: (r) => `${number(r.voucherValidityDays)} days`,
-              },
-              {
-                label: 'Redeemed',
-                numeric: true,
-                render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
-              },
-              { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-              ...actionsColumn<Reward>({
-                show: actions,
-                onEdit: can('updateReward') ? setEditing : undefined,
-                onDelete: can('deleteReward') ? setDeleting : undefined,
-              }),
-            ]}
-          />
-        )}
-      </ListPage>
+        table={{
+          caption: 'Rewards',
+          rowKey: (r) => r.publicId,
+          columns: [
+            {
+              label: 'Reward',
+              render: (r) => (
+                <>
+                  {r.name}
+                  {r.description ? <small class="hint block">{r.description}</small> : null}
+                </>
+              ),
+            },
+            {
+              label: 'Type',
+              render: (r) =>
+                r.rewardType === 'discount' && r.discountPercent !== null
+                  ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
+                  : TYPE_NAMES[r.rewardType],
+            },
+            { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
+            {
+              label: 'Voucher valid',
+              numeric: true,
+              render: (r) => `${number(r.voucherValidityDays)} days`,
+            },
+            {
+              label: 'Redeemed',
+              numeric: true,
+              render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
+            },
+            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+            ...actionsColumn<Reward>({
+              show: actions,
+              onEdit: can('updateReward') ? setEditing : undefined,
+              onDelete: can('deleteReward') ? setDeleting : undefined,
+            }),
+          ],
+        }}
+      />
       <EditDialog editing={editing} addTitle="Add a reward" onClose={() => setEditing(null)}>
         <RewardForm
           key={editing === 'new' ? 'new' : editing?.publicId}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, ErrorMessage, Field, Link, Loading, Select, Table } from '../../components/ui.js';
+import { Badge, ErrorMessage, Field, Link, Loading, Select } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -10,7 +10,7 @@ import { oneOf } from '../../lib/lists.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { here, navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api, can } from '../../lib/session.js';
+import { api } from '../../lib/session.js';
 
 /** Campaigns: by status, paged from the URL; a new draft made here of a template and a segment. */
 
@@ -162,34 +162,26 @@ export default function Campaigns(_props: ScreenProps) {
       }}
       empty={{
         title: 'No campaigns yet',
-        children: (
-          <p>
-            {can('createCampaign')
-              ? 'Start one with New campaign: choose a template and a segment, check the draft, then send it or schedule it.'
-              : 'Campaigns appear here once someone with marketing permissions creates one.'}
-          </p>
-        ),
+        canAdd:
+          'Start one with New campaign: choose a template and a segment, check the draft, then send it or schedule it.',
+        cannotAdd: 'Campaigns appear here once someone with marketing permissions creates one.',
       }}
-    >
-      {(rows) => (
-        <Table
-          caption="Campaigns"
-          rows={rows}
-          rowKey={(c) => c.id}
-          columns={[
-            { label: 'Name', render: (c) => <Link to={`/marketing/campaigns/${c.id}`}>{c.name}</Link> },
-            { label: 'Status', render: (c) => <Badge value={c.status} /> },
-            {
-              label: 'Recipients',
-              numeric: true,
-              render: (c) => (c.recipients_count ? number(c.recipients_count) : '—'),
-            },
-            { label: 'Scheduled', render: (c) => dateTime(c.scheduled_at) },
-            { label: 'Sent', render: (c) => dateTime(c.sent_at) },
-            { label: 'Created', render: (c) => dateTime(c.created_at) },
-          ]}
-        />
-      )}
-    </ListPage>
+      table={{
+        caption: 'Campaigns',
+        rowKey: (c) => c.id,
+        columns: [
+          { label: 'Name', render: (c) => <Link to={`/marketing/campaigns/${c.id}`}>{c.name}</Link> },
+          { label: 'Status', render: (c) => <Badge value={c.status} /> },
+          {
+            label: 'Recipients',
+            numeric: true,
+            render: (c) => (c.recipients_count ? number(c.recipients_count) : '—'),
+          },
+          { label: 'Scheduled', render: (c) => dateTime(c.scheduled_at) },
+          { label: 'Sent', render: (c) => dateTime(c.sent_at) },
+          { label: 'Created', render: (c) => dateTime(c.created_at) },
+        ],
+      }}
+    />
   );
 }

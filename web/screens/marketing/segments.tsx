@@ -2,14 +2,14 @@ import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Field, Link, Table, TextArea } from '../../components/ui.js';
+import { Badge, Field, Link, TextArea } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { here, navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api, can } from '../../lib/session.js';
+import { api } from '../../lib/session.js';
 
 /** Segments: by status, paged from the URL; a new one named here, its conditions built on its page. */
 
@@ -95,32 +95,24 @@ export default function Segments(_props: ScreenProps) {
       }}
       empty={{
         title: 'No segments yet',
-        children: (
-          <p>
-            {can('createSegment')
-              ? 'Create a segment with New segment, then choose who is in it: customers on a plan, those who joined this year, everyone.'
-              : 'Segments appear here once someone with marketing permissions creates one.'}
-          </p>
-        ),
+        canAdd:
+          'Create a segment with New segment, then choose who is in it: customers on a plan, those who joined this year, everyone.',
+        cannotAdd: 'Segments appear here once someone with marketing permissions creates one.',
       }}
-    >
-      {(rows) => (
-        <Table
-          caption="Segments"
-          rows={rows}
-          rowKey={(s) => s.id}
-          columns={[
-            {
-              label: 'Name',
-              render: (s) => <Link to={`/marketing/segments/${s.id}`}>{s.name}</Link>,
-            },
-            { label: 'Who', render: conditionsSummary },
-            { label: 'Contacts', numeric: true, render: (s) => number(s.contact_count) },
-            { label: 'Status', render: (s) => <Badge value={s.status} /> },
-            { label: 'Changed', render: (s) => dateTime(s.updated_at) },
-          ]}
-        />
-      )}
-    </ListPage>
+      table={{
+        caption: 'Segments',
+        rowKey: (s) => s.id,
+        columns: [
+          {
+            label: 'Name',
+            render: (s) => <Link to={`/marketing/segments/${s.id}`}>{s.name}</Link>,
+          },
+          { label: 'Who', render: conditionsSummary },
+          { label: 'Contacts', numeric: true, render: (s) => number(s.contact_count) },
+          { label: 'Status', render: (s) => <Badge value={s.status} /> },
+          { label: 'Changed', render: (s) => dateTime(s.updated_at) },
+        ],
+      }}
+    />
   );
 }

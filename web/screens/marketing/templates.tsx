@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Field, Link, Table, TextArea } from '../../components/ui.js';
+import { Badge, Field, Link, TextArea } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -10,7 +10,7 @@ import { oneOf } from '../../lib/lists.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { here, navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api, can } from '../../lib/session.js';
+import { api } from '../../lib/session.js';
 
 /** Email templates: by status, paged from the URL; a new one started here and edited on its page. */
 
@@ -116,35 +116,26 @@ export default function Templates(_props: ScreenProps) {
       }}
       empty={{
         title: 'No templates yet',
-        children: (
-          <p>
-            {can('createTemplate')
-              ? 'Write the first email with New template; a campaign sends one template to one segment.'
-              : 'Templates appear here once someone with marketing permissions writes one.'}
-          </p>
-        ),
+        canAdd: 'Write the first email with New template; a campaign sends one template to one segment.',
+        cannotAdd: 'Templates appear here once someone with marketing permissions writes one.',
       }}
-    >
-      {(rows) => (
-        <Table
-          caption="Templates"
-          rows={rows}
-          rowKey={(t) => t.id}
-          columns={[
-            { label: 'Name', render: (t) => <Link to={`/marketing/templates/${t.id}`}>{t.name}</Link> },
-            { label: 'Subject', render: (t) => t.subject },
-            {
-              label: 'From',
-              render: (t) =>
-                t.from_email
-                  ? `${t.from_name ? `${t.from_name} ` : ''}<${t.from_email}>`
-                  : 'The default sender',
-            },
-            { label: 'Status', render: (t) => <Badge value={t.status} /> },
-            { label: 'Changed', render: (t) => dateTime(t.updated_at) },
-          ]}
-        />
-      )}
-    </ListPage>
+      table={{
+        caption: 'Templates',
+        rowKey: (t) => t.id,
+        columns: [
+          { label: 'Name', render: (t) => <Link to={`/marketing/templates/${t.id}`}>{t.name}</Link> },
+          { label: 'Subject', render: (t) => t.subject },
+          {
+            label: 'From',
+            render: (t) =>
+              t.from_email
+                ? `${t.from_name ? `${t.from_name} ` : ''}<${t.from_email}>`
+                : 'The default sender',
+          },
+          { label: 'Status', render: (t) => <Badge value={t.status} /> },
+          { label: 'Changed', render: (t) => dateTime(t.updated_at) },
+        ],
+      }}
+    />
   );
 }

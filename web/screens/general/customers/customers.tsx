@@ -1,13 +1,13 @@
 import { contract, general } from '../../../../client/index.js';
 import { ImportButton } from '../../../components/csv-import.js';
-import { ListPage } from '../../../components/list-page.js';
+import { Filters, ListPage } from '../../../components/list-page.js';
 import { CustomerForm } from './customer-form.js';
-import { Field, Link, Table, type Column } from '../../../components/ui.js';
+import { Field, Link, type Column } from '../../../components/ui.js';
 import { date } from '../../../lib/format.js';
 import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, sortOf } from '../../../lib/lists.js';
 import { here, navigate, useQueryText } from '../../../lib/router.js';
-import { api, can } from '../../../lib/session.js';
+import { api } from '../../../lib/session.js';
 
 /** Customers: searched, sorted and paged from the URL; a new one added in a dialog. */
 
@@ -56,12 +56,7 @@ export default function Customers() {
         ),
       }}
       filters={
-        <form
-          class="filters"
-          role="search"
-          aria-label="Filter customers"
-          onSubmit={(e) => e.preventDefault()}
-        >
+        <Filters label="Filter customers">
           <Field
             label="Search"
             name="search"
@@ -78,7 +73,7 @@ export default function Customers() {
             value={emailText}
             onValue={setEmailText}
           />
-        </form>
+        </Filters>
       }
       list={list}
       filtered={{
@@ -90,16 +85,16 @@ export default function Customers() {
       }}
       empty={{
         title: 'No customers yet',
-        children: (
-          <p>
-            {can('createCustomer')
-              ? 'Add the people and companies you sell to with New customer; invoices and quotes are made out to them.'
-              : 'Customers appear here once someone with permission to add them does so.'}
-          </p>
-        ),
+        canAdd:
+          'Add the people and companies you sell to with New customer; invoices and quotes are made out to them.',
+        cannotAdd: 'Customers appear here once someone with permission to add them does so.',
       }}
-    >
-      {(rows) => <Table caption="Customers" columns={COLUMNS} rows={rows} rowKey={(c) => c.id} sort={sort} />}
-    </ListPage>
+      table={{
+        caption: 'Customers',
+        columns: COLUMNS,
+        rowKey: (c) => c.id,
+        sort: sort,
+      }}
+    />
   );
 }

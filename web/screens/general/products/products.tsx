@@ -3,17 +3,8 @@ import { contract, general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { ImportButton } from '../../../components/csv-import.js';
 import { DialogForm } from '../../../components/form-dialog.js';
-import { ListPage } from '../../../components/list-page.js';
-import {
-  Button,
-  Dialog,
-  Field,
-  Loading,
-  Select,
-  Table,
-  TextArea,
-  type Column,
-} from '../../../components/ui.js';
+import { Filters, ListPage } from '../../../components/list-page.js';
+import { Button, Dialog, Field, Loading, Select, TextArea, type Column } from '../../../components/ui.js';
 import { conflictOn } from '../../../lib/refusals.js';
 import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
 import { date, money, number } from '../../../lib/format.js';
@@ -190,12 +181,7 @@ export default function Products() {
         }
         create={{ operation: 'createProduct', label: 'New product', onClick: () => setEditing('new') }}
         filters={
-          <form
-            class="filters"
-            role="search"
-            aria-label="Filter products"
-            onSubmit={(e) => e.preventDefault()}
-          >
+          <Filters label="Filter products">
             <Field
               label="Search"
               name="search"
@@ -204,7 +190,7 @@ export default function Products() {
               value={searchText}
               onValue={setSearchText}
             />
-          </form>
+          </Filters>
         }
         notice={notice}
         list={list}
@@ -217,19 +203,11 @@ export default function Products() {
         }}
         empty={{
           title: 'No products yet',
-          children: (
-            <p>
-              {can('createProduct')
-                ? 'Add what you sell with New product: invoice and quote lines can then be filled from it.'
-                : 'Products appear here once someone with permission to add them does so.'}
-            </p>
-          ),
+          canAdd: 'Add what you sell with New product: invoice and quote lines can then be filled from it.',
+          cannotAdd: 'Products appear here once someone with permission to add them does so.',
         }}
-      >
-        {(rows) => (
-          <Table caption="Products" columns={columns} rows={rows} rowKey={(p) => p.id} sort={sort} />
-        )}
-      </ListPage>
+        table={{ caption: 'Products', columns, rowKey: (p) => p.id, sort }}
+      />
       <Dialog
         title={editing === 'new' ? 'New product' : editing ? `Edit ${editing.name}` : 'Product'}
         open={editing !== null}
