@@ -65,6 +65,36 @@ type EmptyWords =
 /** The rows as a table: the table's caption, columns, key and sort, its rows the page's. */
 type RowsTable<T> = Omit<Parameters<typeof Table<T>>[0], 'rows'>;
 
+/** What a list draws below its filters: PagedList with the empty words and the rows as a table. */
+type RowsProps<T> = {
+  list: ListLoad<T>;
+  filtered?: Parameters<typeof PagedList<T>>[0]['filtered'];
+  empty: EmptyWords;
+} & (
+  { table: RowsTable<T>; children?: never } | { children: (rows: T[]) => ComponentChildren; table?: never }
+);
+
+function Rows<T>(props: RowsProps<T> & { mayAdd: boolean }) {
+  const { list, empty, table } = props;
+  return (
+    <PagedList
+      error={list.error}
+      reload={list.reload}
+      data={list.data}
+      page={list.page}
+      size={list.size}
+      filtered={props.filtered}
+      empty={
+        'children' in empty
+          ? empty
+          : { title: empty.title, children: <p>{props.mayAdd ? empty.canAdd : empty.cannotAdd}</p> }
+      }
+    >
+      {table ? (rows) => <Table {...table} rows={rows} /> : props.children}
+    </PagedList>
+  );
+}
+
 /**
  * A list screen: its title with Export CSV and the button that adds one, a lead paragraph, the filter
  * tabs and any other filters, the last action's notice, then the rows (PagedList: the refusal, loading,
@@ -82,15 +112,9 @@ export function ListPage<T, R extends ListRoute>(
     tabs?: Parameters<typeof StatusTabs>[0];
     filters?: ComponentChildren;
     notice?: string | null;
-    list: ListLoad<T>;
-    filtered?: Parameters<typeof PagedList<T>>[0]['filtered'];
-    empty: EmptyWords;
-  } & (
-    { table: RowsTable<T>; children?: never } | { children: (rows: T[]) => ComponentChildren; table?: never }
-  ),
+  } & RowsProps<T>,
 ) {
-  const { list, empty, create, table } = props;
-  const mayAdd = create ? can(create.operation) : false;
+  const { create } = props;
   return (
     <>
       <PageHeader title={props.title}>
@@ -102,21 +126,38 @@ export function ListPage<T, R extends ListRoute>(
       {props.tabs ? <StatusTabs {...props.tabs} /> : null}
       {props.filters}
       {props.notice ? <Notice kind="success">{props.notice}</Notice> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data}
-        page={list.page}
-        size={list.size}
-        filtered={props.filtered}
-        empty={
-          'children' in empty
-            ? empty
-            : { title: empty.title, children: <p>{mayAdd ? empty.canAdd : empty.cannotAdd}</p> }
-        }
-      >
-        {table ? (rows) => <Table {...table} rows={rows} /> : props.children}
-      </PagedList>
+      <Rows {...props} mayAdd={create ? can(create.operation) : false} />
     </>
+  );
+}
+
+/**
+ * A list within a detail screen (a member's transactions, a campaign's recipients): a section titled
+ * `title` with Export CSV (and any other `actions`) beside it, its tabs, then the rows as on a list
+ * screen.
+ */
+export function ListSection<T, R extends ListRoute>(
+  props: {
+    /** The heading's id, naming the section. */
+    id: string;
+    title: string;
+    export?: Parameters<typeof ExportButton<R>>[0];
+    actions?: ComponentChildren;
+    tabs?: Parameters<typeof StatusTabs>[0];
+    /** What shows between the tabs and the rows (the last action's notice). */
+    before?: ComponentChildren;
+  } & RowsProps<T>,
+) {
+  return (
+    <section aria-labelledby={props.id}>
+      <div class="section-header">
+        <h2 id={props.id}>{props.title}</h2>
+        {props.export ? <ExportButton {...props.export} /> : null}
+        {props.actions}
+      </div>
+      {props.tabs ? <StatusTabs {...props.tabs} /> : null}
+      {props.before}
+      <Rows {...props} mayAdd={false} />
+    </section>
   );
 }

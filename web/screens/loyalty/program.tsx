@@ -23,6 +23,7 @@ import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { TierName } from './tier-name.js';
 import { actionsColumn, EditDialog } from './editable.js';
 
 /**
@@ -287,18 +288,7 @@ function Tiers(props: { program: Program }) {
           columns={[
             {
               label: 'Tier',
-              render: (t) => (
-                <span class="tier-name">
-                  <span
-                    class="swatch"
-                    aria-hidden="true"
-                    ref={(el) => {
-                      if (el) el.style.background = t.color;
-                    }}
-                  />
-                  {t.name}
-                </span>
-              ),
+              render: (t) => <TierName name={t.name} color={t.color} />,
             },
             { label: 'From lifetime points', numeric: true, render: (t) => number(t.minPoints) },
             { label: 'Multiplier', numeric: true, render: (t) => `×${t.multiplier}` },

@@ -1,28 +1,25 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { ExportButton } from '../../components/csv.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
   Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
-  Table,
   TextArea,
 } from '../../components/ui.js';
+import { ListSection } from '../../components/list-page.js';
+import { usePagedList } from '../../lib/list-query.js';
 import { date, dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, navigate } from '../../lib/router.js';
+import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
@@ -316,64 +313,39 @@ function FilterBuilder(props: { segment: Segment; onSaved: (segment: Segment) =>
 }
 
 function Contacts(props: { segment: Segment; version: number }) {
-  const page = pageOf(here.value.query);
-  const size = 20;
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.marketing.segments.listSegmentContacts({
-          params: { id: props.segment.id },
-          query: pageQuery(page, size),
-        }),
-      ),
-    [props.segment.id, page, props.version],
+  const list = usePagedList(
+    20,
+    (paging) =>
+      api.value.marketing.segments.listSegmentContacts({ params: { id: props.segment.id }, query: paging }),
+    (answer) => ({ rows: answer.contacts, total: answer.total_count }),
+    [props.segment.id, props.version],
   );
   return (
-    <section aria-labelledby="segment-contacts">
-      <div class="section-header">
-        <h2 id="segment-contacts">Contacts</h2>
-        <ExportButton
-          route={contract.marketing.segments.listSegmentContacts}
-          params={{ id: props.segment.id }}
-          what={`the contacts in ${props.segment.name}`}
-        />
-      </div>
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.contacts.length === 0 ? (
-        <Empty title={page > 1 ? `There is no page ${page}` : 'No contact is in this segment'}>
-          <p>
-            {page > 1 ? (
-              <Link to={`/marketing/segments/${props.segment.id}`}>Go to the first page</Link>
-            ) : (
-              'Loosen the conditions above, or add customers who meet them.'
-            )}
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <Table
-            caption={`Contacts in ${props.segment.name}`}
-            rows={list.data.contacts}
-            rowKey={(c) => c.id}
-            columns={[
-              { label: 'Name', render: (c) => <Link to={`/customers/${c.id}`}>{c.name}</Link> },
-              { label: 'Email', render: (c) => c.email ?? '—' },
-              { label: 'Company', render: (c) => c.company ?? '—' },
-              { label: 'Marketing email', render: (c) => (c.unsubscribed ? 'Opted out' : 'Subscribed') },
-              { label: 'Added', render: (c) => date(c.created_at) },
-            ]}
-          />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, size)}
-          />
-        </>
-      )}
-    </section>
+    <ListSection
+      id="segment-contacts"
+      title="Contacts"
+      export={{
+        route: contract.marketing.segments.listSegmentContacts,
+        params: { id: props.segment.id },
+        what: `the contacts in ${props.segment.name}`,
+      }}
+      list={list}
+      empty={{
+        title: 'No contact is in this segment',
+        children: <p>Loosen the conditions above, or add customers who meet them.</p>,
+      }}
+      table={{
+        caption: `Contacts in ${props.segment.name}`,
+        rowKey: (c) => c.id,
+        columns: [
+          { label: 'Name', render: (c) => <Link to={`/customers/${c.id}`}>{c.name}</Link> },
+          { label: 'Email', render: (c) => c.email ?? '—' },
+          { label: 'Company', render: (c) => c.company ?? '—' },
+          { label: 'Marketing email', render: (c) => (c.unsubscribed ? 'Opted out' : 'Subscribed') },
+          { label: 'Added', render: (c) => date(c.created_at) },
+        ],
+      }}
+    />
   );
 }
 
