@@ -8,11 +8,11 @@ import {
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
   Select,
 } from '../../components/ui.js';
+import { NotLoaded } from '../../components/detail.js';
 import { ListSection } from '../../components/list-page.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { dateTime, number } from '../../lib/format.js';
@@ -244,18 +244,11 @@ export default function MemberScreen({ params }: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
 
-  if (load.error && !load.data) {
+  if (!load.data) {
     return (
-      <>
-        <PageHeader title="Member" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/loyalty/members">Back to members</Link>
-        </p>
-      </>
+      <NotLoaded title="Member" load={load} back={{ to: '/loyalty/members', label: 'Back to members' }} />
     );
   }
-  if (!load.data) return <Loading />;
   const member = load.data;
   const changed = (message: string) => {
     setNotice(message);

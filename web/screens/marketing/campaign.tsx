@@ -1,17 +1,8 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BmsApiError, contract, marketing, unwrap } from '../../../client/index.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-} from '../../components/ui.js';
+import { Badge, Button, Dialog, ErrorMessage, Field, Link, Notice, PageHeader } from '../../components/ui.js';
+import { NotLoaded } from '../../components/detail.js';
 import { ListSection } from '../../components/list-page.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { dateTime, number, percent } from '../../lib/format.js';
@@ -323,18 +314,15 @@ export default function CampaignScreen({ params }: ScreenProps) {
     return () => clearTimeout(timer);
   }, [load.data]);
 
-  if (load.error && !load.data) {
+  if (!load.data) {
     return (
-      <>
-        <PageHeader title="Campaign" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/marketing/campaigns">Back to campaigns</Link>
-        </p>
-      </>
+      <NotLoaded
+        title="Campaign"
+        load={load}
+        back={{ to: '/marketing/campaigns', label: 'Back to campaigns' }}
+      />
     );
   }
-  if (!load.data) return <Loading />;
   const { campaign, template, segment, analytics } = load.data;
   const moves = movesOf(campaign);
   const done = (message: string, next: Campaign['status']) => {

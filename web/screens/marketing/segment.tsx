@@ -8,12 +8,12 @@ import {
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
   Select,
   TextArea,
 } from '../../components/ui.js';
+import { NotLoaded } from '../../components/detail.js';
 import { ListSection } from '../../components/list-page.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { date, dateTime, number } from '../../lib/format.js';
@@ -395,18 +395,15 @@ export default function SegmentScreen({ params }: ScreenProps) {
   const [editing, setEditing] = useState(false);
   const archiving = useAction();
 
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Segment" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/marketing/segments">Back to segments</Link>
-        </p>
-      </>
+      <NotLoaded
+        title="Segment"
+        load={load}
+        back={{ to: '/marketing/segments', label: 'Back to segments' }}
+      />
     );
   }
-  if (!load.data) return <Loading />;
   const segment = current?.id === id ? current : load.data.segment;
   const adopt = (next: Segment) => {
     setCurrent(next);
