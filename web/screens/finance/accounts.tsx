@@ -16,8 +16,9 @@ import {
   Table,
   type Column,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { useForm } from '../../lib/forms.js';
-import { conflictOn, summaryOf } from '../../lib/refusals.js';
+import { conflictOn } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 
 /** The chart of accounts by code: the default accounts and the business's own; a new one added in a dialog. */
@@ -27,8 +28,7 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
   const [name, setName] = useState('');
   const [type, setType] = useState<string>('expense');
   const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form
       .submit(finance.CreateAccountBodySchema, { code: code.trim(), name, type }, (body) =>
         conflictOn('code', unwrap(api.value.finance.accounts.createAccount({ body }))),
@@ -39,7 +39,7 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
   };
   const e = form.errors;
   return (
-    <form onSubmit={submit} noValidate>
+    <DialogForm form={form} submit="Add account" onCancel={props.onCancel} onSubmit={submit}>
       <div class="form-row">
         <Field
           label="Code"
@@ -60,14 +60,7 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
         />
       </div>
       <Field label="Name" name="name" value={name} onValue={setName} error={e.name} required />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Add account
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 

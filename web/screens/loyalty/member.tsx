@@ -12,6 +12,7 @@ import {
   PageHeader,
   Select,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { NotLoaded } from '../../components/detail.js';
 import { ListSection } from '../../components/list-page.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -118,10 +119,11 @@ function EditMember(props: {
   const [status, setStatus] = useState<Member['status']>(props.member.status);
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Save"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             loyalty.UpdateMemberBodySchema,
@@ -157,14 +159,7 @@ function EditMember(props: {
         onValue={(v) => setStatus(v as Member['status'])}
         error={form.errors.status}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Save
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 

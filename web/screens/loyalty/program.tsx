@@ -15,6 +15,7 @@ import {
   Select,
   Table,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
@@ -163,10 +164,11 @@ function TierForm(props: { tier: Tier | null; onSaved: () => void; onCancel: () 
   const [sortOrder, setSortOrder] = useState(t ? String(t.sortOrder) : '');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit={t ? 'Save tier' : 'Add tier'}
+      onCancel={props.onCancel}
+      onSubmit={() => {
         const input = {
           name,
           minPoints: integerOf(minPoints),
@@ -239,14 +241,7 @@ function TierForm(props: { tier: Tier | null; onSaved: () => void; onCancel: () 
           error={form.errors.sortOrder}
         />
       </div>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {t ? 'Save tier' : 'Add tier'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 

@@ -2,13 +2,13 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BmsApiError, contract, marketing, unwrap } from '../../../client/index.js';
 import { Badge, Button, Dialog, ErrorMessage, Field, Link, Notice, PageHeader } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { NotLoaded } from '../../components/detail.js';
 import { ListSection } from '../../components/list-page.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { dateTime, number, percent } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { oneOf } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
 import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
@@ -65,10 +65,11 @@ function ScheduleForm(props: {
   const [at, setAt] = useState('');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Schedule"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         const when = at ? new Date(at) : null;
         void form
           .submit(
@@ -94,14 +95,7 @@ function ScheduleForm(props: {
         hint="Your local time; it must be ahead."
         required
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Schedule
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 

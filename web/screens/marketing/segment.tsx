@@ -13,6 +13,7 @@ import {
   Select,
   TextArea,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { NotLoaded } from '../../components/detail.js';
 import { ListSection } from '../../components/list-page.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -354,10 +355,11 @@ function EditSegment(props: { segment: Segment; onSaved: (s: Segment) => void; o
   const [description, setDescription] = useState(props.segment.description ?? '');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Save"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             marketing.UpdateSegmentBodySchema,
@@ -376,14 +378,7 @@ function EditSegment(props: { segment: Segment; onSaved: (s: Segment) => void; o
         onValue={setDescription}
         error={form.errors.description}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Save
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
