@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { auth, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Notice } from '../../components/ui.js';
+import { Button, Link, Notice } from '../../components/ui.js';
+import { AuthForm, EmailField } from './auth-form.js';
 import { useForm } from '../../lib/forms.js';
 import { api } from '../../lib/session.js';
 
@@ -13,8 +14,7 @@ export default function ForgotPassword() {
   const [sent, setSent] = useState(false);
   const form = useForm();
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form.submit(auth.ForgotPasswordBodySchema, { email }, async (body) => {
       await unwrap(api.value.auth.forgotPassword({ body }));
       setSent(true);
@@ -46,22 +46,9 @@ export default function ForgotPassword() {
     <main id="main" class="auth-page">
       <h1>Forgot your password?</h1>
       <p>Enter the email you sign in with and we will mail you a link to choose a new password.</p>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
-        <ErrorMessage message={form.message} />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Send the link
-        </Button>
-      </form>
+      <AuthForm form={form} submit="Send the link" onSubmit={submit}>
+        <EmailField value={email} onValue={setEmail} error={form.errors.email} />
+      </AuthForm>
       <p>
         Remembered it? <Link to="/">Sign in</Link>.
       </p>

@@ -8,6 +8,7 @@ import {
   type auth as authTypes,
 } from '../../../client/index.js';
 import { Button, ErrorMessage, Field, Link, Loading } from '../../components/ui.js';
+import { AuthForm, NewPasswordField } from './auth-form.js';
 import { date } from '../../lib/format.js';
 import { FieldRefusal, useForm, useLoad } from '../../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
@@ -51,15 +52,14 @@ async function enter(signed: authTypes.AuthSession): Promise<void> {
 function SecondStep(props: { challenge: authTypes.SignInChallenge; businessName: string }) {
   const [code, setCode] = useState('');
   const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const input = { challengeToken: props.challenge.challengeToken, code };
     void form.submit(auth.CompleteSignInBodySchema, input, async (body) => {
       await enter((await unwrap(anonymous().auth.completeSignIn({ body }))).data);
     });
   };
   return (
-    <form onSubmit={submit} noValidate>
+    <AuthForm form={form} submit="Verify and join" onSubmit={submit}>
       <p>
         Your account has two-factor sign-in on. Enter the six-digit code your authenticator app shows, or one
         of your recovery codes, to join {props.businessName}.
@@ -74,11 +74,7 @@ function SecondStep(props: { challenge: authTypes.SignInChallenge; businessName:
         error={form.errors.code ?? form.errors.challengeToken}
         required
       />
-      <ErrorMessage message={form.message} />
-      <Button type="submit" kind="primary" busy={form.busy}>
-        Verify and join
-      </Button>
-    </form>
+    </AuthForm>
   );
 }
 
@@ -95,8 +91,7 @@ function Accept(props: { token: string; invitation: authTypes.InvitationPreview 
       await enter(sessionOnly((await unwrap(api.value.auth.acceptInvitation({ body: { token } }))).data));
     });
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form.submit(auth.AcceptInvitationBodySchema, { token, password }, async (body) => {
       const answer = await accepting(
         invitation.email,
@@ -124,7 +119,11 @@ function Accept(props: { token: string; invitation: authTypes.InvitationPreview 
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <AuthForm
+      form={form}
+      submit={invitation.hasAccount ? 'Sign in and join' : 'Create my account and join'}
+      onSubmit={submit}
+    >
       {signedInEmail ? (
         <p class="hint">
           This tab is signed in as {session.value?.info.user?.email}; accepting signs it in as{' '}
@@ -152,23 +151,15 @@ function Accept(props: { token: string; invitation: authTypes.InvitationPreview 
           required
         />
       ) : (
-        <Field
+        <NewPasswordField
           label="Choose a password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
           hint="12 characters or more. You sign in with this email and this password."
           value={password}
           onValue={setPassword}
           error={form.errors.password}
-          required
         />
       )}
-      <ErrorMessage message={form.message} />
-      <Button type="submit" kind="primary" busy={form.busy}>
-        {invitation.hasAccount ? 'Sign in and join' : 'Create my account and join'}
-      </Button>
-    </form>
+    </AuthForm>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { auth, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link } from '../../components/ui.js';
+import { Field, Link } from '../../components/ui.js';
+import { AuthForm, EmailField, NewPasswordField } from './auth-form.js';
 import { useForm } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
 import { adopt, api } from '../../lib/session.js';
@@ -11,8 +12,7 @@ export default function Register() {
   const [password, setPassword] = useState('');
   const form = useForm();
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form.submit(auth.RegisterBodySchema, { businessName, email, password }, async (body) => {
       const created = (await unwrap(api.value.auth.register({ body }))).data;
       await adopt(created.accessToken, created.environment);
@@ -23,7 +23,7 @@ export default function Register() {
   return (
     <main id="main" class="auth-page">
       <h1>Register a business</h1>
-      <form onSubmit={submit} noValidate>
+      <AuthForm form={form} submit="Register" onSubmit={submit}>
         <Field
           label="Business name"
           name="businessName"
@@ -33,32 +33,14 @@ export default function Register() {
           error={form.errors.businessName}
           required
         />
-        <Field
-          label="Your email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
-        <Field
+        <EmailField label="Your email" value={email} onValue={setEmail} error={form.errors.email} />
+        <NewPasswordField
           label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint="12 characters or more."
           value={password}
           onValue={setPassword}
           error={form.errors.password}
-          required
         />
-        <ErrorMessage message={form.message} />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Register
-        </Button>
-      </form>
+      </AuthForm>
       <p>
         Already registered? <Link to="/">Sign in</Link>.
       </p>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { auth, unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Notice } from '../../components/ui.js';
+import { Field, Link, Notice } from '../../components/ui.js';
+import { AuthForm, NewPasswordField } from './auth-form.js';
 import { useForm } from '../../lib/forms.js';
 import { api, expired, session } from '../../lib/session.js';
 
@@ -22,8 +23,7 @@ export default function ResetPassword() {
   const [done, setDone] = useState(false);
   const form = useForm();
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     if (password !== confirmation) {
       form.clear();
       setMismatch('The two passwords differ: type the same one twice.');
@@ -70,17 +70,18 @@ export default function ResetPassword() {
           </p>
         </div>
       ) : null}
-      <form onSubmit={submit} noValidate>
-        <Field
+      <AuthForm
+        form={form}
+        submit="Set the new password"
+        onSubmit={submit}
+        message={linkRefused || form.errors.password ? null : form.message}
+        disabled={!token}
+      >
+        <NewPasswordField
           label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint="12 characters or more."
           value={password}
           onValue={setPassword}
           error={form.errors.password}
-          required
         />
         <Field
           label="New password again"
@@ -92,11 +93,7 @@ export default function ResetPassword() {
           error={mismatch}
           required
         />
-        <ErrorMessage message={linkRefused || form.errors.password ? null : form.message} />
-        <Button type="submit" kind="primary" busy={form.busy} disabled={!token}>
-          Set the new password
-        </Button>
-      </form>
+      </AuthForm>
       <p>
         Remembered it? <Link to="/">Sign in</Link>.
       </p>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { auth, isSignInChallenge, unwrap, type auth as authTypes } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Link, Select } from '../../components/ui.js';
+import { Field, Link, Select } from '../../components/ui.js';
+import { AuthForm, EmailField } from './auth-form.js';
 import { BmsApiError } from '../../../client/index.js';
 import { useForm } from '../../lib/forms.js';
 import { adopt, api } from '../../lib/session.js';
@@ -20,8 +21,7 @@ function choicesOf(err: unknown): { value: string; label: string }[] {
 function SecondStep({ challenge }: { challenge: authTypes.SignInChallenge }) {
   const [code, setCode] = useState('');
   const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const input = { challengeToken: challenge.challengeToken, code };
     void form.submit(auth.CompleteSignInBodySchema, input, async (body) => {
       const signed = (await unwrap(api.value.auth.completeSignIn({ body }))).data;
@@ -32,7 +32,7 @@ function SecondStep({ challenge }: { challenge: authTypes.SignInChallenge }) {
     <main id="main" class="auth-page">
       <h1>Two-factor sign-in</h1>
       <p>Enter the six-digit code your authenticator app shows, or one of your recovery codes.</p>
-      <form onSubmit={submit} noValidate>
+      <AuthForm form={form} submit="Verify" onSubmit={submit}>
         <Field
           label="Code"
           name="code"
@@ -43,11 +43,7 @@ function SecondStep({ challenge }: { challenge: authTypes.SignInChallenge }) {
           error={form.errors.code}
           required
         />
-        <ErrorMessage message={form.message} />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Verify
-        </Button>
-      </form>
+      </AuthForm>
     </main>
   );
 }
@@ -61,8 +57,7 @@ export default function SignIn() {
   const [challenge, setChallenge] = useState<authTypes.SignInChallenge | null>(null);
   const form = useForm();
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const input = { email, password, environment, ...(businessId ? { businessId } : {}) };
     void form.submit(auth.SignInBodySchema, input, async (body) => {
       try {
@@ -85,17 +80,17 @@ export default function SignIn() {
   return (
     <main id="main" class="auth-page">
       <h1>Sign in</h1>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
+      <AuthForm
+        form={form}
+        submit="Sign in"
+        onSubmit={submit}
+        message={
+          choices.length > 0 && form.message?.includes('several businesses')
+            ? 'Choose the business to sign in to.'
+            : form.message
+        }
+      >
+        <EmailField value={email} onValue={setEmail} error={form.errors.email} />
         <Field
           label="Password"
           name="password"
@@ -141,17 +136,7 @@ export default function SignIn() {
             Sandbox (test data)
           </label>
         </fieldset>
-        <ErrorMessage
-          message={
-            choices.length > 0 && form.message?.includes('several businesses')
-              ? 'Choose the business to sign in to.'
-              : form.message
-          }
-        />
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Sign in
-        </Button>
-      </form>
+      </AuthForm>
       <p>
         New here? <Link to="/register">Register a business</Link>. Building an integration? Read the{' '}
         <a href="/docs">API reference</a>.
