@@ -18,9 +18,17 @@ export function PagedList<T>(props: {
   size?: number;
   /**
    * When filters in the query are what may leave the list empty: what to say then, the query keys a
-   * link clears and its words.
+   * link clears and its words, and any words before the link ("Check the spelling, or ") and after it
+   * (a full stop unless told).
    */
-  filtered?: { active: boolean; title: string; clear: readonly string[]; show: string };
+  filtered?: {
+    active: boolean;
+    title: string;
+    clear: readonly string[];
+    show: string;
+    before?: string;
+    after?: string;
+  };
   empty: { title: string; children: ComponentChildren };
   children: (rows: T[]) => ComponentChildren;
 }) {
@@ -33,7 +41,9 @@ export function PagedList<T>(props: {
       return (
         <Empty title={filtered.title}>
           <p>
-            <Link to={withQuery({ ...clear, page: null })}>{filtered.show}</Link>.
+            {filtered.before}
+            <Link to={withQuery({ ...clear, page: null })}>{filtered.show}</Link>
+            {filtered.after ?? '.'}
           </p>
         </Empty>
       );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { audit, contract, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
+import { Filters } from '../../components/list-page.js';
 import {
   Button,
   Empty,
@@ -165,12 +166,7 @@ export default function AuditLog(_props: ScreenProps) {
         for lack of permission (once a minute per person and action). Entries cannot be changed or deleted and
         are kept for at least two years.
       </p>
-      <form
-        class="filters audit-filters"
-        role="search"
-        aria-label="Filter the audit log"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <Filters label="Filter the audit log" class="audit-filters">
         <Select
           label="Change"
           name="operation"
@@ -234,7 +230,7 @@ export default function AuditLog(_props: ScreenProps) {
             Clear filters
           </Button>
         ) : null}
-      </form>
+      </Filters>
 
       {load.loading && !data ? <Loading /> : null}
       <ErrorMessage message={load.error} onRetry={load.reload} />

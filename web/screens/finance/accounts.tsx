@@ -17,8 +17,9 @@ import {
   Table,
   type Column,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { useDraft, useForm } from '../../lib/forms.js';
-import { conflictOn, summaryOf } from '../../lib/refusals.js';
+import { conflictOn } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 
 /** The chart of accounts by code: the default accounts and the business's own; a new one added in a dialog. */
@@ -26,8 +27,7 @@ import { api, can } from '../../lib/session.js';
 function AccountForm(props: { onSaved: (account: finance.Account) => void; onCancel: () => void }) {
   const { draft, bind } = useDraft(() => ({ code: '', name: '', type: 'expense' }));
   const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form
       .submit(finance.CreateAccountBodySchema, { ...draft, code: draft.code.trim() }, (body) =>
         conflictOn('code', unwrap(api.value.finance.accounts.createAccount({ body }))),
@@ -38,7 +38,7 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
   };
   const e = form.errors;
   return (
-    <form onSubmit={submit} noValidate>
+    <DialogForm form={form} submit="Add account" onCancel={props.onCancel} onSubmit={submit}>
       <div class="form-row">
         <Field label="Code" hint="Letters, digits, “.” or “-”, such as 6100" {...bind('code', e)} required />
         <Select
@@ -48,14 +48,7 @@ function AccountForm(props: { onSaved: (account: finance.Account) => void; onCan
         />
       </div>
       <Field label="Name" {...bind('name', e)} required />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Add account
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 

@@ -12,6 +12,7 @@ import {
   PageHeader,
   Select,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney, percent, today } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
@@ -137,8 +138,7 @@ function RegisterForm(props: {
   const [registrationDate, setDate] = useState(today());
   const [registrationNumber, setNumber] = useState('');
   const form = useForm();
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form
       .submit(finance.MarkRegisteredBodySchema, { registrationDate, registrationNumber }, (body) =>
         unwrap(
@@ -150,7 +150,7 @@ function RegisterForm(props: {
       });
   };
   return (
-    <form onSubmit={submit} noValidate>
+    <DialogForm form={form} submit="Mark registered" onCancel={props.onCancel} onSubmit={submit}>
       <p>Once registered, no more threshold alerts are sent.</p>
       <div class="form-row">
         <Field
@@ -171,14 +171,7 @@ function RegisterForm(props: {
           required
         />
       </div>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Mark registered
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 

@@ -1,27 +1,14 @@
 import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
 import { ImportButton } from '../../components/csv-import.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
 import { currencyChoices } from '../../lib/currencies.js';
-import {
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
+import { Button, Dialog, Field, Link, Select, type Column } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
-import { useDraft, useForm, useLoad } from '../../lib/forms.js';
-import { pageOf, pageQuery } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
-import { here } from '../../lib/router.js';
+import { useDraft, useForm } from '../../lib/forms.js';
+import { usePagedList } from '../../lib/list-query.js';
 import { api, can } from '../../lib/session.js';
-import { PagedList } from '../../components/paged-list.js';
 import { AddressFields, NameEmailPhone } from '../../components/contact-fields.js';
 import { addressOf, pick } from '../../lib/address.js';
 
@@ -86,8 +73,7 @@ function VendorForm(props: {
   const { draft, set, bind } = useDraft<Draft>(() => draftOf(props.vendor));
   const form = useForm();
   const existing = props.vendor;
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const body = bodyOf(draft, existing);
     const vendors = api.value.finance.vendors;
     const saving = existing
@@ -103,7 +89,12 @@ function VendorForm(props: {
   };
   const e = form.errors;
   return (
-    <form onSubmit={submit} noValidate>
+    <DialogForm
+      form={form}
+      submit={existing ? 'Save changes' : 'Add vendor'}
+      onCancel={props.onCancel}
+      onSubmit={submit}
+    >
       <NameEmailPhone draft={draft} set={set} errors={e} />
       <div class="form-row">
         <Select label="Usual currency" {...bind('currency', e)} options={currencyChoices('Not recorded')} />
@@ -117,31 +108,19 @@ function VendorForm(props: {
         labels={{ line1: 'Address line' }}
         hasAddress={Boolean(existing?.address)}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {existing ? 'Save changes' : 'Add vendor'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Vendors() {
-  const page = pageOf(here.value.query);
   const [editing, setEditing] = useState<finance.Vendor | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.finance.vendors.listVendors({
-          query: pageQuery(page, PAGE_SIZE),
-        }),
-      ),
-    [page],
+  const list = usePagedList(
+    PAGE_SIZE,
+    (paging) => api.value.finance.vendors.listVendors({ query: paging }),
+    (answer) => ({ rows: answer.vendors, total: answer.total_count }),
+    [],
   );
-  const canCreate = can('createVendor');
   const canEdit = can('updateVendor');
   const columns: Column<finance.Vendor>[] = [
     { label: 'Name', render: (v) => <strong>{v.name}</strong> },
@@ -174,53 +153,39 @@ export default function Vendors() {
   ];
   return (
     <>
-      <PageHeader title="Vendors">
-        <ExportButton route={contract.finance.vendors.listVendors} />
-        <ImportButton
-          kind="vendors"
-          onImported={() => {
-            setNotice(null);
-            list.reload();
-          }}
-        />
-        {canCreate ? (
-          <Button
-            kind="primary"
-            onClick={() => {
+      <ListPage
+        title="Vendors"
+        export={{ route: contract.finance.vendors.listVendors }}
+        actions={
+          <ImportButton
+            kind="vendors"
+            onImported={() => {
               setNotice(null);
-              setEditing('new');
+              list.reload();
             }}
-          >
-            New vendor
-          </Button>
-        ) : null}
-      </PageHeader>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.vendors, total: list.data.total_count }}
-        page={page}
-        size={PAGE_SIZE}
+          />
+        }
+        create={{
+          operation: 'createVendor',
+          label: 'New vendor',
+          onClick: () => {
+            setNotice(null);
+            setEditing('new');
+          },
+        }}
+        notice={notice}
+        list={list}
         empty={{
           title: 'No vendors yet',
-          children: (
-            <>
-              <p>
-                {canCreate
-                  ? 'Add the suppliers who bill you with New vendor; every bill is recorded against one.'
-                  : 'Vendors appear here once someone with permission to add them does so.'}
-              </p>
-            </>
-          ),
+          canAdd: 'Add the suppliers who bill you with New vendor; every bill is recorded against one.',
+          cannotAdd: 'Vendors appear here once someone with permission to add them does so.',
         }}
-      >
-        {(rows) => (
-          <>
-            <Table caption="Vendors" columns={columns} rows={rows} rowKey={(v) => v.id} />
-          </>
-        )}
-      </PagedList>
+        table={{
+          caption: 'Vendors',
+          columns: columns,
+          rowKey: (v) => v.id,
+        }}
+      />
       <Dialog
         title={editing === 'new' ? 'New vendor' : editing ? `Edit ${editing.name}` : 'Vendor'}
         open={editing !== null}

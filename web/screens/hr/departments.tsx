@@ -1,29 +1,16 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { allEmployees } from './lists.js';
-import { byName, fullName } from './people.js';
-import {
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
+import { Button, Dialog, Field, Link, Loading, Select, type Column } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { pageOf, pageQuery } from '../../lib/lists.js';
-import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { here } from '../../lib/router.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { conflictOn } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
-import { PagedList } from '../../components/paged-list.js';
+import { allEmployees } from './lists.js';
+import { byName, fullName } from './people.js';
 
 /** Departments: by name, with their head and head count; added, renamed, given a head and deleted. */
 
@@ -44,8 +31,7 @@ function DepartmentForm(props: {
   const others = props.employees.filter((e) => !existing || e.department_id !== existing.id).sort(byName);
   const option = (e: hr.Employee) => ({ value: e.id, label: `${fullName(e)}, ${e.position}` });
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const departments = api.value.hr.departments;
     const body = { name, head: head || null };
     const saving = existing
@@ -64,7 +50,12 @@ function DepartmentForm(props: {
   };
 
   return (
-    <form onSubmit={submit} noValidate>
+    <DialogForm
+      form={form}
+      submit={existing ? 'Save changes' : 'Add department'}
+      onCancel={props.onCancel}
+      onSubmit={submit}
+    >
       <Field
         label="Name"
         name="name"
@@ -85,27 +76,21 @@ function DepartmentForm(props: {
       {props.employees.length === 0 ? (
         <p class="hint">Once employees are added, one of them can head the department.</p>
       ) : null}
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {existing ? 'Save changes' : 'Add department'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Departments() {
-  const page = pageOf(here.value.query);
   const [editing, setEditing] = useState<hr.Department | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const list = useLoad(
-    () => unwrap(api.value.hr.departments.listDepartments({ query: { ...pageQuery(page, LIMIT) } })),
-    [page],
+  const list = usePagedList(
+    LIMIT,
+    (paging) => api.value.hr.departments.listDepartments({ query: paging }),
+    (answer) => ({ rows: answer.departments, total: answer.total_count }),
+    [],
   );
   // Heads' names, and the people a head is chosen among.
-  const employees = useLoad(allEmployees, [list.data]);
+  const employees = useLoad(allEmployees, [list.answer]);
   const names = new Map((employees.data ?? []).map((e) => [e.id, fullName(e)]));
   const canEdit = can('updateDepartment');
   const canDelete = can('deleteDepartment');
@@ -166,46 +151,31 @@ export default function Departments() {
 
   return (
     <>
-      <PageHeader title="Departments">
-        <ExportButton route={contract.hr.departments.listDepartments} />
-        {can('createDepartment') ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setEditing('new');
-            }}
-          >
-            New department
-          </Button>
-        ) : null}
-      </PageHeader>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.departments, total: list.data.total_count }}
-        page={page}
-        size={LIMIT}
+      <ListPage
+        title="Departments"
+        export={{ route: contract.hr.departments.listDepartments }}
+        create={{
+          operation: 'createDepartment',
+          label: 'New department',
+          onClick: () => {
+            setNotice(null);
+            setEditing('new');
+          },
+        }}
+        notice={notice}
+        list={list}
         empty={{
           title: 'No departments yet',
-          children: (
-            <>
-              <p>
-                {can('createDepartment')
-                  ? 'Start with New department: every employee belongs to one, and leave is planned by department.'
-                  : 'Departments appear here once someone with permission to add them does so.'}
-              </p>
-            </>
-          ),
+          canAdd:
+            'Start with New department: every employee belongs to one, and leave is planned by department.',
+          cannotAdd: 'Departments appear here once someone with permission to add them does so.',
         }}
-      >
-        {(rows) => (
-          <>
-            <Table caption="Departments" columns={columns} rows={rows} rowKey={(d) => d.id} />
-          </>
-        )}
-      </PagedList>
+        table={{
+          caption: 'Departments',
+          columns: columns,
+          rowKey: (d) => d.id,
+        }}
+      />
       <Dialog
         title={editing === 'new' ? 'New department' : editing ? `Edit ${editing.name}` : 'Department'}
         open={editing !== null}

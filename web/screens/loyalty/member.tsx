@@ -1,30 +1,28 @@
 import { useState } from 'preact/hooks';
 import { BmsApiError, contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { ExportButton } from '../../components/csv.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
-  Table,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { RecordUnavailable } from '../../components/record.js';
+import { ListSection } from '../../components/list-page.js';
+import { usePagedList } from '../../lib/list-query.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
+import { oneOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, navigate, withQuery } from '../../lib/router.js';
+import { here, navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
 import { integerOf } from '../../lib/numbers.js';
 
 /**
@@ -121,10 +119,11 @@ function EditMember(props: {
   const [status, setStatus] = useState<Member['status']>(props.member.status);
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Save"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             loyalty.UpdateMemberBodySchema,
@@ -160,89 +159,72 @@ function EditMember(props: {
         onValue={(v) => setStatus(v as Member['status'])}
         error={form.errors.status}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Save
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 function Transactions(props: { member: Member; version: number }) {
-  const query = here.value.query;
-  const page = pageOf(query);
-  const type = oneOf(query, 'type', loyalty.TRANSACTION_TYPES);
-  const size = 20;
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.loyalty.members.listMemberTransactions({
-          params: { publicId: props.member.publicId },
-          query: { type, ...pageQuery(page, size) },
-        }),
-      ),
-    [props.member.publicId, page, type, props.version],
+  const type = oneOf(here.value.query, 'type', loyalty.TRANSACTION_TYPES);
+  const list = usePagedList(
+    20,
+    (paging) =>
+      api.value.loyalty.members.listMemberTransactions({
+        params: { publicId: props.member.publicId },
+        query: { type, ...paging },
+      }),
+    (answer) => ({ rows: answer.data, total: answer.totalCount }),
+    [props.member.publicId, type, props.version],
   );
   return (
-    <section aria-labelledby="member-transactions">
-      <div class="section-header">
-        <h2 id="member-transactions">Transactions</h2>
-        <ExportButton
-          route={contract.loyalty.members.listMemberTransactions}
-          params={{ publicId: props.member.publicId }}
-          query={{ type }}
-          what={`the transactions of ${props.member.customerName}`}
-        />
-      </div>
-      <StatusTabs label="Transaction type" param="type" values={loyalty.TRANSACTION_TYPES} current={type} />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.data.length === 0 ? (
-        <Empty title={type ? `No ${type} transactions` : 'No transactions yet'}>
-          <p>
-            {type ? (
-              <Link to={withQuery({ type: null, page: null })}>Show every transaction</Link>
-            ) : (
-              'Points earned on invoices, spent on rewards and adjusted here are listed as they happen.'
-            )}
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <Table
-            caption={`Transactions of ${props.member.customerName}`}
-            rows={list.data.data}
-            rowKey={(t) => t.publicId}
-            columns={[
-              { label: 'When', render: (t) => dateTime(t.dateCreated) },
-              { label: 'Type', render: (t) => <Badge value={t.type} /> },
-              { label: 'Description', render: (t) => t.description ?? '—' },
-              {
-                label: 'Points',
-                numeric: true,
-                render: (t) => (t.points > 0 ? `+${number(t.points)}` : number(t.points)),
-              },
-              { label: 'Balance after', numeric: true, render: (t) => number(t.balanceAfter) },
-              {
-                label: 'Source',
-                render: (t) =>
-                  t.referenceType === 'invoice' && t.referenceId && allowed('sales.read') ? (
-                    <Link to={`/invoices/${t.referenceId}`}>Invoice</Link>
-                  ) : (
-                    (t.referenceType ?? '—')
-                  ),
-              },
-            ]}
-          />
-          <Pager page={page} total={list.data.totalCount} totalPages={pagesOf(list.data.totalCount, size)} />
-        </>
-      )}
-    </section>
+    <ListSection
+      id="member-transactions"
+      title="Transactions"
+      export={{
+        route: contract.loyalty.members.listMemberTransactions,
+        params: { publicId: props.member.publicId },
+        query: { type },
+        what: `the transactions of ${props.member.customerName}`,
+      }}
+      tabs={{ label: 'Transaction type', param: 'type', values: loyalty.TRANSACTION_TYPES, current: type }}
+      list={list}
+      filtered={{
+        active: !!type,
+        title: `No ${type} transactions`,
+        clear: ['type'],
+        show: 'Show every transaction',
+        after: '',
+      }}
+      empty={{
+        title: 'No transactions yet',
+        children: (
+          <p>Points earned on invoices, spent on rewards and adjusted here are listed as they happen.</p>
+        ),
+      }}
+      table={{
+        caption: `Transactions of ${props.member.customerName}`,
+        rowKey: (t) => t.publicId,
+        columns: [
+          { label: 'When', render: (t) => dateTime(t.dateCreated) },
+          { label: 'Type', render: (t) => <Badge value={t.type} /> },
+          { label: 'Description', render: (t) => t.description ?? '—' },
+          {
+            label: 'Points',
+            numeric: true,
+            render: (t) => (t.points > 0 ? `+${number(t.points)}` : number(t.points)),
+          },
+          { label: 'Balance after', numeric: true, render: (t) => number(t.balanceAfter) },
+          {
+            label: 'Source',
+            render: (t) =>
+              t.referenceType === 'invoice' && t.referenceId && allowed('sales.read') ? (
+                <Link to={`/invoices/${t.referenceId}`}>Invoice</Link>
+              ) : (
+                (t.referenceType ?? '—')
+              ),
+          },
+        ],
+      }}
+    />
   );
 }
 
@@ -257,18 +239,11 @@ export default function MemberScreen({ params }: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
 
-  if (load.error && !load.data) {
+  if (!load.data) {
     return (
-      <>
-        <PageHeader title="Member" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/loyalty/members">Back to members</Link>
-        </p>
-      </>
+      <RecordUnavailable title="Member" load={load} list={{ to: '/loyalty/members', name: 'Members' }} />
     );
   }
-  if (!load.data) return <Loading />;
   const member = load.data;
   const changed = (message: string) => {
     setNotice(message);

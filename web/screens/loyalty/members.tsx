@@ -1,28 +1,18 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  PageHeader,
-  Select,
-  Table,
-} from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { Filters, ListPage } from '../../components/list-page.js';
+import { Badge, Field, Link, Select } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
-import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { here, navigate, useQueryText, withQuery } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
-import { CustomerPicker } from '../marketing/customer-picker.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { integerOf } from '../../lib/numbers.js';
-import { PagedList } from '../../components/paged-list.js';
+import { conflictOn } from '../../lib/refusals.js';
+import { here, navigate, useQueryText, withQuery } from '../../lib/router.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { api, can } from '../../lib/session.js';
+import { CustomerPicker } from '../marketing/customer-picker.js';
 
 /** Loyalty members: searched, by status and tier, paged from the URL; a customer enrolled here. */
 
@@ -34,10 +24,11 @@ function Enroll(props: { tiers: loyalty.Tier[]; onCancel: () => void }) {
   const [initial, setInitial] = useState('');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Enroll"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             loyalty.EnrollMemberBodySchema,
@@ -78,125 +69,88 @@ function Enroll(props: { tiers: loyalty.Tier[]; onCancel: () => void }) {
           hint="Optional welcome points"
         />
       </div>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Enroll
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Members(_props: ScreenProps) {
   const query = here.value.query;
-  const page = pageOf(query);
   const status = oneOf(query, 'status', loyalty.MEMBER_STATUSES);
   const tier = query.get('tier') || undefined;
-  const search = query.get('search') ?? '';
+  const search = query.get('search') || undefined;
   const [searchText, setSearchText] = useQueryText('search');
-  const [enrolling, setEnrolling] = useState(false);
   const tiers = useLoad(async () => (await unwrap(api.value.loyalty.tiers.listTiers())).data, []);
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.loyalty.members.listMembers({
-          query: { status, tier, search: search || undefined, ...pageQuery(page, SIZE) },
-        }),
-      ),
-    [page, status, tier, search],
+  const list = usePagedList(
+    SIZE,
+    (paging) => api.value.loyalty.members.listMembers({ query: { status, tier, search, ...paging } }),
+    (answer) => ({ rows: answer.data, total: answer.totalCount }),
+    [status, tier, search],
   );
-  const filtered = Boolean(status || tier || search);
   return (
-    <>
-      <PageHeader title="Members">
-        <ExportButton
-          route={contract.loyalty.members.listMembers}
-          query={{ status, tier, search: search || undefined }}
-        />
-        {can('enrollMember') ? (
-          <Button kind="primary" onClick={() => setEnrolling(true)}>
-            Enroll a customer
-          </Button>
-        ) : null}
-      </PageHeader>
-      <StatusTabs label="Member status" values={loyalty.MEMBER_STATUSES} current={status} />
-      <form
-        class="filters member-filters"
-        role="search"
-        aria-label="Filter members"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <Field
-          label="Search"
-          name="search"
-          type="search"
-          hint="Name or email"
-          value={searchText}
-          onValue={setSearchText}
-        />
-        <Select
-          label="Tier"
-          name="tier"
-          value={tier ?? ''}
-          options={[
-            { value: '', label: 'Every tier' },
-            ...(tiers.data ?? []).map((t) => ({ value: t.publicId, label: t.name })),
-          ]}
-          onValue={(value) => navigate(withQuery({ tier: value, page: null }))}
-        />
-      </form>
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.data, total: list.data.totalCount }}
-        page={page}
-        size={SIZE}
-        filtered={{
-          active: !!filtered,
-          title: 'No member matches these filters',
-          clear: ['search', 'status', 'tier'],
-          show: 'Clear the filters',
-        }}
-        empty={{
-          title: 'No members yet',
-          children: (
-            <>
-              <p>
-                Customers join when they buy (automatic enrollment) or when you enroll them
-                {can('enrollMember') ? ' with Enroll a customer' : ''}. A program is needed first:{' '}
-                <Link to="/loyalty/program">set it up</Link>.
-              </p>
-            </>
-          ),
-        }}
-      >
-        {(rows) => (
-          <>
-            <Table
-              caption="Members"
-              rows={rows}
-              rowKey={(m) => m.publicId}
-              columns={[
-                {
-                  label: 'Member',
-                  render: (m) => <Link to={`/loyalty/members/${m.publicId}`}>{m.customerName}</Link>,
-                },
-                { label: 'Email', render: (m) => m.customerEmail ?? '—' },
-                { label: 'Tier', render: (m) => m.tierName ?? '—' },
-                { label: 'Balance', numeric: true, render: (m) => number(m.pointsBalance) },
-                { label: 'Lifetime', numeric: true, render: (m) => number(m.lifetimePoints) },
-                { label: 'Status', render: (m) => <Badge value={m.status} /> },
-                { label: 'Enrolled', render: (m) => date(m.enrolledAt) },
-              ]}
-            />
-          </>
-        )}
-      </PagedList>
-      <Dialog title="Enroll a customer" open={enrolling} onClose={() => setEnrolling(false)}>
-        <Enroll tiers={tiers.data ?? []} onCancel={() => setEnrolling(false)} />
-      </Dialog>
-    </>
+    <ListPage
+      title="Members"
+      export={{ route: contract.loyalty.members.listMembers, query: { status, tier, search } }}
+      create={{
+        operation: 'enrollMember',
+        label: 'Enroll a customer',
+        form: (close) => <Enroll tiers={tiers.data ?? []} onCancel={close} />,
+      }}
+      tabs={{ label: 'Member status', values: loyalty.MEMBER_STATUSES, current: status }}
+      filters={
+        <Filters label="Filter members" class="member-filters">
+          <Field
+            label="Search"
+            name="search"
+            type="search"
+            hint="Name or email"
+            value={searchText}
+            onValue={setSearchText}
+          />
+          <Select
+            label="Tier"
+            name="tier"
+            value={tier ?? ''}
+            options={[
+              { value: '', label: 'Every tier' },
+              ...(tiers.data ?? []).map((t) => ({ value: t.publicId, label: t.name })),
+            ]}
+            onValue={(value) => navigate(withQuery({ tier: value, page: null }))}
+          />
+        </Filters>
+      }
+      list={list}
+      filtered={{
+        active: Boolean(status || tier || search),
+        title: 'No member matches these filters',
+        clear: ['search', 'status', 'tier'],
+        show: 'Clear the filters',
+      }}
+      empty={{
+        title: 'No members yet',
+        children: (
+          <p>
+            Customers join when they buy (automatic enrollment) or when you enroll them
+            {can('enrollMember') ? ' with Enroll a customer' : ''}. A program is needed first:{' '}
+            <Link to="/loyalty/program">set it up</Link>.
+          </p>
+        ),
+      }}
+      table={{
+        caption: 'Members',
+        rowKey: (m) => m.publicId,
+        columns: [
+          {
+            label: 'Member',
+            render: (m) => <Link to={`/loyalty/members/${m.publicId}`}>{m.customerName}</Link>,
+          },
+          { label: 'Email', render: (m) => m.customerEmail ?? '—' },
+          { label: 'Tier', render: (m) => m.tierName ?? '—' },
+          { label: 'Balance', numeric: true, render: (m) => number(m.pointsBalance) },
+          { label: 'Lifetime', numeric: true, render: (m) => number(m.lifetimePoints) },
+          { label: 'Status', render: (m) => <Badge value={m.status} /> },
+          { label: 'Enrolled', render: (m) => date(m.enrolledAt) },
+        ],
+      }}
+    />
   );
 }

@@ -15,6 +15,7 @@ import {
   Select,
   Table,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
@@ -23,6 +24,7 @@ import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { TierName } from './tier-name.js';
 import { actionsColumn, EditDialog } from './editable.js';
 
 /**
@@ -162,10 +164,11 @@ function TierForm(props: { tier: Tier | null; onSaved: () => void; onCancel: () 
   const [sortOrder, setSortOrder] = useState(t ? String(t.sortOrder) : '');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit={t ? 'Save tier' : 'Add tier'}
+      onCancel={props.onCancel}
+      onSubmit={() => {
         const input = {
           name,
           minPoints: integerOf(minPoints),
@@ -238,14 +241,7 @@ function TierForm(props: { tier: Tier | null; onSaved: () => void; onCancel: () 
           error={form.errors.sortOrder}
         />
       </div>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {t ? 'Save tier' : 'Add tier'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -287,18 +283,7 @@ function Tiers(props: { program: Program }) {
           columns={[
             {
               label: 'Tier',
-              render: (t) => (
-                <span class="tier-name">
-                  <span
-                    class="swatch"
-                    aria-hidden="true"
-                    ref={(el) => {
-                      if (el) el.style.background = t.color;
-                    }}
-                  />
-                  {t.name}
-                </span>
-              ),
+              render: (t) => <TierName name={t.name} color={t.color} />,
             },
             { label: 'From lifetime points', numeric: true, render: (t) => number(t.minPoints) },
             { label: 'Multiplier', numeric: true, render: (t) => `×${t.multiplier}` },

@@ -1,29 +1,17 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Link,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  TextArea,
-} from '../../components/ui.js';
+import { ConfirmDialog } from '../../components/confirm.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
+import { Badge, Button, Link, Notice, Select, TextArea } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { here, withQuery } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
-import { ConfirmDialog } from '../../components/confirm.js';
+import { api, can } from '../../lib/session.js';
 import { MemberPicker } from './member-picker.js';
-import { PagedList } from '../../components/paged-list.js';
 
 /**
  * Redemptions: by status and member, paged from the URL; a pending one fulfilled when the reward is
@@ -43,10 +31,11 @@ function Redeem(props: { onDone: (r: Redemption) => void; onCancel: () => void }
   );
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Redeem"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             loyalty.CreateRedemptionBodySchema,
@@ -76,61 +65,55 @@ function Redeem(props: { onDone: (r: Redemption) => void; onCancel: () => void }
         error={form.errors.rewardId && (rewardId ? form.errors.rewardId : 'Choose a reward')}
       />
       <TextArea label="Notes" name="notes" value={notes} onValue={setNotes} error={form.errors.notes} />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Redeem
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Redemptions(_props: ScreenProps) {
   const query = here.value.query;
-  const page = pageOf(query);
   const status = oneOf(query, 'status', loyalty.REDEMPTION_STATUSES);
   const memberId = query.get('memberId') || undefined;
-  const [redeeming, setRedeeming] = useState(false);
   const [moving, setMoving] = useState<{ redemption: Redemption; to: 'fulfilled' | 'cancelled' } | null>(
     null,
   );
   const [notice, setNotice] = useState<string | null>(null);
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.loyalty.redemptions.listRedemptions({
-          query: { status, memberId, ...pageQuery(page, SIZE) },
-        }),
-      ),
-    [page, status, memberId],
+  const list = usePagedList(
+    SIZE,
+    (paging) => api.value.loyalty.redemptions.listRedemptions({ query: { status, memberId, ...paging } }),
+    (answer) => ({ rows: answer.data, total: answer.totalCount }),
+    [status, memberId],
   );
   const canMove = can('updateRedemption');
   return (
     <>
-      <PageHeader title="Redemptions">
-        <ExportButton route={contract.loyalty.redemptions.listRedemptions} query={{ status, memberId }} />
-        {can('createRedemption') ? (
-          <Button kind="primary" onClick={() => setRedeeming(true)}>
-            Redeem a reward
-          </Button>
-        ) : null}
-      </PageHeader>
-      <StatusTabs label="Redemption status" values={loyalty.REDEMPTION_STATUSES} current={status} />
-      {memberId ? (
-        <Notice>
-          Redemptions of one member.{' '}
-          <Link to={withQuery({ memberId: null, page: null })}>Show every member’s</Link>
-        </Notice>
-      ) : null}
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.data, total: list.data.totalCount }}
-        page={page}
-        size={SIZE}
+      <ListPage
+        title="Redemptions"
+        export={{ route: contract.loyalty.redemptions.listRedemptions, query: { status, memberId } }}
+        create={{
+          operation: 'createRedemption',
+          label: 'Redeem a reward',
+          form: (close) => (
+            <Redeem
+              onCancel={close}
+              onDone={(r) => {
+                close();
+                setNotice(`${r.rewardName} redeemed for ${r.memberName}: voucher ${r.voucherCode}.`);
+                list.reload();
+              }}
+            />
+          ),
+        }}
+        tabs={{ label: 'Redemption status', values: loyalty.REDEMPTION_STATUSES, current: status }}
+        filters={
+          memberId ? (
+            <Notice>
+              Redemptions of one member.{' '}
+              <Link to={withQuery({ memberId: null, page: null })}>Show every member’s</Link>
+            </Notice>
+          ) : null
+        }
+        notice={notice}
+        list={list}
         filtered={{
           active: !!(status || memberId),
           title: status ? `No ${status} redemptions` : 'No redemptions of this member',
@@ -140,77 +123,55 @@ export default function Redemptions(_props: ScreenProps) {
         empty={{
           title: 'No redemptions yet',
           children: (
-            <>
-              <p>
-                When a member spends points on a <Link to="/loyalty/rewards">reward</Link> a voucher is issued
-                and listed here until it is fulfilled.
-              </p>
-            </>
+            <p>
+              When a member spends points on a <Link to="/loyalty/rewards">reward</Link> a voucher is issued
+              and listed here until it is fulfilled.
+            </p>
           ),
         }}
-      >
-        {(rows) => (
-          <>
-            <Table
-              caption="Redemptions"
-              rows={rows}
-              rowKey={(r) => r.publicId}
-              columns={[
-                { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
-                {
-                  label: 'Member',
-                  render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
-                },
-                { label: 'Reward', render: (r) => r.rewardName },
-                { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
-                { label: 'Status', render: (r) => <Badge value={r.status} /> },
-                { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
-                {
-                  label: 'Fulfilled or expires',
-                  render: (r) =>
-                    r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`,
-                },
-                ...(canMove
-                  ? [
-                      {
-                        label: 'Actions',
-                        render: (r: Redemption) =>
-                          r.status === 'pending' ? (
-                            <div class="row-actions">
-                              <Button
-                                kind="primary"
-                                onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
-                              >
-                                Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
-                              </Button>
-                              <Button
-                                kind="danger"
-                                onClick={() => setMoving({ redemption: r, to: 'cancelled' })}
-                              >
-                                Cancel<span class="visually-hidden"> {r.voucherCode}</span>
-                              </Button>
-                            </div>
-                          ) : (
-                            '—'
-                          ),
-                      },
-                    ]
-                  : []),
-              ]}
-            />
-          </>
-        )}
-      </PagedList>
-      <Dialog title="Redeem a reward" open={redeeming} onClose={() => setRedeeming(false)}>
-        <Redeem
-          onCancel={() => setRedeeming(false)}
-          onDone={(r) => {
-            setRedeeming(false);
-            setNotice(`${r.rewardName} redeemed for ${r.memberName}: voucher ${r.voucherCode}.`);
-            list.reload();
-          }}
-        />
-      </Dialog>
+        table={{
+          caption: 'Redemptions',
+          rowKey: (r) => r.publicId,
+          columns: [
+            { label: 'Voucher', render: (r) => <code>{r.voucherCode}</code> },
+            {
+              label: 'Member',
+              render: (r) => <Link to={`/loyalty/members/${r.memberId}`}>{r.memberName}</Link>,
+            },
+            { label: 'Reward', render: (r) => r.rewardName },
+            { label: 'Points', numeric: true, render: (r) => number(r.pointsSpent) },
+            { label: 'Status', render: (r) => <Badge value={r.status} /> },
+            { label: 'Redeemed', render: (r) => dateTime(r.redeemedAt) },
+            {
+              label: 'Fulfilled or expires',
+              render: (r) => (r.fulfilledAt ? dateTime(r.fulfilledAt) : `Expires ${dateTime(r.expiresAt)}`),
+            },
+            ...(canMove
+              ? [
+                  {
+                    label: 'Actions',
+                    render: (r: Redemption) =>
+                      r.status === 'pending' ? (
+                        <div class="row-actions">
+                          <Button
+                            kind="primary"
+                            onClick={() => setMoving({ redemption: r, to: 'fulfilled' })}
+                          >
+                            Fulfil<span class="visually-hidden"> {r.voucherCode}</span>
+                          </Button>
+                          <Button kind="danger" onClick={() => setMoving({ redemption: r, to: 'cancelled' })}>
+                            Cancel<span class="visually-hidden"> {r.voucherCode}</span>
+                          </Button>
+                        </div>
+                      ) : (
+                        '—'
+                      ),
+                  },
+                ]
+              : []),
+          ],
+        }}
+      />
       {moving ? (
         <ConfirmDialog
           open

@@ -1,30 +1,19 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Notice,
-  PageHeader,
-  Table,
-  TextArea,
-} from '../../components/ui.js';
-import { date, number } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
-import { here } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
-import { MemberPicker } from './member-picker.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
+import { Badge, Button, Dialog, Field, TextArea } from '../../components/ui.js';
+import { date, number } from '../../lib/format.js';
+import { useForm } from '../../lib/forms.js';
+import { useWholeList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { integerOf } from '../../lib/numbers.js';
+import { here } from '../../lib/router.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { api, can } from '../../lib/session.js';
+import { MemberPicker } from './member-picker.js';
 import { actionsColumn, EditDialog } from './editable.js';
-import { PagedList } from '../../components/paged-list.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a
@@ -46,10 +35,11 @@ function ReminderForm(props: {
   const [active, setActive] = useState(r?.isActive ?? true);
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit={r ? 'Save reminder' : 'Add reminder'}
+      onCancel={props.onCancel}
+      onSubmit={() => {
         const input = {
           name,
           intervalDays: integerOf(interval),
@@ -103,14 +93,7 @@ function ReminderForm(props: {
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         Active: members are reminded
       </label>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {r ? 'Save reminder' : 'Add reminder'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -118,10 +101,11 @@ function Complete(props: { reminder: Reminder; onDone: (message: string) => void
   const [memberId, setMemberId] = useState('');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Record service"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(loyalty.CompleteReminderBodySchema, { memberId }, (body) =>
             unwrap(
@@ -145,22 +129,16 @@ function Complete(props: { reminder: Reminder; onDone: (message: string) => void
         onValue={setMemberId}
         error={form.errors.memberId && (memberId ? form.errors.memberId : 'Choose a member')}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Record service
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Reminders(_props: ScreenProps) {
   const shown = oneOf(here.value.query, 'active', ['yes', 'no'] as const);
   const filters = { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' } as const;
-  const list = useLoad(
-    async () => (await unwrap(api.value.loyalty.reminders.listReminders({ query: filters }))).data,
+  const list = useWholeList(
+    () => api.value.loyalty.reminders.listReminders({ query: filters }),
+    (answer) => answer.data,
     [shown],
   );
   const [editing, setEditing] = useState<Reminder | 'new' | null>(null);
@@ -170,26 +148,19 @@ export default function Reminders(_props: ScreenProps) {
   const anyAction = can('completeReminder') || can('updateReminder') || can('deleteReminder');
   return (
     <>
-      <PageHeader title="Service reminders">
-        <ExportButton route={contract.loyalty.reminders.listReminders} query={filters} />
-        {can('createReminder') ? (
-          <Button kind="primary" onClick={() => setEditing('new')}>
-            Add reminder
-          </Button>
-        ) : null}
-      </PageHeader>
-      <StatusTabs
-        label="Reminders shown"
-        param="active"
-        values={['yes', 'no']}
-        names={{ yes: 'Active', no: 'Inactive' }}
-        current={shown}
-      />
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data, total: list.data.length }}
+      <ListPage
+        title="Service reminders"
+        export={{ route: contract.loyalty.reminders.listReminders, query: filters }}
+        create={{ operation: 'createReminder', label: 'Add reminder', onClick: () => setEditing('new') }}
+        tabs={{
+          label: 'Reminders shown',
+          param: 'active',
+          values: ['yes', 'no'],
+          names: { yes: 'Active', no: 'Inactive' },
+          current: shown,
+        }}
+        notice={notice}
+        list={list}
         filtered={{
           active: !!shown,
           title: shown === 'yes' ? 'No active reminders' : 'No inactive reminders',
@@ -198,51 +169,41 @@ export default function Reminders(_props: ScreenProps) {
         }}
         empty={{
           title: 'No service reminders yet',
-          children: (
-            <>
-              <p>
-                {can('createReminder')
-                  ? 'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.'
-                  : 'Reminders appear here once someone with loyalty permissions adds them.'}
-              </p>
-            </>
-          ),
+          canAdd:
+            'Add a service members come back for, such as a yearly bike check; record it for a member to award bonus points and set the next date.',
+          cannotAdd: 'Reminders appear here once someone with loyalty permissions adds them.',
         }}
-      >
-        {(rows) => (
-          <Table
-            caption="Service reminders"
-            rows={rows}
-            rowKey={(r) => r.publicId}
-            columns={[
-              {
-                label: 'Service',
-                render: (r) => (
-                  <>
-                    {r.name}
-                    {r.description ? <small class="hint block">{r.description}</small> : null}
-                  </>
-                ),
-              },
-              { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
-              { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
-              { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-              { label: 'Added', render: (r) => date(r.dateCreated) },
-              ...actionsColumn<Reminder>({
-                show: anyAction,
-                before: (r) =>
-                  can('completeReminder') && r.isActive ? (
-                    <Button kind="primary" onClick={() => setCompleting(r)}>
-                      Record service<span class="visually-hidden"> {r.name}</span>
-                    </Button>
-                  ) : null,
-                onEdit: can('updateReminder') ? setEditing : undefined,
-                onDelete: can('deleteReminder') ? setDeleting : undefined,
-              }),
-            ]}
-          />
-        )}
-      </PagedList>
+        table={{
+          caption: 'Service reminders',
+          rowKey: (r) => r.publicId,
+          columns: [
+            {
+              label: 'Service',
+              render: (r) => (
+                <>
+                  {r.name}
+                  {r.description ? <small class="hint block">{r.description}</small> : null}
+                </>
+              ),
+            },
+            { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
+            { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
+            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+            { label: 'Added', render: (r) => date(r.dateCreated) },
+            ...actionsColumn<Reminder>({
+              show: anyAction,
+              before: (r) =>
+                can('completeReminder') && r.isActive ? (
+                  <Button kind="primary" onClick={() => setCompleting(r)}>
+                    Record service<span class="visually-hidden"> {r.name}</span>
+                  </Button>
+                ) : null,
+              onEdit: can('updateReminder') ? setEditing : undefined,
+              onDelete: can('deleteReminder') ? setDeleting : undefined,
+            }),
+          ],
+        }}
+      />
       <EditDialog editing={editing} addTitle="Add a service reminder" onClose={() => setEditing(null)}>
         <ReminderForm
           key={editing === 'new' ? 'new' : editing?.publicId}

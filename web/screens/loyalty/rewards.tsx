@@ -1,29 +1,18 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  ErrorMessage,
-  Field,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  TextArea,
-} from '../../components/ui.js';
-import { number } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
-import { here } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
-import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
+import { Badge, Field, Select, TextArea } from '../../components/ui.js';
+import { number } from '../../lib/format.js';
+import { useForm } from '../../lib/forms.js';
+import { useWholeList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
+import { here } from '../../lib/router.js';
+import type { ScreenProps } from '../../lib/screen.js';
+import { api, can } from '../../lib/session.js';
 import { actionsColumn, EditDialog } from './editable.js';
-import { PagedList } from '../../components/paged-list.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
 
@@ -47,10 +36,11 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
   const [active, setActive] = useState(r?.isActive ?? true);
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit={r ? 'Save reward' : 'Add reward'}
+      onCancel={props.onCancel}
+      onSubmit={() => {
         const input = {
           name,
           pointsCost: integerOf(cost),
@@ -128,22 +118,16 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         Offered to members
       </label>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {r ? 'Save reward' : 'Add reward'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Rewards(_props: ScreenProps) {
   const shown = oneOf(here.value.query, 'offered', ['yes', 'no'] as const);
   const filters = { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' } as const;
-  const list = useLoad(
-    async () => (await unwrap(api.value.loyalty.rewards.listRewards({ query: filters }))).data,
+  const list = useWholeList(
+    () => api.value.loyalty.rewards.listRewards({ query: filters }),
+    (answer) => answer.data,
     [shown],
   );
   const [editing, setEditing] = useState<Reward | 'new' | null>(null);
@@ -152,26 +136,19 @@ export default function Rewards(_props: ScreenProps) {
   const actions = can('updateReward') || can('deleteReward');
   return (
     <>
-      <PageHeader title="Rewards">
-        <ExportButton route={contract.loyalty.rewards.listRewards} query={filters} />
-        {can('createReward') ? (
-          <Button kind="primary" onClick={() => setEditing('new')}>
-            Add reward
-          </Button>
-        ) : null}
-      </PageHeader>
-      <StatusTabs
-        label="Rewards shown"
-        param="offered"
-        values={['yes', 'no']}
-        names={{ yes: 'Offered', no: 'Withdrawn' }}
-        current={shown}
-      />
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data, total: list.data.length }}
+      <ListPage
+        title="Rewards"
+        export={{ route: contract.loyalty.rewards.listRewards, query: filters }}
+        create={{ operation: 'createReward', label: 'Add reward', onClick: () => setEditing('new') }}
+        tabs={{
+          label: 'Rewards shown',
+          param: 'offered',
+          values: ['yes', 'no'],
+          names: { yes: 'Offered', no: 'Withdrawn' },
+          current: shown,
+        }}
+        notice={notice}
+        list={list}
         filtered={{
           active: !!shown,
           title: shown === 'yes' ? 'No reward is offered' : 'No withdrawn rewards',
@@ -180,60 +157,49 @@ export default function Rewards(_props: ScreenProps) {
         }}
         empty={{
           title: 'No rewards yet',
-          children: (
-            <>
-              <p>
-                {can('createReward')
-                  ? 'Add what members can spend their points on: a free coffee, 10% off, a service.'
-                  : 'Rewards appear here once someone with loyalty permissions adds them.'}
-              </p>
-            </>
-          ),
+          canAdd: 'Add what members can spend their points on: a free coffee, 10% off, a service.',
+          cannotAdd: 'Rewards appear here once someone with loyalty permissions adds them.',
         }}
-      >
-        {(rows) => (
-          <Table
-            caption="Rewards"
-            rows={rows}
-            rowKey={(r) => r.publicId}
-            columns={[
-              {
-                label: 'Reward',
-                render: (r) => (
-                  <>
-                    {r.name}
-                    {r.description ? <small class="hint block">{r.description}</small> : null}
-                  </>
-                ),
-              },
-              {
-                label: 'Type',
-                render: (r) =>
-                  r.rewardType === 'discount' && r.discountPercent !== null
-                    ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
-                    : TYPE_NAMES[r.rewardType],
-              },
-              { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
-              {
-                label: 'Voucher valid',
-                numeric: true,
-                render: (r) => `${number(r.voucherValidityDays)} days`,
-              },
-              {
-                label: 'Redeemed',
-                numeric: true,
-                render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
-              },
-              { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
-              ...actionsColumn<Reward>({
-                show: actions,
-                onEdit: can('updateReward') ? setEditing : undefined,
-                onDelete: can('deleteReward') ? setDeleting : undefined,
-              }),
-            ]}
-          />
-        )}
-      </PagedList>
+        table={{
+          caption: 'Rewards',
+          rowKey: (r) => r.publicId,
+          columns: [
+            {
+              label: 'Reward',
+              render: (r) => (
+                <>
+                  {r.name}
+                  {r.description ? <small class="hint block">{r.description}</small> : null}
+                </>
+              ),
+            },
+            {
+              label: 'Type',
+              render: (r) =>
+                r.rewardType === 'discount' && r.discountPercent !== null
+                  ? `${TYPE_NAMES.discount} ${r.discountPercent}%`
+                  : TYPE_NAMES[r.rewardType],
+            },
+            { label: 'Cost', numeric: true, render: (r) => `${number(r.pointsCost)} points` },
+            {
+              label: 'Voucher valid',
+              numeric: true,
+              render: (r) => `${number(r.voucherValidityDays)} days`,
+            },
+            {
+              label: 'Redeemed',
+              numeric: true,
+              render: (r) => (r.totalRedemptions > 0 ? number(r.totalRedemptions) : '0'),
+            },
+            { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
+            ...actionsColumn<Reward>({
+              show: actions,
+              onEdit: can('updateReward') ? setEditing : undefined,
+              onDelete: can('deleteReward') ? setDeleting : undefined,
+            }),
+          ],
+        }}
+      />
       <EditDialog editing={editing} addTitle="Add a reward" onClose={() => setEditing(null)}>
         <RewardForm
           key={editing === 'new' ? 'new' : editing?.publicId}

@@ -4,6 +4,7 @@ import { number, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { api } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
+import { TierName } from './tier-name.js';
 
 /** The program in numbers: members, points issued and redeemed, and how members spread over tiers. */
 
@@ -55,18 +56,7 @@ export default function Stats(_props: ScreenProps) {
             columns={[
               {
                 label: 'Tier',
-                render: (t) => (
-                  <span class="tier-name">
-                    <span
-                      class="swatch"
-                      aria-hidden="true"
-                      ref={(el) => {
-                        if (el) el.style.background = t.color;
-                      }}
-                    />
-                    {t.name}
-                  </span>
-                ),
+                render: (t) => <TierName name={t.name} color={t.color} />,
               },
               { label: 'Members', numeric: true, render: (t) => number(t.count) },
               {

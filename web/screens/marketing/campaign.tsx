@@ -1,29 +1,17 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { BmsApiError, contract, marketing, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  Empty,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Pager,
-  Table,
-} from '../../components/ui.js';
+import { Badge, Button, Dialog, ErrorMessage, Field, Link, Notice, PageHeader } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { RecordUnavailable } from '../../components/record.js';
+import { ListSection } from '../../components/list-page.js';
+import { usePagedList } from '../../lib/list-query.js';
 import { dateTime, number, percent } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
-import { oneOf, pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
-import { here, withQuery } from '../../lib/router.js';
+import { oneOf } from '../../lib/lists.js';
+import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 
 /**
@@ -77,10 +65,11 @@ function ScheduleForm(props: {
   const [at, setAt] = useState('');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Schedule"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         const when = at ? new Date(at) : null;
         void form
           .submit(
@@ -106,14 +95,7 @@ function ScheduleForm(props: {
         hint="Your local time; it must be ahead."
         required
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Schedule
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -251,74 +233,58 @@ function Analytics(props: { analytics: marketing.Analytics; campaign: Campaign }
 }
 
 function Recipients(props: { campaign: Campaign; version: number }) {
-  const query = here.value.query;
-  const page = pageOf(query);
-  const status = oneOf(query, 'recipients', marketing.RECIPIENT_STATUSES);
-  const size = 25;
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.marketing.campaigns.listCampaignRecipients({
-          params: { id: props.campaign.id },
-          query: { status, ...pageQuery(page, size) },
-        }),
-      ),
-    [props.campaign.id, page, status, props.version],
+  const status = oneOf(here.value.query, 'recipients', marketing.RECIPIENT_STATUSES);
+  const list = usePagedList(
+    25,
+    (paging) =>
+      api.value.marketing.campaigns.listCampaignRecipients({
+        params: { id: props.campaign.id },
+        query: { status, ...paging },
+      }),
+    (answer) => ({ rows: answer.recipients, total: answer.total_count }),
+    [props.campaign.id, status, props.version],
   );
   return (
-    <section aria-labelledby="campaign-recipients">
-      <div class="section-header">
-        <h2 id="campaign-recipients">Recipients</h2>
-        <ExportButton
-          route={contract.marketing.campaigns.listCampaignRecipients}
-          params={{ id: props.campaign.id }}
-          query={{ status }}
-          what={`the recipients of ${props.campaign.name}`}
-        />
-      </div>
-      <StatusTabs
-        label="Recipient status"
-        param="recipients"
-        values={marketing.RECIPIENT_STATUSES}
-        current={status}
-      />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.recipients.length === 0 ? (
-        <Empty title={status ? `No ${status} recipients` : 'No recipients yet'}>
-          <p>
-            {status ? (
-              <Link to={withQuery({ recipients: null, page: null })}>Show every recipient</Link>
-            ) : (
-              'Recipients are the eligible contacts of the segment, taken when sending starts.'
-            )}
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <Table
-            caption={status ? `${status} recipients` : 'Recipients'}
-            rows={list.data.recipients}
-            rowKey={(r) => r.email}
-            columns={[
-              { label: 'Email', render: (r) => r.email },
-              { label: 'Status', render: (r) => <Badge value={r.status} /> },
-              { label: 'Sent', render: (r) => dateTime(r.sent_at) },
-              { label: 'Opened', render: (r) => dateTime(r.opened_at) },
-              { label: 'Clicked', render: (r) => dateTime(r.clicked_at) },
-              { label: 'Error', render: (r) => r.error ?? '—' },
-            ]}
-          />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, size)}
-          />
-        </>
-      )}
-    </section>
+    <ListSection
+      id="campaign-recipients"
+      title="Recipients"
+      export={{
+        route: contract.marketing.campaigns.listCampaignRecipients,
+        params: { id: props.campaign.id },
+        query: { status },
+        what: `the recipients of ${props.campaign.name}`,
+      }}
+      tabs={{
+        label: 'Recipient status',
+        param: 'recipients',
+        values: marketing.RECIPIENT_STATUSES,
+        current: status,
+      }}
+      list={list}
+      filtered={{
+        active: !!status,
+        title: `No ${status} recipients`,
+        clear: ['recipients'],
+        show: 'Show every recipient',
+        after: '',
+      }}
+      empty={{
+        title: 'No recipients yet',
+        children: <p>Recipients are the eligible contacts of the segment, taken when sending starts.</p>,
+      }}
+      table={{
+        caption: status ? `${status} recipients` : 'Recipients',
+        rowKey: (r) => r.email,
+        columns: [
+          { label: 'Email', render: (r) => r.email },
+          { label: 'Status', render: (r) => <Badge value={r.status} /> },
+          { label: 'Sent', render: (r) => dateTime(r.sent_at) },
+          { label: 'Opened', render: (r) => dateTime(r.opened_at) },
+          { label: 'Clicked', render: (r) => dateTime(r.clicked_at) },
+          { label: 'Error', render: (r) => r.error ?? '—' },
+        ],
+      }}
+    />
   );
 }
 
@@ -342,18 +308,15 @@ export default function CampaignScreen({ params }: ScreenProps) {
     return () => clearTimeout(timer);
   }, [load.data]);
 
-  if (load.error && !load.data) {
+  if (!load.data) {
     return (
-      <>
-        <PageHeader title="Campaign" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/marketing/campaigns">Back to campaigns</Link>
-        </p>
-      </>
+      <RecordUnavailable
+        title="Campaign"
+        load={load}
+        list={{ to: '/marketing/campaigns', name: 'Campaigns' }}
+      />
     );
   }
-  if (!load.data) return <Loading />;
   const { campaign, template, segment, analytics } = load.data;
   const moves = movesOf(campaign);
   const done = (message: string, next: Campaign['status']) => {

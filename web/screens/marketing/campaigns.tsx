@@ -1,28 +1,16 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  PageHeader,
-  Select,
-  Table,
-} from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
+import { Badge, ErrorMessage, Field, Link, Loading, Select } from '../../components/ui.js';
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
-import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
-import { PagedList } from '../../components/paged-list.js';
+import { api } from '../../lib/session.js';
 
 /** Campaigns: by status, paged from the URL; a new draft made here of a template and a segment. */
 
@@ -52,10 +40,11 @@ function NewCampaign(props: { onCancel: () => void }) {
   const { templates, segments } = choices.data;
   const optional = (text: string) => text.trim() || undefined;
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Create draft"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             marketing.CreateCampaignBodySchema,
@@ -142,84 +131,57 @@ function NewCampaign(props: { onCancel: () => void }) {
           error={form.errors.reply_to}
         />
       </details>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Create draft
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Campaigns(_props: ScreenProps) {
-  const query = here.value.query;
-  const page = pageOf(query);
-  const status = oneOf(query, 'status', marketing.CAMPAIGN_STATUSES);
-  const [creating, setCreating] = useState(false);
-  const list = useLoad(
-    () =>
-      unwrap(api.value.marketing.campaigns.listCampaigns({ query: { status, ...pageQuery(page, SIZE) } })),
-    [page, status],
+  const status = oneOf(here.value.query, 'status', marketing.CAMPAIGN_STATUSES);
+  const list = usePagedList(
+    SIZE,
+    (paging) => api.value.marketing.campaigns.listCampaigns({ query: { status, ...paging } }),
+    (answer) => ({ rows: answer.campaigns, total: answer.total_count }),
+    [status],
   );
   return (
-    <>
-      <PageHeader title="Campaigns">
-        <ExportButton route={contract.marketing.campaigns.listCampaigns} query={{ status }} />
-        {can('createCampaign') ? (
-          <Button kind="primary" onClick={() => setCreating(true)}>
-            New campaign
-          </Button>
-        ) : null}
-      </PageHeader>
-      <StatusTabs label="Campaign status" values={marketing.CAMPAIGN_STATUSES} current={status} />
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.campaigns, total: list.data.total_count }}
-        page={page}
-        size={SIZE}
-        filtered={{
-          active: !!status,
-          title: `No ${status} campaigns`,
-          clear: ['status'],
-          show: 'Show every campaign',
-        }}
-        empty={{
-          title: 'No campaigns yet',
-          children: (
-            <p>
-              {can('createCampaign')
-                ? 'Start one with New campaign: choose a template and a segment, check the draft, then send it or schedule it.'
-                : 'Campaigns appear here once someone with marketing permissions creates one.'}
-            </p>
-          ),
-        }}
-      >
-        {(rows) => (
-          <Table
-            caption="Campaigns"
-            rows={rows}
-            rowKey={(c) => c.id}
-            columns={[
-              { label: 'Name', render: (c) => <Link to={`/marketing/campaigns/${c.id}`}>{c.name}</Link> },
-              { label: 'Status', render: (c) => <Badge value={c.status} /> },
-              {
-                label: 'Recipients',
-                numeric: true,
-                render: (c) => (c.recipients_count ? number(c.recipients_count) : '—'),
-              },
-              { label: 'Scheduled', render: (c) => dateTime(c.scheduled_at) },
-              { label: 'Sent', render: (c) => dateTime(c.sent_at) },
-              { label: 'Created', render: (c) => dateTime(c.created_at) },
-            ]}
-          />
-        )}
-      </PagedList>
-      <Dialog title="New campaign" open={creating} onClose={() => setCreating(false)}>
-        <NewCampaign onCancel={() => setCreating(false)} />
-      </Dialog>
-    </>
+    <ListPage
+      title="Campaigns"
+      export={{ route: contract.marketing.campaigns.listCampaigns, query: { status } }}
+      create={{
+        operation: 'createCampaign',
+        label: 'New campaign',
+        form: (close) => <NewCampaign onCancel={close} />,
+      }}
+      tabs={{ label: 'Campaign status', values: marketing.CAMPAIGN_STATUSES, current: status }}
+      list={list}
+      filtered={{
+        active: !!status,
+        title: `No ${status} campaigns`,
+        clear: ['status'],
+        show: 'Show every campaign',
+      }}
+      empty={{
+        title: 'No campaigns yet',
+        canAdd:
+          'Start one with New campaign: choose a template and a segment, check the draft, then send it or schedule it.',
+        cannotAdd: 'Campaigns appear here once someone with marketing permissions creates one.',
+      }}
+      table={{
+        caption: 'Campaigns',
+        rowKey: (c) => c.id,
+        columns: [
+          { label: 'Name', render: (c) => <Link to={`/marketing/campaigns/${c.id}`}>{c.name}</Link> },
+          { label: 'Status', render: (c) => <Badge value={c.status} /> },
+          {
+            label: 'Recipients',
+            numeric: true,
+            render: (c) => (c.recipients_count ? number(c.recipients_count) : '—'),
+          },
+          { label: 'Scheduled', render: (c) => dateTime(c.scheduled_at) },
+          { label: 'Sent', render: (c) => dateTime(c.sent_at) },
+          { label: 'Created', render: (c) => dateTime(c.created_at) },
+        ],
+      }}
+    />
   );
 }

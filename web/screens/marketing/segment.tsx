@@ -1,28 +1,26 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
-import { ExportButton } from '../../components/csv.js';
 import {
   Badge,
   Button,
   Dialog,
-  Empty,
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
-  Pager,
   Select,
-  Table,
   TextArea,
 } from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { RecordUnavailable } from '../../components/record.js';
+import { ListSection } from '../../components/list-page.js';
+import { usePagedList } from '../../lib/list-query.js';
 import { date, dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { here, navigate } from '../../lib/router.js';
+import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
@@ -316,64 +314,39 @@ function FilterBuilder(props: { segment: Segment; onSaved: (segment: Segment) =>
 }
 
 function Contacts(props: { segment: Segment; version: number }) {
-  const page = pageOf(here.value.query);
-  const size = 20;
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.marketing.segments.listSegmentContacts({
-          params: { id: props.segment.id },
-          query: pageQuery(page, size),
-        }),
-      ),
-    [props.segment.id, page, props.version],
+  const list = usePagedList(
+    20,
+    (paging) =>
+      api.value.marketing.segments.listSegmentContacts({ params: { id: props.segment.id }, query: paging }),
+    (answer) => ({ rows: answer.contacts, total: answer.total_count }),
+    [props.segment.id, props.version],
   );
   return (
-    <section aria-labelledby="segment-contacts">
-      <div class="section-header">
-        <h2 id="segment-contacts">Contacts</h2>
-        <ExportButton
-          route={contract.marketing.segments.listSegmentContacts}
-          params={{ id: props.segment.id }}
-          what={`the contacts in ${props.segment.name}`}
-        />
-      </div>
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.contacts.length === 0 ? (
-        <Empty title={page > 1 ? `There is no page ${page}` : 'No contact is in this segment'}>
-          <p>
-            {page > 1 ? (
-              <Link to={`/marketing/segments/${props.segment.id}`}>Go to the first page</Link>
-            ) : (
-              'Loosen the conditions above, or add customers who meet them.'
-            )}
-          </p>
-        </Empty>
-      ) : (
-        <>
-          <Table
-            caption={`Contacts in ${props.segment.name}`}
-            rows={list.data.contacts}
-            rowKey={(c) => c.id}
-            columns={[
-              { label: 'Name', render: (c) => <Link to={`/customers/${c.id}`}>{c.name}</Link> },
-              { label: 'Email', render: (c) => c.email ?? '—' },
-              { label: 'Company', render: (c) => c.company ?? '—' },
-              { label: 'Marketing email', render: (c) => (c.unsubscribed ? 'Opted out' : 'Subscribed') },
-              { label: 'Added', render: (c) => date(c.created_at) },
-            ]}
-          />
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, size)}
-          />
-        </>
-      )}
-    </section>
+    <ListSection
+      id="segment-contacts"
+      title="Contacts"
+      export={{
+        route: contract.marketing.segments.listSegmentContacts,
+        params: { id: props.segment.id },
+        what: `the contacts in ${props.segment.name}`,
+      }}
+      list={list}
+      empty={{
+        title: 'No contact is in this segment',
+        children: <p>Loosen the conditions above, or add customers who meet them.</p>,
+      }}
+      table={{
+        caption: `Contacts in ${props.segment.name}`,
+        rowKey: (c) => c.id,
+        columns: [
+          { label: 'Name', render: (c) => <Link to={`/customers/${c.id}`}>{c.name}</Link> },
+          { label: 'Email', render: (c) => c.email ?? '—' },
+          { label: 'Company', render: (c) => c.company ?? '—' },
+          { label: 'Marketing email', render: (c) => (c.unsubscribed ? 'Opted out' : 'Subscribed') },
+          { label: 'Added', render: (c) => date(c.created_at) },
+        ],
+      }}
+    />
   );
 }
 
@@ -382,10 +355,11 @@ function EditSegment(props: { segment: Segment; onSaved: (s: Segment) => void; o
   const [description, setDescription] = useState(props.segment.description ?? '');
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Save"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             marketing.UpdateSegmentBodySchema,
@@ -404,14 +378,7 @@ function EditSegment(props: { segment: Segment; onSaved: (s: Segment) => void; o
         onValue={setDescription}
         error={form.errors.description}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Save
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
@@ -423,18 +390,11 @@ export default function SegmentScreen({ params }: ScreenProps) {
   const [editing, setEditing] = useState(false);
   const archiving = useAction();
 
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Segment" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/marketing/segments">Back to segments</Link>
-        </p>
-      </>
+      <RecordUnavailable title="Segment" load={load} list={{ to: '/marketing/segments', name: 'Segments' }} />
     );
   }
-  if (!load.data) return <Loading />;
   const segment = current?.id === id ? current : load.data.segment;
   const adopt = (next: Segment) => {
     setCurrent(next);

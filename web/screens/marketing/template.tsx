@@ -7,12 +7,12 @@ import {
   ErrorMessage,
   Field,
   Link,
-  Loading,
   Notice,
   PageHeader,
   Select,
   TextArea,
 } from '../../components/ui.js';
+import { RecordUnavailable } from '../../components/record.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
@@ -302,18 +302,15 @@ export default function TemplateScreen({ params }: ScreenProps) {
   const load = useLoad(() => unwrap(api.value.marketing.templates.getTemplate({ params: { id } })), [id]);
   const [current, setCurrent] = useState<Template | null>(null);
   const [version, setVersion] = useState(0);
-  if (load.error) {
+  if (load.error || !load.data) {
     return (
-      <>
-        <PageHeader title="Template" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-        <p>
-          <Link to="/marketing/templates">Back to templates</Link>
-        </p>
-      </>
+      <RecordUnavailable
+        title="Template"
+        load={load}
+        list={{ to: '/marketing/templates', name: 'Templates' }}
+      />
     );
   }
-  if (!load.data) return <Loading />;
   const template = current?.id === id ? current : load.data.template;
   return (
     <>

@@ -1,27 +1,16 @@
 import { useState } from 'preact/hooks';
 import { contract, marketing, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
-import {
-  Badge,
-  Button,
-  Dialog,
-  ErrorMessage,
-  Field,
-  Link,
-  PageHeader,
-  Table,
-  TextArea,
-} from '../../components/ui.js';
+import { DialogForm } from '../../components/form-dialog.js';
+import { ListPage } from '../../components/list-page.js';
+import { Badge, Field, Link, TextArea } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useForm } from '../../lib/forms.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
-import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
-import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { StatusTabs } from '../../components/status-tabs.js';
-import { PagedList } from '../../components/paged-list.js';
+import { api } from '../../lib/session.js';
 
 /** Email templates: by status, paged from the URL; a new one started here and edited on its page. */
 
@@ -37,10 +26,11 @@ function NewTemplate(props: { onCancel: () => void }) {
   const [html, setHtml] = useState(STARTER);
   const form = useForm();
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
+    <DialogForm
+      form={form}
+      submit="Create template"
+      onCancel={props.onCancel}
+      onSubmit={() => {
         void form
           .submit(
             marketing.CreateTemplateBodySchema,
@@ -94,88 +84,58 @@ function NewTemplate(props: { onCancel: () => void }) {
         onValue={setHtml}
         error={form.errors.html_body}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          Create template
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Templates(_props: ScreenProps) {
-  const query = here.value.query;
-  const page = pageOf(query);
-  const status = oneOf(query, 'status', marketing.TEMPLATE_STATUSES);
-  const [creating, setCreating] = useState(false);
-  const list = useLoad(
-    () =>
-      unwrap(api.value.marketing.templates.listTemplates({ query: { status, ...pageQuery(page, SIZE) } })),
-    [page, status],
+  const status = oneOf(here.value.query, 'status', marketing.TEMPLATE_STATUSES);
+  const list = usePagedList(
+    SIZE,
+    (paging) => api.value.marketing.templates.listTemplates({ query: { status, ...paging } }),
+    (answer) => ({ rows: answer.templates, total: answer.total_count }),
+    [status],
   );
   return (
-    <>
-      <PageHeader title="Templates">
-        <ExportButton route={contract.marketing.templates.listTemplates} query={{ status }} />
-        {can('createTemplate') ? (
-          <Button kind="primary" onClick={() => setCreating(true)}>
-            New template
-          </Button>
-        ) : null}
-      </PageHeader>
-      <p class="lead">
-        The emails campaigns send: a subject and an HTML body with merge tags for each contact.
-      </p>
-      <StatusTabs label="Template status" values={marketing.TEMPLATE_STATUSES} current={status} />
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.templates, total: list.data.total_count }}
-        page={page}
-        size={SIZE}
-        filtered={{
-          active: !!status,
-          title: `No ${status} templates`,
-          clear: ['status'],
-          show: 'Show every template',
-        }}
-        empty={{
-          title: 'No templates yet',
-          children: (
-            <p>
-              {can('createTemplate')
-                ? 'Write the first email with New template; a campaign sends one template to one segment.'
-                : 'Templates appear here once someone with marketing permissions writes one.'}
-            </p>
-          ),
-        }}
-      >
-        {(rows) => (
-          <Table
-            caption="Templates"
-            rows={rows}
-            rowKey={(t) => t.id}
-            columns={[
-              { label: 'Name', render: (t) => <Link to={`/marketing/templates/${t.id}`}>{t.name}</Link> },
-              { label: 'Subject', render: (t) => t.subject },
-              {
-                label: 'From',
-                render: (t) =>
-                  t.from_email
-                    ? `${t.from_name ? `${t.from_name} ` : ''}<${t.from_email}>`
-                    : 'The default sender',
-              },
-              { label: 'Status', render: (t) => <Badge value={t.status} /> },
-              { label: 'Changed', render: (t) => dateTime(t.updated_at) },
-            ]}
-          />
-        )}
-      </PagedList>
-      <Dialog title="New template" open={creating} onClose={() => setCreating(false)}>
-        <NewTemplate onCancel={() => setCreating(false)} />
-      </Dialog>
-    </>
+    <ListPage
+      title="Templates"
+      export={{ route: contract.marketing.templates.listTemplates, query: { status } }}
+      create={{
+        operation: 'createTemplate',
+        label: 'New template',
+        form: (close) => <NewTemplate onCancel={close} />,
+      }}
+      lead="The emails campaigns send: a subject and an HTML body with merge tags for each contact."
+      tabs={{ label: 'Template status', values: marketing.TEMPLATE_STATUSES, current: status }}
+      list={list}
+      filtered={{
+        active: !!status,
+        title: `No ${status} templates`,
+        clear: ['status'],
+        show: 'Show every template',
+      }}
+      empty={{
+        title: 'No templates yet',
+        canAdd: 'Write the first email with New template; a campaign sends one template to one segment.',
+        cannotAdd: 'Templates appear here once someone with marketing permissions writes one.',
+      }}
+      table={{
+        caption: 'Templates',
+        rowKey: (t) => t.id,
+        columns: [
+          { label: 'Name', render: (t) => <Link to={`/marketing/templates/${t.id}`}>{t.name}</Link> },
+          { label: 'Subject', render: (t) => t.subject },
+          {
+            label: 'From',
+            render: (t) =>
+              t.from_email
+                ? `${t.from_name ? `${t.from_name} ` : ''}<${t.from_email}>`
+                : 'The default sender',
+          },
+          { label: 'Status', render: (t) => <Badge value={t.status} /> },
+          { label: 'Changed', render: (t) => dateTime(t.updated_at) },
+        ],
+      }}
+    />
   );
 }

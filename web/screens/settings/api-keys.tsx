@@ -3,7 +3,6 @@ import { auth, contract, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import {
   Button,
-  Dialog,
   Empty,
   ErrorMessage,
   Field,
@@ -13,6 +12,7 @@ import {
   Secret,
   Table,
 } from '../../components/ui.js';
+import { FormDialog } from '../../components/form-dialog.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { api, can, inSandbox } from '../../lib/session.js';
@@ -50,8 +50,7 @@ function CreateDialog(props: {
     setScope('full');
     props.onClose();
   };
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form
       .submit(
         auth.CreateApiKeyBodySchema,
@@ -65,50 +64,49 @@ function CreateDialog(props: {
       });
   };
   return (
-    <Dialog title="Create an API key" open={props.open} onClose={close}>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Name"
-          name="name"
-          value={name}
-          onValue={setName}
-          error={form.errors.name}
-          hint="What uses it, to recognise it later: “Till 1”, “Accounting sync”."
-          autoComplete="off"
-          required
-        />
-        <fieldset class="choice scopes">
-          <legend>Scope</legend>
-          {SCOPES.map((s) => (
-            <label key={s.value} class="scope">
-              <input
-                type="radio"
-                name="scope"
-                value={s.value}
-                checked={scope === s.value}
-                onChange={() => setScope(s.value)}
-              />
-              <span>
-                <strong>{s.label}</strong>
-                <small class="hint">{s.help}</small>
-              </span>
-            </label>
-          ))}
-          {form.errors.scope ? (
-            <small class="error" role="alert">
-              {form.errors.scope}
-            </small>
-          ) : null}
-        </fieldset>
-        <ErrorMessage message={form.message} />
-        <div class="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" kind="primary" busy={form.busy}>
-            Create key
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Create an API key"
+      open={props.open}
+      onClose={close}
+      form={form}
+      submit="Create key"
+      message={form.message}
+      onSubmit={submit}
+    >
+      <Field
+        label="Name"
+        name="name"
+        value={name}
+        onValue={setName}
+        error={form.errors.name}
+        hint="What uses it, to recognise it later: “Till 1”, “Accounting sync”."
+        autoComplete="off"
+        required
+      />
+      <fieldset class="choice scopes">
+        <legend>Scope</legend>
+        {SCOPES.map((s) => (
+          <label key={s.value} class="scope">
+            <input
+              type="radio"
+              name="scope"
+              value={s.value}
+              checked={scope === s.value}
+              onChange={() => setScope(s.value)}
+            />
+            <span>
+              <strong>{s.label}</strong>
+              <small class="hint">{s.help}</small>
+            </span>
+          </label>
+        ))}
+        {form.errors.scope ? (
+          <small class="error" role="alert">
+            {form.errors.scope}
+          </small>
+        ) : null}
+      </fieldset>
+    </FormDialog>
   );
 }
 

@@ -4,7 +4,6 @@ import { auth, BmsApiError, unwrap } from '../../../client/index.js';
 import {
   Badge,
   Button,
-  Dialog,
   ErrorMessage,
   Field,
   Loading,
@@ -12,6 +11,7 @@ import {
   PageHeader,
   Table,
 } from '../../components/ui.js';
+import { FormDialog } from '../../components/form-dialog.js';
 import { save } from '../../lib/download.js';
 import { dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad, type Load } from '../../lib/forms.js';
@@ -137,8 +137,7 @@ function CodeDialog(props: {
     setPassword('');
     props.onClose();
   };
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const sent = props.withPassword
       ? form.submit(auth.DisableTwoFactorBodySchema, { password, code }, async (body) => {
           await props.send(body);
@@ -153,41 +152,41 @@ function CodeDialog(props: {
     });
   };
   return (
-    <Dialog title={props.title} open={props.open} onClose={close}>
-      <form onSubmit={submit} noValidate>
-        <div class="dialog-body">{props.children}</div>
-        {props.withPassword ? (
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onValue={setPassword}
-            error={form.errors.password}
-            required
-          />
-        ) : null}
+    <FormDialog
+      title={props.title}
+      open={props.open}
+      onClose={close}
+      form={form}
+      submit={props.action}
+      kind={props.kind}
+      message={form.message}
+      onSubmit={submit}
+    >
+      <div class="dialog-body">{props.children}</div>
+      {props.withPassword ? (
         <Field
-          label="Code from your authenticator app"
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          value={code}
-          onValue={setCode}
-          error={form.errors.code}
-          hint={props.withPassword ? 'Or one of your recovery codes.' : undefined}
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onValue={setPassword}
+          error={form.errors.password}
           required
         />
-        <ErrorMessage message={form.message} />
-        <div class="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" kind={props.kind ?? 'primary'} busy={form.busy}>
-            {props.action}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      ) : null}
+      <Field
+        label="Code from your authenticator app"
+        name="code"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        value={code}
+        onValue={setCode}
+        error={form.errors.code}
+        hint={props.withPassword ? 'Or one of your recovery codes.' : undefined}
+        required
+      />
+    </FormDialog>
   );
 }
 

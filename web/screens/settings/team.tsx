@@ -4,7 +4,6 @@ import { ROLES, team, unwrap, type Role } from '../../../client/index.js';
 import {
   Badge,
   Button,
-  Dialog,
   Empty,
   ErrorMessage,
   Field,
@@ -15,6 +14,7 @@ import {
   Table,
   type Column,
 } from '../../components/ui.js';
+import { FormDialog } from '../../components/form-dialog.js';
 import { date, dateTime } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
@@ -43,8 +43,7 @@ function InviteDialog(props: {
     setRole('viewer');
     props.onClose();
   };
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form
       .submit(
         team.InviteBodySchema,
@@ -58,38 +57,37 @@ function InviteDialog(props: {
       });
   };
   return (
-    <Dialog title="Invite a team member" open={props.open} onClose={close}>
-      <form onSubmit={submit} noValidate>
-        <p class="hint">
-          They get an email with a link valid for 7 days. Accepting it makes them a member with this role.
-        </p>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={email}
-          onValue={setEmail}
-          error={form.errors.email}
-          required
-        />
-        <Select
-          label="Role"
-          name="role"
-          value={role}
-          options={assignable().map((r) => ({ value: r, label: `${roleLabel(r)}: ${ROLE_HELP[r]}` }))}
-          onValue={(value) => setRole(value as Role)}
-          error={form.errors.role}
-        />
-        <ErrorMessage message={form.message} />
-        <div class="dialog-actions">
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" kind="primary" busy={form.busy}>
-            Send invitation
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Invite a team member"
+      open={props.open}
+      onClose={close}
+      form={form}
+      submit="Send invitation"
+      message={form.message}
+      onSubmit={submit}
+    >
+      <p class="hint">
+        They get an email with a link valid for 7 days. Accepting it makes them a member with this role.
+      </p>
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="off"
+        value={email}
+        onValue={setEmail}
+        error={form.errors.email}
+        required
+      />
+      <Select
+        label="Role"
+        name="role"
+        value={role}
+        options={assignable().map((r) => ({ value: r, label: `${roleLabel(r)}: ${ROLE_HELP[r]}` }))}
+        onValue={(value) => setRole(value as Role)}
+        error={form.errors.role}
+      />
+    </FormDialog>
   );
 }
 

@@ -5,7 +5,6 @@ import { EventPicker, eventsMessage } from './event-picker.js';
 import {
   Badge,
   Button,
-  Dialog,
   Empty,
   ErrorMessage,
   Field,
@@ -17,6 +16,7 @@ import {
   Secret,
   Select,
 } from '../../components/ui.js';
+import { FormDialog } from '../../components/form-dialog.js';
 import { dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
@@ -54,8 +54,7 @@ function EditDialog(props: {
     setEvents(props.webhook.events);
     form.clear();
   }, [props.open]);
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     void form
       .submit(webhooks.UpdateWebhookBodySchema, { url: url.trim(), events }, async (body) => {
         await unwrap(api.value.webhooks.updateWebhook({ params: { id: props.webhook.id }, body }));
@@ -68,28 +67,27 @@ function EditDialog(props: {
       });
   };
   return (
-    <Dialog title="Edit endpoint" open={props.open} onClose={props.onClose}>
-      <form onSubmit={submit} noValidate>
-        <Field
-          label="Endpoint URL"
-          name="url"
-          type="url"
-          value={url}
-          onValue={setUrl}
-          error={form.errors.url}
-          autoComplete="off"
-          required
-        />
-        <EventPicker value={events} onValue={setEvents} error={eventsMessage(form.errors.events)} />
-        <ErrorMessage message={form.message} />
-        <div class="dialog-actions">
-          <Button onClick={props.onClose}>Cancel</Button>
-          <Button type="submit" kind="primary" busy={form.busy}>
-            Save changes
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Edit endpoint"
+      open={props.open}
+      onClose={props.onClose}
+      form={form}
+      submit="Save changes"
+      message={form.message}
+      onSubmit={submit}
+    >
+      <Field
+        label="Endpoint URL"
+        name="url"
+        type="url"
+        value={url}
+        onValue={setUrl}
+        error={form.errors.url}
+        autoComplete="off"
+        required
+      />
+      <EventPicker value={events} onValue={setEvents} error={eventsMessage(form.errors.events)} />
+    </FormDialog>
   );
 }
 

@@ -1,8 +1,9 @@
 import { general, unwrap } from '../../../../client/index.js';
-import { conflictOn, summaryOf } from '../../../lib/refusals.js';
+import { conflictOn } from '../../../lib/refusals.js';
 import { useDraft, useForm } from '../../../lib/forms.js';
 import { api } from '../../../lib/session.js';
-import { Button, ErrorMessage, Field } from '../../../components/ui.js';
+import { Field } from '../../../components/ui.js';
+import { DialogForm } from '../../../components/form-dialog.js';
 import { AddressFields, NameEmailPhone } from '../../../components/contact-fields.js';
 import { addressOf, pick } from '../../../lib/address.js';
 
@@ -69,8 +70,7 @@ export function CustomerForm(props: {
   const form = useForm();
   const existing = props.customer;
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const body = bodyOf(draft, Boolean(existing));
     const customers = api.value.general.customers;
     const saving = existing
@@ -87,7 +87,13 @@ export function CustomerForm(props: {
 
   const e = form.errors;
   return (
-    <form onSubmit={submit} noValidate class="customer-form">
+    <DialogForm
+      class="customer-form"
+      form={form}
+      submit={existing ? 'Save changes' : 'Add customer'}
+      onCancel={props.onCancel}
+      onSubmit={submit}
+    >
       <NameEmailPhone draft={draft} set={set} errors={e} />
       <Field label="Company" {...bind('company', e)} />
       <AddressFields
@@ -106,13 +112,6 @@ export function CustomerForm(props: {
         />{' '}
         Opted out of marketing email
       </label>
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {existing ? 'Save changes' : 'Add customer'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }

@@ -1,34 +1,23 @@
 import { useState } from 'preact/hooks';
 import { contract, general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
-import { ExportButton } from '../../../components/csv.js';
 import { ImportButton } from '../../../components/csv-import.js';
-import {
-  Button,
-  Dialog,
-  Empty,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Pager,
-  Select,
-  Table,
-  TextArea,
-  type Column,
-} from '../../../components/ui.js';
-import { conflictOn, summaryOf } from '../../../lib/refusals.js';
+import { DialogForm } from '../../../components/form-dialog.js';
+import { Filters, ListPage } from '../../../components/list-page.js';
+import { Button, Dialog, Field, Loading, Select, TextArea, type Column } from '../../../components/ui.js';
+import { conflictOn } from '../../../lib/refusals.js';
 import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
 import { date, money, number } from '../../../lib/format.js';
-import { useDraft, useForm, useLoad } from '../../../lib/forms.js';
+import { useDraft, useForm } from '../../../lib/forms.js';
 import { decimalText } from '../../../lib/lines.js';
-import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
-import { here, useQueryText, withQuery } from '../../../lib/router.js';
+import { usePagedList } from '../../../lib/list-query.js';
+import { apiSort, sortOf } from '../../../lib/lists.js';
+import { here, useQueryText } from '../../../lib/router.js';
 import { api, can } from '../../../lib/session.js';
 
 /** Products: searched, sorted and paged from the URL; added, changed and deleted in dialogs. */
+
+const SIZE = 20;
 
 interface Draft {
   name: string;
@@ -64,8 +53,7 @@ function ProductForm(props: {
   const form = useForm();
   const currencies = currencyOptions();
 
-  const submit = (event: Event) => {
-    event.preventDefault();
+  const submit = () => {
     const body: Record<string, unknown> = {
       name: draft.name,
       sku: draft.sku,
@@ -90,7 +78,12 @@ function ProductForm(props: {
 
   const e = form.errors;
   return (
-    <form onSubmit={submit} noValidate>
+    <DialogForm
+      form={form}
+      submit={existing ? 'Save changes' : 'Add product'}
+      onCancel={props.onCancel}
+      onSubmit={submit}
+    >
       <Field label="Name" {...bind('name', e)} required />
       <Field
         label="SKU"
@@ -110,31 +103,25 @@ function ProductForm(props: {
         onValue={set('description')}
         error={e.description}
       />
-      <ErrorMessage message={summaryOf(form)} />
-      <div class="dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
-        <Button type="submit" kind="primary" busy={form.busy}>
-          {existing ? 'Save changes' : 'Add product'}
-        </Button>
-      </div>
-    </form>
+    </DialogForm>
   );
 }
 
 export default function Products() {
   const query = here.value.query;
-  const page = pageOf(query);
   const sort = sortOf(query, general.PRODUCT_SORT_FIELDS);
-  const search = query.get('search') ?? '';
+  const search = query.get('search') || undefined;
   const [searchText, setSearchText] = useQueryText('search');
   const base = useBaseCurrency();
   const [editing, setEditing] = useState<general.Product | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const filters = { sort: apiSort(sort), search: search || undefined };
-  const list = useLoad(
-    () => unwrap(api.value.general.products.listProducts({ query: { page, limit: 20, ...filters } })),
-    [page, sort, search],
+  const filters = { sort: apiSort(sort), search };
+  const list = usePagedList(
+    SIZE,
+    ({ limit }, page) => api.value.general.products.listProducts({ query: { page, limit, ...filters } }),
+    (answer) => ({ rows: answer.data, total: answer.pagination.total }),
+    [sort, search],
   );
   const canEdit = can('updateProduct');
   const canDelete = can('deleteProduct');
@@ -180,75 +167,47 @@ export default function Products() {
 
   return (
     <>
-      <PageHeader title="Products">
-        <ExportButton route={contract.general.products.listProducts} query={filters} />
-        <ImportButton
-          kind="products"
-          onImported={() => {
-            setNotice(null);
-            list.reload();
-          }}
-        />
-        {can('createProduct') ? (
-          <Button kind="primary" onClick={() => setEditing('new')}>
-            New product
-          </Button>
-        ) : null}
-      </PageHeader>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <form class="filters" role="search" aria-label="Filter products" onSubmit={(e) => e.preventDefault()}>
-        <Field
-          label="Search"
-          name="search"
-          type="search"
-          hint="Name or SKU"
-          value={searchText}
-          onValue={setSearchText}
-        />
-      </form>
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.data.length === 0 ? (
-        search ? (
-          <Empty title={`No product matches “${search}”`}>
-            <p>
-              Check the spelling, or{' '}
-              <Link to={withQuery({ search: null, page: null })}>clear the search</Link>.
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="No products yet">
-            <p>
-              {can('createProduct')
-                ? 'Add what you sell with New product: invoice and quote lines can then be filled from it.'
-                : 'Products appear here once someone with permission to add them does so.'}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <Table
-            caption="Products"
-            columns={columns}
-            rows={list.data.data}
-            rowKey={(p) => p.id}
-            sort={sort}
+      <ListPage
+        title="Products"
+        export={{ route: contract.general.products.listProducts, query: filters }}
+        actions={
+          <ImportButton
+            kind="products"
+            onImported={() => {
+              setNotice(null);
+              list.reload();
+            }}
           />
-          <Pager
-            page={page}
-            total={list.data.pagination.total}
-            totalPages={list.data.pagination.total_pages}
-          />
-        </>
-      )}
+        }
+        create={{ operation: 'createProduct', label: 'New product', onClick: () => setEditing('new') }}
+        filters={
+          <Filters label="Filter products">
+            <Field
+              label="Search"
+              name="search"
+              type="search"
+              hint="Name or SKU"
+              value={searchText}
+              onValue={setSearchText}
+            />
+          </Filters>
+        }
+        notice={notice}
+        list={list}
+        filtered={{
+          active: !!search,
+          title: `No product matches “${search}”`,
+          clear: ['search'],
+          before: 'Check the spelling, or ',
+          show: 'clear the search',
+        }}
+        empty={{
+          title: 'No products yet',
+          canAdd: 'Add what you sell with New product: invoice and quote lines can then be filled from it.',
+          cannotAdd: 'Products appear here once someone with permission to add them does so.',
+        }}
+        table={{ caption: 'Products', columns, rowKey: (p) => p.id, sort }}
+      />
       <Dialog
         title={editing === 'new' ? 'New product' : editing ? `Edit ${editing.name}` : 'Product'}
         open={editing !== null}
