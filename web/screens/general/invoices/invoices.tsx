@@ -1,12 +1,11 @@
 import { contract, general, unwrap } from '../../../../client/index.js';
-import { ExportButton } from '../../../components/csv.js';
-import { Link, Notice, PageHeader } from '../../../components/ui.js';
+import { ListPage } from '../../../components/list-page.js';
+import { Link, Notice } from '../../../components/ui.js';
 import { useLoad } from '../../../lib/forms.js';
-import { apiSort, oneOf, pageOf, sortOf } from '../../../lib/lists.js';
+import { usePagedList } from '../../../lib/list-query.js';
+import { apiSort, oneOf, sortOf } from '../../../lib/lists.js';
 import { here, withQuery } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
-import { StatusTabs } from '../../../components/status-tabs.js';
-import { PagedList } from '../../../components/paged-list.js';
 import { InvoiceTable } from '../documents/tables.js';
 import { statusLabel } from '../../../lib/messages.js';
 
@@ -39,75 +38,66 @@ function CustomerScope(props: { id: string }) {
 
 export default function Invoices() {
   const query = here.value.query;
-  const page = pageOf(query);
   const sort = sortOf(query, general.INVOICE_SORT_FIELDS);
   const status = oneOf(query, 'status', general.INVOICE_STATUSES);
   const customerId = query.get('customer_id') || undefined;
 
   const filters = { sort: apiSort(sort), status, customer_id: customerId };
-  const list = useLoad(
-    () => unwrap(api.value.general.invoices.listInvoices({ query: { page, limit: 20, ...filters } })),
-    [page, sort, status, customerId],
+  const list = usePagedList(
+    20,
+    (paging, page) =>
+      api.value.general.invoices.listInvoices({ query: { page, limit: paging.limit, ...filters } }),
+    (answer) => ({ rows: answer.data, total: answer.pagination.total }),
+    [sort, status, customerId],
   );
   const canCreate = can('createInvoice');
 
   return (
-    <>
-      <PageHeader title="Invoices">
-        <ExportButton route={contract.general.invoices.listInvoices} query={filters} />
-        {canCreate ? (
+    <ListPage
+      title="Invoices"
+      export={{ route: contract.general.invoices.listInvoices, query: filters }}
+      actions={
+        canCreate ? (
           <Link
             class="button primary"
             to={customerId ? `/invoices/new?customer_id=${customerId}` : '/invoices/new'}
           >
             New invoice
           </Link>
-        ) : null}
-      </PageHeader>
-      <StatusTabs label="Invoice status" values={STATUS_ORDER} names={statusLabel} current={status} />
-      {customerId ? <CustomerScope id={customerId} /> : null}
-      <PagedList
-        error={list.error}
-        reload={list.reload}
-        data={list.data && { rows: list.data.data, total: list.data.pagination.total }}
-        page={page}
-        size={20}
-        filtered={{
-          active: !!(status || customerId),
-          title: status
-            ? `No ${statusLabel(status).toLowerCase()} invoices`
-            : 'No invoices for this customer',
-          clear: ['status', 'customer_id'],
-          show: 'Show every invoice',
-        }}
-        empty={{
-          title: 'No invoices yet',
-          children: (
-            <>
-              <p>
-                {canCreate ? (
-                  <>
-                    <Link to="/invoices/new">Create an invoice</Link>: it starts as a draft you can check
-                    before issuing it.
-                  </>
-                ) : (
-                  'Invoices appear here once someone with permission to create them does so.'
-                )}
-              </p>
-            </>
-          ),
-        }}
-      >
-        {(rows) => (
-          <>
-            <InvoiceTable
-              caption={status ? `${statusLabel(status)} invoices` : 'Invoices'}
-              rows={rows}
-              sort={sort}
-            />
-          </>
-        )}
-      </PagedList>
-    </>
+        ) : null
+      }
+      tabs={{ label: 'Invoice status', values: STATUS_ORDER, names: statusLabel, current: status }}
+      filters={customerId ? <CustomerScope id={customerId} /> : null}
+      list={list}
+      filtered={{
+        active: !!(status || customerId),
+        title: status ? `No ${statusLabel(status).toLowerCase()} invoices` : 'No invoices for this customer',
+        clear: ['status', 'customer_id'],
+        show: 'Show every invoice',
+      }}
+      empty={{
+        title: 'No invoices yet',
+        children: (
+          <p>
+            {canCreate ? (
+              <>
+                <Link to="/invoices/new">Create an invoice</Link>: it starts as a draft you can check before
+                issuing it.
+              </>
+            ) : (
+              'Invoices appear here once someone with permission to create them does so.'
+            )}
+          </p>
+        ),
+      }}
+    >
+      {(rows) => (
+        <InvoiceTable
+          caption={status ? `${statusLabel(status)} invoices` : 'Invoices'}
+          rows={rows}
+          sort={sort}
+        />
+      )}
+    </ListPage>
   );
 }
