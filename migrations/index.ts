@@ -32,6 +32,7 @@ import * as platformAuditSummary from './2026_11_28_0004_platform_audit_summary.
 import * as authApiKeyCreators from './2026_11_28_0005_auth_api_key_creators.js';
 import * as platformAccessGeneration from './2026_11_28_0006_platform_access_generation.js';
 import * as platformAuditOutcome from './2026_11_28_0007_platform_audit_outcome.js';
+import * as generalLineDiscounts from './2026_11_28_0021_general_line_discounts.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0005_auth_api_key_creators': authApiKeyCreators,
   '2026_11_28_0006_platform_access_generation': platformAccessGeneration,
   '2026_11_28_0007_platform_audit_outcome': platformAuditOutcome,
+  '2026_11_28_0021_general_line_discounts': generalLineDiscounts,
 };

@@ -35,7 +35,13 @@ export const InvoiceItemSchema = extendApi(
     quantity: z.number(),
     unit_price: majorAmount('Unit price', 150),
     tax_rate: z.number().describe('Percent, e.g. 20 for 20%.'),
-    total: majorAmount('quantity x unit_price, rounded half-up to the currency, before tax', 450),
+    discount_percent: z
+      .number()
+      .describe('Percent taken off the line before tax, e.g. 10 for 10%; 0 for none.'),
+    total: majorAmount(
+      'quantity x unit_price x (100 - discount_percent) / 100, rounded half-up once to the currency, before tax',
+      450,
+    ),
     tax: majorAmount('total x tax_rate / 100, rounded half-up', 90),
   }),
   { title: 'InvoiceItem' },
@@ -68,7 +74,7 @@ export const InvoiceSchema = extendApi(
     due_date: DateSchema,
     notes: z.string().nullable(),
     items: z.array(InvoiceItemSchema),
-    subtotal: majorAmount('Sum of the line totals, before tax', 450),
+    subtotal: majorAmount('Sum of the line totals (after their discounts), before tax', 450),
     tax: majorAmount('Sum of the item taxes, rounded half-up once', 90),
     total: majorAmount('subtotal + tax', 540),
     amount_paid: majorAmount('Sum of the payments', 0),
@@ -104,6 +110,7 @@ export const InvoiceSchema = extendApi(
           quantity: 3,
           unit_price: 150,
           tax_rate: 20,
+          discount_percent: 0,
           total: 450,
           tax: 90,
         },
@@ -144,6 +151,7 @@ const atMostDecimals = (places: number) => ({
 
 const QUANTITY = atMostDecimals(4);
 const TAX_RATE = atMostDecimals(3);
+const DISCOUNT = atMostDecimals(2);
 
 export const InvoiceItemInputSchema = extendApi(
   z
@@ -179,6 +187,17 @@ export const InvoiceItemInputSchema = extendApi(
         .describe(
           'Tax percent for this line, 0 to 100 with at most 3 decimals exactly as written (more: 422 naming ' +
             'the field); default 0.',
+        ),
+      discount_percent: z
+        .number()
+        .min(0)
+        .max(100)
+        .refine(DISCOUNT.check, { message: DISCOUNT.message })
+        .optional()
+        .describe(
+          'Percent taken off the line before tax, 0 to 100 with at most 2 decimals (outside or more: 422 ' +
+            'naming the field); default 0. The line total is quantity x unit_price x (100 - discount_percent) ' +
+            '/ 100, rounded half-up once.',
         ),
     })
     .strict(),

@@ -147,10 +147,11 @@ function quoteView(quote: Quote): DocumentView {
 // ---------------------------------------------------------------------------------------------
 // Numbers and addresses as printed
 
-// Quantities have at most 4 decimals and tax rates at most 3 (the contract refuses more), so these
+// Quantities have at most 4 decimals, tax rates at most 3 and discounts 2 (the contract refuses more), so these
 // print them exactly, without trailing zeros.
 const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
 const rateFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+const discountFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const countryNames = new Intl.DisplayNames('en', { type: 'region' });
 
 function addressLines(address: Address | null): string[] {
@@ -281,11 +282,22 @@ interface Column {
   cell: (item: Item, currency: string) => string;
 }
 
-/** Description takes what the numeric columns leave. */
-const COLUMNS: Column[] = (() => {
+const DISCOUNT_COLUMN: Omit<Column, 'x'> = {
+  label: 'Discount',
+  width: 56,
+  align: 'right',
+  cell: (i) => (i.discount_percent > 0 ? `${discountFormat.format(i.discount_percent)}%` : ''),
+};
+
+/**
+ * The table's columns: description takes what the numeric ones leave; a discount column only when some
+ * line has a discount, so a document without any reads as it always did.
+ */
+function columnsFor(items: readonly Item[]): { description: Column; numeric: Column[] } {
   const numeric: Array<Omit<Column, 'x'>> = [
     { label: 'Qty', width: 50, align: 'right', cell: (i) => quantityFormat.format(i.quantity) },
     { label: 'Unit price', width: 92, align: 'right', cell: (i, c) => formatMoney(i.unit_price, c) },
+    ...(items.some((i) => i.discount_percent > 0) ? [DISCOUNT_COLUMN] : []),
     { label: 'Tax', width: 50, align: 'right', cell: (i) => `${rateFormat.format(i.tax_rate)}%` },
     { label: 'Amount', width: 100, align: 'right', cell: (i, c) => formatMoney(i.total, c) },
   ];
@@ -296,14 +308,13 @@ const COLUMNS: Column[] = (() => {
     cell: (i) => i.description,
   };
   let x = MARGIN;
-  return [description, ...numeric].map((column) => {
-    const placed = { ...column, x };
+  const [placed, ...rest] = [description, ...numeric].map((column) => {
+    const at = { ...column, x };
     x += column.width;
-    return placed;
+    return at;
   });
-})();
-const DESCRIPTION = COLUMNS[0]!;
-const NUMERIC_COLUMNS = COLUMNS.slice(1);
+  return { description: placed!, numeric: rest };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Drawing
@@ -330,6 +341,7 @@ const LABEL: Style = { face: 'bold', size: 8, color: MUTED };
 interface Pen {
   doc: PDFKit.PDFDocument;
   view: DocumentView;
+  columns: ReturnType<typeof columnsFor>;
   issuerName: string;
   style: Style;
   y: number;
@@ -362,7 +374,14 @@ function openDocument(
       ModDate: updatedAt,
     },
   });
-  const pen: Pen = { doc, view, issuerName: issuer.name, style: BODY, y: BODY_TOP };
+  const pen: Pen = {
+    doc,
+    view,
+    columns: columnsFor(view.items),
+    issuerName: issuer.name,
+    style: BODY,
+    y: BODY_TOP,
+  };
   // Pages are added both here and by pdfkit when a long note flows on: either way they get the same
   // furniture.
   doc.on('pageAdded', () => startPage(pen));
@@ -518,7 +537,8 @@ function drawRunningHeader(pen: Pen): void {
 function drawColumnHeader(pen: Pen, y: number): void {
   pen.doc.rect(MARGIN, y, CONTENT_WIDTH, COLUMN_HEADER_HEIGHT).fill(HEADER_FILL);
   const textY = y + 5;
-  for (const column of COLUMNS) {
+  const { description, numeric } = pen.columns;
+  for (const column of [description, ...numeric]) {
     if (column.align === 'left') textAt(pen, column.label, column.x + CELL_PADDING, textY, LABEL);
     else textRight(pen, column.label, column.x + column.width - CELL_PADDING, textY, LABEL);
   }
@@ -580,13 +600,14 @@ function drawRecipient(pen: Pen, recipient: DocumentRecipient, top: number): num
 function drawRow(pen: Pen, item: Item): void {
   const { doc, view } = pen;
   use(pen, BODY);
-  const textWidth = DESCRIPTION.width - 2 * CELL_PADDING;
+  const { description, numeric } = pen.columns;
+  const textWidth = description.width - 2 * CELL_PADDING;
   const height =
     Math.max(heightOf(pen, item.description, textWidth), doc.currentLineHeight(true)) + 2 * ROW_PADDING;
   reserve(pen, height);
   const textY = pen.y + ROW_PADDING;
-  paragraph(pen, item.description, DESCRIPTION.x + CELL_PADDING, textY, textWidth, BODY);
-  for (const column of NUMERIC_COLUMNS) {
+  paragraph(pen, item.description, description.x + CELL_PADDING, textY, textWidth, BODY);
+  for (const column of numeric) {
     const text = column.cell(item, view.currency);
     textRight(
       pen,

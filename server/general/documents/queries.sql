@@ -21,6 +21,7 @@ select
   "quantity",
   "unit_price_minor",
   "tax_rate",
+  "discount_percent",
   "total_minor",
   "tax_minor",
   "invoice_id" as "document_id"
@@ -43,6 +44,7 @@ select
   "quantity",
   "unit_price_minor",
   "tax_rate",
+  "discount_percent",
   "total_minor",
   "tax_minor",
   "quote_id" as "document_id"
@@ -72,10 +74,11 @@ insert into "invoice_items" (
   "tax_rate",
   "total_minor",
   "tax_minor",
+  "discount_percent",
   "invoice_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- replaceItems (table = "quote_items")
 delete from "quote_items"
@@ -94,7 +97,8 @@ insert into "quote_items" (
   "tax_rate",
   "total_minor",
   "tax_minor",
+  "discount_percent",
   "quote_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);

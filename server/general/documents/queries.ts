@@ -51,6 +51,7 @@ export async function itemsOf(
       'quantity',
       'unit_price_minor',
       'tax_rate',
+      'discount_percent',
       'total_minor',
       'tax_minor',
     ])

@@ -395,6 +395,7 @@ export interface InvoiceItemsTable {
   tax_rate: ColumnType<string, string | number, string | number>;
   total_minor: ColumnType<number, number | bigint, number | bigint>;
   tax_minor: ColumnType<number, number | bigint, number | bigint>;
+  discount_percent: ColumnType<string, string | number | undefined, string | number>;
 }
 
 /** One reminder step mailed for an invoice: the key allows it once. */
@@ -747,6 +748,7 @@ export interface QuoteItemsTable {
   tax_rate: ColumnType<string, string | number, string | number>;
   total_minor: ColumnType<number, number | bigint, number | bigint>;
   tax_minor: ColumnType<number, number | bigint, number | bigint>;
+  discount_percent: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface QuotesTable {
