@@ -33,6 +33,7 @@ import * as authApiKeyCreators from './2026_11_28_0005_auth_api_key_creators.js'
 import * as platformAccessGeneration from './2026_11_28_0006_platform_access_generation.js';
 import * as platformAuditOutcome from './2026_11_28_0007_platform_audit_outcome.js';
 import * as generalLineDiscounts from './2026_11_28_0021_general_line_discounts.js';
+import * as generalCreditNotes from './2026_11_28_0022_general_credit_notes.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0006_platform_access_generation': platformAccessGeneration,
   '2026_11_28_0007_platform_audit_outcome': platformAuditOutcome,
   '2026_11_28_0021_general_line_discounts': generalLineDiscounts,
+  '2026_11_28_0022_general_credit_notes': generalCreditNotes,
 };

@@ -26,6 +26,8 @@ export const InvoiceStatusSchema = extendApi(z.enum(INVOICE_STATUSES), {
 });
 
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'mobile_money', 'card'] as const;
+/** A payment's method as recorded: one a client records, or `credit` (the customer's credit balance applied at issue). */
+export const RECORDED_PAYMENT_METHODS = [...PAYMENT_METHODS, 'credit'] as const;
 
 export const InvoiceItemSchema = extendApi(
   z.object({
@@ -53,7 +55,9 @@ export const PaymentSchema = extendApi(
     invoice_id: z.string(),
     amount: majorAmount('The payment', 540),
     currency: z.string(),
-    payment_method: z.enum(PAYMENT_METHODS),
+    payment_method: z
+      .enum(RECORDED_PAYMENT_METHODS)
+      .describe("`credit`: the customer's credit balance, applied when the invoice was issued."),
     payment_date: DateSchema,
     reference: z.string().nullable(),
     created_at: TimestampSchema,
@@ -78,7 +82,16 @@ export const InvoiceSchema = extendApi(
     tax: majorAmount('Sum of the item taxes, rounded half-up once', 90),
     total: majorAmount('subtotal + tax', 540),
     amount_paid: majorAmount('Sum of the payments', 0),
-    amount_due: majorAmount('total less amount_paid', 540),
+    amount_credited: majorAmount(
+      'What credit notes took off what the invoice owes (their `credit_amount`s, void ones excepted)',
+      0,
+    ),
+    amount_due: majorAmount('total less amount_paid and amount_credited', 540),
+    credited: z
+      .boolean()
+      .describe(
+        'True when the invoice is `paid` and credit notes took part in bringing its amount due to 0.',
+      ),
     payments: z.array(PaymentSchema),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -119,7 +132,9 @@ export const InvoiceSchema = extendApi(
       tax: 90,
       total: 540,
       amount_paid: 0,
+      amount_credited: 0,
       amount_due: 540,
+      credited: false,
       payments: [],
       created_at: '2026-11-21T09:30:00.000Z',
       updated_at: '2026-11-21T09:31:00.000Z',

@@ -3,12 +3,13 @@ import { createRequire } from 'node:module';
 import type { Font, Glyph, GlyphRun } from 'fontkit';
 import type { z } from 'zod';
 import type { AddressSchema } from '../../../contract/general/customers.js';
+import type { CreditNote } from '../../../contract/general/credit-notes.js';
 import type { Invoice } from '../../../contract/general/invoices.js';
 import type { Quote } from '../../../contract/general/quotes.js';
 import { formatMoney } from './format.js';
 
 /**
- * Invoices and quotes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
+ * Invoices, quotes and credit notes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
  * the table's column header, so a page read on its own still says what it belongs to; rows are
  * never split across pages, and page numbers ("Page N of M") are written once the page count is
  * known. Text is set in DejaVu Sans, embedded, so any Latin, Greek or Cyrillic name prints as
@@ -31,7 +32,10 @@ export interface DocumentRecipient {
   address: Address | null;
 }
 
-export type PdfSource = { kind: 'invoice'; document: Invoice } | { kind: 'quote'; document: Quote };
+export type PdfSource =
+  | { kind: 'invoice'; document: Invoice }
+  | { kind: 'quote'; document: Quote }
+  | { kind: 'credit_note'; document: CreditNote };
 
 /** The document as a PDF (A4). */
 export async function renderPdf(
@@ -45,7 +49,7 @@ export async function renderPdf(
   drawFirstPageHeader(pen, issuer, recipient);
   for (const item of view.items) drawRow(pen, item);
   drawTotals(pen);
-  if (view.notes) drawNote(pen, 'Notes', view.notes);
+  if (view.notes) drawNote(pen, view.kind === 'credit_note' ? 'Reason' : 'Notes', view.notes);
   if (view.kind === 'invoice' && issuer.payment_instructions) {
     drawNote(pen, 'Payment instructions', issuer.payment_instructions);
   }
@@ -73,7 +77,7 @@ type Item = Invoice['items'][number];
 
 interface DocumentView {
   kind: PdfSource['kind'];
-  title: 'INVOICE' | 'QUOTE';
+  title: 'INVOICE' | 'QUOTE' | 'CREDIT NOTE';
   number: string;
   currency: string;
   status: string;
@@ -93,7 +97,44 @@ const INVOICE_MARKS: Partial<Record<Invoice['status'], DocumentView['mark']>> = 
 };
 
 function viewOf(source: PdfSource): DocumentView {
-  return source.kind === 'invoice' ? invoiceView(source.document) : quoteView(source.document);
+  if (source.kind === 'invoice') return invoiceView(source.document);
+  return source.kind === 'quote' ? quoteView(source.document) : creditNoteView(source.document);
+}
+
+const TITLE_WORDS: Record<DocumentView['title'], string> = {
+  INVOICE: 'Invoice',
+  QUOTE: 'Quote',
+  'CREDIT NOTE': 'Credit note',
+};
+
+/** A credit note: the invoice it credits among its dates, and where its money goes under its total. */
+function creditNoteView(note: CreditNote): DocumentView {
+  const parts: TotalLine[] = [
+    { label: 'Credited to invoice', amount: note.credit_amount, strong: false },
+    { label: 'Refunded', amount: note.refund_amount, strong: false },
+    { label: 'Customer credit', amount: note.customer_credit_amount, strong: false },
+  ];
+  return {
+    kind: 'credit_note',
+    title: 'CREDIT NOTE',
+    number: note.number,
+    currency: note.currency,
+    status: note.status,
+    mark: note.status === 'void' ? 'VOID' : null,
+    dates: [
+      ['Issue date', note.issue_date],
+      ['Invoice', note.invoice_number],
+    ],
+    items: note.items,
+    totals: [
+      { label: 'Subtotal', amount: note.subtotal, strong: false },
+      { label: 'Tax', amount: note.tax, strong: false },
+      { label: 'Total', amount: note.total, strong: true },
+      ...parts.filter((p) => p.amount > 0),
+    ],
+    notes: note.reason,
+    updatedAt: note.updated_at,
+  };
 }
 
 function invoiceView(invoice: Invoice): DocumentView {
@@ -368,7 +409,7 @@ function openDocument(
     displayTitle: true,
     // Dated from the document rather than the clock, so an unchanged document renders the same bytes.
     info: {
-      Title: `${view.title === 'INVOICE' ? 'Invoice' : 'Quote'} ${view.number}`,
+      Title: `${TITLE_WORDS[view.title]} ${view.number}`,
       Author: issuer.name,
       CreationDate: updatedAt,
       ModDate: updatedAt,

@@ -57,6 +57,29 @@ order by
   "quote_id",
   "position";
 
+-- itemsOf (table = "credit_note_items")
+select
+  "id",
+  "business_id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "discount_percent",
+  "total_minor",
+  "tax_minor",
+  "credit_note_id" as "document_id"
+from
+  "credit_note_items"
+where
+  "business_id" = $1
+  and "credit_note_id" in ($2)
+order by
+  "credit_note_id",
+  "position";
+
 -- replaceItems
 delete from "invoice_items"
 where
@@ -99,6 +122,29 @@ insert into "quote_items" (
   "tax_minor",
   "discount_percent",
   "quote_id"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- replaceItems (table = "credit_note_items")
+delete from "credit_note_items"
+where
+  "business_id" = $1
+  and "credit_note_id" = $2;
+
+insert into "credit_note_items" (
+  "business_id",
+  "id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "discount_percent",
+  "credit_note_id"
 )
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);

@@ -55,6 +55,33 @@ export async function addPayment(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Adds a credit note to the invoice in one relative update: its `creditMinor` to what credit notes
+ * took off what it owes, its `totalMinor` to their totals; `status` moves it (paid when nothing is
+ * left due, unpaid again when a void gives some back). The checks of the table refuse an over-credit.
+ */
+export async function addCredit(
+  trx: Trx,
+  businessId: string,
+  id: string,
+  change: { creditMinor: number; totalMinor: number; status?: 'paid' | 'unpaid' },
+  now: Date,
+) {
+  return trx
+    .updateTable('invoices')
+    .set((eb) => ({
+      amount_credited_minor: eb('amount_credited_minor', '+', change.creditMinor),
+      credit_notes_minor: eb('credit_notes_minor', '+', change.totalMinor),
+      ...(change.status === 'paid' && { status: 'paid' as const, paid_at: now }),
+      ...(change.status === 'unpaid' && { status: 'unpaid' as const, paid_at: null }),
+      updated_at: now,
+    }))
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 const invoiceColumns = (db: Executor) =>
   db
     .selectFrom('invoices as i')

@@ -38,7 +38,7 @@ import {
   recipientAddress,
 } from '../documents/delivery.js';
 import { hostedUrl } from '../documents/hosted.js';
-import { factsOf, toInvoice, toPayment } from './mappers.js';
+import { amountDueOf, factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
 const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
@@ -285,7 +285,7 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
     if (current.status !== 'unpaid')
       throw invalidState(`Cannot record a payment on a ${current.status} invoice`);
     const amount = toMinor(input.amount, current.currency, 'amount');
-    const due = Number(current.total_minor) - Number(current.amount_paid_minor);
+    const due = amountDueOf(current);
     if (amount > due) {
       throw new ApiError('VALIDATION_ERROR', 'Payment exceeds the amount due', [
         { field: 'amount', message: `At most ${toMajor(due, current.currency)} ${current.currency} is due` },
@@ -333,6 +333,8 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     }
     if (Number(current.amount_paid_minor) > 0)
       throw invalidState('Cannot void an invoice with payments recorded');
+    if (Number(current.credit_notes_minor) > 0)
+      throw invalidState('Cannot void an invoice with credit notes; void them first');
     const now = ctx.clock.now();
     const voided = await setInvoice(ctx, id, { status: 'void', voided_at: now, updated_at: now });
     await ctx.hooks.announce(ctx, 'invoiceVoided', {
@@ -341,4 +343,44 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
       voidedOn: await today(ctx),
     });
   });
+}
+
+/** The invoice a credit note is made against, locked; null when the business has no such invoice. */
+export const lockInvoiceForCredit = (ctx: TxCtx, id: string) =>
+  queries.lockInvoice(ctx.db, ctx.businessId, id);
+
+export type CreditableInvoice = NonNullable<Awaited<ReturnType<typeof lockInvoiceForCredit>>>;
+
+/**
+ * A credit note's effect on its invoice (locked by the caller): `creditMinor` off what it owes and
+ * `totalMinor` onto its credit notes' totals, or back again (negative amounts, a void). An unpaid
+ * invoice left owing nothing becomes `paid` (invoice.paid, and the hook loyalty follows); a paid one
+ * that owes something again becomes `unpaid`. Announced as `invoice.updated`.
+ */
+export async function applyCreditNote(
+  ctx: TxCtx,
+  current: CreditableInvoice,
+  change: { creditMinor: number; totalMinor: number },
+): Promise<Invoice> {
+  const dueAfter = amountDueOf(current) - change.creditMinor;
+  const status =
+    current.status === 'unpaid' && dueAfter === 0
+      ? 'paid'
+      : current.status === 'paid' && dueAfter > 0
+        ? 'unpaid'
+        : undefined;
+  const updated = await queries.addCredit(
+    ctx.db,
+    ctx.businessId,
+    current.id,
+    { ...change, ...(status && { status }) },
+    ctx.clock.now(),
+  );
+  const invoice = await loadInvoice(ctx, current.id);
+  await emit(ctx, 'invoice.updated', invoice);
+  if (status === 'paid') {
+    await emit(ctx, 'invoice.paid', invoice);
+    await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: factsOf(updated) });
+  }
+  return invoice;
 }

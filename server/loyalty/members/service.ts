@@ -239,8 +239,9 @@ export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promi
     if (!member) return;
   }
   if (member.status !== 'active') return;
+  // Points follow money: what credit notes took off the invoice was never paid.
   const { points, multiplier } = earning(
-    toMajor(invoice.totalMinor, invoice.currency),
+    toMajor(invoice.totalMinor - invoice.amountCreditedMinor, invoice.currency),
     program.points_per_currency,
     await queries.tierOfMember(ctx.db, ctx.businessId, member.id),
   );

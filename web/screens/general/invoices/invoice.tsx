@@ -31,12 +31,13 @@ import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
  * status allows; its PDF, and when the customer was sent it and opened it.
  */
 
-const METHOD_LABELS: Record<(typeof general.PAYMENT_METHODS)[number], string> = {
+const METHOD_LABELS: Record<(typeof general.RECORDED_PAYMENT_METHODS)[number], string> = {
   bank_transfer: 'Bank transfer',
   card: 'Card',
   cash: 'Cash',
   check: 'Cheque',
   mobile_money: 'Mobile money',
+  credit: 'Customer credit',
 };
 
 function PaymentForm(props: {
