@@ -14,6 +14,8 @@ export interface InvoiceFacts {
   amountPaidMinor: number;
   /** What credit notes took off what the invoice owes. */
   amountCreditedMinor: number;
+  /** The part of amountPaidMinor the customer's credit balance paid (payments with method `credit`). */
+  creditAppliedMinor: number;
 }
 
 /** A credit note as other domains see it: amounts in integer minor units of its currency. */

@@ -19,6 +19,7 @@ import {
   issuedInvoice,
   payInvoice,
 } from '../support/general.js';
+import { createProgram, transactions } from '../support/loyalty.js';
 import { pdfText } from '../support/pdf.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -409,13 +410,7 @@ describe('PDF and send', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toBe('inline; filename="CN-000001.pdf"');
     const text = pdfText(Buffer.from(await res.arrayBuffer()));
-    for (const expected of [
-      'CREDIT NOTE',
-      'CN-000001',
-      invoice.number,
-      'Reason',
-      'Goodwill',
-    ]) {
+    for (const expected of ['CREDIT NOTE', 'CN-000001', invoice.number, 'Reason', 'Goodwill']) {
       expect(text).toContain(expected);
     }
     expect(text).toMatch(/Total\s+\$30\.00/);
@@ -448,5 +443,42 @@ describe('PDF and send', () => {
     );
     await unwrap(api(t).voidCreditNote({ params: { id: note.id } }));
     expectError(await api(t).sendCreditNote({ params: { id: note.id }, body: {} }), 409, 'INVALID_STATE');
+  });
+});
+
+describe('loyalty points follow money', () => {
+  it('takes back the points of a refund with an adjust, and earns none on what credit notes paid', async () => {
+    const t = await newTenant();
+    await createProgram(t.client); // 10 points per USD, automatic enrollment
+    const invoice = await invoiceOf(t); // 120.00
+    await payInvoice(t.client, invoice.id, 120);
+    const memberOf = async () =>
+      (await unwrap(t.client.loyalty.members.listMembers({ query: {} }))).data.find(
+        (m) => m.customerId === t.customerId,
+      )!;
+    const member = await memberOf();
+    expect(member.pointsBalance).toBe(1200);
+    await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 50,
+      credit_amount: 0,
+      refund_amount: 50,
+      refund_method: 'card',
+    });
+    const history = await transactions(t, member.publicId);
+    expect(history[0]).toMatchObject({
+      type: 'adjust',
+      points: -500,
+      description: 'Refund on credit note CN-000001',
+      referenceType: 'invoice',
+      referenceId: invoice.id,
+    });
+    expect((await memberOf()).pointsBalance).toBe(700);
+
+    // An invoice paid 20.00 in money and 100.00 by a credit note earns the points of 20.00.
+    const credited = await invoiceOf(t);
+    await payInvoice(t.client, credited.id, 20);
+    await createCreditNote(t.client, { invoice_id: credited.id, amount: 100 });
+    expect((await memberOf()).pointsBalance).toBe(900);
   });
 });

@@ -6,7 +6,7 @@ import { checkVatAlerts } from '../vat/service.js';
 /**
  * The general group's invoices in finance, followed in the transaction that changes them. On the
  * ledger: issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash /
- * Cr 1200 on its payment date; a void of an issued invoice reverses its posting on the void's day.
+ * Cr 1200 on its payment date (Dr 2300 for customer credit); a void of an issued invoice reverses its posting on the void's day.
  * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue and a void
  * check the VAT threshold. A credit note posts its own entry (below).
  */
@@ -33,7 +33,13 @@ export const invoiceSubscriptions: Subscriptions = {
       description: `Payment of invoice ${invoice.number}`,
       currency: invoice.currency,
       source: { type: 'invoice_payment', id: payment.id },
-      debits: [{ account: cashAccountOf(payment.method), amount: payment.amountMinor }],
+      // Customer credit applied at issue comes out of 2300 Customer credit, not a cash account.
+      debits: [
+        {
+          account: payment.method === 'credit' ? ACCOUNTS.customerCredit : cashAccountOf(payment.method),
+          amount: payment.amountMinor,
+        },
+      ],
       credits: [{ account: ACCOUNTS.receivable, amount: payment.amountMinor }],
     });
   },

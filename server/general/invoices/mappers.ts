@@ -80,5 +80,6 @@ export function factsOf(row: InvoiceRow): InvoiceFacts {
     totalMinor: Number(row.total_minor),
     amountPaidMinor: Number(row.amount_paid_minor),
     amountCreditedMinor: Number(row.amount_credited_minor),
+    creditAppliedMinor: Number(row.credit_applied_minor),
   };
 }

@@ -32,21 +32,22 @@ export async function insertPayment(trx: Trx, values: Insertable<PaymentsTable>)
 
 /**
  * Adds a payment's amount to the invoice's amount paid in one relative update (never a value read
- * earlier), marking it paid at `now` when `fullyPaid`.
+ * earlier), marking it paid at `now` when `fullyPaid`; a payment from the customer's credit counts in
+ * `credit_applied_minor` too.
  */
 export async function addPayment(
   trx: Trx,
   businessId: string,
   id: string,
-  amountMinor: number,
-  fullyPaid: boolean,
-  now: Date,
+  payment: { amountMinor: number; fullyPaid: boolean; fromCredit: boolean; now: Date },
 ) {
+  const { amountMinor, now } = payment;
   return trx
     .updateTable('invoices')
     .set((eb) => ({
       amount_paid_minor: eb('amount_paid_minor', '+', amountMinor),
-      ...(fullyPaid && { status: 'paid' as const, paid_at: now }),
+      ...(payment.fromCredit && { credit_applied_minor: eb('credit_applied_minor', '+', amountMinor) }),
+      ...(payment.fullyPaid && { status: 'paid' as const, paid_at: now }),
       updated_at: now,
     }))
     .where('business_id', '=', businessId)

@@ -478,6 +478,7 @@ export interface InvoicesTable {
   viewed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   amount_credited_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
   credit_notes_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
+  credit_applied_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
 }
 
 export interface LoyaltyMemberRemindersTable {
