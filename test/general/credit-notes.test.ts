@@ -417,6 +417,11 @@ describe('PDF and send', () => {
     expect(text).toMatch(/Credited to invoice\s+\$20\.00/);
     expect(text).toMatch(/Customer credit\s+\$10\.00/);
     expect(text).not.toContain('Refunded');
+
+    const invoicePdf = await fetch(`${server().baseUrl}/v1/invoices/${invoice.id}/pdf`, {
+      headers: { authorization: `Bearer ${t.accessToken}` },
+    });
+    expect(pdfText(Buffer.from(await invoicePdf.arrayBuffer()))).toMatch(/Amount credited\s+\$20\.00/);
   });
 
   it('mails the credit note to the customer with its PDF, sets sent_at, and refuses a void one (409)', async () => {

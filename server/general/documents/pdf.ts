@@ -155,6 +155,10 @@ function invoiceView(invoice: Invoice): DocumentView {
       { label: 'Tax', amount: invoice.tax, strong: false },
       { label: 'Total', amount: invoice.total, strong: true },
       { label: 'Amount paid', amount: invoice.amount_paid, strong: false },
+      // Only on an invoice credit notes took something off, so others print as they did.
+      ...(invoice.amount_credited > 0
+        ? [{ label: 'Amount credited', amount: invoice.amount_credited, strong: false }]
+        : []),
       { label: 'Amount due', amount: invoice.amount_due, strong: true },
     ],
     notes: invoice.notes,
