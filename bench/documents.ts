@@ -58,6 +58,7 @@ function invoiceOf(lines: number): Invoice {
     quantity: i % 3 === 0 ? 2.5 : 3,
     unit_price: 149.99,
     tax_rate: 20,
+    discount_percent: 0,
     total: i % 3 === 0 ? 374.98 : 449.97,
     tax: i % 3 === 0 ? 75 : 89.99,
   }));

@@ -35,6 +35,11 @@ const TAGS = [
     description: 'General group: quotes from draft to sent, accepted or declined, converted into invoices.',
   },
   {
+    name: 'Credit notes',
+    description:
+      "General group: credit notes against issued invoices, lowering what they owe, refunding, or adding to the customer's credit.",
+  },
+  {
     name: 'HR',
     description:
       'Departments, employees and their leave requests; also the general-group employee list (`/v1/employees`).',

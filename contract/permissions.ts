@@ -136,6 +136,13 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   acceptQuote: 'sales.write',
   declineQuote: 'sales.write',
   convertQuote: 'sales.write',
+  // general.creditNotes
+  listCreditNotes: 'sales.read',
+  createCreditNote: 'sales.write',
+  getCreditNote: 'sales.read',
+  getCreditNotePdf: 'sales.read',
+  sendCreditNote: 'sales.write',
+  voidCreditNote: 'sales.write',
   // hr.departments
   listDepartments: 'hr.read',
   createDepartment: 'hr.write',

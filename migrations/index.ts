@@ -34,6 +34,9 @@ import * as platformAccessGeneration from './2026_11_28_0006_platform_access_gen
 import * as platformAuditOutcome from './2026_11_28_0007_platform_audit_outcome.js';
 import * as loyaltyEarnAudit from './2026_11_28_0010_loyalty_earn_audit.js';
 import * as financeDaysAtCommit from './2026_11_28_0011_finance_days_at_commit.js';
+import * as generalLineDiscounts from './2026_11_28_0021_general_line_discounts.js';
+import * as generalCreditNotes from './2026_11_28_0022_general_credit_notes.js';
+import * as generalCustomerCredit from './2026_11_28_0023_general_customer_credit.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +75,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0007_platform_audit_outcome': platformAuditOutcome,
   '2026_11_28_0010_loyalty_earn_audit': loyaltyEarnAudit,
   '2026_11_28_0011_finance_days_at_commit': financeDaysAtCommit,
+  '2026_11_28_0021_general_line_discounts': generalLineDiscounts,
+  '2026_11_28_0022_general_credit_notes': generalCreditNotes,
+  '2026_11_28_0023_general_customer_credit': generalCustomerCredit,
 };

@@ -68,6 +68,8 @@ const STATUS_TYPES: Record<string, ContractType> = {
     computed: ['overdue'],
   },
   'quotes.status': { module: 'contract/general/quotes.ts', values: 'QUOTE_STATUSES', computed: ['expired'] },
+  'credit_notes.status': { module: 'contract/general/credit-notes.ts', values: 'CREDIT_NOTE_STATUSES' },
+  'credit_notes.refund_method': { module: 'contract/general/invoices.ts', values: 'PAYMENT_METHODS' },
   'webhook_deliveries.status': { module: 'contract/webhooks/deliveries.ts', values: 'DELIVERY_STATUSES' },
   'loyalty_programs.enrollment_type': { module: 'contract/loyalty/program.ts', values: 'ENROLLMENT_TYPES' },
   'loyalty_members.status': { module: 'contract/loyalty/members.ts', values: 'MEMBER_STATUSES' },

@@ -81,6 +81,7 @@ export const GENERAL_PATH_PREFIXES = [
   '/v1/employees',
   '/v1/reports',
   '/v1/quotes',
+  '/v1/credit-notes',
 ] as const;
 
 export function envelopeForPath(path: string): Envelope {

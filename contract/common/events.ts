@@ -13,6 +13,7 @@ export const EVENT_NAMES = [
   'quote.created',
   'quote.updated',
   'quote.deleted',
+  'credit_note.created',
   'payment.created',
   'employee.created',
   'employee.updated',

@@ -16,6 +16,10 @@ export const QUANTITY_SCALE = 10n ** BigInt(QUANTITY_PLACES);
 export const TAX_DENOMINATOR = 100n * 10n ** BigInt(TAX_RATE_PLACES);
 /** The highest tax rate, 100 %, as a scaled integer. */
 export const MAX_TAX_RATE_SCALED = TAX_DENOMINATOR;
+/** Decimals a line's discount (a percentage) may have: the scale of its column. */
+export const DISCOUNT_PLACES = 2;
+/** A whole line, 100 %, as a discount scaled by 10^DISCOUNT_PLACES. */
+export const FULL_DISCOUNT_SCALED = 100n * 10n ** BigInt(DISCOUNT_PLACES);
 
 /** numerator / denominator rounded half up: a half goes away from zero (-2.5 is -3, 2.5 is 3). */
 export function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
@@ -35,12 +39,21 @@ export interface LinePrice {
 }
 
 /**
- * Line total = quantity x unit price, rounded half up to the minor unit; tax = total x rate / 100,
- * kept exact and rounded half up for the line alone. `quantityScaled` is the quantity x 10^4,
- * `rateScaled` the percentage x 10^3.
+ * Line total = quantity x unit price x (100 - discount) / 100, computed exactly and rounded half up
+ * once to the minor unit (the discount is never rounded on its own); tax = total x rate / 100, kept
+ * exact and rounded half up for the line alone. `quantityScaled` is the quantity x 10^4, `rateScaled`
+ * the tax percentage x 10^3, `discountScaled` the discount percentage x 10^2 (none by default).
  */
-export function priceLine(quantityScaled: bigint, unitPriceMinor: bigint, rateScaled: bigint): LinePrice {
-  const totalMinor = divideHalfUp(quantityScaled * unitPriceMinor, QUANTITY_SCALE);
+export function priceLine(
+  quantityScaled: bigint,
+  unitPriceMinor: bigint,
+  rateScaled: bigint,
+  discountScaled = 0n,
+): LinePrice {
+  const totalMinor = divideHalfUp(
+    quantityScaled * unitPriceMinor * (FULL_DISCOUNT_SCALED - discountScaled),
+    QUANTITY_SCALE * FULL_DISCOUNT_SCALED,
+  );
   const taxExact = totalMinor * rateScaled;
   return { totalMinor, taxMinor: divideHalfUp(taxExact, TAX_DENOMINATOR), taxExact };
 }
@@ -52,7 +65,10 @@ export interface DocumentPrice {
   totalMinor: bigint;
 }
 
-/** An invoice's or quote's totals: the line totals summed, the exact line taxes summed and rounded half up once. */
+/**
+ * An invoice's, quote's or credit note's totals: the line totals (after their discounts) summed, the
+ * exact line taxes summed and rounded half up once.
+ */
 export function priceDocument(lines: readonly Pick<LinePrice, 'totalMinor' | 'taxExact'>[]): DocumentPrice {
   let subtotalMinor = 0n;
   let taxExact = 0n;

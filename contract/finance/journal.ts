@@ -16,7 +16,15 @@ import { AccountCodeSchema, FinancePageQuerySchema, financeRoute } from './share
 
 const c = initContract();
 
-export const SOURCE_TYPES = ['bill', 'bill_payment', 'invoice', 'invoice_payment', 'void', 'manual'] as const;
+export const SOURCE_TYPES = [
+  'bill',
+  'bill_payment',
+  'invoice',
+  'invoice_payment',
+  'credit_note',
+  'void',
+  'manual',
+] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export const JournalLineSchema = z.object({

@@ -61,7 +61,19 @@ const customerFields = {
 };
 
 export const CustomerSchema = extendApi(
-  z.object({ id: idOf('cus'), ...customerFields, created_at: TimestampSchema, updated_at: TimestampSchema }),
+  z.object({
+    id: idOf('cus'),
+    ...customerFields,
+    credit_balance: extendApi(z.record(z.string(), z.number()), {
+      description:
+        'The customer\'s credit by currency, in major units (`{"USD": 50}`), from credit notes\' ' +
+        '`customer_credit_amount`; applied to the next invoice of that currency when it is issued (a payment ' +
+        'with method `credit`). Never below zero; currencies without credit are left out.',
+      example: { USD: 50 },
+    }),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  }),
   {
     title: 'Customer',
     example: {
@@ -75,6 +87,7 @@ export const CustomerSchema = extendApi(
       last_name: 'Lovelace',
       attributes: { segment: 'vip' },
       unsubscribed: false,
+      credit_balance: {},
       created_at: '2026-11-21T09:30:00.000Z',
       updated_at: '2026-11-21T09:30:00.000Z',
     },

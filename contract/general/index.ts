@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { creditNotesContract } from './credit-notes.js';
 import { customersContract } from './customers.js';
 import { invoicesContract } from './invoices.js';
 import { productsContract } from './products.js';
@@ -16,13 +17,16 @@ export const generalContract: {
   products: typeof productsContract;
   invoices: typeof invoicesContract;
   quotes: typeof quotesContract;
+  creditNotes: typeof creditNotesContract;
 } = c.router({
   customers: customersContract,
   products: productsContract,
   invoices: invoicesContract,
   quotes: quotesContract,
+  creditNotes: creditNotesContract,
 });
 
+export * from './credit-notes.js';
 export * from './customers.js';
 export * from './invoices.js';
 export * from './products.js';

@@ -26,6 +26,8 @@ export const InvoiceStatusSchema = extendApi(z.enum(INVOICE_STATUSES), {
 });
 
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'mobile_money', 'card'] as const;
+/** A payment's method as recorded: one a client records, or `credit` (the customer's credit balance applied at issue). */
+export const RECORDED_PAYMENT_METHODS = [...PAYMENT_METHODS, 'credit'] as const;
 
 export const InvoiceItemSchema = extendApi(
   z.object({
@@ -35,7 +37,13 @@ export const InvoiceItemSchema = extendApi(
     quantity: z.number(),
     unit_price: majorAmount('Unit price', 150),
     tax_rate: z.number().describe('Percent, e.g. 20 for 20%.'),
-    total: majorAmount('quantity x unit_price, rounded half-up to the currency, before tax', 450),
+    discount_percent: z
+      .number()
+      .describe('Percent taken off the line before tax, e.g. 10 for 10%; 0 for none.'),
+    total: majorAmount(
+      'quantity x unit_price x (100 - discount_percent) / 100, rounded half-up once to the currency, before tax',
+      450,
+    ),
     tax: majorAmount('total x tax_rate / 100, rounded half-up', 90),
   }),
   { title: 'InvoiceItem' },
@@ -47,7 +55,9 @@ export const PaymentSchema = extendApi(
     invoice_id: z.string(),
     amount: majorAmount('The payment', 540),
     currency: z.string(),
-    payment_method: z.enum(PAYMENT_METHODS),
+    payment_method: z
+      .enum(RECORDED_PAYMENT_METHODS)
+      .describe("`credit`: the customer's credit balance, applied when the invoice was issued."),
     payment_date: DateSchema,
     reference: z.string().nullable(),
     created_at: TimestampSchema,
@@ -68,11 +78,20 @@ export const InvoiceSchema = extendApi(
     due_date: DateSchema,
     notes: z.string().nullable(),
     items: z.array(InvoiceItemSchema),
-    subtotal: majorAmount('Sum of the line totals, before tax', 450),
+    subtotal: majorAmount('Sum of the line totals (after their discounts), before tax', 450),
     tax: majorAmount('Sum of the item taxes, rounded half-up once', 90),
     total: majorAmount('subtotal + tax', 540),
     amount_paid: majorAmount('Sum of the payments', 0),
-    amount_due: majorAmount('total less amount_paid', 540),
+    amount_credited: majorAmount(
+      'What credit notes took off what the invoice owes (their `credit_amount`s, void ones excepted)',
+      0,
+    ),
+    amount_due: majorAmount('total less amount_paid and amount_credited', 540),
+    credited: z
+      .boolean()
+      .describe(
+        'True when the invoice is `paid` and credit notes took part in bringing its amount due to 0.',
+      ),
     payments: z.array(PaymentSchema),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
@@ -104,6 +123,7 @@ export const InvoiceSchema = extendApi(
           quantity: 3,
           unit_price: 150,
           tax_rate: 20,
+          discount_percent: 0,
           total: 450,
           tax: 90,
         },
@@ -112,7 +132,9 @@ export const InvoiceSchema = extendApi(
       tax: 90,
       total: 540,
       amount_paid: 0,
+      amount_credited: 0,
       amount_due: 540,
+      credited: false,
       payments: [],
       created_at: '2026-11-21T09:30:00.000Z',
       updated_at: '2026-11-21T09:31:00.000Z',
@@ -144,6 +166,7 @@ const atMostDecimals = (places: number) => ({
 
 const QUANTITY = atMostDecimals(4);
 const TAX_RATE = atMostDecimals(3);
+const DISCOUNT = atMostDecimals(2);
 
 export const InvoiceItemInputSchema = extendApi(
   z
@@ -179,6 +202,17 @@ export const InvoiceItemInputSchema = extendApi(
         .describe(
           'Tax percent for this line, 0 to 100 with at most 3 decimals exactly as written (more: 422 naming ' +
             'the field); default 0.',
+        ),
+      discount_percent: z
+        .number()
+        .min(0)
+        .max(100)
+        .refine(DISCOUNT.check, { message: DISCOUNT.message })
+        .optional()
+        .describe(
+          'Percent taken off the line before tax, 0 to 100 with at most 2 decimals (outside or more: 422 ' +
+            'naming the field); default 0. The line total is quantity x unit_price x (100 - discount_percent) ' +
+            '/ 100, rounded half-up once.',
         ),
     })
     .strict(),

@@ -38,7 +38,7 @@ export const QuoteSchema = extendApi(
     valid_until: DateSchema,
     notes: z.string().nullable(),
     items: z.array(InvoiceItemSchema),
-    subtotal: majorAmount('Sum of the line totals, before tax', 450),
+    subtotal: majorAmount('Sum of the line totals (after their discounts), before tax', 450),
     tax: majorAmount('Sum of the item taxes, rounded half-up once', 90),
     total: majorAmount('subtotal + tax', 540),
     invoice_id: z.string().nullable().describe('The invoice it was converted into.'),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EVENT_NAMES, type EventName } from '../common/events.js';
 import { DateSchema, TimestampSchema } from '../common/schemas.js';
 import { BillPaymentSchema } from '../finance/bills.js';
+import { CreditNoteSchema } from '../general/credit-notes.js';
 import { CustomerSchema } from '../general/customers.js';
 import { InvoiceSchema, PaymentSchema } from '../general/invoices.js';
 import { ProductSchema } from '../general/products.js';
@@ -46,6 +47,11 @@ type QuoteZod = typeof QuoteSchema;
 export interface QuoteEventDataSchemaType extends QuoteZod {}
 /** `quote.created`, `quote.updated`, `quote.deleted` (as it was): `GET /v1/quotes/:id`. */
 export const QuoteEventDataSchema: QuoteEventDataSchemaType = QuoteSchema;
+
+type CreditNoteZod = typeof CreditNoteSchema;
+export interface CreditNoteEventDataSchemaType extends CreditNoteZod {}
+/** `credit_note.created`: `GET /v1/credit-notes/:id`. */
+export const CreditNoteEventDataSchema: CreditNoteEventDataSchemaType = CreditNoteSchema;
 
 type EmployeeZod = typeof EmployeeSchema;
 export interface EmployeeEventDataSchemaType extends EmployeeZod {}
@@ -155,6 +161,7 @@ export const WEBHOOK_EVENT_DATA = {
   'quote.created': QuoteEventDataSchema,
   'quote.updated': QuoteEventDataSchema,
   'quote.deleted': QuoteEventDataSchema,
+  'credit_note.created': CreditNoteEventDataSchema,
   'payment.created': PaymentCreatedDataSchema,
   'employee.created': EmployeeEventDataSchema,
   'employee.updated': EmployeeEventDataSchema,

@@ -10,7 +10,7 @@ import { generalRoutes } from './routes.js';
 import { customerImport } from './customers/service.js';
 import { productImport } from './products/service.js';
 
-/** The general group: customers, products, invoices. It announces the invoice hooks. */
+/** The general group: customers, products, invoices, quotes, credit notes. It announces the invoice and credit-note hooks. */
 export const generalModule: DomainModule = {
   name: 'general',
   tables: [
@@ -22,6 +22,9 @@ export const generalModule: DomainModule = {
     'quotes',
     'quote_items',
     'invoice_reminders',
+    'credit_notes',
+    'credit_note_items',
+    'customer_credit_balances',
     'sequences',
   ],
   views: ['customer_directory'],

@@ -3,6 +3,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '../../contract/index.js';
 import { created, ok } from '../platform/answers.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
+import * as creditNotes from './credit-notes/service.js';
 import * as customers from './customers/service.js';
 import * as invoices from './invoices/service.js';
 import * as products from './products/service.js';
@@ -68,6 +69,19 @@ export const generalRoutes = (deps: Deps) => {
       declineQuote: async ({ params, req }) => ok({ data: await quotes.declineQuote(ctx(req), params.id) }),
       convertQuote: async ({ params, req }) =>
         created({ data: await quotes.convertQuote(ctx(req), params.id) }),
+    },
+    creditNotes: {
+      listCreditNotes: async ({ query, req }) => ok(await creditNotes.listCreditNotes(ctx(req), query)),
+      createCreditNote: async ({ body, req }) =>
+        created({ data: await creditNotes.createCreditNote(ctx(req), body) }),
+      getCreditNote: async ({ params, req }) =>
+        ok({ data: await creditNotes.getCreditNote(ctx(req), params.id) }),
+      getCreditNotePdf: async ({ params, req, res }) =>
+        pdf(res, await creditNotes.creditNotePdf(ctx(req), params.id)),
+      sendCreditNote: async ({ params, body, req }) =>
+        ok({ data: await creditNotes.sendCreditNote(ctx(req), params.id, body) }),
+      voidCreditNote: async ({ params, req }) =>
+        ok({ data: await creditNotes.voidCreditNote(ctx(req), params.id) }),
     },
   });
 };

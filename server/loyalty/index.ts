@@ -4,7 +4,7 @@ import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedLoyaltyDemo } from './demo.js';
 import { expirePoints, hasExpiredPoints } from './expiry/service.js';
-import { earnForInvoice } from './members/service.js';
+import { earnForInvoice, reversePointsOfRefund } from './members/service.js';
 import { refuseDeletingMemberCustomer } from './members/subscriptions.js';
 import { expireVouchers, hasExpiredVouchers } from './redemptions/service.js';
 import { hasDueReminders, sendDueReminders } from './reminders/service.js';
@@ -46,6 +46,8 @@ export const loyaltyModule: DomainModule = {
   subscriptions: {
     // A paid invoice earns its customer points (docs/decisions.md D100).
     invoicePaid: (ctx, { invoice }) => earnForInvoice(ctx, invoice),
+    // A refund takes back the points of the refunded amount (docs/decisions.md D241).
+    creditNoteIssued: (ctx, { creditNote }) => reversePointsOfRefund(ctx, creditNote),
     // A member's customer is not deleted from under the member (409 RESOURCE_IN_USE).
     customerDeleting: refuseDeletingMemberCustomer,
   },

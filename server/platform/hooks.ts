@@ -12,6 +12,30 @@ export interface InvoiceFacts {
   taxMinor: number;
   totalMinor: number;
   amountPaidMinor: number;
+  /** What credit notes took off what the invoice owes. */
+  amountCreditedMinor: number;
+  /** The part of amountPaidMinor the customer's credit balance paid (payments with method `credit`). */
+  creditAppliedMinor: number;
+}
+
+/** A credit note as other domains see it: amounts in integer minor units of its currency. */
+export interface CreditNoteFacts {
+  id: string;
+  number: string;
+  invoiceId: string;
+  invoiceNumber: string;
+  customerId: string;
+  currency: string;
+  /** `YYYY-MM-DD`. */
+  issueDate: string;
+  subtotalMinor: number;
+  taxMinor: number;
+  totalMinor: number;
+  creditMinor: number;
+  refundMinor: number;
+  /** How the refund was paid back; null without one. */
+  refundMethod: string | null;
+  customerCreditMinor: number;
 }
 
 /** A payment recorded against an invoice, in minor units of the invoice's currency. */
@@ -38,6 +62,10 @@ export interface HookPayloads {
   invoicePaymentRecorded: { invoice: InvoiceFacts; payment: InvoicePaymentFacts };
   /** Payments now cover the invoice's total. */
   invoicePaid: { invoice: InvoiceFacts };
+  /** A credit note was issued against an issued invoice (announced after the invoice changed). */
+  creditNoteIssued: { creditNote: CreditNoteFacts };
+  /** A credit note with nothing refunded or used was voided; `voidedOn` is the void's date. */
+  creditNoteVoided: { creditNote: CreditNoteFacts; voidedOn: string };
   /** A draft or unpaid invoice without payments was voided; `voidedOn` is the void's date. */
   invoiceVoided: { invoice: InvoiceFacts; wasIssued: boolean; voidedOn: string };
   /**

@@ -1,6 +1,8 @@
 import { currencyExponent } from '../../contract/common/currencies.js';
 import {
+  DISCOUNT_PLACES,
   divideHalfUp,
+  FULL_DISCOUNT_SCALED,
   priceDocument,
   priceLine,
   QUANTITY_PLACES,
@@ -108,10 +110,11 @@ export interface LineAmounts {
 }
 
 /**
- * Line total = quantity x unit price, rounded half-up; tax = total x rate / 100 (`priceLine`, the rule
- * in contract/common/pricing.ts, which the dashboard shows while typing). Refuses (422) a quantity or
- * tax rate with more decimals than its column holds (`<line>.quantity`, `<line>.tax_rate`) and a line
- * total beyond MAX_MINOR (`<line>`, e.g. `items.0`).
+ * Line total = quantity x unit price less the discount, rounded half-up once; tax = total x rate / 100
+ * (`priceLine`, the rule in contract/common/pricing.ts, which the dashboard shows while typing).
+ * Refuses (422) a quantity, tax rate or discount with more decimals than its column holds
+ * (`<line>.quantity`, `<line>.tax_rate`, `<line>.discount_percent`), a discount outside 0-100, and a
+ * line total beyond MAX_MINOR (`<line>`, e.g. `items.0`).
  */
 export function lineAmounts(
   quantity: number,
@@ -119,12 +122,16 @@ export function lineAmounts(
   taxRate: number,
   line: string,
   currency: string,
+  discountPercent = 0,
 ): LineAmounts {
   const q = toScaledInteger(quantity, QUANTITY_PLACES);
   if (q === null) throw invalid(`${line}.quantity`, `At most ${QUANTITY_PLACES} decimals`);
   const r = toScaledInteger(taxRate, TAX_RATE_PLACES);
   if (r === null) throw invalid(`${line}.tax_rate`, `At most ${TAX_RATE_PLACES} decimals`);
-  const { totalMinor, taxMinor, taxExact } = priceLine(q, BigInt(unitPriceMinor), r);
+  const d = toScaledInteger(discountPercent, DISCOUNT_PLACES);
+  if (d === null) throw invalid(`${line}.discount_percent`, `At most ${DISCOUNT_PLACES} decimals`);
+  if (d < 0n || d > FULL_DISCOUNT_SCALED) throw invalid(`${line}.discount_percent`, 'From 0 to 100');
+  const { totalMinor, taxMinor, taxExact } = priceLine(q, BigInt(unitPriceMinor), r, d);
   if (totalMinor > BigInt(MAX_MINOR))
     throw tooLarge(line, 'The line total (quantity x unit_price)', currency);
   return { totalMinor: Number(totalMinor), taxMinor: Number(taxMinor), taxExact };

@@ -131,3 +131,40 @@ describe('priceBill', () => {
     expect(priceBill([])).toBe(0n);
   });
 });
+
+describe('priceLine with a discount', () => {
+  const discount = (text: string) => {
+    const [whole = '0', fraction = ''] = text.split('.');
+    return BigInt(whole + fraction.padEnd(2, '0'));
+  };
+
+  it('takes the discount off the line before tax: 10 % off 3 x 150.00 at 20 % tax', () => {
+    const line = priceLine(qty('3'), 15_000n, rate('20'), discount('10'));
+    expect(line.totalMinor).toBe(40_500n);
+    expect(line.taxMinor).toBe(8_100n);
+  });
+
+  it('rounds once, on the exact discounted amount: 33.33 % off 1.00 is 0.67 (0.6667)', () => {
+    expect(priceLine(qty('1'), 100n, 0n, discount('33.33')).totalMinor).toBe(67n);
+    // 1.005 x 1.00 at 50 % off: 0.5025, once: 50 cents (rounded first to 1.01, then halved: 51).
+    expect(priceLine(qty('1.005'), 100n, 0n, discount('50')).totalMinor).toBe(50n);
+  });
+
+  it('rounds an exact half up: 12.5 % off 0.04 is 3.5 cents, 4', () => {
+    expect(priceLine(qty('1'), 4n, 0n, discount('12.5')).totalMinor).toBe(4n);
+  });
+
+  it('is the whole line at 0 % and nothing at 100 %', () => {
+    expect(priceLine(qty('2'), 999n, rate('20'), 0n)).toEqual(priceLine(qty('2'), 999n, rate('20')));
+    expect(priceLine(qty('2'), 999n, rate('20'), discount('100'))).toEqual({
+      totalMinor: 0n,
+      taxMinor: 0n,
+      taxExact: 0n,
+    });
+  });
+
+  it('sums discounted lines into a subtotal after discounts', () => {
+    const lines = [priceLine(qty('1'), 10_000n, rate('10'), discount('25')), priceLine(qty('1'), 5_000n, 0n)];
+    expect(priceDocument(lines)).toEqual({ subtotalMinor: 12_500n, taxMinor: 750n, totalMinor: 13_250n });
+  });
+});

@@ -223,7 +223,7 @@ describe(`concurrent invoice payments (${where})`, () => {
         date: '2026-11-19',
         debits: [
           {
-            account: CASH_ACCOUNT[payment.payment_method],
+            account: CASH_ACCOUNT[payment.payment_method as keyof typeof CASH_ACCOUNT],
             amount: 1_500,
           },
         ],

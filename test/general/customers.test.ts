@@ -78,6 +78,7 @@ describe('POST /v1/customers', () => {
     expect(data).toEqual({
       ...body,
       id: expect.stringMatching(ID),
+      credit_balance: {},
       created_at: expect.stringMatching(ISO),
       updated_at: data.created_at,
     });
@@ -339,6 +340,7 @@ describe('PUT /v1/customers/:id', () => {
     expect(data).toEqual({
       ...body,
       id: created.id,
+      credit_balance: {},
       created_at: created.created_at,
       updated_at: data.updated_at,
     });

@@ -99,6 +99,7 @@ describe('create', () => {
         quantity: 3,
         unit_price: 150,
         tax_rate: 20,
+        discount_percent: 0,
         total: 450,
         tax: 90,
       },
@@ -109,6 +110,7 @@ describe('create', () => {
         quantity: 2,
         unit_price: 12.5,
         tax_rate: 0,
+        discount_percent: 0,
         total: 25,
         tax: 0,
       },
@@ -147,6 +149,40 @@ describe('create', () => {
     expect(invoice.items.map((i) => i.tax_rate)).toEqual([5, 7.5, 7.25]);
     // exact 0.075 + 0.75 + 0.725725 = 1.550725 -> 1.55
     expect(invoice).toMatchObject({ subtotal: 21.51, tax: 1.55, total: 23.06 });
+  });
+
+  it('takes a line discount off before tax; subtotal is after discounts, each line rounded once', async () => {
+    const t = await newTenant();
+    const invoice = await createInvoice(t, {
+      items: [
+        invoiceLine({ quantity: 3, unit_price: 150, tax_rate: 20, discount_percent: 10 }), // 405, tax 81
+        invoiceLine({ quantity: 1, unit_price: 1, discount_percent: 33.33 }), // 0.6667 -> 0.67
+        invoiceLine({ quantity: 1.005, unit_price: 1, discount_percent: 50 }), // 0.5025 -> 0.50, not 1.01 / 2
+        invoiceLine({ quantity: 1, unit_price: 20, tax_rate: 20, discount_percent: 100 }), // 0, tax 0
+        invoiceLine({ quantity: 1, unit_price: 10 }),
+      ],
+    });
+    expect(invoice.items.map((i) => [i.discount_percent, i.total, i.tax])).toEqual([
+      [10, 405, 81],
+      [33.33, 0.67, 0],
+      [50, 0.5, 0],
+      [100, 0, 0],
+      [0, 10, 0],
+    ]);
+    expect(invoice).toMatchObject({ subtotal: 416.17, tax: 81, total: 497.17, amount_due: 497.17 });
+    expect(await getInvoice(t.client, invoice.id)).toEqual(invoice);
+  });
+
+  it('keeps line discounts when a draft is re-priced in another currency', async () => {
+    const t = await newTenant();
+    const draft = await createInvoice(t, {
+      items: [invoiceLine({ quantity: 2, unit_price: 100, discount_percent: 25 })],
+    });
+    const updated = (
+      await unwrap(api(t).updateInvoice({ params: { id: draft.id }, body: { currency: 'EUR' } }))
+    ).data;
+    expect(updated.items.map((i) => [i.discount_percent, i.total])).toEqual([[25, 150]]);
+    expect(updated).toMatchObject({ currency: 'EUR', subtotal: 150, total: 150 });
   });
 
   it('rounds the invoice tax once over the exact item taxes (two 0.005 taxes make 0.01, not 0.02)', async () => {
@@ -402,6 +438,19 @@ describe('create', () => {
         'VALIDATION_ERROR',
         'items.0.unit_price',
       );
+    });
+
+    it('refuses a discount_percent over 100, below 0 or with more than two decimals (items.N.discount_percent)', async () => {
+      for (const discount_percent of [100.01, 101, -1, -0.01, 12.345]) {
+        expectError(
+          await api(t).createInvoice({
+            body: bodyFor(t, { items: [invoiceLine(), invoiceLine({ discount_percent })] }),
+          }),
+          422,
+          'VALIDATION_ERROR',
+          'items.1.discount_percent',
+        );
+      }
     });
 
     it('counts decimals of quantity and tax_rate exactly: 1.0000000000000002 is refused, 1.0001 and 7.125 kept', async () => {

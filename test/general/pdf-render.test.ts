@@ -33,6 +33,7 @@ function item(description: string, fields: Partial<Item> = {}): Item {
     quantity: 1,
     unit_price: 100,
     tax_rate: 0,
+    discount_percent: 0,
     total: 100,
     tax: 0,
     ...fields,
@@ -175,6 +176,26 @@ describe('an invoice PDF', () => {
     expect(text).toMatch(/Total\s+\$3,639\.63/);
     expect(text).toMatch(/Amount paid\s+\$1,000\.00/);
     expect(text).toMatch(/Amount due\s+\$2,639\.63/);
+  });
+
+  it('shows a Discount column only when some line has a discount', async () => {
+    const discounted = await invoiceText({
+      items: [
+        item('Consulting (hours)', {
+          quantity: 3,
+          unit_price: 150,
+          tax_rate: 20,
+          discount_percent: 12.5,
+          total: 393.75,
+          tax: 78.75,
+        }),
+        item('Travel expenses', { quantity: 1, unit_price: 100, total: 100 }),
+      ],
+    });
+    expect(discounted).toMatch(/Unit price\s+Discount\s+Tax\s+Amount/);
+    expect(discounted).toMatch(/Consulting \(hours\)\s+3\s+\$150\.00\s+12\.5%\s+20%\s+\$393\.75/);
+    expect(discounted).toMatch(/Travel expenses\s+1\s+\$100\.00\s+0%\s+\$100\.00/);
+    expect(await invoiceText()).not.toContain('Discount');
   });
 
   it('prints yen without decimals and dinars with three, to the minor unit', async () => {

@@ -273,7 +273,7 @@ describe('convert', () => {
       'USD',
       [
         { description: 'a', quantity: 1.5, unit_price: 10.01, tax_rate: 7.5 },
-        { description: 'b', quantity: 3, unit_price: 0.33, tax_rate: 20 },
+        { description: 'b', quantity: 3, unit_price: 0.33, tax_rate: 20, discount_percent: 15 },
       ],
     ],
     [
@@ -286,12 +286,12 @@ describe('convert', () => {
     [
       'KWD',
       [
-        { description: 'a', quantity: 1.5, unit_price: 1.005, tax_rate: 5 },
+        { description: 'a', quantity: 1.5, unit_price: 1.005, tax_rate: 5, discount_percent: 12.5 },
         { description: 'b', quantity: 0.3333, unit_price: 2.999, tax_rate: 15 },
       ],
     ],
   ] as const)(
-    'turns an accepted %s quote into a draft invoice with the same lines and totals to the minor unit',
+    'turns an accepted %s quote into a draft invoice with the same lines, discounts and totals to the minor unit',
     async (currency, items) => {
       const quote = await createQuote(a, {
         currency,

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { contract } from '../../client/index.js';
-import { registerTenant, uniqueEmail } from '../support/business.js';
+import { registerTenant, uniqueEmail, type TestTenant } from '../support/business.js';
 import {
+  createCreditNote,
   createCustomer,
   createInvoice,
   createProduct,
@@ -15,13 +16,19 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { customers, products, invoices, quotes } = contract.general;
+const { customers, products, invoices, quotes, creditNotes } = contract.general;
 
 /** A list that another business filtered by this business's ids: answered, and empty. */
 const emptyPage = (answer: Answer) => {
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ data: [], pagination: { total: 0 } });
 };
+
+/** A credit note of 10.00 against a new issued invoice of the tenant's customer. */
+const creditNoteOf = async (t: TestTenant) =>
+  createCreditNote(t.client, {
+    invoice_id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id,
+  });
 
 describeRouteSecurity({
   server,
@@ -126,6 +133,38 @@ describeRouteSecurity({
     })),
     route(quotes.convertQuote, async (t) => ({
       params: { id: (await createQuote(t.client, t.customerId, 'accepted')).id },
+    })),
+
+    route(creditNotes.listCreditNotes, async (t) => ({ query: { customer_id: t.customerId } }), {
+      otherBusiness: emptyPage,
+    }),
+    // Another business's invoice is no invoice of the caller's: 422 naming invoice_id.
+    route(
+      creditNotes.createCreditNote,
+      async (t) => ({
+        body: {
+          invoice_id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id,
+          amount: 10,
+          reason: 'Goodwill',
+          credit_amount: 10,
+          refund_amount: 0,
+          customer_credit_amount: 0,
+        },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'invoice_id' } },
+    ),
+    route(creditNotes.getCreditNote, async (t) => ({
+      params: { id: (await creditNoteOf(t)).id },
+    })),
+    route(creditNotes.getCreditNotePdf, async (t) => ({
+      params: { id: (await creditNoteOf(t)).id },
+    })),
+    route(creditNotes.sendCreditNote, async (t) => ({
+      params: { id: (await creditNoteOf(t)).id },
+      body: { to: 'accounts@example.com' },
+    })),
+    route(creditNotes.voidCreditNote, async (t) => ({
+      params: { id: (await creditNoteOf(t)).id },
     })),
   ],
 });

@@ -129,6 +129,25 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     }),
   );
 
+  const creditNotes: string[] = [];
+  for (const invoice of [issued, paid]) {
+    const note = (
+      await unwrap(
+        general.creditNotes.createCreditNote({
+          body: {
+            invoice_id: invoice.id,
+            amount: 1,
+            reason: 'Goodwill',
+            credit_amount: invoice.id === issued.id ? 1 : 0,
+            refund_amount: 0,
+            customer_credit_amount: invoice.id === issued.id ? 0 : 1,
+          },
+        }),
+      )
+    ).data;
+    creditNotes.push(note.id);
+  }
+
   const quotes: string[] = [];
   for (const status of ['draft', 'sent', 'accepted'] as const) {
     const quote = (
@@ -353,6 +372,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       bills: [draftBill, pendingBill, paidBill],
       vatThreshold: [vat.publicId],
       quotes,
+      'credit-notes': creditNotes,
       domains,
       segments,
       templates: [template],
@@ -387,6 +407,7 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
       segment_id: ids.segments,
       campaign_id: ids.campaigns,
       product_id: ids.products,
+      invoice_id: ids.invoices,
       memberId: ids.members,
       rewardId: ids.rewards,
       tierId: ids.tiers,

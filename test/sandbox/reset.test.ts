@@ -12,7 +12,7 @@ const server = useTestServer({ worker: false });
 
 const DAY = 86_400_000;
 /** The accounts every new business starts with. */
-const DEFAULT_CHART = 8;
+const DEFAULT_CHART = 9;
 
 /** The tables a reset keeps the sandbox's rows in (server/sandbox/reset/queries.ts). */
 const KEPT = ['businesses', 'users', 'access_tokens', 'api_keys', 'webhooks', 'idempotency_keys'];

@@ -13,6 +13,7 @@ export const DEFAULT_CHART: finance.Account[] = [
   { code: '1200', name: 'Accounts receivable', type: 'asset', system: true },
   { code: '2000', name: 'Accounts payable', type: 'liability', system: true },
   { code: '2200', name: 'VAT payable', type: 'liability', system: true },
+  { code: '2300', name: 'Customer credit', type: 'liability', system: true },
   { code: '4000', name: 'Sales', type: 'revenue', system: true },
   { code: '5000', name: 'Expenses', type: 'expense', system: true },
 ];

@@ -152,6 +152,7 @@ export const SEEDED_COLLECTIONS = [
   'products',
   'invoices',
   'quotes',
+  'credit-notes',
   'webhooks',
   'deliveries',
   'tiers',

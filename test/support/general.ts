@@ -94,3 +94,23 @@ export async function createQuote(
   if (status === 'sent') return (await unwrap(quotes.getQuote({ params: { id: quote.id } }))).data;
   return (await unwrap(quotes.acceptQuote({ params: { id: quote.id } }))).data;
 }
+
+/**
+ * A credit note against `invoice_id`: for `amount` (major units) unless `items` are given, all of it
+ * lowering what the invoice owes unless the split is given.
+ */
+export async function createCreditNote(
+  client: Client,
+  body: Partial<general.CreateCreditNoteBody> & Pick<general.CreateCreditNoteBody, 'invoice_id'>,
+): Promise<general.CreditNote> {
+  const amount = body.amount ?? 10;
+  const full: general.CreateCreditNoteBody = {
+    ...(body.items ? {} : { amount }),
+    reason: 'Goodwill',
+    credit_amount: body.items ? 0 : amount,
+    refund_amount: 0,
+    customer_credit_amount: 0,
+    ...body,
+  };
+  return (await unwrap(client.general.creditNotes.createCreditNote({ body: full }))).data;
+}

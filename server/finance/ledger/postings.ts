@@ -6,9 +6,9 @@ import { checkVatAlerts } from '../vat/service.js';
 /**
  * The general group's invoices in finance, followed in the transaction that changes them. On the
  * ledger: issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash /
- * Cr 1200 on its payment date; a void of an issued invoice reverses its posting on the void's day.
+ * Cr 1200 on its payment date (Dr 2300 for customer credit); a void of an issued invoice reverses its posting on the void's day.
  * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue and a void
- * check the VAT threshold.
+ * check the VAT threshold. A credit note posts its own entry (below).
  */
 export const invoiceSubscriptions: Subscriptions = {
   invoiceIssued: async (ctx, { invoice }) => {
@@ -33,9 +33,46 @@ export const invoiceSubscriptions: Subscriptions = {
       description: `Payment of invoice ${invoice.number}`,
       currency: invoice.currency,
       source: { type: 'invoice_payment', id: payment.id },
-      debits: [{ account: cashAccountOf(payment.method), amount: payment.amountMinor }],
+      // Customer credit applied at issue comes out of 2300 Customer credit, not a cash account.
+      debits: [
+        {
+          account: payment.method === 'credit' ? ACCOUNTS.customerCredit : cashAccountOf(payment.method),
+          amount: payment.amountMinor,
+        },
+      ],
       credits: [{ account: ACCOUNTS.receivable, amount: payment.amountMinor }],
     });
+  },
+  // A credit note in one entry: Dr 4000 net and 2200 tax / Cr 1200 its total; its refund Dr 1200 /
+  // Cr cash-or-bank; its customer credit Dr 1200 / Cr 2300. A void reverses the entry on its day.
+  creditNoteIssued: async (ctx, { creditNote }) => {
+    const paidOut = creditNote.refundMinor + creditNote.customerCreditMinor;
+    await post(ctx, {
+      date: creditNote.issueDate,
+      description: `Credit note ${creditNote.number} for invoice ${creditNote.invoiceNumber}`,
+      currency: creditNote.currency,
+      source: { type: 'credit_note', id: creditNote.id },
+      debits: [
+        { account: ACCOUNTS.sales, amount: creditNote.subtotalMinor },
+        { account: ACCOUNTS.vatPayable, amount: creditNote.taxMinor },
+        { account: ACCOUNTS.receivable, amount: paidOut },
+      ],
+      credits: [
+        { account: ACCOUNTS.receivable, amount: creditNote.totalMinor },
+        ...(creditNote.refundMinor > 0
+          ? [{ account: cashAccountOf(creditNote.refundMethod ?? ''), amount: creditNote.refundMinor }]
+          : []),
+        { account: ACCOUNTS.customerCredit, amount: creditNote.customerCreditMinor },
+      ],
+    });
+  },
+  creditNoteVoided: async (ctx, { creditNote, voidedOn }) => {
+    await reverse(
+      ctx,
+      { type: 'credit_note', id: creditNote.id },
+      voidedOn,
+      `Void of credit note ${creditNote.number}`,
+    );
   },
   invoiceVoided: async (ctx, { invoice, wasIssued, voidedOn }) => {
     if (!wasIssued) return;

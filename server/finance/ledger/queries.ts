@@ -44,7 +44,7 @@ const ENTRY_LINE_COLUMNS = [
 export async function postedLines(
   db: Executor,
   businessId: string,
-  sourceType: 'bill' | 'invoice',
+  sourceType: 'bill' | 'invoice' | 'credit_note',
   sourceId: string,
 ) {
   return entryLines(db, businessId)

@@ -11,6 +11,7 @@ export const ACCOUNTS = {
   receivable: '1200',
   payable: '2000',
   vatPayable: '2200',
+  customerCredit: '2300',
   sales: '4000',
   expenses: '5000',
 } as const;
@@ -90,7 +91,7 @@ export async function post(ctx: TxCtx, posting: Posting): Promise<string | null>
  */
 export async function reverse(
   ctx: TxCtx,
-  document: { type: 'bill' | 'invoice'; id: string },
+  document: { type: 'bill' | 'invoice' | 'credit_note'; id: string },
   date: string,
   description: string,
 ): Promise<void> {

@@ -198,3 +198,49 @@ select
       "business_id" = $1
       and "customer_id" = $2
   ) as "referenced";
+
+-- addCustomerCredit
+insert into "customer_credit_balances" ("business_id", "customer_id", "currency", "balance_minor")
+values
+  ($1, $2, $3, $4)
+on conflict ("business_id", "customer_id", "currency")
+do update set
+  "balance_minor" = "customer_credit_balances"."balance_minor" + $5;
+
+-- takeCustomerCredit
+update "customer_credit_balances"
+set
+  "balance_minor" = "balance_minor" - $1
+where
+  "business_id" = $2
+  and "customer_id" = $3
+  and "currency" = $4
+  and "balance_minor" >= $5
+returning
+  "balance_minor";
+
+-- lockCustomerCredit
+select
+  "balance_minor"
+from
+  "customer_credit_balances"
+where
+  "business_id" = $1
+  and "customer_id" = $2
+  and "currency" = $3
+for update;
+
+-- creditBalancesOf
+select
+  "customer_id",
+  "currency",
+  "balance_minor"
+from
+  "customer_credit_balances"
+where
+  "business_id" = $1
+  and "customer_id" in ($2)
+  and "balance_minor" > $3
+order by
+  "customer_id",
+  "currency";

@@ -1,6 +1,6 @@
 import type { ListCustomersQuery } from '../../../contract/general/customers.js';
 import { likePattern, offsetOf, parseSort } from '../../platform/pagination.js';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Trx } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import { sql } from 'kysely';
 import type { CustomerRow, CustomerUpdate, NewCustomer } from '../../platform/db/types.js';
@@ -147,4 +147,78 @@ export async function hasInvoices(db: Executor, businessId: string, customerId: 
     ])
     .executeTakeFirstOrThrow();
   return Boolean(row.referenced);
+}
+
+/** Adds to the customer's credit balance in `currency`, making the balance when it has none. */
+export async function addCustomerCredit(
+  trx: Trx,
+  businessId: string,
+  customerId: string,
+  currency: string,
+  amountMinor: number,
+): Promise<void> {
+  await trx
+    .insertInto('customer_credit_balances')
+    .values({ business_id: businessId, customer_id: customerId, currency, balance_minor: amountMinor })
+    .onConflict((oc) =>
+      oc.columns(['business_id', 'customer_id', 'currency']).doUpdateSet((eb) => ({
+        balance_minor: eb('customer_credit_balances.balance_minor', '+', amountMinor),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Takes `amountMinor` from the customer's credit balance in `currency` in one relative update, only
+ * when the balance holds it all; false (nothing taken) otherwise.
+ */
+export async function takeCustomerCredit(
+  trx: Trx,
+  businessId: string,
+  customerId: string,
+  currency: string,
+  amountMinor: number,
+): Promise<boolean> {
+  const row = await trx
+    .updateTable('customer_credit_balances')
+    .set((eb) => ({ balance_minor: eb('balance_minor', '-', amountMinor) }))
+    .where('business_id', '=', businessId)
+    .where('customer_id', '=', customerId)
+    .where('currency', '=', currency)
+    .where('balance_minor', '>=', amountMinor)
+    .returning('balance_minor')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Locks the customer's credit balance in `currency` and reads it; 0 when there is none. */
+export async function lockCustomerCredit(
+  trx: Trx,
+  businessId: string,
+  customerId: string,
+  currency: string,
+): Promise<number> {
+  const row = await trx
+    .selectFrom('customer_credit_balances')
+    .select('balance_minor')
+    .where('business_id', '=', businessId)
+    .where('customer_id', '=', customerId)
+    .where('currency', '=', currency)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? Number(row.balance_minor) : 0;
+}
+
+/** The credit balances above zero of the customers, by customer and currency. */
+export async function creditBalancesOf(db: Executor, businessId: string, customerIds: string[]) {
+  if (customerIds.length === 0) return [];
+  return db
+    .selectFrom('customer_credit_balances')
+    .select(['customer_id', 'currency', 'balance_minor'])
+    .where('business_id', '=', businessId)
+    .where('customer_id', 'in', customerIds)
+    .where('balance_minor', '>', 0)
+    .orderBy('customer_id')
+    .orderBy('currency')
+    .execute();
 }

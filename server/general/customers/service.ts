@@ -16,7 +16,7 @@ import type { CustomerRow, CustomerUpdate, NewCustomer } from '../../platform/db
 import { ApiError, conflict, notFound } from '../../platform/errors.js';
 import { emit, emitMany } from '../../platform/outbox.js';
 import type { ImportTarget } from '../../platform/import-target.js';
-import { toCustomer } from './mappers.js';
+import { creditByCustomer, toCustomer } from './mappers.js';
 import * as queries from './queries.js';
 
 /** `Ada King Lovelace` -> first `Ada`, last `King Lovelace`. */
@@ -87,18 +87,33 @@ export async function customerForEmail(
   });
 }
 
+/** The customers as the API shows them, each with its credit balance. */
+async function withCredit(ctx: Ctx, rows: readonly CustomerRow[]): Promise<Customer[]> {
+  const credit = creditByCustomer(
+    await queries.creditBalancesOf(
+      ctx.db,
+      ctx.businessId,
+      rows.map((r) => r.id),
+    ),
+  );
+  return rows.map((row) => toCustomer(row, credit.get(row.id)));
+}
+
+const oneWithCredit = async (ctx: Ctx, row: CustomerRow): Promise<Customer> =>
+  (await withCredit(ctx, [row]))[0]!;
+
 export async function listCustomers(
   ctx: Ctx,
   query: ListCustomersQuery,
 ): Promise<{ data: Customer[]; pagination: Pagination }> {
   const { rows, total } = await queries.listCustomers(ctx.db, ctx.businessId, query);
-  return { data: rows.map(toCustomer), pagination: paginationOf(query, total) };
+  return { data: await withCredit(ctx, rows), pagination: paginationOf(query, total) };
 }
 
 export async function getCustomer(ctx: Ctx, id: string): Promise<Customer> {
   const row = await queries.findCustomer(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Customer');
-  return toCustomer(row);
+  return oneWithCredit(ctx, row);
 }
 
 /**
@@ -132,12 +147,12 @@ export async function updateCustomer(ctx: Ctx, id: string, input: UpdateCustomer
         const current = await queries.findCustomer(ctx.db, ctx.businessId, id, true);
         if (!current) throw notFound('Customer');
         const changes = customerChanges(current, input);
-        if (Object.keys(changes).length === 0) return toCustomer(current);
+        if (Object.keys(changes).length === 0) return oneWithCredit(ctx, current);
         const row = await queries.updateCustomer(ctx.db, ctx.businessId, id, {
           ...changes,
           updated_at: ctx.clock.now(),
         });
-        const customer = toCustomer(row);
+        const customer = await oneWithCredit(ctx, row);
         await emit(ctx, 'customer.updated', customer);
         return customer;
       }),
@@ -191,7 +206,10 @@ async function updateCustomers(
   await emitMany(
     ctx,
     'customer.updated',
-    changed.map((c) => toCustomer(rows.get(c.id)!)),
+    await withCredit(
+      ctx,
+      changed.map((c) => rows.get(c.id)!),
+    ),
   );
   return updates.map((u) => u.id);
 }
@@ -250,7 +268,7 @@ export const customerImport: ImportTarget = {
           ctx.db,
           bodies.map((body) => newCustomer(ctx, body as CreateCustomerBody)),
         );
-        const customers = rows.map(toCustomer);
+        const customers = rows.map((row) => toCustomer(row));
         await emitMany(ctx, 'customer.created', customers);
         return customers.map((c) => c.id);
       },

@@ -70,7 +70,12 @@ export async function customerOf(ctx: Ctx, customerId: string): Promise<Customer
 export const noRecipient = () =>
   invalid('to', 'The customer has no email address: send `to`, or add an email to the customer');
 
-const kindName = (source: PdfSource) => (source.kind === 'invoice' ? 'Invoice' : 'Quote');
+const KIND_NAMES: Record<PdfSource['kind'], string> = {
+  invoice: 'Invoice',
+  quote: 'Quote',
+  credit_note: 'Credit note',
+};
+const kindName = (source: PdfSource) => KIND_NAMES[source.kind];
 
 /** The sentence that says what the document asks of the customer. */
 function summaryOf(source: PdfSource): string {
@@ -80,6 +85,10 @@ function summaryOf(source: PdfSource): string {
       `Quote ${doc.number} for ${formatMoney(doc.total, doc.currency)} is valid until ` +
       `${source.document.valid_until}.`
     );
+  }
+  if (source.kind === 'credit_note') {
+    const note = source.document;
+    return `Credit note ${note.number} for ${formatMoney(note.total, note.currency)} credits invoice ${note.invoice_number}.`;
   }
   const invoice = source.document;
   if (invoice.status === 'paid') {
@@ -104,7 +113,8 @@ export async function mailDocument(
   const business = await findBusiness(ctx);
   if (!business) throw notFound('Business');
   const pdf = await renderOffThread(ctx.state, source, issuerOf(business), recipientOf(customer));
-  const link = source.document.hosted_url;
+  // Credit notes have no hosted page: the PDF is the document.
+  const link = source.kind === 'credit_note' ? null : source.document.hosted_url;
   const action = source.kind === 'quote' ? 'View, accept or decline it online' : 'View it online';
   const paragraphs = [
     `Hello ${customer.name},`,

@@ -20,6 +20,7 @@ export interface PricedLine {
   quantity: number;
   unit_price_minor: number;
   tax_rate: number;
+  discount_percent: number;
   amounts: LineAmounts;
 }
 
@@ -58,13 +59,15 @@ export async function priceLines(
       throw invalid(field('unit_price'), 'Required unless product_id is given');
     }
     const taxRate = item.tax_rate ?? 0;
+    const discount = item.discount_percent ?? 0;
     return {
       product_id: product?.id ?? null,
       description,
       quantity: item.quantity,
       unit_price_minor: unitPriceMinor,
       tax_rate: taxRate,
-      amounts: lineAmounts(item.quantity, unitPriceMinor, taxRate, `items.${index}`, currency),
+      discount_percent: discount,
+      amounts: lineAmounts(item.quantity, unitPriceMinor, taxRate, `items.${index}`, currency, discount),
     };
   });
 }
@@ -94,6 +97,7 @@ export interface StoredLine {
   quantity: string;
   unit_price_minor: number;
   tax_rate: string;
+  discount_percent: string;
   total_minor: number;
   tax_minor: number;
 }
@@ -105,6 +109,7 @@ export const storedLines = (lines: PricedLine[]): StoredLine[] =>
     quantity: String(line.quantity),
     unit_price_minor: line.unit_price_minor,
     tax_rate: String(line.tax_rate),
+    discount_percent: String(line.discount_percent),
     total_minor: line.amounts.totalMinor,
     tax_minor: line.amounts.taxMinor,
   }));
@@ -116,6 +121,7 @@ export const storedLineOf = (row: LineRow): StoredLine => ({
   quantity: row.quantity,
   unit_price_minor: row.unit_price_minor,
   tax_rate: row.tax_rate,
+  discount_percent: row.discount_percent,
   total_minor: row.total_minor,
   tax_minor: row.tax_minor,
 });
@@ -144,6 +150,7 @@ function asInput(row: LineRow, currency: string): InvoiceItemInput {
     quantity: Number(row.quantity),
     unit_price: toMajor(Number(row.unit_price_minor), currency),
     tax_rate: Number(row.tax_rate),
+    discount_percent: Number(row.discount_percent),
   };
 }
 

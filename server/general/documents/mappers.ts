@@ -10,6 +10,7 @@ export const toLine = (row: LineRow, currency: string): Invoice['items'][number]
   quantity: Number(row.quantity),
   unit_price: toMajor(Number(row.unit_price_minor), currency),
   tax_rate: Number(row.tax_rate),
+  discount_percent: Number(row.discount_percent),
   total: toMajor(Number(row.total_minor), currency),
   tax: toMajor(Number(row.tax_minor), currency),
 });

@@ -167,11 +167,18 @@ async function issuerBlock(ctx: Ctx): Promise<{ name: string; html: string; inst
 }
 
 function itemsTable(doc: Invoice | Quote): string {
+  // A discount column only when some line has one, as on the PDF.
+  const discounted = doc.items.some((item) => item.discount_percent > 0);
+  const discount = (item: Invoice['items'][number]) =>
+    discounted
+      ? `<td class="num" data-label="Discount">${item.discount_percent > 0 ? `${item.discount_percent}%` : ''}</td>`
+      : '';
   const rows = doc.items
     .map(
       (item) =>
         `<tr><td>${escapeHtml(item.description)}</td><td class="num" data-label="Qty">${item.quantity}</td>` +
         `<td class="num" data-label="Unit price">${escapeHtml(formatMoney(item.unit_price, doc.currency))}</td>` +
+        discount(item) +
         `<td class="num" data-label="Tax rate">${item.tax_rate}%</td>` +
         `<td class="num" data-label="Amount">${escapeHtml(formatMoney(item.total, doc.currency))}</td></tr>`,
     )
@@ -179,6 +186,7 @@ function itemsTable(doc: Invoice | Quote): string {
   return (
     `<table class="items"><caption class="visually-hidden">Lines</caption><thead><tr><th scope="col">Description</th>` +
     `<th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th>` +
+    (discounted ? `<th scope="col" class="num">Discount</th>` : '') +
     `<th scope="col" class="num">Tax rate</th><th scope="col" class="num">Amount</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>`
   );

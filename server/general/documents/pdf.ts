@@ -3,12 +3,13 @@ import { createRequire } from 'node:module';
 import type { Font, Glyph, GlyphRun } from 'fontkit';
 import type { z } from 'zod';
 import type { AddressSchema } from '../../../contract/general/customers.js';
+import type { CreditNote } from '../../../contract/general/credit-notes.js';
 import type { Invoice } from '../../../contract/general/invoices.js';
 import type { Quote } from '../../../contract/general/quotes.js';
 import { formatMoney } from './format.js';
 
 /**
- * Invoices and quotes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
+ * Invoices, quotes and credit notes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
  * the table's column header, so a page read on its own still says what it belongs to; rows are
  * never split across pages, and page numbers ("Page N of M") are written once the page count is
  * known. Text is set in DejaVu Sans, embedded, so any Latin, Greek or Cyrillic name prints as
@@ -31,7 +32,10 @@ export interface DocumentRecipient {
   address: Address | null;
 }
 
-export type PdfSource = { kind: 'invoice'; document: Invoice } | { kind: 'quote'; document: Quote };
+export type PdfSource =
+  | { kind: 'invoice'; document: Invoice }
+  | { kind: 'quote'; document: Quote }
+  | { kind: 'credit_note'; document: CreditNote };
 
 /** The document as a PDF (A4). */
 export async function renderPdf(
@@ -45,7 +49,7 @@ export async function renderPdf(
   drawFirstPageHeader(pen, issuer, recipient);
   for (const item of view.items) drawRow(pen, item);
   drawTotals(pen);
-  if (view.notes) drawNote(pen, 'Notes', view.notes);
+  if (view.notes) drawNote(pen, view.kind === 'credit_note' ? 'Reason' : 'Notes', view.notes);
   if (view.kind === 'invoice' && issuer.payment_instructions) {
     drawNote(pen, 'Payment instructions', issuer.payment_instructions);
   }
@@ -73,7 +77,7 @@ type Item = Invoice['items'][number];
 
 interface DocumentView {
   kind: PdfSource['kind'];
-  title: 'INVOICE' | 'QUOTE';
+  title: 'INVOICE' | 'QUOTE' | 'CREDIT NOTE';
   number: string;
   currency: string;
   status: string;
@@ -93,7 +97,44 @@ const INVOICE_MARKS: Partial<Record<Invoice['status'], DocumentView['mark']>> = 
 };
 
 function viewOf(source: PdfSource): DocumentView {
-  return source.kind === 'invoice' ? invoiceView(source.document) : quoteView(source.document);
+  if (source.kind === 'invoice') return invoiceView(source.document);
+  return source.kind === 'quote' ? quoteView(source.document) : creditNoteView(source.document);
+}
+
+const TITLE_WORDS: Record<DocumentView['title'], string> = {
+  INVOICE: 'Invoice',
+  QUOTE: 'Quote',
+  'CREDIT NOTE': 'Credit note',
+};
+
+/** A credit note: the invoice it credits among its dates, and where its money goes under its total. */
+function creditNoteView(note: CreditNote): DocumentView {
+  const parts: TotalLine[] = [
+    { label: 'Credited to invoice', amount: note.credit_amount, strong: false },
+    { label: 'Refunded', amount: note.refund_amount, strong: false },
+    { label: 'Customer credit', amount: note.customer_credit_amount, strong: false },
+  ];
+  return {
+    kind: 'credit_note',
+    title: 'CREDIT NOTE',
+    number: note.number,
+    currency: note.currency,
+    status: note.status,
+    mark: note.status === 'void' ? 'VOID' : null,
+    dates: [
+      ['Issue date', note.issue_date],
+      ['Invoice', note.invoice_number],
+    ],
+    items: note.items,
+    totals: [
+      { label: 'Subtotal', amount: note.subtotal, strong: false },
+      { label: 'Tax', amount: note.tax, strong: false },
+      { label: 'Total', amount: note.total, strong: true },
+      ...parts.filter((p) => p.amount > 0),
+    ],
+    notes: note.reason,
+    updatedAt: note.updated_at,
+  };
 }
 
 function invoiceView(invoice: Invoice): DocumentView {
@@ -114,6 +155,10 @@ function invoiceView(invoice: Invoice): DocumentView {
       { label: 'Tax', amount: invoice.tax, strong: false },
       { label: 'Total', amount: invoice.total, strong: true },
       { label: 'Amount paid', amount: invoice.amount_paid, strong: false },
+      // Only on an invoice credit notes took something off, so others print as they did.
+      ...(invoice.amount_credited > 0
+        ? [{ label: 'Amount credited', amount: invoice.amount_credited, strong: false }]
+        : []),
       { label: 'Amount due', amount: invoice.amount_due, strong: true },
     ],
     notes: invoice.notes,
@@ -147,10 +192,11 @@ function quoteView(quote: Quote): DocumentView {
 // ---------------------------------------------------------------------------------------------
 // Numbers and addresses as printed
 
-// Quantities have at most 4 decimals and tax rates at most 3 (the contract refuses more), so these
+// Quantities have at most 4 decimals, tax rates at most 3 and discounts 2 (the contract refuses more), so these
 // print them exactly, without trailing zeros.
 const quantityFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 4 });
 const rateFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+const discountFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const countryNames = new Intl.DisplayNames('en', { type: 'region' });
 
 function addressLines(address: Address | null): string[] {
@@ -281,11 +327,22 @@ interface Column {
   cell: (item: Item, currency: string) => string;
 }
 
-/** Description takes what the numeric columns leave. */
-const COLUMNS: Column[] = (() => {
+const DISCOUNT_COLUMN: Omit<Column, 'x'> = {
+  label: 'Discount',
+  width: 56,
+  align: 'right',
+  cell: (i) => (i.discount_percent > 0 ? `${discountFormat.format(i.discount_percent)}%` : ''),
+};
+
+/**
+ * The table's columns: description takes what the numeric ones leave; a discount column only when some
+ * line has a discount, so a document without any reads as it always did.
+ */
+function columnsFor(items: readonly Item[]): { description: Column; numeric: Column[] } {
   const numeric: Array<Omit<Column, 'x'>> = [
     { label: 'Qty', width: 50, align: 'right', cell: (i) => quantityFormat.format(i.quantity) },
     { label: 'Unit price', width: 92, align: 'right', cell: (i, c) => formatMoney(i.unit_price, c) },
+    ...(items.some((i) => i.discount_percent > 0) ? [DISCOUNT_COLUMN] : []),
     { label: 'Tax', width: 50, align: 'right', cell: (i) => `${rateFormat.format(i.tax_rate)}%` },
     { label: 'Amount', width: 100, align: 'right', cell: (i, c) => formatMoney(i.total, c) },
   ];
@@ -296,14 +353,13 @@ const COLUMNS: Column[] = (() => {
     cell: (i) => i.description,
   };
   let x = MARGIN;
-  return [description, ...numeric].map((column) => {
-    const placed = { ...column, x };
+  const [placed, ...rest] = [description, ...numeric].map((column) => {
+    const at = { ...column, x };
     x += column.width;
-    return placed;
+    return at;
   });
-})();
-const DESCRIPTION = COLUMNS[0]!;
-const NUMERIC_COLUMNS = COLUMNS.slice(1);
+  return { description: placed!, numeric: rest };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Drawing
@@ -330,6 +386,7 @@ const LABEL: Style = { face: 'bold', size: 8, color: MUTED };
 interface Pen {
   doc: PDFKit.PDFDocument;
   view: DocumentView;
+  columns: ReturnType<typeof columnsFor>;
   issuerName: string;
   style: Style;
   y: number;
@@ -356,13 +413,20 @@ function openDocument(
     displayTitle: true,
     // Dated from the document rather than the clock, so an unchanged document renders the same bytes.
     info: {
-      Title: `${view.title === 'INVOICE' ? 'Invoice' : 'Quote'} ${view.number}`,
+      Title: `${TITLE_WORDS[view.title]} ${view.number}`,
       Author: issuer.name,
       CreationDate: updatedAt,
       ModDate: updatedAt,
     },
   });
-  const pen: Pen = { doc, view, issuerName: issuer.name, style: BODY, y: BODY_TOP };
+  const pen: Pen = {
+    doc,
+    view,
+    columns: columnsFor(view.items),
+    issuerName: issuer.name,
+    style: BODY,
+    y: BODY_TOP,
+  };
   // Pages are added both here and by pdfkit when a long note flows on: either way they get the same
   // furniture.
   doc.on('pageAdded', () => startPage(pen));
@@ -518,7 +582,8 @@ function drawRunningHeader(pen: Pen): void {
 function drawColumnHeader(pen: Pen, y: number): void {
   pen.doc.rect(MARGIN, y, CONTENT_WIDTH, COLUMN_HEADER_HEIGHT).fill(HEADER_FILL);
   const textY = y + 5;
-  for (const column of COLUMNS) {
+  const { description, numeric } = pen.columns;
+  for (const column of [description, ...numeric]) {
     if (column.align === 'left') textAt(pen, column.label, column.x + CELL_PADDING, textY, LABEL);
     else textRight(pen, column.label, column.x + column.width - CELL_PADDING, textY, LABEL);
   }
@@ -580,13 +645,14 @@ function drawRecipient(pen: Pen, recipient: DocumentRecipient, top: number): num
 function drawRow(pen: Pen, item: Item): void {
   const { doc, view } = pen;
   use(pen, BODY);
-  const textWidth = DESCRIPTION.width - 2 * CELL_PADDING;
+  const { description, numeric } = pen.columns;
+  const textWidth = description.width - 2 * CELL_PADDING;
   const height =
     Math.max(heightOf(pen, item.description, textWidth), doc.currentLineHeight(true)) + 2 * ROW_PADDING;
   reserve(pen, height);
   const textY = pen.y + ROW_PADDING;
-  paragraph(pen, item.description, DESCRIPTION.x + CELL_PADDING, textY, textWidth, BODY);
-  for (const column of NUMERIC_COLUMNS) {
+  paragraph(pen, item.description, description.x + CELL_PADDING, textY, textWidth, BODY);
+  for (const column of numeric) {
     const text = column.cell(item, view.currency);
     textRight(
       pen,

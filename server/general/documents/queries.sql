@@ -21,6 +21,7 @@ select
   "quantity",
   "unit_price_minor",
   "tax_rate",
+  "discount_percent",
   "total_minor",
   "tax_minor",
   "invoice_id" as "document_id"
@@ -43,6 +44,7 @@ select
   "quantity",
   "unit_price_minor",
   "tax_rate",
+  "discount_percent",
   "total_minor",
   "tax_minor",
   "quote_id" as "document_id"
@@ -53,6 +55,29 @@ where
   and "quote_id" in ($2)
 order by
   "quote_id",
+  "position";
+
+-- itemsOf (table = "credit_note_items")
+select
+  "id",
+  "business_id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "discount_percent",
+  "total_minor",
+  "tax_minor",
+  "credit_note_id" as "document_id"
+from
+  "credit_note_items"
+where
+  "business_id" = $1
+  and "credit_note_id" in ($2)
+order by
+  "credit_note_id",
   "position";
 
 -- replaceItems
@@ -72,10 +97,11 @@ insert into "invoice_items" (
   "tax_rate",
   "total_minor",
   "tax_minor",
+  "discount_percent",
   "invoice_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 
 -- replaceItems (table = "quote_items")
 delete from "quote_items"
@@ -94,7 +120,31 @@ insert into "quote_items" (
   "tax_rate",
   "total_minor",
   "tax_minor",
+  "discount_percent",
   "quote_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- replaceItems (table = "credit_note_items")
+delete from "credit_note_items"
+where
+  "business_id" = $1
+  and "credit_note_id" = $2;
+
+insert into "credit_note_items" (
+  "business_id",
+  "id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "discount_percent",
+  "credit_note_id"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);

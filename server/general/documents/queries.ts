@@ -17,12 +17,16 @@ export async function nextSequenceValue(trx: Trx, businessId: string, name: stri
   return Number(row.last_value);
 }
 
-/** The tables of invoice and quote lines: the same columns but the one naming the line's document. */
-export type LineTable = 'invoice_items' | 'quote_items';
+/**
+ * The tables of invoice, quote and credit-note lines: the same columns but the one naming the line's
+ * document.
+ */
+export type LineTable = 'invoice_items' | 'quote_items' | 'credit_note_items';
 
 const DOCUMENT_COLUMN = {
   invoice_items: 'invoice_id',
   quote_items: 'quote_id',
+  credit_note_items: 'credit_note_id',
 } as const satisfies Record<LineTable, string>;
 
 /** A line as either table holds it, its document's id under one name. */
@@ -51,6 +55,7 @@ export async function itemsOf(
       'quantity',
       'unit_price_minor',
       'tax_rate',
+      'discount_percent',
       'total_minor',
       'tax_minor',
     ])

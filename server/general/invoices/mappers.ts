@@ -19,6 +19,10 @@ export const toPayment = (row: PaymentRow): Payment => ({
   created_at: row.created_at.toISOString(),
 });
 
+/** What the invoice still owes: its total less payments and what credit notes took off it. */
+export const amountDueOf = (row: InvoiceRow): number =>
+  Number(row.total_minor) - Number(row.amount_paid_minor) - Number(row.amount_credited_minor);
+
 /** `overdue` is derived: an unpaid invoice whose due date is before today. */
 export const reportedStatus = <S extends InvoiceRow['status']>(
   row: { status: S; due_date: string },
@@ -48,7 +52,9 @@ export function toInvoice(
     tax: money(row.tax_minor),
     total: money(row.total_minor),
     amount_paid: money(row.amount_paid_minor),
-    amount_due: money(Number(row.total_minor) - Number(row.amount_paid_minor)),
+    amount_credited: money(row.amount_credited_minor),
+    amount_due: money(amountDueOf(row)),
+    credited: row.status === 'paid' && Number(row.amount_credited_minor) > 0,
     payments: payments.map(toPayment),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -73,5 +79,7 @@ export function factsOf(row: InvoiceRow): InvoiceFacts {
     taxMinor: Number(row.tax_minor),
     totalMinor: Number(row.total_minor),
     amountPaidMinor: Number(row.amount_paid_minor),
+    amountCreditedMinor: Number(row.amount_credited_minor),
+    creditAppliedMinor: Number(row.credit_applied_minor),
   };
 }

@@ -23,10 +23,13 @@ insert into "invoices" (
   "voided_at",
   "deleted_at",
   "sent_at",
-  "viewed_at"
+  "viewed_at",
+  "amount_credited_minor",
+  "credit_notes_minor",
+  "credit_applied_minor"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24);
 
 -- updateInvoice
 update "invoices"
@@ -66,7 +69,7 @@ where
 returning
   *;
 
--- addPayment (fullyPaid = true)
+-- addPayment (payment.fullyPaid = true)
 update "invoices"
 set
   "amount_paid_minor" = "amount_paid_minor" + $1,
@@ -76,6 +79,32 @@ set
 where
   "business_id" = $5
   and "id" = $6
+returning
+  *;
+
+-- addPayment (payment.fromCredit = true)
+update "invoices"
+set
+  "amount_paid_minor" = "amount_paid_minor" + $1,
+  "credit_applied_minor" = "credit_applied_minor" + $2,
+  "updated_at" = $3
+where
+  "business_id" = $4
+  and "id" = $5
+returning
+  *;
+
+-- addCredit
+update "invoices"
+set
+  "amount_credited_minor" = "amount_credited_minor" + $1,
+  "credit_notes_minor" = "credit_notes_minor" + $2,
+  "status" = $3,
+  "paid_at" = $4,
+  "updated_at" = $5
+where
+  "business_id" = $6
+  and "id" = $7
 returning
   *;
 

@@ -32,21 +32,49 @@ export async function insertPayment(trx: Trx, values: Insertable<PaymentsTable>)
 
 /**
  * Adds a payment's amount to the invoice's amount paid in one relative update (never a value read
- * earlier), marking it paid at `now` when `fullyPaid`.
+ * earlier), marking it paid at `now` when `fullyPaid`; a payment from the customer's credit counts in
+ * `credit_applied_minor` too.
  */
 export async function addPayment(
   trx: Trx,
   businessId: string,
   id: string,
-  amountMinor: number,
-  fullyPaid: boolean,
+  payment: { amountMinor: number; fullyPaid: boolean; fromCredit: boolean; now: Date },
+) {
+  const { amountMinor, now } = payment;
+  return trx
+    .updateTable('invoices')
+    .set((eb) => ({
+      amount_paid_minor: eb('amount_paid_minor', '+', amountMinor),
+      ...(payment.fromCredit && { credit_applied_minor: eb('credit_applied_minor', '+', amountMinor) }),
+      ...(payment.fullyPaid && { status: 'paid' as const, paid_at: now }),
+      updated_at: now,
+    }))
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Adds a credit note to the invoice in one relative update: its `creditMinor` to what credit notes
+ * took off what it owes, its `totalMinor` to their totals; `status` moves it (paid when nothing is
+ * left due, unpaid again when a void gives some back). The checks of the table refuse an over-credit.
+ */
+export async function addCredit(
+  trx: Trx,
+  businessId: string,
+  id: string,
+  change: { creditMinor: number; totalMinor: number; status?: 'paid' | 'unpaid' },
   now: Date,
 ) {
   return trx
     .updateTable('invoices')
     .set((eb) => ({
-      amount_paid_minor: eb('amount_paid_minor', '+', amountMinor),
-      ...(fullyPaid && { status: 'paid' as const, paid_at: now }),
+      amount_credited_minor: eb('amount_credited_minor', '+', change.creditMinor),
+      credit_notes_minor: eb('credit_notes_minor', '+', change.totalMinor),
+      ...(change.status === 'paid' && { status: 'paid' as const, paid_at: now }),
+      ...(change.status === 'unpaid' && { status: 'unpaid' as const, paid_at: null }),
       updated_at: now,
     }))
     .where('business_id', '=', businessId)

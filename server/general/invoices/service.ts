@@ -4,6 +4,7 @@ import type {
   CreatePaymentBody,
   Invoice,
   ListInvoicesQuery,
+  Payment,
   UpdateInvoiceBody,
 } from '../../../contract/general/invoices.js';
 import { today } from '../../platform/calendar.js';
@@ -13,7 +14,8 @@ import { paginationOf } from '../../platform/pagination.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { type Executor } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
-import type { InvoicesTable } from '../../platform/db/types.js';
+import type { InvoicesTable, PaymentRow } from '../../platform/db/types.js';
+import type { InvoiceFacts } from '../../platform/hooks.js';
 import { ApiError, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
@@ -29,6 +31,7 @@ import {
   type Totals,
 } from '../documents/lines.js';
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
+import { lockCustomerCredit, takeCustomerCredit } from '../customers/queries.js';
 import type { SendDocumentBody } from '../../../contract/general/documents.js';
 import {
   customerOf,
@@ -38,7 +41,7 @@ import {
   recipientAddress,
 } from '../documents/delivery.js';
 import { hostedUrl } from '../documents/hosted.js';
-import { factsOf, toInvoice, toPayment } from './mappers.js';
+import { amountDueOf, factsOf, toInvoice, toPayment } from './mappers.js';
 import * as queries from './queries.js';
 
 const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
@@ -231,8 +234,11 @@ export async function deleteInvoice(ctx: Ctx, id: string): Promise<Invoice> {
 
 type Locked = Awaited<ReturnType<typeof lockOrFail>>;
 
-/** draft -> unpaid, announced to the domains that follow issued invoices (the ledger). */
-async function markIssued(ctx: TxCtx, current: Locked): Promise<void> {
+/**
+ * draft -> unpaid, announced to the domains that follow issued invoices (the ledger), then the
+ * customer's credit in its currency applied to it; true when that credit paid it in full.
+ */
+async function markIssued(ctx: TxCtx, current: Locked): Promise<boolean> {
   const now = ctx.clock.now();
   const issued = await setInvoice(ctx, current.id, {
     status: 'unpaid',
@@ -241,14 +247,51 @@ async function markIssued(ctx: TxCtx, current: Locked): Promise<void> {
     updated_at: now,
   });
   await ctx.hooks.announce(ctx, 'invoiceIssued', { invoice: factsOf(issued) });
+  return applyCustomerCredit(ctx, issued);
+}
+
+/**
+ * The customer's credit in the invoice's currency, applied as it is issued: as much as the invoice
+ * owes or the balance holds, whichever is less, as a payment with method `credit` (which finance posts
+ * Dr 2300 / Cr 1200). The balance row is locked before it is read, so concurrent issues take from it
+ * one after another; the relative update and the table's CHECK keep it from ever going below zero.
+ * True when the credit paid the invoice in full.
+ */
+async function applyCustomerCredit(ctx: TxCtx, invoice: Locked): Promise<boolean> {
+  const balance = await lockCustomerCredit(ctx.db, ctx.businessId, invoice.customer_id, invoice.currency);
+  const amount = Math.min(balance, amountDueOf(invoice));
+  if (amount <= 0) return false;
+  if (!(await takeCustomerCredit(ctx.db, ctx.businessId, invoice.customer_id, invoice.currency, amount))) {
+    throw new Error(`The credit balance of customer ${invoice.customer_id} changed under its lock`);
+  }
+  const { payment, fullyPaid, facts } = await addPayment(ctx, invoice, {
+    amountMinor: amount,
+    method: 'credit',
+    date: invoice.issue_date!,
+    reference: null,
+  });
+  await emit(ctx, 'payment.created', toPayment(payment));
+  await announcePayment(ctx, facts, payment);
+  if (fullyPaid) await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
+  return fullyPaid;
+}
+
+/** `invoice.paid` after the `invoice.updated` of an issue, when customer credit paid the invoice. */
+async function announcePaidByCredit(ctx: TxCtx, id: string): Promise<void> {
+  await emit(ctx, 'invoice.paid', await loadInvoice(ctx, id));
 }
 
 export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
-  return transition(ctx, id, async (ctx, current) => {
-    if (current.status !== 'draft') {
-      throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
-    }
-    await markIssued(ctx, current);
+  return inTransaction(ctx, async (ctx) => {
+    let paid = false;
+    const invoice = await transition(ctx, id, async (ctx, current) => {
+      if (current.status !== 'draft') {
+        throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
+      }
+      paid = await markIssued(ctx, current);
+    });
+    if (paid) await announcePaidByCredit(ctx, id);
+    return invoice;
   });
 }
 
@@ -263,12 +306,13 @@ export async function sendInvoice(ctx: Ctx, id: string, input: SendDocumentBody)
     const customer = await customerOf(ctx, current.customer_id);
     const to = recipientAddress(customer, input);
     if (!to) throw noRecipient();
-    if (current.status === 'draft') await markIssued(ctx, current);
+    const paid = current.status === 'draft' && (await markIssued(ctx, current));
     const now = ctx.clock.now();
     await setInvoice(ctx, id, { sent_at: now, updated_at: now });
     const invoice = await loadInvoice(ctx, id);
     await mailDocument(ctx, { kind: 'invoice', document: invoice }, customer, { ...input, to });
     await emit(ctx, 'invoice.updated', invoice);
+    if (paid) await announcePaidByCredit(ctx, id);
     return invoice;
   });
 }
@@ -278,6 +322,50 @@ export async function invoicePdf(ctx: Ctx, id: string) {
   return documentPdf(ctx, { kind: 'invoice', document: await loadInvoice(ctx, id) });
 }
 
+/**
+ * A payment of the locked invoice: its row, and the invoice's amount paid raised by one relative
+ * update (paid when it covers what is due).
+ */
+async function addPayment(
+  ctx: TxCtx,
+  current: Locked,
+  input: { amountMinor: number; method: Payment['payment_method']; date: string; reference: string | null },
+) {
+  const now = ctx.clock.now();
+  const payment = await queries.insertPayment(ctx.db, {
+    business_id: ctx.businessId,
+    id: newId('pay'),
+    invoice_id: current.id,
+    amount_minor: input.amountMinor,
+    currency: current.currency,
+    payment_method: input.method,
+    payment_date: input.date,
+    reference: input.reference,
+    created_at: now,
+  });
+  const fullyPaid = input.amountMinor === amountDueOf(current);
+  const updated = await queries.addPayment(ctx.db, ctx.businessId, current.id, {
+    amountMinor: input.amountMinor,
+    fullyPaid,
+    fromCredit: input.method === 'credit',
+    now,
+  });
+  return { payment, fullyPaid, facts: factsOf(updated) };
+}
+
+/** A payment announced to the domains that follow payments (the ledger). */
+async function announcePayment(ctx: TxCtx, facts: InvoiceFacts, payment: PaymentRow): Promise<void> {
+  await ctx.hooks.announce(ctx, 'invoicePaymentRecorded', {
+    invoice: facts,
+    payment: {
+      id: payment.id,
+      amountMinor: Number(payment.amount_minor),
+      method: payment.payment_method,
+      paymentDate: payment.payment_date,
+    },
+  });
+}
+
 export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBody): Promise<Invoice> {
   return inTransaction(ctx, async (ctx) => {
     const current = await lockOrFail(ctx, id);
@@ -285,39 +373,22 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
     if (current.status !== 'unpaid')
       throw invalidState(`Cannot record a payment on a ${current.status} invoice`);
     const amount = toMinor(input.amount, current.currency, 'amount');
-    const due = Number(current.total_minor) - Number(current.amount_paid_minor);
+    const due = amountDueOf(current);
     if (amount > due) {
       throw new ApiError('VALIDATION_ERROR', 'Payment exceeds the amount due', [
         { field: 'amount', message: `At most ${toMajor(due, current.currency)} ${current.currency} is due` },
       ]);
     }
-    const now = ctx.clock.now();
-    const payment = await queries.insertPayment(ctx.db, {
-      business_id: ctx.businessId,
-      id: newId('pay'),
-      invoice_id: id,
-      amount_minor: amount,
-      currency: current.currency,
-      payment_method: input.payment_method,
-      payment_date: input.payment_date ?? (await today(ctx)),
+    const { payment, fullyPaid, facts } = await addPayment(ctx, current, {
+      amountMinor: amount,
+      method: input.payment_method,
+      date: input.payment_date ?? (await today(ctx)),
       reference: input.reference ?? null,
-      created_at: now,
     });
-    const fullyPaid = amount === due;
-    const updated = await queries.addPayment(ctx.db, ctx.businessId, id, amount, fullyPaid, now);
     const invoice = await loadInvoice(ctx, id);
     await emit(ctx, 'payment.created', toPayment(payment));
     await emit(ctx, 'invoice.updated', invoice);
-    const facts = factsOf(updated);
-    await ctx.hooks.announce(ctx, 'invoicePaymentRecorded', {
-      invoice: facts,
-      payment: {
-        id: payment.id,
-        amountMinor: Number(payment.amount_minor),
-        method: payment.payment_method,
-        paymentDate: payment.payment_date,
-      },
-    });
+    await announcePayment(ctx, facts, payment);
     if (fullyPaid) {
       await emit(ctx, 'invoice.paid', invoice);
       await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
@@ -333,6 +404,8 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
     }
     if (Number(current.amount_paid_minor) > 0)
       throw invalidState('Cannot void an invoice with payments recorded');
+    if (Number(current.credit_notes_minor) > 0)
+      throw invalidState('Cannot void an invoice with credit notes; void them first');
     const now = ctx.clock.now();
     const voided = await setInvoice(ctx, id, { status: 'void', voided_at: now, updated_at: now });
     await ctx.hooks.announce(ctx, 'invoiceVoided', {
@@ -341,4 +414,44 @@ export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {
       voidedOn: await today(ctx),
     });
   });
+}
+
+/** The invoice a credit note is made against, locked; null when the business has no such invoice. */
+export const lockInvoiceForCredit = (ctx: TxCtx, id: string) =>
+  queries.lockInvoice(ctx.db, ctx.businessId, id);
+
+export type CreditableInvoice = NonNullable<Awaited<ReturnType<typeof lockInvoiceForCredit>>>;
+
+/**
+ * A credit note's effect on its invoice (locked by the caller): `creditMinor` off what it owes and
+ * `totalMinor` onto its credit notes' totals, or back again (negative amounts, a void). An unpaid
+ * invoice left owing nothing becomes `paid` (invoice.paid, and the hook loyalty follows); a paid one
+ * that owes something again becomes `unpaid`. Announced as `invoice.updated`.
+ */
+export async function applyCreditNote(
+  ctx: TxCtx,
+  current: CreditableInvoice,
+  change: { creditMinor: number; totalMinor: number },
+): Promise<Invoice> {
+  const dueAfter = amountDueOf(current) - change.creditMinor;
+  const status =
+    current.status === 'unpaid' && dueAfter === 0
+      ? 'paid'
+      : current.status === 'paid' && dueAfter > 0
+        ? 'unpaid'
+        : undefined;
+  const updated = await queries.addCredit(
+    ctx.db,
+    ctx.businessId,
+    current.id,
+    { ...change, ...(status && { status }) },
+    ctx.clock.now(),
+  );
+  const invoice = await loadInvoice(ctx, current.id);
+  await emit(ctx, 'invoice.updated', invoice);
+  if (status === 'paid') {
+    await emit(ctx, 'invoice.paid', invoice);
+    await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: factsOf(updated) });
+  }
+  return invoice;
 }

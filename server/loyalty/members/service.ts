@@ -11,7 +11,7 @@ import type {
 } from '../../../contract/loyalty/index.js';
 import { newId } from '../../platform/ids.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
-import type { HookCtx, InvoiceFacts } from '../../platform/hooks.js';
+import type { CreditNoteFacts, HookCtx, InvoiceFacts } from '../../platform/hooks.js';
 import { toMajor } from '../../platform/money.js';
 import type { ProgramRow } from '../../platform/db/types.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
@@ -239,8 +239,9 @@ export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promi
     if (!member) return;
   }
   if (member.status !== 'active') return;
+  // Points follow money: what credit notes took off the invoice, or customer credit paid, earns none.
   const { points, multiplier } = earning(
-    toMajor(invoice.totalMinor, invoice.currency),
+    toMajor(invoice.totalMinor - invoice.amountCreditedMinor - invoice.creditAppliedMinor, invoice.currency),
     program.points_per_currency,
     await queries.tierOfMember(ctx.db, ctx.businessId, member.id),
   );
@@ -254,5 +255,34 @@ export async function earnForInvoice(ctx: HookCtx, invoice: InvoiceFacts): Promi
     multiplier,
     // The payment that completed the invoice is refused when its points would not fit.
     field: 'amount',
+  });
+}
+
+/**
+ * A refund takes back the points its amount earned: an `adjust` of minus floor(refund x
+ * pointsPerCurrency x the member's tier multiplier), as earning gives them, referenceType invoice.
+ * Never more than the member's balance holds: points already redeemed or expired stay so, and a
+ * refund is never refused over points.
+ */
+export async function reversePointsOfRefund(ctx: HookCtx, creditNote: CreditNoteFacts): Promise<void> {
+  if (creditNote.refundMinor <= 0) return;
+  const program = await activeProgram(ctx.db, ctx.businessId);
+  if (!program || program.currency !== creditNote.currency) return;
+  const member = await queries.lockMemberOfCustomer(ctx.db, ctx.businessId, creditNote.customerId);
+  if (!member) return;
+  const { points } = earning(
+    toMajor(creditNote.refundMinor, creditNote.currency),
+    program.points_per_currency,
+    await queries.tierOfMember(ctx.db, ctx.businessId, member.id),
+  );
+  const balance = Number((await ledger.findBalance(ctx.db, ctx.businessId, member.id))?.points_balance ?? 0);
+  const taken = Math.min(points, balance);
+  if (taken <= 0) return;
+  await post(ctx, member.id, {
+    type: 'adjust',
+    points: -taken,
+    description: `Refund on credit note ${creditNote.number}`,
+    referenceType: 'invoice',
+    referenceId: creditNote.invoiceId,
   });
 }

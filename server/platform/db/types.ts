@@ -8,7 +8,8 @@ import type { ACCOUNT_TYPES } from '../../../contract/finance/accounts.js';
 import type { BILL_PAYMENT_METHODS, BILL_STATES } from '../../../contract/finance/bills.js';
 import type { SOURCE_TYPES } from '../../../contract/finance/journal.js';
 import type { PERIOD_TYPES } from '../../../contract/finance/vat.js';
-import type { INVOICE_STATUSES } from '../../../contract/general/invoices.js';
+import type { CREDIT_NOTE_STATUSES } from '../../../contract/general/credit-notes.js';
+import type { INVOICE_STATUSES, PAYMENT_METHODS } from '../../../contract/general/invoices.js';
 import type { QUOTE_STATUSES } from '../../../contract/general/quotes.js';
 import type { EMPLOYEE_STATUSES } from '../../../contract/hr/employees.js';
 import type { LEAVE_STATUSES, LEAVE_TYPES } from '../../../contract/hr/leaves.js';
@@ -137,6 +138,51 @@ export interface BusinessesTable {
    * notices it at once.
    */
   access_generation: ColumnType<number, number | bigint | undefined, number | bigint>;
+}
+
+export interface CreditNoteItemsTable {
+  business_id: string;
+  id: string;
+  credit_note_id: string;
+  position: number;
+  product_id: string | null;
+  description: string;
+  quantity: ColumnType<string, string | number, string | number>;
+  unit_price_minor: ColumnType<number, number | bigint, number | bigint>;
+  tax_rate: ColumnType<string, string | number, string | number>;
+  discount_percent: ColumnType<string, string | number | undefined, string | number>;
+  total_minor: ColumnType<number, number | bigint, number | bigint>;
+  tax_minor: ColumnType<number, number | bigint, number | bigint>;
+}
+
+export interface CreditNotesTable {
+  business_id: string;
+  id: string;
+  number: string;
+  invoice_id: string;
+  customer_id: string;
+  status: (typeof CREDIT_NOTE_STATUSES)[number];
+  currency: string;
+  issue_date: string;
+  reason: string;
+  subtotal_minor: ColumnType<number, number | bigint, number | bigint>;
+  tax_minor: ColumnType<number, number | bigint, number | bigint>;
+  total_minor: ColumnType<number, number | bigint, number | bigint>;
+  credit_minor: ColumnType<number, number | bigint, number | bigint>;
+  refund_minor: ColumnType<number, number | bigint, number | bigint>;
+  refund_method: (typeof PAYMENT_METHODS)[number] | null;
+  customer_credit_minor: ColumnType<number, number | bigint, number | bigint>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+  voided_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface CustomerCreditBalancesTable {
+  business_id: string;
+  customer_id: string;
+  currency: string;
+  balance_minor: ColumnType<number, number | bigint, number | bigint>;
 }
 
 /**
@@ -408,6 +454,7 @@ export interface InvoiceItemsTable {
   tax_rate: ColumnType<string, string | number, string | number>;
   total_minor: ColumnType<number, number | bigint, number | bigint>;
   tax_minor: ColumnType<number, number | bigint, number | bigint>;
+  discount_percent: ColumnType<string, string | number | undefined, string | number>;
 }
 
 /** One reminder step mailed for an invoice: the key allows it once. */
@@ -442,6 +489,9 @@ export interface InvoicesTable {
   sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   /** When its hosted page was first opened. */
   viewed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  amount_credited_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
+  credit_notes_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
+  credit_applied_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
 }
 
 export interface LoyaltyMemberRemindersTable {
@@ -763,6 +813,7 @@ export interface QuoteItemsTable {
   tax_rate: ColumnType<string, string | number, string | number>;
   total_minor: ColumnType<number, number | bigint, number | bigint>;
   tax_minor: ColumnType<number, number | bigint, number | bigint>;
+  discount_percent: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface QuotesTable {
@@ -888,6 +939,9 @@ export interface Database {
   business_invoice_reminder_steps: BusinessInvoiceReminderStepsView;
   business_time_zones: BusinessTimeZonesView;
   businesses: BusinessesTable;
+  credit_note_items: CreditNoteItemsTable;
+  credit_notes: CreditNotesTable;
+  customer_credit_balances: CustomerCreditBalancesTable;
   customer_directory: CustomerDirectoryView;
   customers: CustomersTable;
   events: EventsTable;

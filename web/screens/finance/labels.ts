@@ -22,6 +22,7 @@ export const SOURCE_LABELS: Record<finance.SourceType, string> = {
   bill_payment: 'Bill payment',
   invoice: 'Invoice',
   invoice_payment: 'Invoice payment',
+  credit_note: 'Credit note',
   void: 'Void',
   manual: 'Manual',
 };

@@ -30,7 +30,9 @@ const METHODS = {
     cash: 'Cash',
     check: 'Cheque',
     mobile_money: 'Mobile money',
-  } satisfies Record<(typeof general.PAYMENT_METHODS)[number], string>,
+    // Recorded by the service when customer credit pays an invoice; never offered in the form.
+    credit: 'Customer credit',
+  } satisfies Record<(typeof general.RECORDED_PAYMENT_METHODS)[number], string>,
 };
 
 export default function Invoice({ params }: ScreenProps) {

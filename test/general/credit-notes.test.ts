@@ -1,0 +1,489 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { unwrap } from '../../client/index.js';
+import type {
+  CreateCreditNoteBody,
+  CreateInvoiceBody,
+  CreditNote,
+  ListCreditNotesQuery,
+} from '../../contract/general/index.js';
+import { registerTenant, type TestTenant } from '../support/business.js';
+import { withEvents } from '../support/events.js';
+import { expectError } from '../support/expect.js';
+import { entriesOf, entryOf, linesOf } from '../support/finance.js';
+import {
+  createCreditNote,
+  createCustomer,
+  createInvoice,
+  getInvoice,
+  invoiceLine,
+  issuedInvoice,
+  payInvoice,
+} from '../support/general.js';
+import { createProgram, transactions } from '../support/loyalty.js';
+import { pdfText } from '../support/pdf.js';
+import { useTestServer } from '../support/setup.js';
+
+const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' } });
+
+const NOW = '2026-11-21T09:00:00.000Z';
+const TODAY = '2026-11-21';
+
+beforeEach(() => server().clock.set(NOW));
+afterEach(() => server().clock.reset());
+
+const newTenant = () => registerTenant(server());
+const api = (t: TestTenant) => t.client.general.creditNotes;
+
+/** An issued invoice of 100.00 net at 20 % tax: 120.00. */
+const invoiceOf = (t: TestTenant, overrides: Partial<CreateInvoiceBody> = {}) =>
+  issuedInvoice(t.client, {
+    customer_id: t.customerId,
+    items: [invoiceLine({ description: 'Consulting', unit_price: 100, tax_rate: 20 })],
+    ...overrides,
+  });
+
+const body = (invoiceId: string, overrides: Partial<CreateCreditNoteBody> = {}): CreateCreditNoteBody => ({
+  invoice_id: invoiceId,
+  amount: 60,
+  reason: 'Half the hours were not worked',
+  credit_amount: 60,
+  refund_amount: 0,
+  customer_credit_amount: 0,
+  ...overrides,
+});
+
+const create = (t: TestTenant, overrides: Partial<CreateCreditNoteBody> & { invoice_id: string }) =>
+  api(t).createCreditNote({ body: body(overrides.invoice_id, overrides) });
+
+describe('create', () => {
+  it('credits an issued invoice for lines (201), numbered CN-000001 then CN-000002, lowering what it owes', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    const { result, events } = await withEvents(server(), t.businessId, async () =>
+      create(t, {
+        invoice_id: invoice.id,
+        amount: undefined,
+        items: [
+          { description: 'Consulting', quantity: 1, unit_price: 50, tax_rate: 20, discount_percent: 10 },
+        ],
+        credit_amount: 54,
+      }),
+    );
+    expect(result.status).toBe(201);
+    const note = (await unwrap(result)).data;
+    expect(note).toMatchObject({
+      number: 'CN-000001',
+      invoice_id: invoice.id,
+      invoice_number: invoice.number,
+      customer_id: t.customerId,
+      customer: { id: t.customerId, name: 'Ada Lovelace' },
+      status: 'issued',
+      currency: 'USD',
+      issue_date: TODAY,
+      reason: 'Half the hours were not worked',
+      subtotal: 45,
+      tax: 9,
+      total: 54,
+      credit_amount: 54,
+      refund_amount: 0,
+      refund_method: null,
+      customer_credit_amount: 0,
+      created_at: NOW,
+      voided_at: null,
+      sent_at: null,
+    });
+    expect(note.items).toEqual([
+      expect.objectContaining({
+        description: 'Consulting',
+        quantity: 1,
+        discount_percent: 10,
+        total: 45,
+        tax: 9,
+      }),
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['invoice.updated', 'credit_note.created']);
+    expect(events[1]!.data).toEqual(note);
+    expect(await getInvoice(t.client, invoice.id)).toMatchObject({
+      status: 'unpaid',
+      amount_credited: 54,
+      amount_due: 66,
+      credited: false,
+    });
+    expect((await unwrap(api(t).getCreditNote({ params: { id: note.id } }))).data).toEqual(note);
+
+    const second = (await unwrap(create(t, { invoice_id: invoice.id, amount: 6, credit_amount: 6 }))).data;
+    expect(second.number).toBe('CN-000002');
+  });
+
+  it("splits a bare amount between net and tax in the invoice's proportion", async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    const note = (await unwrap(create(t, { invoice_id: invoice.id, amount: 60, credit_amount: 60 }))).data;
+    expect(note).toMatchObject({ items: [], subtotal: 50, tax: 10, total: 60 });
+    // 0.01 of a 120.00 invoice with 20.00 tax: 0.00167 tax, 0.00 once rounded.
+    const cent = (await unwrap(create(t, { invoice_id: invoice.id, amount: 0.01, credit_amount: 0.01 })))
+      .data;
+    expect(cent).toMatchObject({ subtotal: 0.01, tax: 0, total: 0.01 });
+  });
+
+  it('marks the invoice paid (credited) when its amount due reaches 0 through a credit note, firing invoice.paid', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    await payInvoice(t.client, invoice.id, 20);
+    const { events } = await withEvents(server(), t.businessId, () =>
+      createCreditNote(t.client, { invoice_id: invoice.id, amount: 100 }),
+    );
+    expect(events.map((e) => e.type)).toEqual(['invoice.updated', 'invoice.paid', 'credit_note.created']);
+    expect(await getInvoice(t.client, invoice.id)).toMatchObject({
+      status: 'paid',
+      amount_paid: 20,
+      amount_credited: 100,
+      amount_due: 0,
+      credited: true,
+      paid_at: NOW,
+    });
+  });
+
+  it('credits a paid invoice by a refund and customer credit, posting Dr 4000 and 2200 / Cr 1200, Dr 1200 / Cr bank and Cr 2300', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    await payInvoice(t.client, invoice.id, 120);
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 120,
+      credit_amount: 0,
+      refund_amount: 80,
+      refund_method: 'bank_transfer',
+      customer_credit_amount: 40,
+    });
+    expect(note).toMatchObject({
+      refund_amount: 80,
+      refund_method: 'bank_transfer',
+      customer_credit_amount: 40,
+    });
+    const entry = await entryOf(t.client, 'credit_note', note.id);
+    expect(entry).toMatchObject({ date: TODAY, currency: 'USD' });
+    const sorted = (lines: { account: string; amount: number }[]) =>
+      [...lines].sort((a, b) => a.account.localeCompare(b.account) || a.amount - b.amount);
+    expect(sorted(linesOf(entry).debits)).toEqual([
+      { account: '1200', amount: 12_000 },
+      { account: '2200', amount: 2_000 },
+      { account: '4000', amount: 10_000 },
+    ]);
+    expect(sorted(linesOf(entry).credits)).toEqual([
+      { account: '1010', amount: 8_000 },
+      { account: '1200', amount: 12_000 },
+      { account: '2300', amount: 4_000 },
+    ]);
+    expect(await getInvoice(t.client, invoice.id)).toMatchObject({
+      status: 'paid',
+      amount_credited: 0,
+      amount_due: 0,
+    });
+    const accounts = (await unwrap(t.client.finance.accounts.listAccounts())).accounts;
+    expect(accounts.find((a) => a.code === '2300')).toMatchObject({
+      name: 'Customer credit',
+      type: 'liability',
+    });
+  });
+
+  it('refuses a draft or void invoice (409 INVALID_STATE) and an unknown or foreign one (422 invoice_id)', async () => {
+    const t = await newTenant();
+    const draft = await createInvoice(t.client, { customer_id: t.customerId });
+    expectError(await create(t, { invoice_id: draft.id }), 409, 'INVALID_STATE');
+    const voided = await createInvoice(t.client, { customer_id: t.customerId });
+    await unwrap(t.client.general.invoices.voidInvoice({ params: { id: voided.id } }));
+    expectError(await create(t, { invoice_id: voided.id }), 409, 'INVALID_STATE');
+    expectError(await create(t, { invoice_id: 'inv_unknown' }), 422, 'VALIDATION_ERROR', 'invoice_id');
+    const other = await newTenant();
+    const foreign = await invoiceOf(other);
+    expectError(await create(t, { invoice_id: foreign.id }), 422, 'VALIDATION_ERROR', 'invoice_id');
+    expect((await unwrap(api(t).listCreditNotes({ query: {} }))).pagination.total).toBe(0);
+  });
+
+  it('refuses more than the invoice total less earlier credit notes (422 on amount or items, naming what is left)', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    const tooMuch = expectError(
+      await create(t, { invoice_id: invoice.id, amount: 120.01, credit_amount: 120.01 }),
+      422,
+      'VALIDATION_ERROR',
+      'amount',
+    );
+    expect(tooMuch.details?.[0]?.message).toContain(`At most 120 USD is left to credit on ${invoice.number}`);
+    await payInvoice(t.client, invoice.id, 120);
+    await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 100,
+      credit_amount: 0,
+      customer_credit_amount: 100,
+    });
+    const items = expectError(
+      await create(t, {
+        invoice_id: invoice.id,
+        amount: undefined,
+        items: [{ description: 'More', quantity: 1, unit_price: 20.01, tax_rate: 0 }],
+        credit_amount: 0,
+        customer_credit_amount: 20.01,
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'items',
+    );
+    expect(items.details?.[0]?.message).toContain('At most 20 USD is left');
+  });
+
+  it('refuses a split that does not add up to the total, a credit above the amount due, and a refund without a method', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    await payInvoice(t.client, invoice.id, 100);
+    expectError(
+      await create(t, { invoice_id: invoice.id, amount: 10, credit_amount: 5, customer_credit_amount: 4 }),
+      422,
+      'VALIDATION_ERROR',
+      'credit_amount',
+    );
+    const due = expectError(
+      await create(t, { invoice_id: invoice.id, amount: 30, credit_amount: 30 }),
+      422,
+      'VALIDATION_ERROR',
+      'credit_amount',
+    );
+    expect(due.details?.[0]?.message).toContain('At most 20 USD is due');
+    expectError(
+      await create(t, { invoice_id: invoice.id, amount: 10, credit_amount: 0, refund_amount: 10 }),
+      422,
+      'VALIDATION_ERROR',
+      'refund_method',
+    );
+    expectError(
+      await create(t, {
+        invoice_id: invoice.id,
+        items: [{ description: 'x', quantity: 1, unit_price: 1 }],
+        amount: 1,
+        credit_amount: 1,
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'amount',
+    );
+    expectError(
+      await create(t, { invoice_id: invoice.id, amount: undefined, credit_amount: 1 }),
+      422,
+      'VALIDATION_ERROR',
+      'amount',
+    );
+    expectError(
+      await create(t, {
+        invoice_id: invoice.id,
+        amount: undefined,
+        items: [{ description: 'x', quantity: 1, unit_price: 1, discount_percent: 100.5 }],
+        credit_amount: 1,
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'items.0.discount_percent',
+    );
+    expectError(
+      await create(t, {
+        invoice_id: invoice.id,
+        amount: undefined,
+        items: [{ description: 'x', quantity: 1, unit_price: 1, discount_percent: 100 }],
+        credit_amount: 0,
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'items',
+    );
+    expectError(
+      await create(t, { invoice_id: invoice.id, amount: 1, credit_amount: 1, issue_date: '2026-11-20' }),
+      422,
+      'VALIDATION_ERROR',
+      'issue_date',
+    );
+    expect(await getInvoice(t.client, invoice.id)).toMatchObject({ amount_credited: 0, amount_due: 20 });
+    expect((await unwrap(api(t).listCreditNotes({ query: {} }))).pagination.total).toBe(0);
+  });
+
+  it('refuses to void an invoice that has credit notes (409 INVALID_STATE)', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    await createCreditNote(t.client, { invoice_id: invoice.id, amount: 10 });
+    expectError(
+      await t.client.general.invoices.voidInvoice({ params: { id: invoice.id } }),
+      409,
+      'INVALID_STATE',
+    );
+  });
+});
+
+describe('void', () => {
+  it('reverses the postings on the day of the void and gives the invoice back what it credited', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    const note = await createCreditNote(t.client, { invoice_id: invoice.id, amount: 120 });
+    expect((await getInvoice(t.client, invoice.id)).status).toBe('paid');
+    server().clock.set('2026-11-23T09:00:00.000Z');
+    const voided = (await unwrap(api(t).voidCreditNote({ params: { id: note.id } }))).data;
+    expect(voided).toMatchObject({ status: 'void', voided_at: '2026-11-23T09:00:00.000Z' });
+    expect(await getInvoice(t.client, invoice.id)).toMatchObject({
+      status: 'unpaid',
+      amount_credited: 0,
+      amount_due: 120,
+      credited: false,
+      paid_at: null,
+    });
+    const [posted, reversed] = await entriesOf(t.client, note.id);
+    expect(reversed).toMatchObject({ source: { type: 'void', id: note.id }, date: '2026-11-23' });
+    expect(reversed!.debits).toEqual(expect.arrayContaining(posted!.credits));
+    expect(reversed!.credits).toEqual(expect.arrayContaining(posted!.debits));
+    // The whole invoice can be credited again.
+    await createCreditNote(t.client, { invoice_id: invoice.id, amount: 120 });
+    expectError(await api(t).voidCreditNote({ params: { id: note.id } }), 409, 'INVALID_STATE');
+  });
+
+  it('refuses to void a credit note with a refund (409 INVALID_STATE)', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    await payInvoice(t.client, invoice.id, 120);
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 10,
+      credit_amount: 0,
+      refund_amount: 10,
+      refund_method: 'cash',
+    });
+    expectError(await api(t).voidCreditNote({ params: { id: note.id } }), 409, 'INVALID_STATE');
+    expect((await unwrap(api(t).getCreditNote({ params: { id: note.id } }))).data.status).toBe('issued');
+  });
+
+  it('answers 404 for an unknown or foreign credit note', async () => {
+    const t = await newTenant();
+    const other = await newTenant();
+    const note = await createCreditNote(other.client, { invoice_id: (await invoiceOf(other)).id });
+    expectError(await api(t).voidCreditNote({ params: { id: note.id } }), 404, 'NOT_FOUND');
+    expectError(await api(t).getCreditNote({ params: { id: note.id } }), 404, 'NOT_FOUND');
+    expectError(await api(t).voidCreditNote({ params: { id: 'cn_unknown' } }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('list', () => {
+  it('lists newest first, filtered by invoice, customer and status, with pagination', async () => {
+    const t = await newTenant();
+    const first = await invoiceOf(t);
+    const secondCustomer = await createCustomer(t.client, { name: 'Grace Hopper' });
+    const second = await invoiceOf(t, { customer_id: secondCustomer.id });
+    const a = await createCreditNote(t.client, { invoice_id: first.id, amount: 1 });
+    server().clock.set('2026-11-21T10:00:00.000Z');
+    const b = await createCreditNote(t.client, { invoice_id: second.id, amount: 2 });
+    server().clock.set('2026-11-21T11:00:00.000Z');
+    const c = await createCreditNote(t.client, { invoice_id: first.id, amount: 3 });
+    await unwrap(api(t).voidCreditNote({ params: { id: c.id } }));
+    const ids = async (query: Partial<ListCreditNotesQuery>) =>
+      (await unwrap(api(t).listCreditNotes({ query }))).data.map((n: CreditNote) => n.id);
+    expect(await ids({})).toEqual([c.id, b.id, a.id]);
+    expect(await ids({ invoice_id: first.id })).toEqual([c.id, a.id]);
+    expect(await ids({ customer_id: secondCustomer.id })).toEqual([b.id]);
+    expect(await ids({ status: 'void' })).toEqual([c.id]);
+    expect(await ids({ sort: 'total:asc' })).toEqual([a.id, b.id, c.id]);
+    const page = await unwrap(api(t).listCreditNotes({ query: { limit: 2, page: 2 } }));
+    expect(page.data.map((n) => n.id)).toEqual([a.id]);
+    expect(page.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
+  });
+});
+
+describe('PDF and send', () => {
+  it('serves the PDF named after its number, naming the invoice and where the money goes', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    await payInvoice(t.client, invoice.id, 100);
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 30,
+      credit_amount: 20,
+      customer_credit_amount: 10,
+    });
+    const res = await fetch(`${server().baseUrl}/v1/credit-notes/${note.id}/pdf`, {
+      headers: { authorization: `Bearer ${t.accessToken}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe('inline; filename="CN-000001.pdf"');
+    const text = pdfText(Buffer.from(await res.arrayBuffer()));
+    for (const expected of ['CREDIT NOTE', 'CN-000001', invoice.number, 'Reason', 'Goodwill']) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toMatch(/Total\s+\$30\.00/);
+    expect(text).toMatch(/Credited to invoice\s+\$20\.00/);
+    expect(text).toMatch(/Customer credit\s+\$10\.00/);
+    expect(text).not.toContain('Refunded');
+
+    const invoicePdf = await fetch(`${server().baseUrl}/v1/invoices/${invoice.id}/pdf`, {
+      headers: { authorization: `Bearer ${t.accessToken}` },
+    });
+    expect(pdfText(Buffer.from(await invoicePdf.arrayBuffer()))).toMatch(/Amount credited\s+\$20\.00/);
+  });
+
+  it('mails the credit note to the customer with its PDF, sets sent_at, and refuses a void one (409)', async () => {
+    const t = await newTenant();
+    const customer = await createCustomer(t.client, { name: 'Grace Hopper', email: 'grace@example.com' });
+    const invoice = await invoiceOf(t, { customer_id: customer.id });
+    const note = await createCreditNote(t.client, { invoice_id: invoice.id, amount: 12 });
+    const sent = (await unwrap(api(t).sendCreditNote({ params: { id: note.id }, body: {} }))).data;
+    expect(sent.sent_at).toBe(NOW);
+    const mail = await server()
+      .deps.db.selectFrom('mail_messages')
+      .select(['to_address', 'subject', 'body'])
+      .where('business_id', '=', t.businessId)
+      .where('to_address', '=', 'grace@example.com')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toMatch(/^Credit note CN-000001 from /);
+    expect(mail.body).toContain(`credits invoice ${invoice.number}`);
+    const plain = await createCreditNote(t.client, { invoice_id: (await invoiceOf(t)).id, amount: 1 });
+    expectError(
+      await api(t).sendCreditNote({ params: { id: plain.id }, body: {} }),
+      422,
+      'VALIDATION_ERROR',
+      'to',
+    );
+    await unwrap(api(t).voidCreditNote({ params: { id: note.id } }));
+    expectError(await api(t).sendCreditNote({ params: { id: note.id }, body: {} }), 409, 'INVALID_STATE');
+  });
+});
+
+describe('loyalty points follow money', () => {
+  it('takes back the points of a refund with an adjust, and earns none on what credit notes paid', async () => {
+    const t = await newTenant();
+    await createProgram(t.client); // 10 points per USD, automatic enrollment
+    const invoice = await invoiceOf(t); // 120.00
+    await payInvoice(t.client, invoice.id, 120);
+    const memberOf = async () =>
+      (await unwrap(t.client.loyalty.members.listMembers({ query: {} }))).data.find(
+        (m) => m.customerId === t.customerId,
+      )!;
+    const member = await memberOf();
+    expect(member.pointsBalance).toBe(1200);
+    await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 50,
+      credit_amount: 0,
+      refund_amount: 50,
+      refund_method: 'card',
+    });
+    const history = await transactions(t, member.publicId);
+    expect(history[0]).toMatchObject({
+      type: 'adjust',
+      points: -500,
+      description: 'Refund on credit note CN-000001',
+      referenceType: 'invoice',
+      referenceId: invoice.id,
+    });
+    expect((await memberOf()).pointsBalance).toBe(700);
+
+    // An invoice paid 20.00 in money and 100.00 by a credit note earns the points of 20.00.
+    const credited = await invoiceOf(t);
+    await payInvoice(t.client, credited.id, 20);
+    await createCreditNote(t.client, { invoice_id: credited.id, amount: 100 });
+    expect((await memberOf()).pointsBalance).toBe(900);
+  });
+});
