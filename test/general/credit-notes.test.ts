@@ -9,7 +9,7 @@ import type {
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { expectError } from '../support/expect.js';
-import { entriesOf, entryOf, linesOf } from '../support/finance.js';
+import { entriesOf, entryOf, linesOf, trialBalance } from '../support/finance.js';
 import {
   createCreditNote,
   createCustomer,
@@ -364,6 +364,41 @@ describe('void', () => {
     expectError(await api(t).voidCreditNote({ params: { id: note.id } }), 404, 'NOT_FOUND');
     expectError(await api(t).getCreditNote({ params: { id: note.id } }), 404, 'NOT_FOUND');
     expectError(await api(t).voidCreditNote({ params: { id: 'cn_unknown' } }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('the trial balance', () => {
+  it('balances after every kind of credit note, and after a void, with 2300 holding the customer credit', async () => {
+    const t = await newTenant();
+    const balanced = async () => {
+      const tb = await trialBalance(t.client);
+      const debits = tb.accounts.reduce((sum, a) => sum + a.debit, 0);
+      const credits = tb.accounts.reduce((sum, a) => sum + a.credit, 0);
+      expect(debits).toBeGreaterThan(0);
+      expect(debits).toBe(credits);
+      return tb;
+    };
+    // Lowering what an issued invoice owes.
+    const owed = await invoiceOf(t);
+    await createCreditNote(t.client, { invoice_id: owed.id, amount: 30, credit_amount: 30 });
+    await balanced();
+    // A refund and customer credit on a paid invoice.
+    const paid = await invoiceOf(t);
+    await payInvoice(t.client, paid.id, 120);
+    await createCreditNote(t.client, {
+      invoice_id: paid.id,
+      amount: 60,
+      credit_amount: 0,
+      refund_amount: 24,
+      refund_method: 'bank_transfer',
+      customer_credit_amount: 36,
+    });
+    const tb = await balanced();
+    expect(tb.accounts.find((a) => a.code === '2300')).toMatchObject({ debit: 0, credit: 3_600 });
+    // Voided: its reversal balances too.
+    const voidable = await createCreditNote(t.client, { invoice_id: owed.id, amount: 12, credit_amount: 12 });
+    await unwrap(api(t).voidCreditNote({ params: { id: voidable.id } }));
+    await balanced();
   });
 });
 
