@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import type { Form } from '../lib/forms.js';
+import { useDraft, useForm, type Form } from '../lib/forms.js';
 import { summaryOf } from '../lib/refusals.js';
 import { Button, Dialog, ErrorMessage } from './ui.js';
 
@@ -69,4 +69,40 @@ export function FormDialog(
       <DialogForm {...form} onCancel={onClose} />
     </Dialog>
   );
+}
+
+/**
+ * The state of a FormDialog whose fields are a draft: closing clears the draft and the refusal, so the
+ * dialog opens empty again, and `send` (the form's submit of the draft) closes it once answered, after
+ * `onDone` has the answer. `dialog` is what FormDialog takes besides its title and submit words.
+ */
+export function useDraftDialog<D extends object, T>(options: {
+  open: boolean;
+  onClose: () => void;
+  initial: () => D;
+  send: (draft: D, form: Form) => Promise<T | undefined>;
+  onDone?: (answer: T) => void;
+}) {
+  const form = useForm();
+  const { draft, setDraft, set, bind } = useDraft(options.initial);
+  const close = () => {
+    form.clear();
+    setDraft(options.initial());
+    options.onClose();
+  };
+  const onSubmit = () => {
+    void options.send(draft, form).then((answer) => {
+      if (answer === undefined) return;
+      options.onDone?.(answer);
+      close();
+    });
+  };
+  const dialog = { open: options.open, onClose: close, form, message: form.message, onSubmit };
+  return {
+    draft,
+    set,
+    bind: (key: Parameters<typeof bind>[0]) => bind(key, form.errors),
+    form,
+    dialog,
+  };
 }

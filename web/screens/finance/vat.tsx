@@ -135,12 +135,11 @@ function RegisterForm(props: {
   onSaved: (threshold: finance.VatThreshold) => void;
   onCancel: () => void;
 }) {
-  const [registrationDate, setDate] = useState(today());
-  const [registrationNumber, setNumber] = useState('');
+  const { draft, bind } = useDraft(() => ({ registrationDate: today(), registrationNumber: '' }));
   const form = useForm();
   const submit = () => {
     void form
-      .submit(finance.MarkRegisteredBodySchema, { registrationDate, registrationNumber }, (body) =>
+      .submit(finance.MarkRegisteredBodySchema, draft, (body) =>
         unwrap(
           api.value.finance.vat.markVatRegistered({ params: { publicId: props.threshold.publicId }, body }),
         ),
@@ -153,23 +152,8 @@ function RegisterForm(props: {
     <DialogForm form={form} submit="Mark registered" onCancel={props.onCancel} onSubmit={submit}>
       <p>Once registered, no more threshold alerts are sent.</p>
       <div class="form-row">
-        <Field
-          label="Registration date"
-          name="registrationDate"
-          type="date"
-          value={registrationDate}
-          onValue={setDate}
-          error={form.errors.registrationDate}
-          required
-        />
-        <Field
-          label="VAT number"
-          name="registrationNumber"
-          value={registrationNumber}
-          onValue={setNumber}
-          error={form.errors.registrationNumber}
-          required
-        />
+        <Field label="Registration date" type="date" {...bind('registrationDate', form.errors)} required />
+        <Field label="VAT number" {...bind('registrationNumber', form.errors)} required />
       </div>
     </DialogForm>
   );

@@ -5,7 +5,7 @@ import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
 import { Button, Dialog, Field, Link, Loading, Select, type Column } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { conflictOn } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
@@ -23,8 +23,7 @@ function DepartmentForm(props: {
   onCancel: () => void;
 }) {
   const existing = props.department;
-  const [name, setName] = useState(existing?.name ?? '');
-  const [head, setHead] = useState(existing?.head ?? '');
+  const { draft, bind } = useDraft(() => ({ name: existing?.name ?? '', head: existing?.head ?? '' }));
   const form = useForm();
   // The department's own people first, then everyone else.
   const own = props.employees.filter((e) => existing && e.department_id === existing.id).sort(byName);
@@ -33,7 +32,7 @@ function DepartmentForm(props: {
 
   const submit = () => {
     const departments = api.value.hr.departments;
-    const body = { name, head: head || null };
+    const body = { name: draft.name, head: draft.head || null };
     const saving = existing
       ? form.submit(hr.UpdateDepartmentBodySchema, body, (value) =>
           conflictOn(
@@ -56,22 +55,11 @@ function DepartmentForm(props: {
       onCancel={props.onCancel}
       onSubmit={submit}
     >
-      <Field
-        label="Name"
-        name="name"
-        autoComplete="off"
-        value={name}
-        onValue={setName}
-        error={form.errors.name}
-        required
-      />
+      <Field label="Name" autoComplete="off" {...bind('name', form.errors)} required />
       <Select
         label="Head of department"
-        name="head"
-        value={head}
+        {...bind('head', form.errors)}
         options={[{ value: '', label: 'No head' }, ...own.map(option), ...others.map(option)]}
-        onValue={setHead}
-        error={form.errors.head}
       />
       {props.employees.length === 0 ? (
         <p class="hint">Once employees are added, one of them can head the department.</p>

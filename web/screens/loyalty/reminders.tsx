@@ -5,7 +5,7 @@ import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
 import { Badge, Button, Dialog, Field, TextArea } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
-import { useForm } from '../../lib/forms.js';
+import { useDraft, useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { integerOf } from '../../lib/numbers.js';
@@ -28,10 +28,12 @@ function ReminderForm(props: {
   onCancel: () => void;
 }) {
   const r = props.reminder;
-  const [name, setName] = useState(r?.name ?? '');
-  const [interval, setIntervalText] = useState(r ? String(r.intervalDays) : '');
-  const [bonus, setBonus] = useState(r ? String(r.bonusPoints) : '0');
-  const [description, setDescription] = useState(r?.description ?? '');
+  const { draft, bind } = useDraft(() => ({
+    name: r?.name ?? '',
+    intervalDays: r ? String(r.intervalDays) : '',
+    bonusPoints: r ? String(r.bonusPoints) : '0',
+    description: r?.description ?? '',
+  }));
   const [active, setActive] = useState(r?.isActive ?? true);
   const form = useForm();
   return (
@@ -41,10 +43,10 @@ function ReminderForm(props: {
       onCancel={props.onCancel}
       onSubmit={() => {
         const input = {
-          name,
-          intervalDays: integerOf(interval),
-          bonusPoints: integerOf(bonus),
-          description: description.trim() || undefined,
+          name: draft.name,
+          intervalDays: integerOf(draft.intervalDays),
+          bonusPoints: integerOf(draft.bonusPoints),
+          description: draft.description.trim() || undefined,
           isActive: active,
         };
         const send = r
@@ -54,41 +56,29 @@ function ReminderForm(props: {
           : form.submit(loyalty.CreateReminderBodySchema, input, (body) =>
               unwrap(api.value.loyalty.reminders.createReminder({ body })),
             );
-        void send.then((ok) => ok !== undefined && props.onSaved(name.trim()));
+        void send.then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
       }}
     >
-      <Field label="Service" name="name" value={name} onValue={setName} error={form.errors.name} required />
+      <Field label="Service" {...bind('name', form.errors)} required />
       <div class="form-grid">
         <Field
           label="Due every (days)"
-          name="intervalDays"
           type="number"
           min={1}
           inputMode="numeric"
-          value={interval}
-          onValue={setIntervalText}
-          error={form.errors.intervalDays}
+          {...bind('intervalDays', form.errors)}
           required
         />
         <Field
           label="Bonus points"
-          name="bonusPoints"
           type="number"
           min={0}
           inputMode="numeric"
-          value={bonus}
-          onValue={setBonus}
-          error={form.errors.bonusPoints}
+          {...bind('bonusPoints', form.errors)}
           hint="Awarded when the service is recorded"
         />
       </div>
-      <TextArea
-        label="Description"
-        name="description"
-        value={description}
-        onValue={setDescription}
-        error={form.errors.description}
-      />
+      <TextArea label="Description" {...bind('description', form.errors)} />
       <label class="checkbox">
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         Active: members are reminded

@@ -5,7 +5,7 @@ import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
 import { Badge, Field, Select, TextArea } from '../../components/ui.js';
 import { number } from '../../lib/format.js';
-import { useForm } from '../../lib/forms.js';
+import { useDraft, useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
@@ -27,12 +27,15 @@ const TYPE_NAMES: Record<Reward['rewardType'], string> = {
 
 function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => void; onCancel: () => void }) {
   const r = props.reward;
-  const [name, setName] = useState(r?.name ?? '');
-  const [cost, setCost] = useState(r ? String(r.pointsCost) : '');
-  const [type, setType] = useState<Reward['rewardType']>(r?.rewardType ?? 'product');
-  const [discount, setDiscount] = useState(r?.discountPercent != null ? String(r.discountPercent) : '');
-  const [validity, setValidity] = useState(r ? String(r.voucherValidityDays) : '90');
-  const [description, setDescription] = useState(r?.description ?? '');
+  const { draft, bind } = useDraft(() => ({
+    name: r?.name ?? '',
+    pointsCost: r ? String(r.pointsCost) : '',
+    rewardType: r?.rewardType ?? 'product',
+    discountPercent: r?.discountPercent != null ? String(r.discountPercent) : '',
+    voucherValidityDays: r ? String(r.voucherValidityDays) : '90',
+    description: r?.description ?? '',
+  }));
+  const discounts = draft.rewardType === 'discount';
   const [active, setActive] = useState(r?.isActive ?? true);
   const form = useForm();
   return (
@@ -42,12 +45,11 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
       onCancel={props.onCancel}
       onSubmit={() => {
         const input = {
-          name,
-          pointsCost: integerOf(cost),
-          rewardType: type,
-          discountPercent: type === 'discount' ? decimalOf(discount) : undefined,
-          voucherValidityDays: integerOf(validity),
-          description: description.trim() || undefined,
+          ...draft,
+          pointsCost: integerOf(draft.pointsCost),
+          discountPercent: discounts ? decimalOf(draft.discountPercent) : undefined,
+          voucherValidityDays: integerOf(draft.voucherValidityDays),
+          description: draft.description.trim() || undefined,
           isActive: active,
         };
         const send = r
@@ -57,63 +59,45 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
           : form.submit(loyalty.CreateRewardBodySchema, input, (body) =>
               unwrap(api.value.loyalty.rewards.createReward({ body })),
             );
-        void send.then((ok) => ok !== undefined && props.onSaved(name.trim()));
+        void send.then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
       }}
     >
-      <Field label="Name" name="name" value={name} onValue={setName} error={form.errors.name} required />
+      <Field label="Name" {...bind('name', form.errors)} required />
       <div class="form-grid">
         <Field
           label="Points cost"
-          name="pointsCost"
           type="number"
           min={1}
           inputMode="numeric"
-          value={cost}
-          onValue={setCost}
-          error={form.errors.pointsCost}
+          {...bind('pointsCost', form.errors)}
           required
         />
         <Select
           label="Type"
-          name="rewardType"
-          value={type}
+          {...bind('rewardType', form.errors)}
           options={loyalty.REWARD_TYPES.map((t) => ({ value: t, label: TYPE_NAMES[t] }))}
-          onValue={(v) => setType(v as Reward['rewardType'])}
-          error={form.errors.rewardType}
         />
-        {type === 'discount' ? (
+        {discounts ? (
           <Field
             label="Discount (%)"
-            name="discountPercent"
             type="number"
             min={0}
             max={100}
             step="any"
             inputMode="decimal"
-            value={discount}
-            onValue={setDiscount}
-            error={form.errors.discountPercent}
+            {...bind('discountPercent', form.errors)}
             required
           />
         ) : null}
         <Field
           label="Voucher valid for (days)"
-          name="voucherValidityDays"
           type="number"
           min={1}
           inputMode="numeric"
-          value={validity}
-          onValue={setValidity}
-          error={form.errors.voucherValidityDays}
+          {...bind('voucherValidityDays', form.errors)}
         />
       </div>
-      <TextArea
-        label="Description"
-        name="description"
-        value={description}
-        onValue={setDescription}
-        error={form.errors.description}
-      />
+      <TextArea label="Description" {...bind('description', form.errors)} />
       <label class="checkbox">
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         Offered to members

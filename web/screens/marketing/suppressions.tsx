@@ -14,7 +14,7 @@ import {
   Table,
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
@@ -35,10 +35,13 @@ const TYPES = [
 const RECENT = 20;
 
 function ReportBounce(props: { campaigns: marketing.Campaign[]; onReported: () => void }) {
-  const [email, setEmail] = useState('');
-  const [type, setType] = useState<marketing.BounceBody['type']>('hard');
-  const [campaignId, setCampaignId] = useState('');
-  const [reason, setReason] = useState('');
+  const { draft, setDraft, bind } = useDraft(() => ({
+    email: '',
+    type: 'hard',
+    campaign_id: '',
+    reason: '',
+  }));
+  const email = draft.email.trim();
   const [reported, setReported] = useState<string | null>(null);
   const form = useForm();
   return (
@@ -58,63 +61,37 @@ function ReportBounce(props: { campaigns: marketing.Campaign[]; onReported: () =
             .submit(
               marketing.BounceBodySchema,
               {
-                email: email.trim(),
-                type,
-                campaign_id: campaignId || undefined,
-                reason: reason.trim() || undefined,
+                ...draft,
+                email,
+                campaign_id: draft.campaign_id || undefined,
+                reason: draft.reason.trim() || undefined,
               },
               (body) => unwrap(api.value.marketing.campaigns.reportBounce({ body })),
             )
             .then((answer) => {
               if (!answer) return;
               setReported(
-                type === 'soft'
-                  ? `The soft bounce of ${email.trim()} was recorded.`
-                  : `${email.trim()} is suppressed: no campaign will mail it again.`,
+                draft.type === 'soft'
+                  ? `The soft bounce of ${email} was recorded.`
+                  : `${email} is suppressed: no campaign will mail it again.`,
               );
-              setEmail('');
-              setReason('');
+              setDraft((d) => ({ ...d, email: '', reason: '' }));
               props.onReported();
             });
         }}
       >
         <div class="form-grid">
-          <Field
-            label="Email address"
-            name="email"
-            type="email"
-            value={email}
-            onValue={setEmail}
-            error={form.errors.email}
-            required
-          />
-          <Select
-            label="Type"
-            name="type"
-            value={type}
-            options={TYPES}
-            onValue={(v) => setType(v as marketing.BounceBody['type'])}
-            error={form.errors.type}
-          />
+          <Field label="Email address" type="email" {...bind('email', form.errors)} required />
+          <Select label="Type" {...bind('type', form.errors)} options={TYPES} />
           <Select
             label="Campaign"
-            name="campaign_id"
-            value={campaignId}
+            {...bind('campaign_id', form.errors)}
             options={[
               { value: '', label: 'None' },
               ...props.campaigns.map((c) => ({ value: c.id, label: c.name })),
             ]}
-            onValue={setCampaignId}
-            error={form.errors.campaign_id}
           />
-          <Field
-            label="Reason"
-            name="reason"
-            value={reason}
-            onValue={setReason}
-            error={form.errors.reason}
-            placeholder="550 5.1.1 user unknown"
-          />
+          <Field label="Reason" {...bind('reason', form.errors)} placeholder="550 5.1.1 user unknown" />
         </div>
         {reported ? <Notice kind="success">{reported}</Notice> : null}
         <ErrorMessage message={summaryOf(form)} />

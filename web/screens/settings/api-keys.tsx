@@ -12,9 +12,9 @@ import {
   Secret,
   Table,
 } from '../../components/ui.js';
-import { FormDialog } from '../../components/form-dialog.js';
+import { FormDialog, useDraftDialog } from '../../components/form-dialog.js';
 import { dateTime } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useLoad } from '../../lib/forms.js';
 import { api, can, inSandbox } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';
@@ -41,44 +41,23 @@ function CreateDialog(props: {
   onClose: () => void;
   onCreated: (key: auth.CreatedApiKey) => void;
 }) {
-  const [name, setName] = useState('');
-  const [scope, setScope] = useState<Scope>('full');
-  const form = useForm();
-  const close = () => {
-    form.clear();
-    setName('');
-    setScope('full');
-    props.onClose();
-  };
-  const submit = () => {
-    void form
-      .submit(
+  const { draft, set, bind, form, dialog } = useDraftDialog({
+    open: props.open,
+    onClose: props.onClose,
+    initial: () => ({ name: '', scope: 'full' }),
+    send: (body, form) =>
+      form.submit(
         auth.CreateApiKeyBodySchema,
-        { name, scope },
+        body,
         async (body) => (await unwrap(api.value.auth.createApiKey({ body }))).data,
-      )
-      .then((created) => {
-        if (!created) return;
-        props.onCreated(created);
-        close();
-      });
-  };
+      ),
+    onDone: props.onCreated,
+  });
   return (
-    <FormDialog
-      title="Create an API key"
-      open={props.open}
-      onClose={close}
-      form={form}
-      submit="Create key"
-      message={form.message}
-      onSubmit={submit}
-    >
+    <FormDialog title="Create an API key" submit="Create key" {...dialog}>
       <Field
         label="Name"
-        name="name"
-        value={name}
-        onValue={setName}
-        error={form.errors.name}
+        {...bind('name')}
         hint="What uses it, to recognise it later: “Till 1”, “Accounting sync”."
         autoComplete="off"
         required
@@ -91,8 +70,8 @@ function CreateDialog(props: {
               type="radio"
               name="scope"
               value={s.value}
-              checked={scope === s.value}
-              onChange={() => setScope(s.value)}
+              checked={draft.scope === s.value}
+              onChange={() => set('scope')(s.value)}
             />
             <span>
               <strong>{s.label}</strong>

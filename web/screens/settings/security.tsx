@@ -11,10 +11,10 @@ import {
   PageHeader,
   Table,
 } from '../../components/ui.js';
-import { FormDialog } from '../../components/form-dialog.js';
+import { FormDialog, useDraftDialog } from '../../components/form-dialog.js';
 import { save } from '../../lib/download.js';
 import { dateTime } from '../../lib/format.js';
-import { describeError, useForm, useLoad, type Load } from '../../lib/forms.js';
+import { describeError, useDraft, useForm, useLoad, type Load } from '../../lib/forms.js';
 import { api, refresh, session, signOut, twoFactorPending } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';
@@ -128,61 +128,38 @@ function CodeDialog(props: {
   onClose: () => void;
   send: (input: { code: string; password: string }) => Promise<void>;
 }) {
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const form = useForm();
-  const close = () => {
-    form.clear();
-    setCode('');
-    setPassword('');
-    props.onClose();
-  };
-  const submit = () => {
-    const sent = props.withPassword
-      ? form.submit(auth.DisableTwoFactorBodySchema, { password, code }, async (body) => {
-          await props.send(body);
-          return true;
-        })
-      : form.submit(auth.CodeBodySchema, { code }, async (body) => {
-          await props.send({ ...body, password: '' });
-          return true;
-        });
-    void sent.then((done) => {
-      if (done) close();
-    });
-  };
+  const { bind, dialog } = useDraftDialog({
+    open: props.open,
+    onClose: props.onClose,
+    initial: () => ({ code: '', password: '' }),
+    send: ({ code, password }, form) =>
+      props.withPassword
+        ? form.submit(auth.DisableTwoFactorBodySchema, { password, code }, async (body) => {
+            await props.send(body);
+            return true;
+          })
+        : form.submit(auth.CodeBodySchema, { code }, async (body) => {
+            await props.send({ ...body, password: '' });
+            return true;
+          }),
+  });
   return (
-    <FormDialog
-      title={props.title}
-      open={props.open}
-      onClose={close}
-      form={form}
-      submit={props.action}
-      kind={props.kind}
-      message={form.message}
-      onSubmit={submit}
-    >
+    <FormDialog title={props.title} submit={props.action} kind={props.kind} {...dialog}>
       <div class="dialog-body">{props.children}</div>
       {props.withPassword ? (
         <Field
           label="Password"
-          name="password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onValue={setPassword}
-          error={form.errors.password}
+          {...bind('password')}
           required
         />
       ) : null}
       <Field
         label="Code from your authenticator app"
-        name="code"
         autoComplete="one-time-code"
         inputMode="numeric"
-        value={code}
-        onValue={setCode}
-        error={form.errors.code}
+        {...bind('code')}
         hint={props.withPassword ? 'Or one of your recovery codes.' : undefined}
         required
       />
@@ -601,9 +578,9 @@ function Sessions(props: { load: Load<AccessSession[]> }) {
 }
 
 function ChangePassword(props: { onChanged: () => void }) {
-  const [currentPassword, setCurrent] = useState('');
-  const [newPassword, setNew] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const empty = () => ({ currentPassword: '', newPassword: '', confirmation: '' });
+  const { draft, setDraft, bind } = useDraft(empty);
+  const { currentPassword, newPassword, confirmation } = draft;
   const [mismatch, setMismatch] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const form = useForm();
@@ -622,9 +599,7 @@ function ChangePassword(props: { onChanged: () => void }) {
       })
       .then((changed) => {
         if (!changed) return;
-        setCurrent('');
-        setNew('');
-        setConfirmation('');
+        setDraft(empty());
         setDone(
           changed.revoked === 0
             ? 'Password changed. You were signed in nowhere else.'
@@ -648,22 +623,16 @@ function ChangePassword(props: { onChanged: () => void }) {
         />
         <Field
           label="Current password"
-          name="currentPassword"
           type="password"
           autoComplete="current-password"
-          value={currentPassword}
-          onValue={setCurrent}
-          error={form.errors.currentPassword}
+          {...bind('currentPassword', form.errors)}
           required
         />
         <Field
           label="New password"
-          name="newPassword"
           type="password"
           autoComplete="new-password"
-          value={newPassword}
-          onValue={setNew}
-          error={form.errors.newPassword}
+          {...bind('newPassword', form.errors)}
           hint="At least 12 characters. A few unrelated words make a strong one."
           required
         />
@@ -674,7 +643,7 @@ function ChangePassword(props: { onChanged: () => void }) {
           autoComplete="new-password"
           value={confirmation}
           onValue={(value) => {
-            setConfirmation(value);
+            setDraft((d) => ({ ...d, confirmation: value }));
             setMismatch(false);
           }}
           error={mismatch ? 'The two new passwords differ: type the same one twice.' : undefined}

@@ -14,9 +14,9 @@ import {
   Table,
   type Column,
 } from '../../components/ui.js';
-import { FormDialog } from '../../components/form-dialog.js';
+import { FormDialog, useDraftDialog } from '../../components/form-dialog.js';
 import { date, dateTime } from '../../lib/format.js';
-import { describeError, useForm, useLoad } from '../../lib/forms.js';
+import { describeError, useLoad } from '../../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
 import { api, can, session } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
@@ -34,58 +34,28 @@ function InviteDialog(props: {
   onClose: () => void;
   onInvited: (i: team.Invitation) => void;
 }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const form = useForm();
-  const close = () => {
-    form.clear();
-    setEmail('');
-    setRole('viewer');
-    props.onClose();
-  };
-  const submit = () => {
-    void form
-      .submit(
+  const { bind, dialog } = useDraftDialog({
+    open: props.open,
+    onClose: props.onClose,
+    initial: () => ({ email: '', role: 'viewer' }),
+    send: ({ email, role }, form) =>
+      form.submit(
         team.InviteBodySchema,
         { email: email.trim(), role },
         async (body) => (await unwrap(api.value.team.inviteMember({ body }))).data,
-      )
-      .then((invitation) => {
-        if (!invitation) return;
-        props.onInvited(invitation);
-        close();
-      });
-  };
+      ),
+    onDone: props.onInvited,
+  });
   return (
-    <FormDialog
-      title="Invite a team member"
-      open={props.open}
-      onClose={close}
-      form={form}
-      submit="Send invitation"
-      message={form.message}
-      onSubmit={submit}
-    >
+    <FormDialog title="Invite a team member" submit="Send invitation" {...dialog}>
       <p class="hint">
         They get an email with a link valid for 7 days. Accepting it makes them a member with this role.
       </p>
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="off"
-        value={email}
-        onValue={setEmail}
-        error={form.errors.email}
-        required
-      />
+      <Field label="Email" type="email" autoComplete="off" {...bind('email')} required />
       <Select
         label="Role"
-        name="role"
-        value={role}
+        {...bind('role')}
         options={assignable().map((r) => ({ value: r, label: `${roleLabel(r)}: ${ROLE_HELP[r]}` }))}
-        onValue={(value) => setRole(value as Role)}
-        error={form.errors.role}
       />
     </FormDialog>
   );
