@@ -20,4 +20,8 @@ export const PLATFORM_VIEWS: readonly string[] = [
   'business_time_zones',
   /** Each business's overdue-reminder steps while reminders are on (`business_id`, `timezone`, `days_after_due`). */
   'business_invoice_reminder_steps',
+  /** Each business's access generation (`business_id`, `access_generation`): the public earn confirms a cached key with it. */
+  'business_access_generations',
+  /** The audit log as read: `audit_log` and the public earns' ledger rows (docs/decisions.md D233). */
+  'audit_entries',
 ];

@@ -23,6 +23,7 @@ import { registerBusiness, uniqueEmail, type TestBusiness } from '../support/bus
 import { itemAt } from '../support/expect.js';
 import { createBill, payBill } from '../support/finance.js';
 import {
+  createCreditNote,
   createCustomer,
   createInvoice,
   createProduct,
@@ -118,6 +119,14 @@ beforeAll(async () => {
   });
   await issueInvoice(client, invoice.id);
   await payInvoice(client, invoice.id, 150);
+  // credit_note.created: 10 USD of the paid invoice to the customer's credit.
+  await createCreditNote(client, {
+    invoice_id: invoice.id,
+    amount: 10,
+    credit_amount: 0,
+    refund_amount: 0,
+    customer_credit_amount: 10,
+  });
   const draft = await createInvoice(client, { customer_id: ada.id });
   await unwrap(client.general.invoices.deleteInvoice({ params: { id: draft.id } })); // invoice.deleted
 

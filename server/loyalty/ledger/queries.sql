@@ -199,8 +199,8 @@ SELECT
       AND t.program_id = p.id
   ) AS tiers
 FROM
-  businesses b
-  LEFT JOIN loyalty_programs p ON p.business_id = b.id
+  business_access_generations b
+  LEFT JOIN loyalty_programs p ON p.business_id = b.business_id
     AND p.is_active
   LEFT JOIN customer_directory c ON c.business_id = p.business_id
     AND lower(c.email) = $2
@@ -208,7 +208,7 @@ FROM
     AND m.customer_id = c.id
     AND m.deleted_at IS NULL
 WHERE
-  b.id = $1;
+  b.business_id = $1;
 
 -- writeEarn
 WITH

@@ -164,12 +164,12 @@ const EARN_STATE_SQL = `
                    'min_points', t.min_points, 'multiplier', t.multiplier) ORDER BY t.min_points, t.id), '[]')
             FROM loyalty_tiers t
            WHERE t.business_id = p.business_id AND t.program_id = p.id) AS tiers
-    FROM businesses b
-    LEFT JOIN loyalty_programs p ON p.business_id = b.id AND p.is_active
+    FROM business_access_generations b
+    LEFT JOIN loyalty_programs p ON p.business_id = b.business_id AND p.is_active
     LEFT JOIN customer_directory c ON c.business_id = p.business_id AND lower(c.email) = $2
     LEFT JOIN loyalty_members m
       ON m.business_id = c.business_id AND m.customer_id = c.id AND m.deleted_at IS NULL
-   WHERE b.id = $1`;
+   WHERE b.business_id = $1`;
 
 /**
  * The first of the earn's two statements: the business's access generation (a credential answered

@@ -93,6 +93,11 @@ export interface AuditLogTable {
   denied_minute: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+export interface BusinessAccessGenerationsView {
+  business_id: ViewColumn<string>;
+  access_generation: ViewColumn<number>;
+}
+
 /** `business_invoice_reminder_steps`, published by the platform: one row per reminder step while on. */
 export interface BusinessInvoiceReminderStepsView {
   business_id: ViewColumn<string>;
@@ -936,6 +941,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   audit_entries: AuditEntriesView;
   audit_log: AuditLogTable;
+  business_access_generations: BusinessAccessGenerationsView;
   business_invoice_reminder_steps: BusinessInvoiceReminderStepsView;
   business_time_zones: BusinessTimeZonesView;
   businesses: BusinessesTable;
