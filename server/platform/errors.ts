@@ -137,5 +137,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, next) => {
     req.log.error({ err }, 'request failed');
   }
   if (apiError.headers) res.set(apiError.headers);
+  // A credential refused after it was first let in (a cached key the public earn found revoked,
+  // docs/decisions.md D234) reaches no business: its answer names no environment.
+  if (apiError.status === 401) res.removeHeader('Bms-Environment');
   res.status(apiError.status).json(errorBody(req.path, apiError));
 };

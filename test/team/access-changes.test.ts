@@ -143,6 +143,7 @@ describe('the public earn, which confirms a cached key with its own first read',
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('UNAUTHORIZED');
       expect(refused.headers.get('www-authenticate')).toBe('ApiKey header="X-Api-Key"');
+      expect(refused.headers.get('bms-environment')).toBeNull();
       // The other key is resolved again under the new generation and earns, with the reference the
       // refused earn would have used: nothing of that earn was written.
       const earned = await earn(kept.key, 'AFTER');
