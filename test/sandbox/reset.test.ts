@@ -17,7 +17,13 @@ const DEFAULT_CHART = 9;
 /** The tables a reset keeps the sandbox's rows in (server/sandbox/reset/queries.ts). */
 const KEPT = ['businesses', 'users', 'access_tokens', 'api_keys', 'webhooks', 'idempotency_keys'];
 /** Views over the tables, which `businessRows` lists too: they follow their tables. */
-const VIEWS = ['business_time_zones', 'business_invoice_reminder_steps', 'customer_directory'];
+const VIEWS = [
+  'business_time_zones',
+  'business_invoice_reminder_steps',
+  'business_access_generations',
+  'customer_directory',
+  'audit_entries',
+];
 
 /** A business with something in most domains: customers, invoices, a loyalty member, a webhook. */
 async function fill(biz: TestBusiness): Promise<void> {
