@@ -37,6 +37,7 @@ import * as financeDaysAtCommit from './2026_11_28_0011_finance_days_at_commit.j
 import * as generalLineDiscounts from './2026_11_28_0021_general_line_discounts.js';
 import * as generalCreditNotes from './2026_11_28_0022_general_credit_notes.js';
 import * as generalCustomerCredit from './2026_11_28_0023_general_customer_credit.js';
+import * as financeSalesCreditNotes from './2026_11_28_0040_finance_sales_credit_notes.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0021_general_line_discounts': generalLineDiscounts,
   '2026_11_28_0022_general_credit_notes': generalCreditNotes,
   '2026_11_28_0023_general_customer_credit': generalCustomerCredit,
+  '2026_11_28_0040_finance_sales_credit_notes': financeSalesCreditNotes,
 };

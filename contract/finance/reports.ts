@@ -131,7 +131,8 @@ export const reportsContract = c.router({
     path: '/get/salesSchedule',
     summary: 'Sales schedule',
     description:
-      'Net revenue of issued, non-void invoices by issue date in one currency: every period of the range (empty ' +
+      'Net revenue of issued, non-void invoices by issue date, less the net of live credit notes by theirs, in ' +
+      'one currency: every period of the range (empty ' +
       'ones at 0) with a running cumulative, a summary, the VAT block, and the invoices themselves paged by ' +
       '`limit`/`offset` (issue date, then number).',
     query: SalesScheduleQuerySchema,

@@ -1,6 +1,6 @@
 import type { Subscriptions } from '../../platform/hooks.js';
 import { ACCOUNTS, cashAccountOf, post, reverse } from './service.js';
-import { countSale } from '../sales/service.js';
+import { countCreditNote, countSale } from '../sales/service.js';
 import { checkVatAlerts } from '../vat/service.js';
 
 /**
@@ -8,7 +8,8 @@ import { checkVatAlerts } from '../vat/service.js';
  * ledger: issued Dr 1200 total / Cr 4000 net / Cr 2200 tax on the issue date; a payment Dr cash /
  * Cr 1200 on its payment date (Dr 2300 for customer credit); a void of an issued invoice reverses its posting on the void's day.
  * In the sales totals: net revenue counted on the issue date and taken out by a void; an issue and a void
- * check the VAT threshold. A credit note posts its own entry (below).
+ * check the VAT threshold. A credit note posts its own entry (below) and takes its net off the revenue of
+ * its issue date until it is voided (docs/decisions.md D248).
  */
 export const invoiceSubscriptions: Subscriptions = {
   invoiceIssued: async (ctx, { invoice }) => {
@@ -65,8 +66,13 @@ export const invoiceSubscriptions: Subscriptions = {
         { account: ACCOUNTS.customerCredit, amount: creditNote.customerCreditMinor },
       ],
     });
+    await countCreditNote(ctx, creditNote, -1);
+    // Revenue back under a level re-arms its alert now, so the next crossing is announced.
+    await checkVatAlerts(ctx);
   },
   creditNoteVoided: async (ctx, { creditNote, voidedOn }) => {
+    await countCreditNote(ctx, creditNote, 1);
+    await checkVatAlerts(ctx);
     await reverse(
       ctx,
       { type: 'credit_note', id: creditNote.id },

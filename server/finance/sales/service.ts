@@ -1,5 +1,5 @@
 import { type TxCtx } from '../../platform/context.js';
-import type { InvoiceFacts } from '../../platform/hooks.js';
+import type { CreditNoteFacts, InvoiceFacts } from '../../platform/hooks.js';
 import { addToSalesDay } from './queries.js';
 
 /** One of the 16 rows of a day, picked by the invoice, so an invoice's issue and void meet one row. */
@@ -25,5 +25,23 @@ export async function countSale(ctx: TxCtx, invoice: InvoiceFacts, sign: 1 | -1)
     },
     sign * invoice.subtotalMinor,
     sign,
+  );
+}
+
+/**
+ * Takes a credit note's net off the revenue of its issue date (sign -1, when issued) or puts it back
+ * (sign 1, when voided), counting no invoice (docs/decisions.md D248).
+ */
+export async function countCreditNote(ctx: TxCtx, creditNote: CreditNoteFacts, sign: 1 | -1): Promise<void> {
+  await addToSalesDay(
+    ctx.db,
+    {
+      businessId: ctx.businessId,
+      currency: creditNote.currency,
+      date: creditNote.issueDate,
+      slot: slotOf(creditNote.id),
+    },
+    sign * creditNote.subtotalMinor,
+    0,
   );
 }

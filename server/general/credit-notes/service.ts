@@ -152,11 +152,12 @@ export async function createCreditNote(ctx: Ctx, input: CreateCreditNoteBody): P
     };
     await queries.insertCreditNote(ctx.db, row);
     await writeLines(ctx, 'credit_note_items', id, lines);
+    await applyCreditNote(ctx, invoice, { creditMinor: credit, totalMinor: total });
+    await ctx.hooks.announce(ctx, 'creditNoteIssued', { creditNote: factsOf(row, invoice.number) });
+    // The balance row after the sales day the hook wrote, in the order an issue takes them.
     if (customerCredit > 0) {
       await addCustomerCredit(ctx.db, ctx.businessId, invoice.customer_id, currency, customerCredit);
     }
-    await applyCreditNote(ctx, invoice, { creditMinor: credit, totalMinor: total });
-    await ctx.hooks.announce(ctx, 'creditNoteIssued', { creditNote: factsOf(row, invoice.number) });
     const creditNote = await loadCreditNote(ctx, id);
     await emit(ctx, 'credit_note.created', creditNote);
     return creditNote;
@@ -179,19 +180,6 @@ export async function voidCreditNote(ctx: Ctx, id: string): Promise<CreditNote> 
     if (Number(current.refund_minor) > 0) {
       throw invalidState('A credit note with a refund cannot be voided: the money was paid back');
     }
-    const customerCredit = Number(current.customer_credit_minor);
-    if (
-      customerCredit > 0 &&
-      !(await takeCustomerCredit(
-        ctx.db,
-        ctx.businessId,
-        current.customer_id,
-        current.currency,
-        customerCredit,
-      ))
-    ) {
-      throw invalidState("Part of the credit note's customer credit was already used on an invoice");
-    }
     await applyCreditNote(ctx, invoice, {
       creditMinor: -Number(current.credit_minor),
       totalMinor: -Number(current.total_minor),
@@ -206,6 +194,21 @@ export async function voidCreditNote(ctx: Ctx, id: string): Promise<CreditNote> 
       creditNote: factsOf(current, found.invoice_number),
       voidedOn: await today(ctx),
     });
+    // Taken after the sales day the hook wrote, in the order an issue takes them (docs/decisions.md
+    // D248); a refusal here rolls the whole void back.
+    const customerCredit = Number(current.customer_credit_minor);
+    if (
+      customerCredit > 0 &&
+      !(await takeCustomerCredit(
+        ctx.db,
+        ctx.businessId,
+        current.customer_id,
+        current.currency,
+        customerCredit,
+      ))
+    ) {
+      throw invalidState("Part of the credit note's customer credit was already used on an invoice");
+    }
     return loadCreditNote(ctx, id);
   });
 }
