@@ -8,6 +8,7 @@ import * as customers from './customers/service.js';
 import * as invoices from './invoices/service.js';
 import * as products from './products/service.js';
 import * as quotes from './quotes/service.js';
+import * as recurring from './recurring-invoices/service.js';
 
 const s = initServer();
 
@@ -82,6 +83,22 @@ export const generalRoutes = (deps: Deps) => {
         ok({ data: await creditNotes.sendCreditNote(ctx(req), params.id, body) }),
       voidCreditNote: async ({ params, req }) =>
         ok({ data: await creditNotes.voidCreditNote(ctx(req), params.id) }),
+    },
+    recurringInvoices: {
+      listRecurringInvoices: async ({ query, req }) =>
+        ok(await recurring.listRecurringInvoices(ctx(req), query)),
+      createRecurringInvoice: async ({ body, req }) =>
+        created({ data: await recurring.createRecurringInvoice(ctx(req), body) }),
+      getRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.getRecurringInvoice(ctx(req), params.id) }),
+      updateRecurringInvoice: async ({ params, body, req }) =>
+        ok({ data: await recurring.updateRecurringInvoice(ctx(req), params.id, body) }),
+      pauseRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.pauseRecurringInvoice(ctx(req), params.id) }),
+      resumeRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.resumeRecurringInvoice(ctx(req), params.id) }),
+      endRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.endRecurringInvoice(ctx(req), params.id) }),
     },
   });
 };
