@@ -38,6 +38,8 @@ import * as generalLineDiscounts from './2026_11_28_0021_general_line_discounts.
 import * as generalCreditNotes from './2026_11_28_0022_general_credit_notes.js';
 import * as generalCustomerCredit from './2026_11_28_0023_general_customer_credit.js';
 import * as financeSalesCreditNotes from './2026_11_28_0040_finance_sales_credit_notes.js';
+import * as generalRecurringInvoices from './2026_11_28_0030_general_recurring_invoices.js';
+import * as financeRecurringBills from './2026_11_28_0031_finance_recurring_bills.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +82,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0022_general_credit_notes': generalCreditNotes,
   '2026_11_28_0023_general_customer_credit': generalCustomerCredit,
   '2026_11_28_0040_finance_sales_credit_notes': financeSalesCreditNotes,
+  '2026_11_28_0030_general_recurring_invoices': generalRecurringInvoices,
+  '2026_11_28_0031_finance_recurring_bills': financeRecurringBills,
 };

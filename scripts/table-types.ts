@@ -70,6 +70,16 @@ const STATUS_TYPES: Record<string, ContractType> = {
   'quotes.status': { module: 'contract/general/quotes.ts', values: 'QUOTE_STATUSES', computed: ['expired'] },
   'credit_notes.status': { module: 'contract/general/credit-notes.ts', values: 'CREDIT_NOTE_STATUSES' },
   'credit_notes.refund_method': { module: 'contract/general/invoices.ts', values: 'PAYMENT_METHODS' },
+  'recurring_invoices.status': {
+    module: 'contract/general/recurring-invoices.ts',
+    values: 'RECURRING_STATUSES',
+  },
+  'recurring_invoices.interval': { module: 'contract/common/schedule.ts', values: 'SCHEDULE_INTERVALS' },
+  'finance_recurring_bills.status': {
+    module: 'contract/general/recurring-invoices.ts',
+    values: 'RECURRING_STATUSES',
+  },
+  'finance_recurring_bills.interval': { module: 'contract/common/schedule.ts', values: 'SCHEDULE_INTERVALS' },
   'webhook_deliveries.status': { module: 'contract/webhooks/deliveries.ts', values: 'DELIVERY_STATUSES' },
   'loyalty_programs.enrollment_type': { module: 'contract/loyalty/program.ts', values: 'ENROLLMENT_TYPES' },
   'loyalty_members.status': { module: 'contract/loyalty/members.ts', values: 'MEMBER_STATUSES' },

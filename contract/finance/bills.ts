@@ -57,6 +57,12 @@ const billFields = {
   issue_date: DateSchema,
   due_date: DateSchema,
   notes: z.string().nullable(),
+  recurring_bill_id: z
+    .string()
+    .nullable()
+    .describe(
+      'The recurring bill that made it (`/v1/finance/recurring-bills`); null for one recorded by hand.',
+    ),
   created_at: TimestampSchema,
   updated_at: TimestampSchema,
 };
@@ -70,7 +76,7 @@ export const BillSchema = extendApi(
 );
 export type Bill = z.infer<typeof BillSchema>;
 
-const ItemInputSchema = z
+export const BillItemInputSchema = z
   .object({
     description: z.string().trim().min(1).max(500),
     quantity: z.number().gt(0).max(1_000_000_000).describe('Up to 4 decimals.'),
@@ -82,7 +88,7 @@ export const CreateBillBodySchema = extendApi(
   z
     .object({
       vendor_id: z.string().max(64).describe('A vendor of the business; 422 otherwise.'),
-      items: z.array(ItemInputSchema).min(1).max(200),
+      items: z.array(BillItemInputSchema).min(1).max(200),
       currency: CurrencySchema.optional().describe("Default: the business's base currency."),
       due_date: dateField('On or after issue_date (422 otherwise).'),
       issue_date: DateSchema.optional().describe(

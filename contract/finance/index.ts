@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { accountsContract } from './accounts.js';
 import { billsContract } from './bills.js';
 import { journalContract } from './journal.js';
+import { recurringBillsContract } from './recurring-bills.js';
 import { reportsContract } from './reports.js';
 import { vatContract } from './vat.js';
 import { vendorsContract } from './vendors.js';
@@ -20,6 +21,7 @@ export const financeContract: {
   journal: typeof journalContract;
   reports: typeof reportsContract;
   vat: typeof vatContract;
+  recurringBills: typeof recurringBillsContract;
 } = c.router({
   vendors: vendorsContract,
   bills: billsContract,
@@ -27,11 +29,13 @@ export const financeContract: {
   journal: journalContract,
   reports: reportsContract,
   vat: vatContract,
+  recurringBills: recurringBillsContract,
 });
 
 export * from './accounts.js';
 export * from './bills.js';
 export * from './journal.js';
+export * from './recurring-bills.js';
 export * from './reports.js';
 export * from './shared.js';
 export * from './vat.js';

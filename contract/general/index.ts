@@ -5,6 +5,7 @@ import { invoicesContract } from './invoices.js';
 import { productsContract } from './products.js';
 import { quotesContract } from './quotes.js';
 import { statementsContract } from './statements.js';
+import { recurringInvoicesContract } from './recurring-invoices.js';
 
 const c = initContract();
 
@@ -20,6 +21,7 @@ export const generalContract: {
   quotes: typeof quotesContract;
   creditNotes: typeof creditNotesContract;
   statements: typeof statementsContract;
+  recurringInvoices: typeof recurringInvoicesContract;
 } = c.router({
   customers: customersContract,
   products: productsContract,
@@ -27,6 +29,7 @@ export const generalContract: {
   quotes: quotesContract,
   creditNotes: creditNotesContract,
   statements: statementsContract,
+  recurringInvoices: recurringInvoicesContract,
 });
 
 export * from './credit-notes.js';
@@ -35,3 +38,4 @@ export * from './invoices.js';
 export * from './products.js';
 export * from './quotes.js';
 export * from './statements.js';
+export * from './recurring-invoices.js';

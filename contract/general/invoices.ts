@@ -101,6 +101,10 @@ export const InvoiceSchema = extendApi(
     sent_at: TimestampSchema.nullable().describe(
       'When the invoice was last mailed to the customer (`POST /v1/invoices/:id/send`); null until then.',
     ),
+    recurring_invoice_id: z
+      .string()
+      .nullable()
+      .describe('The recurring invoice that made it (`/v1/recurring-invoices`); null for one made by hand.'),
     ...hostedFields,
   }),
   {
@@ -142,6 +146,7 @@ export const InvoiceSchema = extendApi(
       paid_at: null,
       voided_at: null,
       sent_at: '2026-11-21T09:32:00.000Z',
+      recurring_invoice_id: null,
       hosted_url: 'https://bms.example.com/i/aW52XzAxSkQ3WDJSNVZROE4zSzRNNlA5VDFXMlkz.pW5Xq0b9c3u1Ycd8JtXzXg',
       viewed_at: null,
     },

@@ -25,6 +25,16 @@ export const DueRunSchema = extendApi(
     points_expired: z.number().int().describe('Point credits whose expiry passed on the way.'),
     vouchers_expired: z.number().int().describe('Redemption vouchers whose validity ended on the way.'),
     reminders_sent: z.number().int().describe('Service reminders that came due and were mailed (captured).'),
+    invoices_recurred: z
+      .number()
+      .int()
+      .describe(
+        "Invoices recurring invoices made (and issued) for the periods that came, each on its period's date.",
+      ),
+    bills_recurred: z
+      .number()
+      .int()
+      .describe("Bills recurring bills recorded for the periods that came, each on its period's date."),
     invoice_reminders_sent: z
       .number()
       .int()

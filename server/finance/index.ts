@@ -5,6 +5,7 @@ import type { DomainModule } from '../platform/module.js';
 import { seedFinanceDemo } from './demo.js';
 import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
+import { hasDueRecurringBills, recordRecurringBills } from './recurring-bills/service.js';
 import { financeRoutes } from './routes.js';
 import { journalBatches } from './journal/service.js';
 import { restoreDefaultAccounts } from './accounts/service.js';
@@ -13,7 +14,7 @@ import { vendorImport } from './vendors/service.js';
 const HOUR = 60 * 60 * 1000;
 
 /**
- * Finance: vendors, bills and their payments, the ledger every document posts to, the sales reports
+ * Finance: vendors, bills and their payments, recurring bills, the ledger every document posts to, the sales reports
  * and the VAT threshold (checked as invoices are issued and hourly, so a day never passes unchecked).
  */
 export const financeModule: DomainModule = {
@@ -28,6 +29,8 @@ export const financeModule: DomainModule = {
     'finance_bills',
     'finance_bill_items',
     'finance_bill_payments',
+    'finance_recurring_bills',
+    'finance_recurring_bill_items',
     'finance_sales_days',
     'finance_vat_thresholds',
   ],
@@ -45,8 +48,14 @@ export const financeModule: DomainModule = {
       options,
     ),
   subscriptions: invoiceSubscriptions,
-  periodic: [{ name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds }],
-  due: [{ counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending }],
+  periodic: [
+    { name: 'recurring bills', everyMs: () => 60_000, run: recordRecurringBills },
+    { name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds },
+  ],
+  due: [
+    { counts: 'bills_recurred', run: recordRecurringBills, pending: hasDueRecurringBills },
+    { counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending },
+  ],
   restoreDefaults: restoreDefaultAccounts,
   seedDemo: seedFinanceDemo,
 };

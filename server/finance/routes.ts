@@ -5,6 +5,7 @@ import { ctxFor, type Deps } from '../platform/deps.js';
 import * as accounts from './accounts/service.js';
 import * as bills from './bills/service.js';
 import * as journal from './journal/service.js';
+import * as recurringBills from './recurring-bills/service.js';
 import * as reports from './reports/service.js';
 import * as vat from './vat/service.js';
 import * as vendors from './vendors/service.js';
@@ -49,6 +50,50 @@ export const financeRoutes = (deps: Deps) => {
         ok(success({ message: 'Bill voided', bill: await bills.voidBill(ctx(req), params.id) })),
       payBill: async ({ params, body, req }) =>
         ok(success({ message: 'Payment recorded', ...(await bills.payBill(ctx(req), params.id, body)) })),
+    },
+    recurringBills: {
+      listRecurringBills: async ({ query, req }) =>
+        ok(success(await recurringBills.listRecurringBills(ctx(req), query))),
+      createRecurringBill: async ({ body, req }) => {
+        const schedule = await recurringBills.createRecurringBill(ctx(req), body);
+        return created(
+          success({
+            recurring_bill_id: schedule.id,
+            message: 'Recurring bill created',
+            recurring_bill: schedule,
+          }),
+        );
+      },
+      getRecurringBill: async ({ params, req }) =>
+        ok(success({ recurring_bill: await recurringBills.getRecurringBill(ctx(req), params.id) })),
+      updateRecurringBill: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Recurring bill updated',
+            recurring_bill: await recurringBills.updateRecurringBill(ctx(req), params.id, body),
+          }),
+        ),
+      pauseRecurringBill: async ({ params, req }) =>
+        ok(
+          success({
+            message: 'Recurring bill paused',
+            recurring_bill: await recurringBills.pauseRecurringBill(ctx(req), params.id),
+          }),
+        ),
+      resumeRecurringBill: async ({ params, req }) =>
+        ok(
+          success({
+            message: 'Recurring bill resumed',
+            recurring_bill: await recurringBills.resumeRecurringBill(ctx(req), params.id),
+          }),
+        ),
+      endRecurringBill: async ({ params, req }) =>
+        ok(
+          success({
+            message: 'Recurring bill ended',
+            recurring_bill: await recurringBills.endRecurringBill(ctx(req), params.id),
+          }),
+        ),
     },
     accounts: {
       listAccounts: async ({ req }) => ok(success({ accounts: await accounts.listAccounts(ctx(req)) })),

@@ -6,11 +6,12 @@ import { seedGeneralDemo } from './demo.js';
 import { mountDocumentPages } from './documents/pages.js';
 import { closeRenderers } from './documents/render.js';
 import { hasDueInvoiceReminders, sendInvoiceReminders } from './invoices/reminders.js';
+import { hasDueRecurringInvoices, issueRecurringInvoices } from './recurring-invoices/service.js';
 import { generalRoutes } from './routes.js';
 import { customerImport } from './customers/service.js';
 import { productImport } from './products/service.js';
 
-/** The general group: customers, products, invoices, quotes, credit notes. It announces the invoice and credit-note hooks. */
+/** The general group: customers, products, invoices, recurring invoices, quotes, credit notes. It announces the invoice and credit-note hooks. */
 export const generalModule: DomainModule = {
   name: 'general',
   tables: [
@@ -25,6 +26,8 @@ export const generalModule: DomainModule = {
     'credit_notes',
     'credit_note_items',
     'customer_credit_balances',
+    'recurring_invoices',
+    'recurring_invoice_items',
     'sequences',
   ],
   views: ['customer_directory'],
@@ -38,8 +41,14 @@ export const generalModule: DomainModule = {
     ),
   pages: mountDocumentPages,
   stop: (deps) => closeRenderers(deps.state),
-  periodic: [{ name: 'invoice reminders', everyMs: () => 60_000, run: sendInvoiceReminders }],
-  due: [{ counts: 'invoice_reminders_sent', run: sendInvoiceReminders, pending: hasDueInvoiceReminders }],
+  periodic: [
+    { name: 'recurring invoices', everyMs: () => 60_000, run: issueRecurringInvoices },
+    { name: 'invoice reminders', everyMs: () => 60_000, run: sendInvoiceReminders },
+  ],
+  due: [
+    { counts: 'invoices_recurred', run: issueRecurringInvoices, pending: hasDueRecurringInvoices },
+    { counts: 'invoice_reminders_sent', run: sendInvoiceReminders, pending: hasDueInvoiceReminders },
+  ],
   seedDemo: seedGeneralDemo,
 };
 

@@ -9,6 +9,7 @@ import * as invoices from './invoices/service.js';
 import * as products from './products/service.js';
 import * as quotes from './quotes/service.js';
 import * as statements from './statements/service.js';
+import * as recurring from './recurring-invoices/service.js';
 
 const s = initServer();
 
@@ -89,6 +90,22 @@ export const generalRoutes = (deps: Deps) => {
         ok({ data: await statements.customerStatement(ctx(req), params.id, query) }),
       getCustomerStatementPdf: async ({ params, query, req, res }) =>
         pdf(res, await statements.customerStatementPdf(ctx(req), params.id, query)),
+    },
+    recurringInvoices: {
+      listRecurringInvoices: async ({ query, req }) =>
+        ok(await recurring.listRecurringInvoices(ctx(req), query)),
+      createRecurringInvoice: async ({ body, req }) =>
+        created({ data: await recurring.createRecurringInvoice(ctx(req), body) }),
+      getRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.getRecurringInvoice(ctx(req), params.id) }),
+      updateRecurringInvoice: async ({ params, body, req }) =>
+        ok({ data: await recurring.updateRecurringInvoice(ctx(req), params.id, body) }),
+      pauseRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.pauseRecurringInvoice(ctx(req), params.id) }),
+      resumeRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.resumeRecurringInvoice(ctx(req), params.id) }),
+      endRecurringInvoice: async ({ params, req }) =>
+        ok({ data: await recurring.endRecurringInvoice(ctx(req), params.id) }),
     },
   });
 };

@@ -7,6 +7,7 @@ import {
   createAccount,
   createBill,
   createEntry,
+  createRecurringBill,
   createVendor,
   uniqueAccountCode,
 } from '../support/finance.js';
@@ -15,11 +16,11 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { vendors, bills, accounts, journal, reports, vat } = contract.finance;
+const { vendors, bills, recurringBills, accounts, journal, reports, vat } = contract.finance;
 
 /** A list another business filtered by this business's ids or codes: answered, and empty. */
 const emptyList =
-  (key: 'bills' | 'entries') =>
+  (key: 'bills' | 'entries' | 'recurring_bills') =>
   (answer: Answer): void => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ result: 'success', [key]: [], total_count: 0 });
@@ -36,6 +37,9 @@ async function usedAccount(t: TestBusiness): Promise<string> {
 }
 
 const draftOf = (t: TestBusiness) => createBill(t.client, { status: 'draft' });
+
+/** A monthly recurring bill of a new vendor, starting far enough ahead to be "today or later". */
+const recurringOf = (t: TestBusiness) => createRecurringBill(t.client, { start_date: '2099-01-01' });
 
 const VAT_THRESHOLD = {
   country: 'GB',
@@ -87,6 +91,33 @@ describeRouteSecurity({
       params: { id: (await billOf(t.client, 5_000)).id },
       body: { amount: 2_000, payment_method: 'cash' as const, payment_date: '2026-11-30' },
     })),
+
+    route(
+      recurringBills.listRecurringBills,
+      async (t) => ({ query: { vendor_id: (await recurringOf(t)).vendor_id } }),
+      { otherBusiness: emptyList('recurring_bills') },
+    ),
+    // Another business's vendor is no vendor of the caller's: 422 naming vendor_id.
+    route(
+      recurringBills.createRecurringBill,
+      async (t) => ({
+        body: {
+          vendor_id: (await createVendor(t.client)).id,
+          items: [{ description: 'Rent', quantity: 1, unit_price: 100_000 }],
+          interval: 'month' as const,
+          start_date: '2099-01-01',
+        },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'vendor_id' } },
+    ),
+    route(recurringBills.getRecurringBill, async (t) => ({ params: { id: (await recurringOf(t)).id } })),
+    route(recurringBills.updateRecurringBill, async (t) => ({
+      params: { id: (await recurringOf(t)).id },
+      body: { due_days: 14 },
+    })),
+    route(recurringBills.pauseRecurringBill, async (t) => ({ params: { id: (await recurringOf(t)).id } })),
+    route(recurringBills.resumeRecurringBill, async (t) => ({ params: { id: (await recurringOf(t)).id } })),
+    route(recurringBills.endRecurringBill, async (t) => ({ params: { id: (await recurringOf(t)).id } })),
 
     route(accounts.listAccounts, async () => ({})),
     route(accounts.createAccount, async () => ({

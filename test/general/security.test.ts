@@ -4,6 +4,7 @@ import { registerTenant, uniqueEmail, type TestTenant } from '../support/busines
 import {
   createCreditNote,
   createCustomer,
+  createRecurringInvoice,
   createInvoice,
   createProduct,
   createQuote,
@@ -16,13 +17,18 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { customers, products, invoices, quotes, creditNotes, statements } = contract.general;
+const { customers, products, invoices, quotes, creditNotes, statements, recurringInvoices } =
+  contract.general;
 
 /** A list that another business filtered by this business's ids: answered, and empty. */
 const emptyPage = (answer: Answer) => {
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ data: [], pagination: { total: 0 } });
 };
+
+/** A monthly recurring invoice of the tenant's customer, starting far enough ahead to be "today or later". */
+const recurringOf = (t: TestTenant) =>
+  createRecurringInvoice(t.client, { customer_id: t.customerId, start_date: '2099-01-31' });
 
 /** A credit note of 10.00 against a new issued invoice of the tenant's customer. */
 const creditNoteOf = async (t: TestTenant) =>
@@ -174,6 +180,38 @@ describeRouteSecurity({
     route(statements.getCustomerStatementPdf, async (t) => ({
       params: { id: (await creditNoteOf(t)).customer_id },
       query: {},
+    })),
+    route(recurringInvoices.listRecurringInvoices, async (t) => ({ query: { customer_id: t.customerId } }), {
+      otherBusiness: emptyPage,
+    }),
+    // Another business's customer is no customer of the caller's: 422 naming customer_id.
+    route(
+      recurringInvoices.createRecurringInvoice,
+      async (t) => ({
+        body: {
+          customer_id: t.customerId,
+          items: [{ description: 'Support', quantity: 1, unit_price: 10 }],
+          interval: 'month' as const,
+          start_date: '2099-01-31',
+        },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'customer_id' } },
+    ),
+    route(recurringInvoices.getRecurringInvoice, async (t) => ({
+      params: { id: (await recurringOf(t)).id },
+    })),
+    route(recurringInvoices.updateRecurringInvoice, async (t) => ({
+      params: { id: (await recurringOf(t)).id },
+      body: { due_days: 14 },
+    })),
+    route(recurringInvoices.pauseRecurringInvoice, async (t) => ({
+      params: { id: (await recurringOf(t)).id },
+    })),
+    route(recurringInvoices.resumeRecurringInvoice, async (t) => ({
+      params: { id: (await recurringOf(t)).id },
+    })),
+    route(recurringInvoices.endRecurringInvoice, async (t) => ({
+      params: { id: (await recurringOf(t)).id },
     })),
   ],
 });

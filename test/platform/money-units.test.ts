@@ -204,7 +204,7 @@ describe('openapi.json says the unit of every money field', () => {
   it('gives the general group major units and the result-envelope groups minor units', () => {
     for (const [where, schema] of fields) {
       const general =
-        /paths\.\/v1\/(invoices|quotes|credit-notes|products|customers|employees|reports)|public\/loyalty\/earn/.test(
+        /paths\.\/v1\/(invoices|quotes|credit-notes|recurring-invoices|products|customers|employees|reports)|public\/loyalty\/earn/.test(
           where,
         );
       expect(schema.description, where).toMatch(general ? /major units/ : /minor units/);

@@ -12,7 +12,8 @@ const server = useTestServer();
 const DUMMY_ID = 'xyz_01JAAAAAAAAAAAAAAAAAAAAAAA';
 
 /** Paths of the general group, which answer `{error}`; every other path answers `{result, error}`. */
-const GENERAL_PATH = /^\/v1\/(customers|products|invoices|employees|reports|quotes|credit-notes)(\/|$)/;
+const GENERAL_PATH =
+  /^\/v1\/(customers|products|invoices|employees|reports|quotes|credit-notes|recurring-invoices)(\/|$)/;
 
 const protectedRoutes = routesOf().filter((route) => (route.metadata as RouteMetadata).auth !== 'none');
 

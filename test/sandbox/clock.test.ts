@@ -59,6 +59,8 @@ describe('GET and POST /v1/sandbox/clock', () => {
     expect(moved.ran).toEqual({
       points_expired: 0,
       vouchers_expired: 0,
+      invoices_recurred: 0,
+      bills_recurred: 0,
       reminders_sent: 0,
       invoice_reminders_sent: 0,
       campaigns_started: 0,

@@ -56,6 +56,24 @@ export async function createBill(
 export const billOf = (client: Client, amount: number, overrides: Partial<finance.CreateBillBody> = {}) =>
   createBill(client, { items: [billItem({ quantity: 1, unit_price: amount })], ...overrides });
 
+/**
+ * A monthly recurring bill of one item of 120000 minor units (a new vendor's unless told) starting on
+ * `start_date` (the business's today or later).
+ */
+export async function createRecurringBill(
+  client: Client,
+  body: Partial<finance.CreateRecurringBillBody> & Pick<finance.CreateRecurringBillBody, 'start_date'>,
+): Promise<finance.RecurringBill> {
+  const vendor_id = body.vendor_id ?? (await createVendor(client)).id;
+  const full: finance.CreateRecurringBillBody = {
+    items: [billItem({ description: 'Office rent', quantity: 1, unit_price: 120000 })],
+    interval: 'month',
+    ...body,
+    vendor_id,
+  };
+  return (await unwrap(client.finance.recurringBills.createRecurringBill({ body: full }))).recurring_bill;
+}
+
 export async function getBill(client: Client, id: string): Promise<finance.Bill> {
   return (await unwrap(client.finance.bills.getBill({ params: { id } }))).bill;
 }

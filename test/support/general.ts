@@ -114,3 +114,20 @@ export async function createCreditNote(
   };
   return (await unwrap(client.general.creditNotes.createCreditNote({ body: full }))).data;
 }
+
+/**
+ * A monthly recurring invoice for `customer_id` of one line of 100.00 at 20 % tax, starting on
+ * `start_date` (the business's today or later), unless told otherwise.
+ */
+export async function createRecurringInvoice(
+  client: Client,
+  body: Partial<general.CreateRecurringInvoiceBody> &
+    Pick<general.CreateRecurringInvoiceBody, 'customer_id' | 'start_date'>,
+): Promise<general.RecurringInvoice> {
+  const full: general.CreateRecurringInvoiceBody = {
+    items: [invoiceLine({ description: 'Monthly support', unit_price: 100, tax_rate: 20 })],
+    interval: 'month',
+    ...body,
+  };
+  return (await unwrap(client.general.recurringInvoices.createRecurringInvoice({ body: full }))).data;
+}

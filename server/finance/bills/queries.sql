@@ -99,10 +99,12 @@ insert into "finance_bills" (
   "approved_at",
   "paid_at",
   "voided_at",
-  "deleted_at"
+  "deleted_at",
+  "recurring_bill_id",
+  "recurring_period_on"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
 
 insert into "finance_bill_items" (
   "business_id",

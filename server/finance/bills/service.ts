@@ -23,7 +23,7 @@ import { ACCOUNTS, cashAccountOf, post, reverse } from '../ledger/service.js';
 type Items = CreateBillBody['items'];
 
 /** Each item's amount (rounded half up) and the bill's: the exact sum of the items, rounded once. */
-function amountsOf(items: Items, currency: string) {
+export function amountsOf(items: Items, currency: string) {
   const rows = items.map((item, i) => {
     const { totalMinor } = lineAmounts(item.quantity, item.unit_price, 0, `items.${i}`, currency);
     return { ...item, amount: totalMinor };
@@ -68,6 +68,7 @@ function toSummary(row: queries.BillRow, on: string): BillSummary {
     issue_date: row.issue_date,
     due_date: row.due_date,
     notes: row.notes,
+    recurring_bill_id: row.recurring_bill_id,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -141,7 +142,15 @@ export async function listBills(
 
 export const getBill = (ctx: Ctx, id: string): Promise<Bill> => detail(ctx, id);
 
-export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill> {
+/**
+ * Records a bill, pending and posted on its issue date unless it is a draft. `recurring` names the
+ * recurring bill and the date of the period it is recorded for (docs/decisions.md D252).
+ */
+export async function createBill(
+  ctx: Ctx,
+  input: CreateBillBody,
+  recurring?: { id: string; periodOn: string },
+): Promise<Bill> {
   const issueDate = input.issue_date ?? (await today(ctx));
   requireDueAfterIssue(issueDate, input.due_date);
   const currency = input.currency ?? (await baseCurrency(ctx));
@@ -168,6 +177,8 @@ export async function createBill(ctx: Ctx, input: CreateBillBody): Promise<Bill>
         created_at: now,
         updated_at: now,
         approved_at: status === 'pending' ? now : null,
+        recurring_bill_id: recurring?.id ?? null,
+        recurring_period_on: recurring?.periodOn ?? null,
       },
       itemRows(ctx, id, rows),
     );

@@ -189,14 +189,25 @@ where
 
 -- hasInvoices
 select
-  exists (
-    select
-      "id"
-    from
-      "invoices"
-    where
-      "business_id" = $1
-      and "customer_id" = $2
+  (
+    exists (
+      select
+        "id"
+      from
+        "invoices"
+      where
+        "business_id" = $1
+        and "customer_id" = $2
+    )
+    or exists (
+      select
+        "id"
+      from
+        "recurring_invoices"
+      where
+        "business_id" = $3
+        and "customer_id" = $4
+    )
   ) as "referenced";
 
 -- addCustomerCredit

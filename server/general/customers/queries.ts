@@ -131,18 +131,27 @@ export async function listCustomers(db: Executor, businessId: string, query: Lis
   );
 }
 
-/** Whether invoices reference the customer. */
+/** Whether invoices or recurring invoices reference the customer. */
 export async function hasInvoices(db: Executor, businessId: string, customerId: string): Promise<boolean> {
   const row = await db
     .selectNoFrom((eb) => [
       eb
-        .exists(
-          eb
-            .selectFrom('invoices')
-            .select('id')
-            .where('business_id', '=', businessId)
-            .where('customer_id', '=', customerId),
-        )
+        .or([
+          eb.exists(
+            eb
+              .selectFrom('invoices')
+              .select('id')
+              .where('business_id', '=', businessId)
+              .where('customer_id', '=', customerId),
+          ),
+          eb.exists(
+            eb
+              .selectFrom('recurring_invoices')
+              .select('id')
+              .where('business_id', '=', businessId)
+              .where('customer_id', '=', customerId),
+          ),
+        ])
         .as('referenced'),
     ])
     .executeTakeFirstOrThrow();

@@ -143,7 +143,7 @@ export async function writeLines(
 }
 
 /** A stored line as create input, so a currency change re-prices it through the same path. */
-function asInput(row: LineRow, currency: string): InvoiceItemInput {
+export function asInput(row: LineRow, currency: string): InvoiceItemInput {
   return {
     ...(row.product_id ? { product_id: row.product_id } : {}),
     description: row.description,

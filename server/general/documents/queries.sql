@@ -80,6 +80,29 @@ order by
   "credit_note_id",
   "position";
 
+-- itemsOf (table = "recurring_invoice_items")
+select
+  "id",
+  "business_id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "discount_percent",
+  "total_minor",
+  "tax_minor",
+  "recurring_invoice_id" as "document_id"
+from
+  "recurring_invoice_items"
+where
+  "business_id" = $1
+  and "recurring_invoice_id" in ($2)
+order by
+  "recurring_invoice_id",
+  "position";
+
 -- replaceItems
 delete from "invoice_items"
 where
@@ -145,6 +168,29 @@ insert into "credit_note_items" (
   "tax_minor",
   "discount_percent",
   "credit_note_id"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
+
+-- replaceItems (table = "recurring_invoice_items")
+delete from "recurring_invoice_items"
+where
+  "business_id" = $1
+  and "recurring_invoice_id" = $2;
+
+insert into "recurring_invoice_items" (
+  "business_id",
+  "id",
+  "position",
+  "product_id",
+  "description",
+  "quantity",
+  "unit_price_minor",
+  "tax_rate",
+  "total_minor",
+  "tax_minor",
+  "discount_percent",
+  "recurring_invoice_id"
 )
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);

@@ -18,15 +18,16 @@ export async function nextSequenceValue(trx: Trx, businessId: string, name: stri
 }
 
 /**
- * The tables of invoice, quote and credit-note lines: the same columns but the one naming the line's
- * document.
+ * The tables of invoice, quote, credit-note and recurring-invoice lines: the same columns but the one
+ * naming the line's document.
  */
-export type LineTable = 'invoice_items' | 'quote_items' | 'credit_note_items';
+export type LineTable = 'invoice_items' | 'quote_items' | 'credit_note_items' | 'recurring_invoice_items';
 
 const DOCUMENT_COLUMN = {
   invoice_items: 'invoice_id',
   quote_items: 'quote_id',
   credit_note_items: 'credit_note_id',
+  recurring_invoice_items: 'recurring_invoice_id',
 } as const satisfies Record<LineTable, string>;
 
 /** A line as either table holds it, its document's id under one name. */

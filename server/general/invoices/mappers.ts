@@ -62,6 +62,7 @@ export function toInvoice(
     paid_at: row.paid_at ? row.paid_at.toISOString() : null,
     voided_at: row.voided_at ? row.voided_at.toISOString() : null,
     sent_at: row.sent_at ? row.sent_at.toISOString() : null,
+    recurring_invoice_id: row.recurring_invoice_id,
     hosted_url: hostedUrl,
     viewed_at: row.viewed_at ? row.viewed_at.toISOString() : null,
   };

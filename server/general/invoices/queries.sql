@@ -26,10 +26,12 @@ insert into "invoices" (
   "viewed_at",
   "amount_credited_minor",
   "credit_notes_minor",
-  "credit_applied_minor"
+  "credit_applied_minor",
+  "recurring_invoice_id",
+  "recurring_period_on"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26);
 
 -- updateInvoice
 update "invoices"

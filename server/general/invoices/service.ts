@@ -129,6 +129,8 @@ export async function createDraft(
     notes: string | null;
     totals: Totals;
     lines: StoredLine[];
+    /** The recurring invoice and the date of the period it is made for (docs/decisions.md D252). */
+    recurring?: { id: string; periodOn: string };
   },
 ): Promise<Invoice> {
   // Taken last, so the counter's row lock is held for as short a time as possible.
@@ -153,6 +155,8 @@ export async function createDraft(
     paid_at: null,
     voided_at: null,
     deleted_at: null,
+    recurring_invoice_id: draft.recurring?.id ?? null,
+    recurring_period_on: draft.recurring?.periodOn ?? null,
   });
   await writeLines(ctx, 'invoice_items', id, draft.lines);
   const invoice = await loadInvoice(ctx, id);

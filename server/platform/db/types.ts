@@ -4,6 +4,7 @@ import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Up
 import type { AuditOutcome } from '../../../contract/audit/index.js';
 import type { ApiKeyScope } from '../../../contract/auth/api-keys.js';
 import type { Environment } from '../../../contract/auth/sessions.js';
+import type { SCHEDULE_INTERVALS } from '../../../contract/common/schedule.js';
 import type { ACCOUNT_TYPES } from '../../../contract/finance/accounts.js';
 import type { BILL_PAYMENT_METHODS, BILL_STATES } from '../../../contract/finance/bills.js';
 import type { SOURCE_TYPES } from '../../../contract/finance/journal.js';
@@ -11,6 +12,7 @@ import type { PERIOD_TYPES } from '../../../contract/finance/vat.js';
 import type { CREDIT_NOTE_STATUSES } from '../../../contract/general/credit-notes.js';
 import type { INVOICE_STATUSES, PAYMENT_METHODS } from '../../../contract/general/invoices.js';
 import type { QUOTE_STATUSES } from '../../../contract/general/quotes.js';
+import type { RECURRING_STATUSES } from '../../../contract/general/recurring-invoices.js';
 import type { EMPLOYEE_STATUSES } from '../../../contract/hr/employees.js';
 import type { LEAVE_STATUSES, LEAVE_TYPES } from '../../../contract/hr/leaves.js';
 import type { MEMBER_STATUSES } from '../../../contract/loyalty/members.js';
@@ -293,6 +295,8 @@ export interface FinanceBillsTable {
   paid_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   voided_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  recurring_bill_id: string | null;
+  recurring_period_on: string | null;
 }
 
 /** Journal entries per day; written only by a database trigger. */
@@ -324,6 +328,39 @@ export interface FinanceJournalLinesTable {
   currency: string;
   debit: ColumnType<number, number | bigint, number | bigint>;
   credit: ColumnType<number, number | bigint, number | bigint>;
+}
+
+export interface FinanceRecurringBillItemsTable {
+  business_id: string;
+  recurring_bill_id: string;
+  position: number;
+  description: string;
+  quantity: ColumnType<string, string | number, string | number>;
+  unit_price: ColumnType<number, number | bigint, number | bigint>;
+  amount: ColumnType<number, number | bigint, number | bigint>;
+}
+
+export interface FinanceRecurringBillsTable {
+  business_id: string;
+  id: string;
+  vendor_id: string;
+  currency: string;
+  amount: ColumnType<number, number | bigint, number | bigint>;
+  notes: string | null;
+  interval: (typeof SCHEDULE_INTERVALS)[number];
+  interval_count: number;
+  start_date: string;
+  end_after_count: number | null;
+  end_date: string | null;
+  due_days: number;
+  status: (typeof RECURRING_STATUSES)[number];
+  next_period: number;
+  next_run_on: string | null;
+  bills_created: Generated<number>;
+  last_run_on: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+  ended_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface FinanceSalesDaysTable {
@@ -497,6 +534,8 @@ export interface InvoicesTable {
   amount_credited_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
   credit_notes_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
   credit_applied_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
+  recurring_invoice_id: string | null;
+  recurring_period_on: string | null;
 }
 
 export interface LoyaltyMemberRemindersTable {
@@ -851,6 +890,47 @@ export interface RateLimitsTable {
   expire: ColumnType<number | null, number | bigint | null, number | bigint | null>;
 }
 
+export interface RecurringInvoiceItemsTable {
+  business_id: string;
+  id: string;
+  recurring_invoice_id: string;
+  position: number;
+  product_id: string | null;
+  description: string;
+  quantity: ColumnType<string, string | number, string | number>;
+  unit_price_minor: ColumnType<number, number | bigint, number | bigint>;
+  tax_rate: ColumnType<string, string | number, string | number>;
+  discount_percent: ColumnType<string, string | number | undefined, string | number>;
+  total_minor: ColumnType<number, number | bigint, number | bigint>;
+  tax_minor: ColumnType<number, number | bigint, number | bigint>;
+}
+
+export interface RecurringInvoicesTable {
+  business_id: string;
+  id: string;
+  customer_id: string;
+  currency: string;
+  subtotal_minor: ColumnType<number, number | bigint, number | bigint>;
+  tax_minor: ColumnType<number, number | bigint, number | bigint>;
+  total_minor: ColumnType<number, number | bigint, number | bigint>;
+  notes: string | null;
+  interval: (typeof SCHEDULE_INTERVALS)[number];
+  interval_count: number;
+  start_date: string;
+  end_after_count: number | null;
+  end_date: string | null;
+  due_days: number;
+  auto_send: boolean;
+  status: (typeof RECURRING_STATUSES)[number];
+  next_period: number;
+  next_run_on: string | null;
+  invoices_created: Generated<number>;
+  last_run_on: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+  ended_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
 export interface SequencesTable {
   business_id: string;
   name: string;
@@ -959,6 +1039,8 @@ export interface Database {
   finance_entry_days: FinanceEntryDaysTable;
   finance_journal_entries: FinanceJournalEntriesTable;
   finance_journal_lines: FinanceJournalLinesTable;
+  finance_recurring_bill_items: FinanceRecurringBillItemsTable;
+  finance_recurring_bills: FinanceRecurringBillsTable;
   finance_sales_days: FinanceSalesDaysTable;
   finance_vat_thresholds: FinanceVatThresholdsTable;
   finance_vendors: FinanceVendorsTable;
@@ -998,6 +1080,8 @@ export interface Database {
   quote_items: QuoteItemsTable;
   quotes: QuotesTable;
   rate_limits: RateLimitsTable;
+  recurring_invoice_items: RecurringInvoiceItemsTable;
+  recurring_invoices: RecurringInvoicesTable;
   sequences: SequencesTable;
   sign_in_challenges: SignInChallengesTable;
   user_recovery_codes: UserRecoveryCodesTable;

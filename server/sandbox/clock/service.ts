@@ -10,10 +10,15 @@ const DAY_MS = 86_400_000;
 /** The furthest one advance may move the clock: five years, leap days included. */
 const MAX_ADVANCE_MS = 1826 * DAY_MS;
 
-/** The order the due rules run in at each step (docs/decisions.md D76): expiry, reminders, sends, alerts. */
+/**
+ * The order the due rules run in at each step (docs/decisions.md D76): expiry, recurring documents
+ * (before reminders, so an invoice made today is reminded of on later days), reminders, sends, alerts.
+ */
 const ORDER: readonly (keyof DueRun)[] = [
   'points_expired',
   'vouchers_expired',
+  'invoices_recurred',
+  'bills_recurred',
   'reminders_sent',
   'invoice_reminders_sent',
   'campaigns_started',
@@ -23,6 +28,8 @@ const ORDER: readonly (keyof DueRun)[] = [
 const noneRan = (): DueRun => ({
   points_expired: 0,
   vouchers_expired: 0,
+  invoices_recurred: 0,
+  bills_recurred: 0,
   reminders_sent: 0,
   invoice_reminders_sent: 0,
   campaigns_started: 0,

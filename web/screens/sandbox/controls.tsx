@@ -39,6 +39,8 @@ function ahead(seconds: number): string {
 const RAN_LABELS: Record<keyof sandbox.DueRun, string> = {
   points_expired: 'Point credits expired',
   vouchers_expired: 'Vouchers expired',
+  invoices_recurred: 'Recurring invoices made',
+  bills_recurred: 'Recurring bills recorded',
   reminders_sent: 'Service reminders mailed',
   invoice_reminders_sent: 'Overdue invoice reminders mailed',
   campaigns_started: 'Scheduled campaigns started',
