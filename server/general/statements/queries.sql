@@ -27,7 +27,7 @@ FROM
       AND i.currency = $3
       AND i.status IN ('unpaid', 'paid')
       AND i.deleted_at IS NULL
-      AND i.issue_date < $4
+      AND i.issue_date < $4::date
     UNION ALL
     SELECT
       CASE WHEN p.payment_method = 'credit' THEN 'credit_applied' ELSE 'payment' END,
@@ -44,12 +44,12 @@ FROM
       JOIN payments p ON p.business_id = i.business_id
         AND p.invoice_id = i.id
     WHERE
-      i.business_id = $5
-      AND i.customer_id = $6
-      AND i.currency = $7
+      i.business_id = $1
+      AND i.customer_id = $2
+      AND i.currency = $3
       AND i.status IN ('unpaid', 'paid')
       AND i.deleted_at IS NULL
-      AND p.payment_date < $8
+      AND p.payment_date < $4::date
     UNION ALL
     SELECT
       m.type,
@@ -71,12 +71,12 @@ FROM
           ('refund', 3)
       ) AS m (type, rank)
     WHERE
-      n.business_id = $9
-      AND n.customer_id = $10
-      AND n.currency = $11
+      n.business_id = $1
+      AND n.customer_id = $2
+      AND n.currency = $3
       AND n.status = 'issued'
       AND (m.type = 'credit_note' OR n.refund_minor > 0)
-      AND n.issue_date < $12
+      AND n.issue_date < $4::date
   ) AS m;
 
 -- movesBetween
@@ -108,7 +108,7 @@ FROM
       AND i.currency = $3
       AND i.status IN ('unpaid', 'paid')
       AND i.deleted_at IS NULL
-      AND i.issue_date BETWEEN $4 AND $5
+      AND i.issue_date BETWEEN $4::date AND $5::date
     UNION ALL
     SELECT
       CASE WHEN p.payment_method = 'credit' THEN 'credit_applied' ELSE 'payment' END,
@@ -125,12 +125,12 @@ FROM
       JOIN payments p ON p.business_id = i.business_id
         AND p.invoice_id = i.id
     WHERE
-      i.business_id = $6
-      AND i.customer_id = $7
-      AND i.currency = $8
+      i.business_id = $1
+      AND i.customer_id = $2
+      AND i.currency = $3
       AND i.status IN ('unpaid', 'paid')
       AND i.deleted_at IS NULL
-      AND p.payment_date BETWEEN $9 AND $10
+      AND p.payment_date BETWEEN $4::date AND $5::date
     UNION ALL
     SELECT
       m.type,
@@ -152,12 +152,12 @@ FROM
           ('refund', 3)
       ) AS m (type, rank)
     WHERE
-      n.business_id = $11
-      AND n.customer_id = $12
-      AND n.currency = $13
+      n.business_id = $1
+      AND n.customer_id = $2
+      AND n.currency = $3
       AND n.status = 'issued'
       AND (m.type = 'credit_note' OR n.refund_minor > 0)
-      AND n.issue_date BETWEEN $14 AND $15
+      AND n.issue_date BETWEEN $4::date AND $5::date
   ) AS m
 ORDER BY
   m.date,
