@@ -9,6 +9,7 @@ import { createCustomer } from './customers/service.js';
 import { createInvoice, issueInvoice, recordPayment, voidInvoice } from './invoices/service.js';
 import { createProduct } from './products/service.js';
 import * as quotes from './quotes/service.js';
+import { createRecurringInvoice } from './recurring-invoices/service.js';
 
 /**
  * The general group's part of the demo business (`POST /v1/sandbox/reset {"seed": true}`): a small
@@ -469,6 +470,29 @@ export async function seedGeneralDemo(seed: DemoSeed): Promise<void> {
   seed.count('invoices', invoices);
   seed.count('payments', payments);
   seed.count('quotes', QUOTES.length);
+
+  // Two customers billed on a schedule: a monthly retainer from tomorrow for a year, and quarterly
+  // maintenance from the first of next month, mailed as they are made.
+  const now = seed.at(seed.now);
+  const day = await today(now);
+  await createRecurringInvoice(now, {
+    customer_id: customerIds[0]!,
+    items: lines([{ product: 8, quantity: 1 }]),
+    interval: 'month',
+    start_date: addDays(day, 1),
+    end_after_count: 12,
+    due_days: 14,
+    notes: 'Monthly retainer.',
+  });
+  await createRecurringInvoice(now, {
+    customer_id: customerIds[2]!,
+    items: lines([{ product: 9, quantity: 1 }]),
+    interval: 'quarter',
+    start_date: `${addDays(day.slice(0, 8) + '01', 32).slice(0, 8)}01`,
+    auto_send: true,
+    notes: 'Quarterly maintenance.',
+  });
+  seed.count('recurring_invoices', 2);
 }
 
 /** What becomes of a demo quote, the days after its creation each step happens. */

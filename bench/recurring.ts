@@ -1,0 +1,84 @@
+/**
+ * Recurring invoices on PostgreSQL: one sandbox business with BENCH_SCHEDULES (default 1,000) monthly
+ * recurring invoices, and one test-clock advance that makes and issues every period's invoice on the
+ * way (10 periods each: 10,000 invoices, numbered, posted to the ledger). Target: the advance within
+ * 60 s.
+ *
+ *   npm run build && npx tsx bench/recurring.ts   (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
+ *
+ * The setup helpers are exported so that another benchmark can reuse the business.
+ */
+import { pathToFileURL } from 'node:url';
+import { createClient, unwrap, type Client } from '../client/index.js';
+import { benchService, budgetMissed, report, type BenchService } from './support.js';
+
+const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 1000);
+const PERIODS = 10;
+const PORT = 3851;
+const BENCH = 'recurring';
+const TARGET_SECONDS = 60;
+
+/** A sandbox business of a new account, signed in (its test clock can be advanced). */
+export async function sandboxBusiness(service: BenchService): Promise<{ client: Client; start: Date }> {
+  const anonymous = createClient({ baseUrl: service.baseUrl });
+  const email = `bench-recurring-${Date.now()}@example.test`;
+  const password = 'bench password 123';
+  await unwrap(anonymous.auth.register({ body: { businessName: 'Recurring', email, password } }));
+  const session = (await unwrap(anonymous.auth.signIn({ body: { email, password, environment: 'sandbox' } })))
+    .data as { accessToken: string };
+  const client = createClient({ baseUrl: service.baseUrl, accessToken: session.accessToken });
+  const clock = (await unwrap(client.sandbox.clock.getClock())).data;
+  return { client, start: new Date(clock.now) };
+}
+
+/** `count` monthly recurring invoices of one customer each, starting tomorrow on the sandbox's clock. */
+export async function monthlySchedules(client: Client, start: Date, count: number): Promise<void> {
+  const tomorrow = new Date(start.getTime() + 86_400_000).toISOString().slice(0, 10);
+  for (let i = 0; i < count; i += 1) {
+    const customer = (
+      await unwrap(client.general.customers.createCustomer({ body: { name: `Customer ${i}` } }))
+    ).data;
+    await unwrap(
+      client.general.recurringInvoices.createRecurringInvoice({
+        body: {
+          customer_id: customer.id,
+          items: [{ description: 'Monthly support', quantity: 1, unit_price: 100, tax_rate: 20 }],
+          interval: 'month',
+          start_date: tomorrow,
+        },
+      }),
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const service = await benchService(PORT);
+  try {
+    const { client, start } = await sandboxBusiness(service);
+    await monthlySchedules(client, start, SCHEDULES);
+    await service.data.query('VACUUM ANALYZE');
+    // Ten periods: tomorrow and the nine months after it, and a day more.
+    const to = new Date(start);
+    to.setUTCMonth(to.getUTCMonth() + PERIODS - 1);
+    to.setUTCDate(to.getUTCDate() + 2);
+    const began = performance.now();
+    const moved = await unwrap(client.sandbox.clock.advanceClock({ body: { advance_to: to.toISOString() } }));
+    const seconds = (performance.now() - began) / 1000;
+    const made = moved.data.ran.invoices_recurred;
+    console.log(
+      `${made} recurring invoices in one advance: ${seconds.toFixed(1)} s (${(made / seconds).toFixed(0)}/s)`,
+    );
+    const reported = report({
+      bench: BENCH,
+      measure: `advance making ${made} invoices`,
+      unit: 's',
+      rounds: [made >= SCHEDULES * PERIODS ? seconds : NaN],
+      target: { op: '<=', value: TARGET_SECONDS },
+    });
+    if (!reported.met) budgetMissed();
+  } finally {
+    await service.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
