@@ -3,17 +3,18 @@ import { useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { DialogForm } from '../../components/form-dialog.js';
-import { Button, Dialog, TextArea, type Column } from '../../components/ui.js';
+import { EditDialog, useEditing } from '../../components/edit-dialog.js';
+import { Button, TextArea, type Column } from '../../components/ui.js';
 import type { Form } from '../../lib/forms.js';
 import { oneOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
 
 /**
- * What the loyalty lists one edits in place share (tiers, rewards, service reminders): the row being
- * added or edited and the one asked about before it is deleted, a last column of Edit and Delete
- * buttons (each named for the row to a screen reader), shown to a role that may use one of them, the
- * form and the dialogs that add, edit and delete a row, and the tabs showing the active rows or the
- * others.
+ * What the loyalty lists one edits in place share (tiers, rewards, service reminders), besides the
+ * add-or-edit dialog every such list has (`web/components/edit-dialog.tsx`): the row asked about
+ * before it is deleted, a last column of Edit and Delete buttons (each named for the row to a screen
+ * reader), shown to a role that may use one of them, the form and the question before deleting, and
+ * the tabs showing the active rows or the others.
  */
 
 interface Row {
@@ -22,14 +23,11 @@ interface Row {
 }
 
 /** The row in the form (`'new'` while adding one), the row asked about, and what was done last. */
-export function useEditing<T extends Row>() {
-  const [editing, setEditing] = useState<T | 'new' | null>(null);
+export function useRowEditing<T extends Row>() {
+  const editing = useEditing<T>();
   const [deleting, setDeleting] = useState<T | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  return { editing, setEditing, deleting, setDeleting, notice, setNotice };
+  return { ...editing, deleting, setDeleting };
 }
-
-export type Editing<T extends Row> = ReturnType<typeof useEditing<T>>;
 
 export function actionsColumn<T extends Row>(props: {
   show: boolean;
@@ -134,7 +132,7 @@ export function RowForm(props: {
  * before deleting one (`remove` deletes it).
  */
 export function RowDialogs<T extends Row>(props: {
-  state: Editing<T>;
+  state: ReturnType<typeof useRowEditing<T>>;
   reload: () => void;
   addTitle: string;
   form: (row: T | null, saved: (name: string) => void, cancel: () => void) => ComponentChildren;
@@ -145,23 +143,15 @@ export function RowDialogs<T extends Row>(props: {
     send: (publicId: string) => Promise<unknown>;
   };
 }) {
-  const { editing, setEditing, deleting, setDeleting, setNotice } = props.state;
-  const { remove } = props;
-  const cancel = () => setEditing(null);
-  const saved = (name: string) => {
-    setNotice(editing === 'new' ? `${name} was added.` : `${name} was saved.`);
-    setEditing(null);
-    props.reload();
-  };
+  const { state, remove } = props;
+  const { deleting, setDeleting } = state;
   return (
     <>
-      <Dialog
-        title={editing === 'new' ? props.addTitle : editing ? `Edit ${editing.name}` : ''}
-        open={editing !== null}
-        onClose={cancel}
-      >
-        {editing === null ? null : props.form(editing === 'new' ? null : editing, saved, cancel)}
-      </Dialog>
+      <EditDialog
+        state={state}
+        addTitle={props.addTitle}
+        form={(row) => props.form(row ?? null, (name) => state.saved(name, props.reload), state.close)}
+      />
       {deleting ? (
         <ConfirmDialog
           open
@@ -170,7 +160,7 @@ export function RowDialogs<T extends Row>(props: {
           onClose={() => setDeleting(null)}
           onConfirm={async () => {
             await remove.send(deleting.publicId);
-            setNotice(`${deleting.name} was deleted.`);
+            state.setNotice(`${deleting.name} was deleted.`);
             props.reload();
           }}
         >

@@ -25,7 +25,7 @@ import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
 import { TierName } from './tier-name.js';
-import { actionsColumn, RowDialogs, RowForm, saveRow, useEditing } from './editable.js';
+import { actionsColumn, RowDialogs, RowForm, saveRow, useRowEditing } from './editable.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its
@@ -207,7 +207,7 @@ function TierForm(props: { tier: Tier | null; onSaved: (name: string) => void; o
 
 function Tiers(props: { program: Program }) {
   const tiers = useLoad(async () => (await unwrap(api.value.loyalty.tiers.listTiers())).data, []);
-  const state = useEditing<Tier>();
+  const state = useRowEditing<Tier>();
   const writable = can('updateTier') || can('deleteTier');
   return (
     <>

@@ -17,7 +17,7 @@ import {
   RowDialogs,
   RowForm,
   saveRow,
-  useEditing,
+  useRowEditing,
 } from './editable.js';
 
 /**
@@ -147,7 +147,7 @@ export default function Reminders(_props: ScreenProps) {
     (answer) => answer.data,
     [shown.shown],
   );
-  const state = useEditing<Reminder>();
+  const state = useRowEditing<Reminder>();
   const [completing, setCompleting] = useState<Reminder | null>(null);
   const anyAction = can('completeReminder') || can('updateReminder') || can('deleteReminder');
   return (

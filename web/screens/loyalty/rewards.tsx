@@ -15,7 +15,7 @@ import {
   RowDialogs,
   RowForm,
   saveRow,
-  useEditing,
+  useRowEditing,
 } from './editable.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
@@ -129,7 +129,7 @@ export default function Rewards(_props: ScreenProps) {
     (answer) => answer.data,
     [offered.shown],
   );
-  const state = useEditing<Reward>();
+  const state = useRowEditing<Reward>();
   const actions = can('updateReward') || can('deleteReward');
   return (
     <>
