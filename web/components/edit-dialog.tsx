@@ -6,7 +6,7 @@ import { Button, Dialog, type Column } from './ui.js';
 /**
  * A list whose rows are added and edited in a dialog (departments, products, vendors, the loyalty
  * program's tiers, rewards and reminders): the row in the dialog, the notice of what was done last,
- * the dialog itself, and the last column's Edit and Delete buttons.
+ * the dialog itself, and the last column's Edit and Delete buttons (docs/decisions.md D243).
  */
 
 interface Named {
