@@ -27,17 +27,22 @@ export function RecordHeader(props: { list: RecordList; title: string; children?
   );
 }
 
-/** The record's page while it loads, or refused with a retry and the way back to its list. */
-export function RecordUnavailable(props: { load: Load<unknown>; title: string; list: RecordList }) {
+/**
+ * The record's page while it loads, or refused with a retry and the way back to its list (when it
+ * has one: a business's one loyalty program, its VAT threshold have none).
+ */
+export function RecordUnavailable(props: { load: Load<unknown>; title: string; list?: RecordList }) {
   const { load, list } = props;
   if (!load.error) return <Loading />;
   return (
     <>
       <PageHeader title={props.title} />
       <ErrorMessage message={load.error} onRetry={load.reload} />
-      <p>
-        <Link to={list.to}>Back to {list.name.toLowerCase()}</Link>
-      </p>
+      {list ? (
+        <p>
+          <Link to={list.to}>Back to {list.name.toLowerCase()}</Link>
+        </p>
+      ) : null}
     </>
   );
 }

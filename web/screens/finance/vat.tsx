@@ -8,12 +8,12 @@ import {
   Empty,
   ErrorMessage,
   Field,
-  Loading,
   Notice,
   PageHeader,
   Select,
 } from '../../components/ui.js';
 import { DialogForm } from '../../components/form-dialog.js';
+import { RecordUnavailable } from '../../components/record.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney, percent, today } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
@@ -167,8 +167,9 @@ export default function Vat() {
   const [registering, setRegistering] = useState(false);
   const { notice, setNotice, opens } = useNotice();
 
-  if (load.error) return <ErrorMessage message={load.error} onRetry={load.reload} />;
-  if (load.data === undefined || !base.loaded) return <Loading />;
+  if (load.error || load.data === undefined || !base.loaded) {
+    return <RecordUnavailable load={load} title="VAT threshold" />;
+  }
   const vat = load.data;
 
   if (vat === null) {

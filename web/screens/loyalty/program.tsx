@@ -3,6 +3,7 @@ import { contract, loyalty, unwrap } from '../../../client/index.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
 import { ListSection } from '../../components/list-page.js';
+import { RecordUnavailable } from '../../components/record.js';
 import {
   Badge,
   Button,
@@ -10,7 +11,6 @@ import {
   Empty,
   ErrorMessage,
   Field,
-  Loading,
   Notice,
   PageHeader,
   Select,
@@ -273,15 +273,7 @@ export default function ProgramScreen(_props: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const toggling = useAction();
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Loyalty program" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      </>
-    );
-  }
-  if (load.data === undefined) return <Loading />;
+  if (load.error || load.data === undefined) return <RecordUnavailable load={load} title="Loyalty program" />;
   const program = load.data;
   if (!program) {
     return (
