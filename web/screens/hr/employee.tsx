@@ -20,7 +20,6 @@ import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/session.js';
-import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import {
   DeleteRecordButton,
@@ -28,7 +27,7 @@ import {
   RecordStatus,
   RecordUnavailable,
 } from '../../components/record.js';
-import { OutcomeMessage, useOutcome } from '../../components/outcome.js';
+import { OutcomeMessage, useNotice, useOutcome } from '../../components/outcome.js';
 
 const EMPLOYEES = { to: '/hr/employees', name: 'Employees' };
 
