@@ -36,3 +36,16 @@ export function OutcomeMessage(props: { outcome: Outcome }) {
     </>
   );
 }
+
+/**
+ * The notice of what was done last on a screen; `opens(setOpen)` is the click of a button opening one
+ * of its dialogs, which clears the notice first.
+ */
+export function useNotice<N = string>() {
+  const [notice, setNotice] = useState<N | null>(null);
+  const opens = (setOpen: (open: true) => void) => () => {
+    setNotice(null);
+    setOpen(true);
+  };
+  return { notice, setNotice, opens };
+}

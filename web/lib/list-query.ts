@@ -1,6 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { unwrap } from '../../client/index.js';
-import { useLoad } from './forms.js';
+import { useLoad, type Load } from './forms.js';
 import { pageOf, pageQuery } from './lists.js';
 import { here } from './router.js';
 
@@ -48,4 +48,10 @@ export function useWholeList<D, T>(
     return rows && { rows, total: rows.length };
   }, [load.data]);
   return { ...load, data, answer: load.data };
+}
+
+/** A list loaded whole some other way (several calls, a shared load) as PagedList shows it. */
+export function listOf<T>(load: Pick<Load<T[]>, 'data' | 'error' | 'reload'>): ListLoad<T> {
+  const rows = load.data;
+  return { data: rows && { rows, total: rows.length }, error: load.error, reload: load.reload };
 }

@@ -1,26 +1,14 @@
 import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
+import { ListPage } from '../../components/list-page.js';
 import { ACCOUNT_TYPE_LABELS } from './labels.js';
 import { useAccounts } from './chart.js';
-import {
-  Button,
-  Dialog,
-  Empty,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-  type Column,
-} from '../../components/ui.js';
+import { Field, Link, Select, Table, type Column } from '../../components/ui.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { useDraft, useForm } from '../../lib/forms.js';
+import { listOf } from '../../lib/list-query.js';
 import { conflictOn } from '../../lib/refusals.js';
-import { api, can } from '../../lib/session.js';
+import { api } from '../../lib/session.js';
 
 /** The chart of accounts by code: the default accounts and the business's own; a new one added in a dialog. */
 
@@ -71,63 +59,49 @@ const COLUMNS: Column<finance.Account>[] = [
 
 export default function Accounts() {
   const accounts = useAccounts();
-  const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const canCreate = can('createAccount');
   return (
-    <>
-      <PageHeader title="Chart of accounts">
-        <ExportButton route={contract.finance.accounts.listAccounts} />
-        {canCreate ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setCreating(true);
+    <ListPage
+      title="Chart of accounts"
+      export={{ route: contract.finance.accounts.listAccounts }}
+      create={{
+        operation: 'createAccount',
+        label: 'New account',
+        form: (close) => (
+          <AccountForm
+            onCancel={close}
+            onSaved={(account) => {
+              close();
+              setNotice(`${account.code} ${account.name} was added.`);
+              accounts.reload();
             }}
-          >
-            New account
-          </Button>
-        ) : null}
-      </PageHeader>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
-      <p class="lead">
-        Default accounts post bills, invoices and their payments; they cannot be removed or retyped. Add your
-        own to post manual journal entries to.
-      </p>
-      {accounts.error ? (
-        <ErrorMessage message={accounts.error} onRetry={accounts.reload} />
-      ) : !accounts.data ? (
-        <Loading />
-      ) : accounts.data.length === 0 ? (
-        <Empty title="No accounts">
-          <p>{canCreate ? 'Add one with New account.' : 'Accounts appear once someone adds them.'}</p>
-        </Empty>
-      ) : (
+          />
+        ),
+      }}
+      lead="Default accounts post bills, invoices and their payments; they cannot be removed or retyped. Add your own to post manual journal entries to."
+      notice={notice}
+      list={listOf(accounts)}
+      empty={{
+        title: 'No accounts',
+        canAdd: 'Add one with New account.',
+        cannotAdd: 'Accounts appear once someone adds them.',
+      }}
+    >
+      {(rows) => (
         <div class="accounts">
-          {finance.ACCOUNT_TYPES.filter((t) => accounts.data!.some((a) => a.type === t)).map((t) => (
+          {finance.ACCOUNT_TYPES.filter((t) => rows.some((a) => a.type === t)).map((t) => (
             <section key={t} aria-labelledby={`accounts-${t}`}>
               <h2 id={`accounts-${t}`}>{ACCOUNT_TYPE_LABELS[t]}</h2>
               <Table
                 caption={`${ACCOUNT_TYPE_LABELS[t]} accounts`}
                 columns={COLUMNS}
-                rows={accounts.data!.filter((a) => a.type === t)}
+                rows={rows.filter((a) => a.type === t)}
                 rowKey={(a) => a.code}
               />
             </section>
           ))}
         </div>
       )}
-      <Dialog title="New account" open={creating} onClose={() => setCreating(false)}>
-        <AccountForm
-          onCancel={() => setCreating(false)}
-          onSaved={(account) => {
-            setCreating(false);
-            setNotice(`${account.code} ${account.name} was added.`);
-            accounts.reload();
-          }}
-        />
-      </Dialog>
-    </>
+    </ListPage>
   );
 }

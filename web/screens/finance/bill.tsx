@@ -4,13 +4,18 @@ import { ConfirmButton } from '../../components/confirm.js';
 import { BILL_METHOD_LABELS } from './labels.js';
 import { PaymentDialog, PaymentsSection } from '../../components/payment-form.js';
 import { minorText, priceMinor } from '../../lib/lines.js';
-import { Badge, Button, ErrorMessage, Link, Notice, Table } from '../../components/ui.js';
+import { Button, Link, Table } from '../../components/ui.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { describeError, useLoad } from '../../lib/forms.js';
-import { navigate } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
+import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { RecordHeader, RecordUnavailable } from '../../components/record.js';
+import {
+  DeleteRecordButton,
+  RecordHeader,
+  RecordStatus,
+  RecordUnavailable,
+} from '../../components/record.js';
 
 const BILLS = { to: '/finance/bills', name: 'Bills' };
 
@@ -24,7 +29,7 @@ export default function Bill({ params }: ScreenProps) {
   const [paying, setPaying] = useState(false);
   const [approving, setApproving] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice, opens } = useNotice();
 
   if (load.error || !load.data) {
     return <RecordUnavailable load={load} title="Bill" list={BILLS} />;
@@ -59,13 +64,7 @@ export default function Bill({ params }: ScreenProps) {
           </Button>
         ) : null}
         {open && can('payBill') ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setPaying(true);
-            }}
-          >
+          <Button kind="primary" onClick={opens(setPaying)}>
             Record payment
           </Button>
         ) : null}
@@ -88,21 +87,17 @@ export default function Bill({ params }: ScreenProps) {
           </ConfirmButton>
         ) : null}
         {bill.status === 'draft' && can('deleteBill') ? (
-          <ConfirmButton
+          <DeleteRecordButton
+            list={BILLS}
             label="Delete draft"
             title="Delete this draft bill?"
-            confirmLabel="Delete draft"
-            onConfirm={async () => {
-              await unwrap(api.value.finance.bills.deleteBill({ params: { id } }));
-              navigate('/finance/bills');
-            }}
+            remove={() => unwrap(api.value.finance.bills.deleteBill({ params: { id } }))}
           >
             <p>The draft was never posted; it is removed from the bills.</p>
-          </ConfirmButton>
+          </DeleteRecordButton>
         ) : null}
       </RecordHeader>
-      <p class="status-line">
-        <Badge value={bill.status} />{' '}
+      <RecordStatus status={bill.status} error={actionError} notice={notice}>
         {bill.status === 'draft'
           ? 'Not posted yet: check it, then approve it.'
           : bill.status === 'overdue'
@@ -112,9 +107,7 @@ export default function Bill({ params }: ScreenProps) {
               : bill.status === 'paid'
                 ? 'Paid in full.'
                 : 'Void: nothing is owed on it.'}
-      </p>
-      <ErrorMessage message={actionError} />
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      </RecordStatus>
       <section class="panel" aria-labelledby="bill-details">
         <h2 id="bill-details">Details</h2>
         <dl class="facts">

@@ -1,24 +1,13 @@
 import { Fragment } from 'preact';
-import { contract, unwrap, type finance } from '../../../client/index.js';
-import { ExportButton } from '../../components/csv.js';
+import { contract, type finance } from '../../../client/index.js';
+import { ListPage } from '../../components/list-page.js';
 import { accountLabel, accountName, useAccounts } from './chart.js';
 import { dateOf, FilterForm } from './filters.js';
 import { SOURCE_LABELS } from './labels.js';
-import {
-  Badge,
-  Empty,
-  ErrorMessage,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Pager,
-  ScrollRegion,
-} from '../../components/ui.js';
+import { Badge, Link, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
-import { useLoad } from '../../lib/forms.js';
-import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
-import { here, withQuery } from '../../lib/router.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { here } from '../../lib/router.js';
 import { allowed, api, can } from '../../lib/session.js';
 
 /**
@@ -69,124 +58,103 @@ function EntryRows(props: { entry: finance.JournalEntry; accounts: finance.Accou
 
 export default function Journal() {
   const query = here.value.query;
-  const page = pageOf(query);
   const start = dateOf(query, 'start_date');
   const end = dateOf(query, 'end_date');
   const account = query.get('account') || undefined;
-  const posted = query.get('posted');
   const accounts = useAccounts();
   const filters = { start_date: start, end_date: end, account };
-  const list = useLoad(
-    () =>
-      unwrap(
-        api.value.finance.journal.listJournal({
-          query: { ...pageQuery(page, PAGE_SIZE), ...filters },
-        }),
-      ),
-    [page, start, end, account],
+  const list = usePagedList(
+    PAGE_SIZE,
+    (paging) => api.value.finance.journal.listJournal({ query: { ...paging, ...filters } }),
+    (answer) => ({ rows: answer.entries, total: answer.total_count }),
+    [start, end, account],
   );
-  const filtered = Boolean(start || end || account);
   const canPost = can('createJournalEntry');
 
   return (
-    <>
-      <PageHeader title="Journal">
-        <ExportButton route={contract.finance.journal.listJournal} query={filters} />
-        {canPost ? (
+    <ListPage
+      title="Journal"
+      export={{ route: contract.finance.journal.listJournal, query: filters }}
+      actions={
+        canPost ? (
           <Link class="button primary" to="/finance/journal/new">
             New journal entry
           </Link>
-        ) : null}
-      </PageHeader>
-      {posted ? <Notice kind="success">The entry was posted.</Notice> : null}
-      <FilterForm
-        label="Filter the journal"
-        fields={[
-          { key: 'start_date', label: 'From' },
-          { key: 'end_date', label: 'To' },
-          {
-            key: 'account',
-            label: 'Account',
-            type: 'select',
-            options: [
-              { value: '', label: 'Every account' },
-              ...(accounts.data ?? []).map((a) => ({ value: a.code, label: accountLabel(a) })),
-              ...(account && !accounts.data?.some((a) => a.code === account)
-                ? [{ value: account, label: account }]
-                : []),
-            ],
-          },
-        ]}
-      />
-      {list.error ? (
-        <ErrorMessage message={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.entries.length === 0 ? (
-        filtered ? (
-          <Empty title="No entries match these filters">
-            <p>
-              Widen the dates or{' '}
-              <Link to={withQuery({ start_date: null, end_date: null, account: null, page: null })}>
-                clear the filters
-              </Link>
-              .
-            </p>
-          </Empty>
-        ) : page > 1 ? (
-          <Empty title={`There is no page ${page}`}>
-            <p>
-              <Link to={withQuery({ page: null })}>Go to the first page</Link>.
-            </p>
-          </Empty>
-        ) : (
-          <Empty title="The journal is empty">
-            <p>
-              Entries are posted here when a bill is recorded or paid and when an invoice is issued or paid.
-              {canPost ? (
-                <>
-                  {' '}
-                  <Link to="/finance/journal/new">Post a manual entry</Link> for anything else.
-                </>
-              ) : null}
-            </p>
-          </Empty>
-        )
-      ) : (
-        <>
-          <ScrollRegion label={'Journal entries'}>
-            <table class="journal">
-              <caption class="visually-hidden">Journal entries</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Account</th>
-                  <th scope="col" class="numeric">
-                    Debit
-                  </th>
-                  <th scope="col" class="numeric">
-                    Credit
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.entries.map((entry) => (
-                  <Fragment key={entry.id}>
-                    <EntryRows entry={entry} accounts={accounts.data} />
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </ScrollRegion>
-          <Pager
-            page={page}
-            total={list.data.total_count}
-            totalPages={pagesOf(list.data.total_count, PAGE_SIZE)}
-          />
-        </>
+        ) : null
+      }
+      notice={query.get('posted') ? 'The entry was posted.' : null}
+      filters={
+        <FilterForm
+          label="Filter the journal"
+          fields={[
+            { key: 'start_date', label: 'From' },
+            { key: 'end_date', label: 'To' },
+            {
+              key: 'account',
+              label: 'Account',
+              type: 'select',
+              options: [
+                { value: '', label: 'Every account' },
+                ...(accounts.data ?? []).map((a) => ({ value: a.code, label: accountLabel(a) })),
+                ...(account && !accounts.data?.some((a) => a.code === account)
+                  ? [{ value: account, label: account }]
+                  : []),
+              ],
+            },
+          ]}
+        />
+      }
+      list={list}
+      filtered={{
+        active: Boolean(start || end || account),
+        title: 'No entries match these filters',
+        before: 'Widen the dates or ',
+        clear: ['start_date', 'end_date', 'account'],
+        show: 'clear the filters',
+      }}
+      empty={{
+        title: 'The journal is empty',
+        children: (
+          <p>
+            Entries are posted here when a bill is recorded or paid and when an invoice is issued or paid.
+            {canPost ? (
+              <>
+                {' '}
+                <Link to="/finance/journal/new">Post a manual entry</Link> for anything else.
+              </>
+            ) : null}
+          </p>
+        ),
+      }}
+    >
+      {(entries) => (
+        <ScrollRegion label={'Journal entries'}>
+          <table class="journal">
+            <caption class="visually-hidden">Journal entries</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Description</th>
+                <th scope="col">Source</th>
+                <th scope="col">Account</th>
+                <th scope="col" class="numeric">
+                  Debit
+                </th>
+                <th scope="col" class="numeric">
+                  Credit
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <Fragment key={entry.id}>
+                  <EntryRows entry={entry} accounts={accounts.data} />
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
-    </>
+    </ListPage>
   );
 }

@@ -1,18 +1,19 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { amountAdvice, minorText, priceMinor } from '../../lib/lines.js';
+import { useNotice } from '../../components/outcome.js';
 import {
   Button,
   Dialog,
   Empty,
   ErrorMessage,
   Field,
-  Loading,
   Notice,
   PageHeader,
   Select,
 } from '../../components/ui.js';
 import { DialogForm } from '../../components/form-dialog.js';
+import { RecordUnavailable } from '../../components/record.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney, percent, today } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
@@ -164,10 +165,11 @@ export default function Vat() {
   const load = useLoad(async () => (await unwrap(api.value.finance.vat.getVatThreshold())).data, []);
   const [editing, setEditing] = useState(false);
   const [registering, setRegistering] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice, opens } = useNotice();
 
-  if (load.error) return <ErrorMessage message={load.error} onRetry={load.reload} />;
-  if (load.data === undefined || !base.loaded) return <Loading />;
+  if (load.error || load.data === undefined || !base.loaded) {
+    return <RecordUnavailable load={load} title="VAT threshold" />;
+  }
   const vat = load.data;
 
   if (vat === null) {
@@ -203,24 +205,9 @@ export default function Vat() {
   return (
     <>
       <PageHeader title="VAT threshold">
-        {can('updateVatThreshold') ? (
-          <Button
-            onClick={() => {
-              setNotice(null);
-              setEditing(true);
-            }}
-          >
-            Edit threshold
-          </Button>
-        ) : null}
+        {can('updateVatThreshold') ? <Button onClick={opens(setEditing)}>Edit threshold</Button> : null}
         {!vat.registered && can('markVatRegistered') ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setRegistering(true);
-            }}
-          >
+          <Button kind="primary" onClick={opens(setRegistering)}>
             Mark registered
           </Button>
         ) : null}

@@ -1,10 +1,10 @@
-import { useState } from 'preact/hooks';
 import { contract, finance, unwrap } from '../../../client/index.js';
 import { ImportButton } from '../../components/csv-import.js';
+import { EditDialog, rowActions, useEditing } from '../../components/edit-dialog.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
 import { currencyChoices } from '../../lib/currencies.js';
-import { Button, Dialog, Field, Link, Select, type Column } from '../../components/ui.js';
+import { Field, Link, Select, type Column } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
 import { useDraft, useForm } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -113,15 +113,13 @@ function VendorForm(props: {
 }
 
 export default function Vendors() {
-  const [editing, setEditing] = useState<finance.Vendor | 'new' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const state = useEditing<finance.Vendor>();
   const list = usePagedList(
     PAGE_SIZE,
     (paging) => api.value.finance.vendors.listVendors({ query: paging }),
     (answer) => ({ rows: answer.vendors, total: answer.total_count }),
     [],
   );
-  const canEdit = can('updateVendor');
   const columns: Column<finance.Vendor>[] = [
     { label: 'Name', render: (v) => <strong>{v.name}</strong> },
     { label: 'Email', render: (v) => v.email ?? '—' },
@@ -129,27 +127,14 @@ export default function Vendors() {
     { label: 'Currency', render: (v) => v.currency ?? '—' },
     { label: 'Tax ID', render: (v) => v.tax_id ?? '—' },
     { label: 'Added', render: (v) => date(v.created_at) },
-    {
-      label: 'Actions',
-      render: (v) => (
-        <div class="row-actions">
-          <Link to={`/finance/bills?vendor_id=${v.id}`} aria-label={`Bills of ${v.name}`}>
-            Bills
-          </Link>
-          {canEdit ? (
-            <Button
-              aria-label={`Edit ${v.name}`}
-              onClick={() => {
-                setNotice(null);
-                setEditing(v);
-              }}
-            >
-              Edit
-            </Button>
-          ) : null}
-        </div>
+    ...rowActions(state, {
+      edit: can('updateVendor'),
+      before: (v) => (
+        <Link to={`/finance/bills?vendor_id=${v.id}`} aria-label={`Bills of ${v.name}`}>
+          Bills
+        </Link>
       ),
-    },
+    }),
   ];
   return (
     <>
@@ -160,7 +145,7 @@ export default function Vendors() {
           <ImportButton
             kind="vendors"
             onImported={() => {
-              setNotice(null);
+              state.setNotice(null);
               list.reload();
             }}
           />
@@ -169,39 +154,30 @@ export default function Vendors() {
           operation: 'createVendor',
           label: 'New vendor',
           onClick: () => {
-            setNotice(null);
-            setEditing('new');
+            state.setNotice(null);
+            state.setEditing('new');
           },
         }}
-        notice={notice}
+        notice={state.notice}
         list={list}
         empty={{
           title: 'No vendors yet',
           canAdd: 'Add the suppliers who bill you with New vendor; every bill is recorded against one.',
           cannotAdd: 'Vendors appear here once someone with permission to add them does so.',
         }}
-        table={{
-          caption: 'Vendors',
-          columns: columns,
-          rowKey: (v) => v.id,
-        }}
+        table={{ caption: 'Vendors', columns, rowKey: (v) => v.id }}
       />
-      <Dialog
-        title={editing === 'new' ? 'New vendor' : editing ? `Edit ${editing.name}` : 'Vendor'}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
-        <VendorForm
-          key={editing === 'new' ? 'new' : editing?.id}
-          vendor={editing === 'new' || editing === null ? undefined : editing}
-          onCancel={() => setEditing(null)}
-          onSaved={(vendor) => {
-            setNotice(editing === 'new' ? `${vendor.name} was added.` : `${vendor.name} was saved.`);
-            setEditing(null);
-            list.reload();
-          }}
-        />
-      </Dialog>
+      <EditDialog
+        state={state}
+        addTitle="New vendor"
+        form={(vendor) => (
+          <VendorForm
+            vendor={vendor}
+            onCancel={state.close}
+            onSaved={(saved) => state.saved(saved.name, list.reload)}
+          />
+        )}
+      />
     </>
   );
 }

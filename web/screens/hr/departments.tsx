@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
-import { ConfirmButton } from '../../components/confirm.js';
+import { EditDialog, rowActions, useEditing } from '../../components/edit-dialog.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Button, Dialog, Field, Link, Loading, Select, type Column } from '../../components/ui.js';
+import { Field, Link, Loading, Select, type Column } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -69,8 +68,7 @@ function DepartmentForm(props: {
 }
 
 export default function Departments() {
-  const [editing, setEditing] = useState<hr.Department | 'new' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const state = useEditing<hr.Department>();
   const list = usePagedList(
     LIMIT,
     (paging) => api.value.hr.departments.listDepartments({ query: paging }),
@@ -80,8 +78,6 @@ export default function Departments() {
   // Heads' names, and the people a head is chosen among.
   const employees = useLoad(allEmployees, [list.answer]);
   const names = new Map((employees.data ?? []).map((e) => [e.id, fullName(e)]));
-  const canEdit = can('updateDepartment');
-  const canDelete = can('deleteDepartment');
 
   const columns: Column<hr.Department>[] = [
     { label: 'Name', render: (d) => d.name },
@@ -103,39 +99,24 @@ export default function Departments() {
       ),
     },
     { label: 'Added', render: (d) => date(d.created_at) },
-  ];
-  if (canEdit || canDelete) {
-    columns.push({
-      label: 'Actions',
-      render: (d) => (
-        <div class="row-actions">
-          {canEdit ? (
-            <Button aria-label={`Edit ${d.name}`} onClick={() => setEditing(d)}>
-              Edit
-            </Button>
-          ) : null}
-          {canDelete ? (
-            <ConfirmButton
-              label="Delete"
-              title={`Delete ${d.name}?`}
-              confirmLabel="Delete department"
-              onConfirm={async () => {
-                await unwrap(api.value.hr.departments.deleteDepartment({ params: { id: d.id } }));
-                setNotice(`${d.name} was deleted.`);
-                list.reload();
-              }}
-            >
+    ...rowActions(state, {
+      edit: can('updateDepartment'),
+      remove: can('deleteDepartment')
+        ? {
+            label: 'Delete department',
+            words: (d) => (
               <p>
                 {d.employee_count > 0
                   ? `${d.name} still has employees: move them to another department first, or the service refuses.`
                   : `${d.name} has no employees; it is removed for good.`}
               </p>
-            </ConfirmButton>
-          ) : null}
-        </div>
-      ),
-    });
-  }
+            ),
+            send: (d) => unwrap(api.value.hr.departments.deleteDepartment({ params: { id: d.id } })),
+            reload: list.reload,
+          }
+        : undefined,
+    }),
+  ];
 
   return (
     <>
@@ -146,11 +127,11 @@ export default function Departments() {
           operation: 'createDepartment',
           label: 'New department',
           onClick: () => {
-            setNotice(null);
-            setEditing('new');
+            state.setNotice(null);
+            state.setEditing('new');
           },
         }}
-        notice={notice}
+        notice={state.notice}
         list={list}
         empty={{
           title: 'No departments yet',
@@ -158,35 +139,24 @@ export default function Departments() {
             'Start with New department: every employee belongs to one, and leave is planned by department.',
           cannotAdd: 'Departments appear here once someone with permission to add them does so.',
         }}
-        table={{
-          caption: 'Departments',
-          columns: columns,
-          rowKey: (d) => d.id,
-        }}
+        table={{ caption: 'Departments', columns, rowKey: (d) => d.id }}
       />
-      <Dialog
-        title={editing === 'new' ? 'New department' : editing ? `Edit ${editing.name}` : 'Department'}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
-        {employees.data || employees.error ? (
-          <DepartmentForm
-            key={editing === 'new' ? 'new' : editing?.id}
-            department={editing === 'new' || editing === null ? undefined : editing}
-            employees={employees.data ?? []}
-            onCancel={() => setEditing(null)}
-            onSaved={(department) => {
-              setNotice(
-                editing === 'new' ? `${department.name} was added.` : `${department.name} was saved.`,
-              );
-              setEditing(null);
-              list.reload();
-            }}
-          />
-        ) : (
-          <Loading />
-        )}
-      </Dialog>
+      <EditDialog
+        state={state}
+        addTitle="New department"
+        form={(department) =>
+          employees.data || employees.error ? (
+            <DepartmentForm
+              department={department}
+              employees={employees.data ?? []}
+              onCancel={state.close}
+              onSaved={(saved) => state.saved(saved.name, list.reload)}
+            />
+          ) : (
+            <Loading />
+          )
+        }
+      />
     </>
   );
 }

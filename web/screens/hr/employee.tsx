@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
-import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
 import { allDepartments } from './lists.js';
 import { EMPLOYEE_STATUS_LABELS, fullName } from './people.js';
@@ -8,25 +7,27 @@ import { EmployeeForm } from './employee-form.js';
 import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
 import { LeaveDialog } from './leave-form.js';
 import {
-  Badge,
   Button,
   Dialog,
   Empty,
   ErrorMessage,
   Link,
   Loading,
-  Notice,
   Table,
   type Column,
 } from '../../components/ui.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { RecordHeader, RecordUnavailable } from '../../components/record.js';
-import { OutcomeMessage, useOutcome } from '../../components/outcome.js';
+import {
+  DeleteRecordButton,
+  RecordHeader,
+  RecordStatus,
+  RecordUnavailable,
+} from '../../components/record.js';
+import { OutcomeMessage, useNotice, useOutcome } from '../../components/outcome.js';
 
 const EMPLOYEES = { to: '/hr/employees', name: 'Employees' };
 
@@ -93,7 +94,7 @@ export default function Employee({ params }: ScreenProps) {
   const [current, setCurrent] = useState<hr.Employee | null>(null);
   const [editing, setEditing] = useState(false);
   const [requesting, setRequesting] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice, opens } = useNotice();
   const [version, setVersion] = useState(0);
   const departments = useLoad(allDepartments, []);
   const base = useBaseCurrency();
@@ -108,48 +109,30 @@ export default function Employee({ params }: ScreenProps) {
     <>
       <RecordHeader list={EMPLOYEES} title={name}>
         {can('createLeave') && employee.status !== 'inactive' ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setRequesting(true);
-            }}
-          >
+          <Button kind="primary" onClick={opens(setRequesting)}>
             Request leave
           </Button>
         ) : null}
-        {can('updateEmployee') ? (
-          <Button
-            onClick={() => {
-              setNotice(null);
-              setEditing(true);
-            }}
-          >
-            Edit
-          </Button>
-        ) : null}
+        {can('updateEmployee') ? <Button onClick={opens(setEditing)}>Edit</Button> : null}
         {can('deleteEmployee') ? (
-          <ConfirmButton
+          <DeleteRecordButton
+            list={EMPLOYEES}
             label="Delete"
-            title={`Delete ${name}?`}
             confirmLabel="Delete employee"
-            onConfirm={async () => {
-              await unwrap(api.value.hr.employees.deleteEmployee({ params: { id } }));
-              navigate('/hr/employees');
-            }}
+            title={`Delete ${name}?`}
+            remove={() => unwrap(api.value.hr.employees.deleteEmployee({ params: { id } }))}
           >
             <p>
               {name} and their leave requests leave every list, and a department they head is left without a
               head. Their email can then be used for someone else. To keep the record, set their status to
               Inactive instead.
             </p>
-          </ConfirmButton>
+          </DeleteRecordButton>
         ) : null}
       </RecordHeader>
-      <p class="status-line">
-        <Badge value={employee.status} /> {employee.position}, {employee.department}
-      </p>
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <RecordStatus status={employee.status} notice={notice}>
+        {employee.position}, {employee.department}
+      </RecordStatus>
       <section class="panel" aria-labelledby="employee-details">
         <h2 id="employee-details">Details</h2>
         <dl class="facts">

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ConfirmButton, ConfirmDialog } from '../../components/confirm.js';
+import { ConfirmButton } from '../../components/confirm.js';
 import { ExportButton } from '../../components/csv.js';
+import { ListSection } from '../../components/list-page.js';
+import { RecordUnavailable } from '../../components/record.js';
 import {
   Badge,
   Button,
@@ -9,23 +11,21 @@ import {
   Empty,
   ErrorMessage,
   Field,
-  Loading,
   Notice,
   PageHeader,
   Select,
-  Table,
 } from '../../components/ui.js';
-import { DialogForm } from '../../components/form-dialog.js';
 import { currencyOptions, useBaseCurrency } from '../../lib/currencies.js';
 import { dateTime, number } from '../../lib/format.js';
-import { useForm, useLoad } from '../../lib/forms.js';
+import { useDraft, useForm, useLoad } from '../../lib/forms.js';
+import { listOf } from '../../lib/list-query.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
 import { TierName } from './tier-name.js';
-import { actionsColumn, EditDialog } from './editable.js';
+import { actionsColumn, RowDialogs, RowForm, saveRow, useRowEditing } from './editable.js';
 
 /**
  * The loyalty program: created once, its earning rule and expiry edited, switched off and on; its
@@ -43,96 +43,67 @@ const ENROLLMENT = [
 function ProgramForm(props: { program: Program | null; onSaved: () => void; onCancel?: () => void }) {
   const p = props.program;
   const base = useBaseCurrency();
-  const [name, setName] = useState(p?.name ?? '');
-  const [pointsName, setPointsName] = useState(p?.pointsName ?? 'Points');
-  const [perCurrency, setPerCurrency] = useState(String(p?.pointsPerCurrency ?? 1));
-  const [currency, setCurrency] = useState(p?.currency ?? '');
-  const [enrollment, setEnrollment] = useState<string>(p?.enrollmentType ?? 'automatic');
-  const [expiry, setExpiry] = useState(String(p?.pointsExpiryDays ?? 0));
+  const { draft, bind } = useDraft(() => ({
+    name: p?.name ?? '',
+    pointsName: p?.pointsName ?? 'Points',
+    pointsPerCurrency: String(p?.pointsPerCurrency ?? 1),
+    currency: p?.currency ?? '',
+    enrollmentType: p?.enrollmentType ?? 'automatic',
+    pointsExpiryDays: String(p?.pointsExpiryDays ?? 0),
+  }));
   const [autoNotify, setAutoNotify] = useState(p?.autoNotify ?? true);
   const form = useForm();
+  const e = form.errors;
   const common = {
-    name,
-    pointsName,
-    pointsPerCurrency: integerOf(perCurrency),
-    enrollmentType: enrollment,
-    pointsExpiryDays: integerOf(expiry),
+    name: draft.name,
+    pointsName: draft.pointsName,
+    pointsPerCurrency: integerOf(draft.pointsPerCurrency),
+    enrollmentType: draft.enrollmentType,
+    pointsExpiryDays: integerOf(draft.pointsExpiryDays),
     autoNotify,
   };
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const done = (ok: unknown) => ok !== undefined && props.onSaved();
-    if (p) {
-      void form
-        .submit(loyalty.UpdateProgramBodySchema, common, (body) =>
-          unwrap(api.value.loyalty.program.updateProgram({ body })),
+  const program = api.value.loyalty.program;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const sent = p
+      ? form.submit(loyalty.UpdateProgramBodySchema, common, (body) =>
+          unwrap(program.updateProgram({ body })),
         )
-        .then(done);
-    } else {
-      void form
-        .submit(loyalty.CreateProgramBodySchema, { ...common, currency: currency || base.currency }, (body) =>
-          unwrap(api.value.loyalty.program.createProgram({ body })),
-        )
-        .then(done);
-    }
+      : form.submit(
+          loyalty.CreateProgramBodySchema,
+          { ...common, currency: draft.currency || base.currency },
+          (body) => unwrap(program.createProgram({ body })),
+        );
+    void sent.then((ok) => ok !== undefined && props.onSaved());
   };
   return (
     <form noValidate onSubmit={submit}>
       <div class="form-grid">
-        <Field
-          label="Program name"
-          name="name"
-          value={name}
-          onValue={setName}
-          error={form.errors.name}
-          required
-        />
-        <Field
-          label="Points are called"
-          name="pointsName"
-          value={pointsName}
-          onValue={setPointsName}
-          error={form.errors.pointsName}
-          hint="Stars, Beans, Miles…"
-        />
+        <Field label="Program name" {...bind('name', e)} required />
+        <Field label="Points are called" {...bind('pointsName', e)} hint="Stars, Beans, Miles…" />
         <Field
           label="Points per unit of currency"
-          name="pointsPerCurrency"
           type="number"
           min={1}
           inputMode="numeric"
-          value={perCurrency}
-          onValue={setPerCurrency}
-          error={form.errors.pointsPerCurrency}
+          {...bind('pointsPerCurrency', e)}
           hint="Earned per whole unit spent, before a tier's multiplier"
         />
         {p ? null : (
           <Select
             label="Currency"
-            name="currency"
-            value={currency || base.currency}
+            {...bind('currency', e)}
+            value={draft.currency || base.currency}
             options={currencyOptions()}
-            onValue={setCurrency}
-            error={form.errors.currency}
           />
         )}
-        <Select
-          label="Enrollment"
-          name="enrollmentType"
-          value={enrollment}
-          options={ENROLLMENT}
-          onValue={setEnrollment}
-          error={form.errors.enrollmentType}
-        />
+        <Select label="Enrollment" {...bind('enrollmentType', e)} options={ENROLLMENT} />
         <Field
           label="Points expire after (days)"
-          name="pointsExpiryDays"
           type="number"
           min={0}
           inputMode="numeric"
-          value={expiry}
-          onValue={setExpiry}
-          error={form.errors.pointsExpiryDays}
+          {...bind('pointsExpiryDays', e)}
           hint="0: points never expire"
         />
       </div>
@@ -140,7 +111,7 @@ function ProgramForm(props: { program: Program | null; onSaved: () => void; onCa
         <input
           type="checkbox"
           checked={autoNotify}
-          onChange={(e) => setAutoNotify(e.currentTarget.checked)}
+          onChange={(event) => setAutoNotify(event.currentTarget.checked)}
         />
         Email members when they earn points or reach a tier
       </label>
@@ -155,172 +126,144 @@ function ProgramForm(props: { program: Program | null; onSaved: () => void; onCa
   );
 }
 
-function TierForm(props: { tier: Tier | null; onSaved: () => void; onCancel: () => void }) {
+function TierForm(props: { tier: Tier | null; onSaved: (name: string) => void; onCancel: () => void }) {
   const t = props.tier;
-  const [name, setName] = useState(t?.name ?? '');
-  const [minPoints, setMinPoints] = useState(t ? String(t.minPoints) : '');
-  const [color, setColor] = useState(t?.color ?? '#808080');
-  const [multiplier, setMultiplier] = useState(t ? String(t.multiplier) : '1');
-  const [sortOrder, setSortOrder] = useState(t ? String(t.sortOrder) : '');
+  const { draft, set, bind } = useDraft(() => ({
+    name: t?.name ?? '',
+    minPoints: t ? String(t.minPoints) : '',
+    color: t?.color ?? '#808080',
+    multiplier: t ? String(t.multiplier) : '1',
+    sortOrder: t ? String(t.sortOrder) : '',
+  }));
   const form = useForm();
+  const e = form.errors;
+  const tiers = api.value.loyalty.tiers;
   return (
-    <DialogForm
+    <RowForm
       form={form}
-      submit={t ? 'Save tier' : 'Add tier'}
+      noun="tier"
+      adding={!t}
       onCancel={props.onCancel}
       onSubmit={() => {
         const input = {
-          name,
-          minPoints: integerOf(minPoints),
-          color,
-          multiplier: decimalOf(multiplier),
-          sortOrder: integerOf(sortOrder),
+          name: draft.name,
+          minPoints: integerOf(draft.minPoints),
+          color: draft.color,
+          multiplier: decimalOf(draft.multiplier),
+          sortOrder: integerOf(draft.sortOrder),
         };
-        const send = t
-          ? form.submit(loyalty.UpdateTierBodySchema, input, (body) =>
-              conflictOn(
-                'name',
-                unwrap(api.value.loyalty.tiers.updateTier({ params: { publicId: t.publicId }, body })),
-              ),
-            )
-          : form.submit(loyalty.CreateTierBodySchema, input, (body) =>
-              conflictOn('name', unwrap(api.value.loyalty.tiers.createTier({ body }))),
-            );
-        void send.then((ok) => ok !== undefined && props.onSaved());
+        void saveRow(
+          form,
+          t,
+          input,
+          [loyalty.CreateTierBodySchema, (body) => conflictOn('name', unwrap(tiers.createTier({ body })))],
+          [
+            loyalty.UpdateTierBodySchema,
+            (body, publicId) => conflictOn('name', unwrap(tiers.updateTier({ params: { publicId }, body }))),
+          ],
+        ).then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
       }}
     >
-      <Field label="Tier name" name="name" value={name} onValue={setName} error={form.errors.name} required />
+      <Field label="Tier name" {...bind('name', e)} required />
       <div class="form-grid">
         <Field
           label="Lifetime points to reach it"
-          name="minPoints"
           type="number"
           min={0}
           inputMode="numeric"
-          value={minPoints}
-          onValue={setMinPoints}
-          error={form.errors.minPoints}
+          {...bind('minPoints', e)}
           required
         />
         <Field
           label="Earning multiplier"
-          name="multiplier"
           type="number"
           min={0.1}
           max={10}
           step={0.01}
           inputMode="decimal"
-          value={multiplier}
-          onValue={setMultiplier}
-          error={form.errors.multiplier}
+          {...bind('multiplier', e)}
           hint="1.5 earns half as much again"
         />
-        <div class={`field${form.errors.color ? ' invalid' : ''}`}>
+        <div class={`field${e.color ? ' invalid' : ''}`}>
           <label for="tier-color">Colour</label>
           <input
             id="tier-color"
             type="color"
             name="color"
-            value={color}
-            onInput={(e) => setColor(e.currentTarget.value)}
+            value={draft.color}
+            onInput={(event) => set('color')(event.currentTarget.value)}
           />
-          {form.errors.color ? (
+          {e.color ? (
             <small class="error" role="alert">
-              {form.errors.color}
+              {e.color}
             </small>
           ) : null}
         </div>
-        <Field
-          label="Display order"
-          name="sortOrder"
-          type="number"
-          min={0}
-          inputMode="numeric"
-          value={sortOrder}
-          onValue={setSortOrder}
-          error={form.errors.sortOrder}
-        />
+        <Field label="Display order" type="number" min={0} inputMode="numeric" {...bind('sortOrder', e)} />
       </div>
-    </DialogForm>
+    </RowForm>
   );
 }
 
 function Tiers(props: { program: Program }) {
   const tiers = useLoad(async () => (await unwrap(api.value.loyalty.tiers.listTiers())).data, []);
-  const [editing, setEditing] = useState<Tier | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Tier | null>(null);
+  const state = useRowEditing<Tier>();
   const writable = can('updateTier') || can('deleteTier');
   return (
-    <section aria-labelledby="program-tiers">
-      <div class="section-header">
-        <h2 id="program-tiers">Tiers</h2>
-        <div class="actions">
-          <ExportButton route={contract.loyalty.tiers.listTiers} what="the tiers" />
-          {can('createTier') ? (
-            <Button kind="primary" onClick={() => setEditing('new')}>
-              Add tier
-            </Button>
-          ) : null}
-        </div>
-      </div>
-      {tiers.error ? (
-        <ErrorMessage message={tiers.error} onRetry={tiers.reload} />
-      ) : !tiers.data ? (
-        <Loading />
-      ) : tiers.data.length === 0 ? (
-        <Empty title="No tiers">
-          <p>
-            Tiers reward loyal members: each starts at a number of lifetime{' '}
-            {props.program.pointsName.toLowerCase()} and can multiply what they earn. Add the first with Add
-            tier.
-          </p>
-        </Empty>
-      ) : (
-        <Table
-          caption="Tiers"
-          rows={tiers.data}
-          rowKey={(t) => t.publicId}
-          columns={[
-            {
-              label: 'Tier',
-              render: (t) => <TierName name={t.name} color={t.color} />,
-            },
+    <>
+      <ListSection
+        id="program-tiers"
+        title="Tiers"
+        actions={
+          <div class="actions">
+            <ExportButton route={contract.loyalty.tiers.listTiers} what="the tiers" />
+            {can('createTier') ? (
+              <Button kind="primary" onClick={() => state.setEditing('new')}>
+                Add tier
+              </Button>
+            ) : null}
+          </div>
+        }
+        list={listOf(tiers)}
+        empty={{
+          title: 'No tiers',
+          children: (
+            <p>
+              Tiers reward loyal members: each starts at a number of lifetime{' '}
+              {props.program.pointsName.toLowerCase()} and can multiply what they earn. Add the first with Add
+              tier.
+            </p>
+          ),
+        }}
+        table={{
+          caption: 'Tiers',
+          rowKey: (t) => t.publicId,
+          columns: [
+            { label: 'Tier', render: (t) => <TierName name={t.name} color={t.color} /> },
             { label: 'From lifetime points', numeric: true, render: (t) => number(t.minPoints) },
             { label: 'Multiplier', numeric: true, render: (t) => `×${t.multiplier}` },
             { label: 'Order', numeric: true, render: (t) => t.sortOrder },
             ...actionsColumn<Tier>({
               show: writable,
-              onEdit: can('updateTier') ? setEditing : undefined,
-              onDelete: can('deleteTier') ? setDeleting : undefined,
+              onEdit: can('updateTier') ? state.setEditing : undefined,
+              onDelete: can('deleteTier') ? state.setDeleting : undefined,
             }),
-          ]}
-        />
-      )}
-      <EditDialog editing={editing} addTitle="Add a tier" onClose={() => setEditing(null)}>
-        <TierForm
-          tier={editing === 'new' ? null : editing}
-          onCancel={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            tiers.reload();
-          }}
-        />
-      </EditDialog>
-      {deleting ? (
-        <ConfirmDialog
-          open
-          title={`Delete the ${deleting.name} tier?`}
-          confirmLabel="Delete tier"
-          onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            await unwrap(api.value.loyalty.tiers.deleteTier({ params: { publicId: deleting.publicId } }));
-            tiers.reload();
-          }}
-        >
-          <p>Its members move to the next lower tier, or to no tier when it is the lowest.</p>
-        </ConfirmDialog>
-      ) : null}
-    </section>
+          ],
+        }}
+      />
+      <RowDialogs
+        state={state}
+        reload={tiers.reload}
+        addTitle="Add a tier"
+        form={(tier, onSaved, onCancel) => <TierForm tier={tier} onSaved={onSaved} onCancel={onCancel} />}
+        remove={{
+          title: (tier) => `Delete the ${tier.name} tier?`,
+          label: 'Delete tier',
+          words: <p>Its members move to the next lower tier, or to no tier when it is the lowest.</p>,
+          send: (publicId) => unwrap(api.value.loyalty.tiers.deleteTier({ params: { publicId } })),
+        }}
+      />
+    </>
   );
 }
 
@@ -330,15 +273,7 @@ export default function ProgramScreen(_props: ScreenProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const toggling = useAction();
 
-  if (load.error) {
-    return (
-      <>
-        <PageHeader title="Loyalty program" />
-        <ErrorMessage message={load.error} onRetry={load.reload} />
-      </>
-    );
-  }
-  if (load.data === undefined) return <Loading />;
+  if (load.error || load.data === undefined) return <RecordUnavailable load={load} title="Loyalty program" />;
   const program = load.data;
   if (!program) {
     return (

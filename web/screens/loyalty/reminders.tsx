@@ -1,19 +1,24 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/confirm.js';
 import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Button, Dialog, Field, TextArea } from '../../components/ui.js';
+import { Badge, Button, Dialog, Field } from '../../components/ui.js';
 import { date, number } from '../../lib/format.js';
 import { useDraft, useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
-import { oneOf } from '../../lib/lists.js';
 import { integerOf } from '../../lib/numbers.js';
-import { here } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { api, can } from '../../lib/session.js';
 import { MemberPicker } from './member-picker.js';
-import { actionsColumn, EditDialog } from './editable.js';
+import {
+  actionsColumn,
+  activeFilter,
+  nameColumn,
+  RowDialogs,
+  RowForm,
+  saveRow,
+  useRowEditing,
+} from './editable.js';
 
 /**
  * Service reminders: a service due every so many days (a bike check, a haircut); recording that a
@@ -36,10 +41,12 @@ function ReminderForm(props: {
   }));
   const [active, setActive] = useState(r?.isActive ?? true);
   const form = useForm();
+  const reminders = api.value.loyalty.reminders;
   return (
-    <DialogForm
+    <RowForm
       form={form}
-      submit={r ? 'Save reminder' : 'Add reminder'}
+      noun="reminder"
+      adding={!r}
       onCancel={props.onCancel}
       onSubmit={() => {
         const input = {
@@ -49,14 +56,22 @@ function ReminderForm(props: {
           description: draft.description.trim() || undefined,
           isActive: active,
         };
-        const send = r
-          ? form.submit(loyalty.UpdateReminderBodySchema, input, (body) =>
-              unwrap(api.value.loyalty.reminders.updateReminder({ params: { publicId: r.publicId }, body })),
-            )
-          : form.submit(loyalty.CreateReminderBodySchema, input, (body) =>
-              unwrap(api.value.loyalty.reminders.createReminder({ body })),
-            );
-        void send.then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
+        void saveRow(
+          form,
+          r,
+          input,
+          [loyalty.CreateReminderBodySchema, (body) => unwrap(reminders.createReminder({ body }))],
+          [
+            loyalty.UpdateReminderBodySchema,
+            (body, publicId) => unwrap(reminders.updateReminder({ params: { publicId }, body })),
+          ],
+        ).then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
+      }}
+      described={{
+        description: bind('description', form.errors),
+        active,
+        setActive,
+        words: 'Active: members are reminded',
       }}
     >
       <Field label="Service" {...bind('name', form.errors)} required />
@@ -78,12 +93,7 @@ function ReminderForm(props: {
           hint="Awarded when the service is recorded"
         />
       </div>
-      <TextArea label="Description" {...bind('description', form.errors)} />
-      <label class="checkbox">
-        <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
-        Active: members are reminded
-      </label>
-    </DialogForm>
+    </RowForm>
   );
 }
 
@@ -124,39 +134,36 @@ function Complete(props: { reminder: Reminder; onDone: (message: string) => void
 }
 
 export default function Reminders(_props: ScreenProps) {
-  const shown = oneOf(here.value.query, 'active', ['yes', 'no'] as const);
-  const filters = { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' } as const;
+  const shown = activeFilter('active', {
+    label: 'Reminders shown',
+    yes: 'Active',
+    no: 'Inactive',
+    noneYes: 'No active reminders',
+    noneNo: 'No inactive reminders',
+    show: 'Show every reminder',
+  });
   const list = useWholeList(
-    () => api.value.loyalty.reminders.listReminders({ query: filters }),
+    () => api.value.loyalty.reminders.listReminders({ query: shown.query }),
     (answer) => answer.data,
-    [shown],
+    [shown.shown],
   );
-  const [editing, setEditing] = useState<Reminder | 'new' | null>(null);
+  const state = useRowEditing<Reminder>();
   const [completing, setCompleting] = useState<Reminder | null>(null);
-  const [deleting, setDeleting] = useState<Reminder | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
   const anyAction = can('completeReminder') || can('updateReminder') || can('deleteReminder');
   return (
     <>
       <ListPage
         title="Service reminders"
-        export={{ route: contract.loyalty.reminders.listReminders, query: filters }}
-        create={{ operation: 'createReminder', label: 'Add reminder', onClick: () => setEditing('new') }}
-        tabs={{
-          label: 'Reminders shown',
-          param: 'active',
-          values: ['yes', 'no'],
-          names: { yes: 'Active', no: 'Inactive' },
-          current: shown,
+        export={{ route: contract.loyalty.reminders.listReminders, query: shown.query }}
+        create={{
+          operation: 'createReminder',
+          label: 'Add reminder',
+          onClick: () => state.setEditing('new'),
         }}
-        notice={notice}
+        tabs={shown.tabs}
+        notice={state.notice}
         list={list}
-        filtered={{
-          active: !!shown,
-          title: shown === 'yes' ? 'No active reminders' : 'No inactive reminders',
-          clear: ['active'],
-          show: 'Show every reminder',
-        }}
+        filtered={shown.filtered}
         empty={{
           title: 'No service reminders yet',
           canAdd:
@@ -167,15 +174,7 @@ export default function Reminders(_props: ScreenProps) {
           caption: 'Service reminders',
           rowKey: (r) => r.publicId,
           columns: [
-            {
-              label: 'Service',
-              render: (r) => (
-                <>
-                  {r.name}
-                  {r.description ? <small class="hint block">{r.description}</small> : null}
-                </>
-              ),
-            },
+            nameColumn('Service'),
             { label: 'Every', numeric: true, render: (r) => `${number(r.intervalDays)} days` },
             { label: 'Bonus', numeric: true, render: (r) => `${number(r.bonusPoints)} points` },
             { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
@@ -188,24 +187,25 @@ export default function Reminders(_props: ScreenProps) {
                     Record service<span class="visually-hidden"> {r.name}</span>
                   </Button>
                 ) : null,
-              onEdit: can('updateReminder') ? setEditing : undefined,
-              onDelete: can('deleteReminder') ? setDeleting : undefined,
+              onEdit: can('updateReminder') ? state.setEditing : undefined,
+              onDelete: can('deleteReminder') ? state.setDeleting : undefined,
             }),
           ],
         }}
       />
-      <EditDialog editing={editing} addTitle="Add a service reminder" onClose={() => setEditing(null)}>
-        <ReminderForm
-          key={editing === 'new' ? 'new' : editing?.publicId}
-          reminder={editing === 'new' ? null : editing}
-          onCancel={() => setEditing(null)}
-          onSaved={(name) => {
-            setNotice(editing === 'new' ? `${name} was added.` : `${name} was saved.`);
-            setEditing(null);
-            list.reload();
-          }}
-        />
-      </EditDialog>
+      <RowDialogs
+        state={state}
+        reload={list.reload}
+        addTitle="Add a service reminder"
+        form={(reminder, onSaved, onCancel) => (
+          <ReminderForm reminder={reminder} onSaved={onSaved} onCancel={onCancel} />
+        )}
+        remove={{
+          label: 'Delete reminder',
+          words: <p>No more reminders of it are sent. Points already awarded stay.</p>,
+          send: (publicId) => unwrap(api.value.loyalty.reminders.deleteReminder({ params: { publicId } })),
+        }}
+      />
       <Dialog
         title={completing ? `Record ${completing.name}` : ''}
         open={completing !== null}
@@ -217,28 +217,11 @@ export default function Reminders(_props: ScreenProps) {
             onCancel={() => setCompleting(null)}
             onDone={(message) => {
               setCompleting(null);
-              setNotice(message);
+              state.setNotice(message);
             }}
           />
         ) : null}
       </Dialog>
-      {deleting ? (
-        <ConfirmDialog
-          open
-          title={`Delete ${deleting.name}?`}
-          confirmLabel="Delete reminder"
-          onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            await unwrap(
-              api.value.loyalty.reminders.deleteReminder({ params: { publicId: deleting.publicId } }),
-            );
-            setNotice(`${deleting.name} was deleted.`);
-            list.reload();
-          }}
-        >
-          <p>No more reminders of it are sent. Points already awarded stay.</p>
-        </ConfirmDialog>
-      ) : null}
     </>
   );
 }

@@ -1,18 +1,22 @@
 import { useState } from 'preact/hooks';
 import { contract, loyalty, unwrap } from '../../../client/index.js';
-import { ConfirmDialog } from '../../components/confirm.js';
-import { DialogForm } from '../../components/form-dialog.js';
 import { ListPage } from '../../components/list-page.js';
-import { Badge, Field, Select, TextArea } from '../../components/ui.js';
+import { Badge, Field, Select } from '../../components/ui.js';
 import { number } from '../../lib/format.js';
 import { useDraft, useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
-import { oneOf } from '../../lib/lists.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';
-import { here } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { api, can } from '../../lib/session.js';
-import { actionsColumn, EditDialog } from './editable.js';
+import {
+  actionsColumn,
+  activeFilter,
+  nameColumn,
+  RowDialogs,
+  RowForm,
+  saveRow,
+  useRowEditing,
+} from './editable.js';
 
 /** Rewards members spend points on: listed by whether they are offered, added, edited, withdrawn. */
 
@@ -38,10 +42,12 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
   const discounts = draft.rewardType === 'discount';
   const [active, setActive] = useState(r?.isActive ?? true);
   const form = useForm();
+  const rewards = api.value.loyalty.rewards;
   return (
-    <DialogForm
+    <RowForm
       form={form}
-      submit={r ? 'Save reward' : 'Add reward'}
+      noun="reward"
+      adding={!r}
       onCancel={props.onCancel}
       onSubmit={() => {
         const input = {
@@ -52,14 +58,22 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
           description: draft.description.trim() || undefined,
           isActive: active,
         };
-        const send = r
-          ? form.submit(loyalty.UpdateRewardBodySchema, input, (body) =>
-              unwrap(api.value.loyalty.rewards.updateReward({ params: { publicId: r.publicId }, body })),
-            )
-          : form.submit(loyalty.CreateRewardBodySchema, input, (body) =>
-              unwrap(api.value.loyalty.rewards.createReward({ body })),
-            );
-        void send.then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
+        void saveRow(
+          form,
+          r,
+          input,
+          [loyalty.CreateRewardBodySchema, (body) => unwrap(rewards.createReward({ body }))],
+          [
+            loyalty.UpdateRewardBodySchema,
+            (body, publicId) => unwrap(rewards.updateReward({ params: { publicId }, body })),
+          ],
+        ).then((ok) => ok !== undefined && props.onSaved(draft.name.trim()));
+      }}
+      described={{
+        description: bind('description', form.errors),
+        active,
+        setActive,
+        words: 'Offered to members',
       }}
     >
       <Field label="Name" {...bind('name', form.errors)} required />
@@ -97,48 +111,36 @@ function RewardForm(props: { reward: Reward | null; onSaved: (name: string) => v
           {...bind('voucherValidityDays', form.errors)}
         />
       </div>
-      <TextArea label="Description" {...bind('description', form.errors)} />
-      <label class="checkbox">
-        <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
-        Offered to members
-      </label>
-    </DialogForm>
+    </RowForm>
   );
 }
 
 export default function Rewards(_props: ScreenProps) {
-  const shown = oneOf(here.value.query, 'offered', ['yes', 'no'] as const);
-  const filters = { isActive: shown === undefined ? undefined : shown === 'yes' ? 'true' : 'false' } as const;
+  const offered = activeFilter('offered', {
+    label: 'Rewards shown',
+    yes: 'Offered',
+    no: 'Withdrawn',
+    noneYes: 'No reward is offered',
+    noneNo: 'No withdrawn rewards',
+    show: 'Show every reward',
+  });
   const list = useWholeList(
-    () => api.value.loyalty.rewards.listRewards({ query: filters }),
+    () => api.value.loyalty.rewards.listRewards({ query: offered.query }),
     (answer) => answer.data,
-    [shown],
+    [offered.shown],
   );
-  const [editing, setEditing] = useState<Reward | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Reward | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const state = useRowEditing<Reward>();
   const actions = can('updateReward') || can('deleteReward');
   return (
     <>
       <ListPage
         title="Rewards"
-        export={{ route: contract.loyalty.rewards.listRewards, query: filters }}
-        create={{ operation: 'createReward', label: 'Add reward', onClick: () => setEditing('new') }}
-        tabs={{
-          label: 'Rewards shown',
-          param: 'offered',
-          values: ['yes', 'no'],
-          names: { yes: 'Offered', no: 'Withdrawn' },
-          current: shown,
-        }}
-        notice={notice}
+        export={{ route: contract.loyalty.rewards.listRewards, query: offered.query }}
+        create={{ operation: 'createReward', label: 'Add reward', onClick: () => state.setEditing('new') }}
+        tabs={offered.tabs}
+        notice={state.notice}
         list={list}
-        filtered={{
-          active: !!shown,
-          title: shown === 'yes' ? 'No reward is offered' : 'No withdrawn rewards',
-          clear: ['offered'],
-          show: 'Show every reward',
-        }}
+        filtered={offered.filtered}
         empty={{
           title: 'No rewards yet',
           canAdd: 'Add what members can spend their points on: a free coffee, 10% off, a service.',
@@ -148,15 +150,7 @@ export default function Rewards(_props: ScreenProps) {
           caption: 'Rewards',
           rowKey: (r) => r.publicId,
           columns: [
-            {
-              label: 'Reward',
-              render: (r) => (
-                <>
-                  {r.name}
-                  {r.description ? <small class="hint block">{r.description}</small> : null}
-                </>
-              ),
-            },
+            nameColumn('Reward'),
             {
               label: 'Type',
               render: (r) =>
@@ -178,39 +172,25 @@ export default function Rewards(_props: ScreenProps) {
             { label: 'Status', render: (r) => <Badge value={r.isActive ? 'active' : 'disabled'} /> },
             ...actionsColumn<Reward>({
               show: actions,
-              onEdit: can('updateReward') ? setEditing : undefined,
-              onDelete: can('deleteReward') ? setDeleting : undefined,
+              onEdit: can('updateReward') ? state.setEditing : undefined,
+              onDelete: can('deleteReward') ? state.setDeleting : undefined,
             }),
           ],
         }}
       />
-      <EditDialog editing={editing} addTitle="Add a reward" onClose={() => setEditing(null)}>
-        <RewardForm
-          key={editing === 'new' ? 'new' : editing?.publicId}
-          reward={editing === 'new' ? null : editing}
-          onCancel={() => setEditing(null)}
-          onSaved={(name) => {
-            setNotice(editing === 'new' ? `${name} was added.` : `${name} was saved.`);
-            setEditing(null);
-            list.reload();
-          }}
-        />
-      </EditDialog>
-      {deleting ? (
-        <ConfirmDialog
-          open
-          title={`Delete ${deleting.name}?`}
-          confirmLabel="Delete reward"
-          onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            await unwrap(api.value.loyalty.rewards.deleteReward({ params: { publicId: deleting.publicId } }));
-            setNotice(`${deleting.name} was deleted.`);
-            list.reload();
-          }}
-        >
-          <p>Members can no longer redeem it; vouchers already issued for it stay valid.</p>
-        </ConfirmDialog>
-      ) : null}
+      <RowDialogs
+        state={state}
+        reload={list.reload}
+        addTitle="Add a reward"
+        form={(reward, onSaved, onCancel) => (
+          <RewardForm reward={reward} onSaved={onSaved} onCancel={onCancel} />
+        )}
+        remove={{
+          label: 'Delete reward',
+          words: <p>Members can no longer redeem it; vouchers already issued for it stay valid.</p>,
+          send: (publicId) => unwrap(api.value.loyalty.rewards.deleteReward({ params: { publicId } })),
+        }}
+      />
     </>
   );
 }

@@ -1,20 +1,10 @@
 import { useState } from 'preact/hooks';
 import { marketing, unwrap } from '../../../client/index.js';
-import {
-  Badge,
-  Button,
-  Empty,
-  ErrorMessage,
-  Field,
-  Link,
-  Loading,
-  Notice,
-  PageHeader,
-  Select,
-  Table,
-} from '../../components/ui.js';
+import { ListSection } from '../../components/list-page.js';
+import { Badge, Button, ErrorMessage, Field, Link, Notice, PageHeader, Select } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
+import { listOf } from '../../lib/list-query.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { api, can } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
@@ -145,38 +135,35 @@ export default function Suppressions(_props: ScreenProps) {
       {can('reportBounce') ? (
         <ReportBounce campaigns={campaigns.data ?? []} onReported={() => setVersion((v) => v + 1)} />
       ) : null}
-      <section aria-labelledby="bounced-recipients">
-        <h2 id="bounced-recipients">Bounced and failed recipients</h2>
-        <p class="hint">Of the {RECENT} latest campaigns.</p>
-        {problems.error ? (
-          <ErrorMessage message={problems.error} onRetry={problems.reload} />
-        ) : !campaigns.data || !problems.data ? (
-          <Loading />
-        ) : problems.data.length === 0 ? (
-          <Empty title="No bounces">
+      <ListSection
+        id="bounced-recipients"
+        title="Bounced and failed recipients"
+        before={<p class="hint">Of the {RECENT} latest campaigns.</p>}
+        list={listOf({ ...problems, data: campaigns.data && problems.data })}
+        empty={{
+          title: 'No bounces',
+          children: (
             <p>
               Every recipient of the recent campaigns was delivered or is still queued. Bounces reported here
               or by the mail server show up in this list.
             </p>
-          </Empty>
-        ) : (
-          <Table<Problem>
-            caption="Bounced and failed recipients"
-            rows={problems.data}
-            rowKey={(p) => `${p.campaign.id}:${p.email}`}
-            columns={[
-              { label: 'Email', render: (p) => p.email },
-              { label: 'Status', render: (p) => <Badge value={p.status} /> },
-              {
-                label: 'Campaign',
-                render: (p) => <Link to={`/marketing/campaigns/${p.campaign.id}`}>{p.campaign.name}</Link>,
-              },
-              { label: 'Error', render: (p) => p.error ?? '—' },
-              { label: 'Sent', render: (p) => dateTime(p.sent_at) },
-            ]}
-          />
-        )}
-      </section>
+          ),
+        }}
+        table={{
+          caption: 'Bounced and failed recipients',
+          rowKey: (p: Problem) => `${p.campaign.id}:${p.email}`,
+          columns: [
+            { label: 'Email', render: (p) => p.email },
+            { label: 'Status', render: (p) => <Badge value={p.status} /> },
+            {
+              label: 'Campaign',
+              render: (p) => <Link to={`/marketing/campaigns/${p.campaign.id}`}>{p.campaign.name}</Link>,
+            },
+            { label: 'Error', render: (p) => p.error ?? '—' },
+            { label: 'Sent', render: (p) => dateTime(p.sent_at) },
+          ],
+        }}
+      />
     </>
   );
 }

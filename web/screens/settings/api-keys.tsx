@@ -16,6 +16,7 @@ import { FormDialog, useDraftDialog } from '../../components/form-dialog.js';
 import { dateTime } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { api, can, inSandbox } from '../../lib/session.js';
+import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 
@@ -94,7 +95,7 @@ export default function ApiKeys(_props: ScreenProps) {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<auth.CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<auth.ApiKey | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice, opens } = useNotice();
   const keys = load.data;
 
   return (
@@ -102,13 +103,7 @@ export default function ApiKeys(_props: ScreenProps) {
       <PageHeader title="API keys">
         <ExportButton route={contract.auth.listApiKeys} />
         {can('createApiKey') ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setCreating(true);
-            }}
-          >
+          <Button kind="primary" onClick={opens(setCreating)}>
             Create API key
           </Button>
         ) : null}

@@ -16,6 +16,7 @@ import { save } from '../../lib/download.js';
 import { dateTime } from '../../lib/format.js';
 import { describeError, useDraft, useForm, useLoad, type Load } from '../../lib/forms.js';
 import { api, refresh, session, signOut, twoFactorPending } from '../../lib/session.js';
+import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import { CopyButton } from '../../components/copy-button.js';
@@ -289,7 +290,7 @@ function TwoFactor(props: { status: Status; reload: () => void }) {
   const [asking, setAsking] = useState(false);
   const [codes, setCodes] = useState<{ list: string[]; fresh: boolean } | null>(null);
   const [dialog, setDialog] = useState<'codes' | 'off' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice } = useNotice();
   const businessName = session.value?.info.businessName ?? 'This business';
 
   const setUp = () => {
@@ -474,7 +475,7 @@ function RequireForEveryone(props: { status: Status; reload: () => void }) {
 
 function Sessions(props: { load: Load<AccessSession[]> }) {
   const { load } = props;
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice, opens } = useNotice();
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const sessions = load.data;
@@ -501,13 +502,7 @@ function Sessions(props: { load: Load<AccessSession[]> }) {
       <div class="section-header">
         <h2 id="sessions-title">Where you are signed in</h2>
         {others > 0 ? (
-          <Button
-            kind="danger"
-            onClick={() => {
-              setNotice(null);
-              setConfirming(true);
-            }}
-          >
+          <Button kind="danger" onClick={opens(setConfirming)}>
             Sign out everywhere else
           </Button>
         ) : null}

@@ -1,17 +1,16 @@
 import { useState } from 'preact/hooks';
 import { contract, general, unwrap } from '../../../../client/index.js';
-import { ConfirmButton } from '../../../components/confirm.js';
 import { CustomerForm } from './customer-form.js';
 import { ExportButton } from '../../../components/csv.js';
 import { Button, Dialog, Empty, ErrorMessage, Link, Loading, Notice, Pager } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
 import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
-import { here, navigate } from '../../../lib/router.js';
+import { here } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { InvoiceTable } from '../documents/tables.js';
-import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+import { DeleteRecordButton, RecordHeader, RecordUnavailable } from '../../../components/record.js';
 
 const CUSTOMERS = { to: '/customers', name: 'Customers' };
 
@@ -111,20 +110,18 @@ export default function Customer({ params }: ScreenProps) {
           </Button>
         ) : null}
         {can('deleteCustomer') ? (
-          <ConfirmButton
+          <DeleteRecordButton
+            list={CUSTOMERS}
             label="Delete"
-            title={`Delete ${customer.name}?`}
             confirmLabel="Delete customer"
-            onConfirm={async () => {
-              await unwrap(api.value.general.customers.deleteCustomer({ params: { id } }));
-              navigate('/customers');
-            }}
+            title={`Delete ${customer.name}?`}
+            remove={() => unwrap(api.value.general.customers.deleteCustomer({ params: { id } }))}
           >
             <p>
               The customer and their contact details are removed. A customer with invoices or a loyalty
               membership cannot be deleted.
             </p>
-          </ConfirmButton>
+          </DeleteRecordButton>
         ) : null}
       </RecordHeader>
       {saved ? <Notice kind="success">Changes saved.</Notice> : null}

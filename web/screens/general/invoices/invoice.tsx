@@ -3,17 +3,22 @@ import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
 import { PaymentDialog, PaymentsSection } from '../../../components/payment-form.js';
-import { Badge, Button, ErrorMessage, Link, Notice } from '../../../components/ui.js';
+import { Button, Link } from '../../../components/ui.js';
 import { date, dateTime, money } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
 import { invoiceStatus } from '../../../lib/messages.js';
 import { decimalText } from '../../../lib/lines.js';
-import { navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
+import { useNotice } from '../../../components/outcome.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
 import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
-import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+import {
+  DeleteRecordButton,
+  RecordHeader,
+  RecordStatus,
+  RecordUnavailable,
+} from '../../../components/record.js';
 
 const INVOICES = { to: '/invoices', name: 'Invoices' };
 
@@ -43,7 +48,7 @@ export default function Invoice({ params }: ScreenProps) {
   const [sending, setSending] = useState(false);
   const [issuing, setIssuing] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { notice, setNotice, opens } = useNotice();
   const [editing, setEditing] = useState(false);
 
   if (load.error || !load.data) {
@@ -104,14 +109,7 @@ export default function Invoice({ params }: ScreenProps) {
     <>
       <RecordHeader list={INVOICES} title={`Invoice ${invoice.number}`}>
         {invoice.status === 'draft' && can('updateInvoice') ? (
-          <Button
-            onClick={() => {
-              setNotice(null);
-              setEditing(true);
-            }}
-          >
-            Edit draft
-          </Button>
+          <Button onClick={opens(setEditing)}>Edit draft</Button>
         ) : null}
         {invoice.status === 'draft' && can('issueInvoice') ? (
           <Button kind="primary" busy={issuing} onClick={issue}>
@@ -138,13 +136,7 @@ export default function Invoice({ params }: ScreenProps) {
           />
         ) : null}
         {open && can('createPayment') ? (
-          <Button
-            kind="primary"
-            onClick={() => {
-              setNotice(null);
-              setPaying(true);
-            }}
-          >
+          <Button kind="primary" onClick={opens(setPaying)}>
             Record payment
           </Button>
         ) : null}
@@ -167,21 +159,17 @@ export default function Invoice({ params }: ScreenProps) {
           </ConfirmButton>
         ) : null}
         {invoice.status === 'draft' && can('deleteInvoice') ? (
-          <ConfirmButton
+          <DeleteRecordButton
+            list={INVOICES}
             label="Delete draft"
             title={`Delete draft ${invoice.number}?`}
-            confirmLabel="Delete draft"
-            onConfirm={async () => {
-              await unwrap(api.value.general.invoices.deleteInvoice({ params: { id } }));
-              navigate('/invoices');
-            }}
+            remove={() => unwrap(api.value.general.invoices.deleteInvoice({ params: { id } }))}
           >
             <p>The draft is removed; its number stays recorded as deleted.</p>
-          </ConfirmButton>
+          </DeleteRecordButton>
         ) : null}
       </RecordHeader>
-      <p class="status-line">
-        <Badge value={shown.key} />{' '}
+      <RecordStatus status={shown.key} error={actionError} notice={notice}>
         {shown.key === 'partially_paid' || (invoice.status === 'overdue' && invoice.amount_paid > 0)
           ? `${shown.label}: ${money(invoice.amount_due, invoice.currency)} of ${money(invoice.total, invoice.currency)} still due${invoice.status === 'overdue' ? `; it was due on ${date(invoice.due_date)}` : ` on ${date(invoice.due_date)}`}.`
           : invoice.status === 'draft'
@@ -193,9 +181,7 @@ export default function Invoice({ params }: ScreenProps) {
                 : invoice.status === 'paid'
                   ? `Paid in full on ${dateTime(invoice.paid_at)}.`
                   : `Voided on ${dateTime(invoice.voided_at)}.`}
-      </p>
-      <ErrorMessage message={actionError} />
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      </RecordStatus>
       <section class="panel" aria-labelledby="invoice-details">
         <h2 id="invoice-details">Details</h2>
         <dl class="facts">

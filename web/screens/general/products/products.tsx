@@ -1,10 +1,9 @@
-import { useState } from 'preact/hooks';
 import { contract, general, unwrap } from '../../../../client/index.js';
-import { ConfirmButton } from '../../../components/confirm.js';
 import { ImportButton } from '../../../components/csv-import.js';
+import { EditDialog, rowActions, useEditing } from '../../../components/edit-dialog.js';
 import { DialogForm } from '../../../components/form-dialog.js';
 import { Filters, ListPage } from '../../../components/list-page.js';
-import { Button, Dialog, Field, Loading, Select, TextArea, type Column } from '../../../components/ui.js';
+import { Field, Loading, Select, TextArea, type Column } from '../../../components/ui.js';
 import { conflictOn } from '../../../lib/refusals.js';
 import { currencyOptions, useBaseCurrency } from '../../../lib/currencies.js';
 import { date, money, number } from '../../../lib/format.js';
@@ -113,8 +112,7 @@ export default function Products() {
   const search = query.get('search') || undefined;
   const [searchText, setSearchText] = useQueryText('search');
   const base = useBaseCurrency();
-  const [editing, setEditing] = useState<general.Product | 'new' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const state = useEditing<general.Product>();
 
   const filters = { sort: apiSort(sort), search };
   const list = usePagedList(
@@ -123,47 +121,29 @@ export default function Products() {
     (answer) => ({ rows: answer.data, total: answer.pagination.total }),
     [sort, search],
   );
-  const canEdit = can('updateProduct');
-  const canDelete = can('deleteProduct');
-
   const columns: Column<general.Product>[] = [
     { label: 'Name', sort: 'name', render: (p) => p.name },
     { label: 'SKU', sort: 'sku', render: (p) => <code>{p.sku}</code> },
     { label: 'Unit price', sort: 'price', numeric: true, render: (p) => money(p.price, p.currency) },
     { label: 'In stock', numeric: true, render: (p) => number(p.stock) },
     { label: 'Added', sort: 'created_at', render: (p) => date(p.created_at) },
-  ];
-  if (canEdit || canDelete) {
-    columns.push({
-      label: 'Actions',
-      render: (p) => (
-        <div class="row-actions">
-          {canEdit ? (
-            <Button aria-label={`Edit ${p.name}`} onClick={() => setEditing(p)}>
-              Edit
-            </Button>
-          ) : null}
-          {canDelete ? (
-            <ConfirmButton
-              label="Delete"
-              title={`Delete ${p.name}?`}
-              confirmLabel="Delete product"
-              onConfirm={async () => {
-                await unwrap(api.value.general.products.deleteProduct({ params: { id: p.id } }));
-                setNotice(`${p.name} was deleted.`);
-                list.reload();
-              }}
-            >
+    ...rowActions(state, {
+      edit: can('updateProduct'),
+      remove: can('deleteProduct')
+        ? {
+            label: 'Delete product',
+            words: (p) => (
               <p>
                 Invoices and quotes that list {p.name} keep their own description and price. The SKU{' '}
                 <code>{p.sku}</code> becomes free again.
               </p>
-            </ConfirmButton>
-          ) : null}
-        </div>
-      ),
-    });
-  }
+            ),
+            send: (p) => unwrap(api.value.general.products.deleteProduct({ params: { id: p.id } })),
+            reload: list.reload,
+          }
+        : undefined,
+    }),
+  ];
 
   return (
     <>
@@ -174,12 +154,12 @@ export default function Products() {
           <ImportButton
             kind="products"
             onImported={() => {
-              setNotice(null);
+              state.setNotice(null);
               list.reload();
             }}
           />
         }
-        create={{ operation: 'createProduct', label: 'New product', onClick: () => setEditing('new') }}
+        create={{ operation: 'createProduct', label: 'New product', onClick: () => state.setEditing('new') }}
         filters={
           <Filters label="Filter products">
             <Field
@@ -192,7 +172,7 @@ export default function Products() {
             />
           </Filters>
         }
-        notice={notice}
+        notice={state.notice}
         list={list}
         filtered={{
           active: !!search,
@@ -208,27 +188,22 @@ export default function Products() {
         }}
         table={{ caption: 'Products', columns, rowKey: (p) => p.id, sort }}
       />
-      <Dialog
-        title={editing === 'new' ? 'New product' : editing ? `Edit ${editing.name}` : 'Product'}
-        open={editing !== null}
-        onClose={() => setEditing(null)}
-      >
-        {base.loaded ? (
-          <ProductForm
-            key={editing === 'new' ? 'new' : editing?.id}
-            product={editing === 'new' || editing === null ? undefined : editing}
-            baseCurrency={base.currency}
-            onCancel={() => setEditing(null)}
-            onSaved={(product) => {
-              setNotice(editing === 'new' ? `${product.name} was added.` : `${product.name} was saved.`);
-              setEditing(null);
-              list.reload();
-            }}
-          />
-        ) : (
-          <Loading />
-        )}
-      </Dialog>
+      <EditDialog
+        state={state}
+        addTitle="New product"
+        form={(product) =>
+          base.loaded ? (
+            <ProductForm
+              product={product}
+              baseCurrency={base.currency}
+              onCancel={state.close}
+              onSaved={(saved) => state.saved(saved.name, list.reload)}
+            />
+          ) : (
+            <Loading />
+          )
+        }
+      />
     </>
   );
 }

@@ -3,15 +3,20 @@ import { useState } from 'preact/hooks';
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
-import { Badge, Button, ErrorMessage, Link, Notice } from '../../../components/ui.js';
+import { Button, Link } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
-import { navigate } from '../../../lib/router.js';
 import { allowed, api, can } from '../../../lib/session.js';
+import { useNotice } from '../../../components/outcome.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
 import { DocumentForm, VALID_UNTIL_HINT } from '../documents/form.js';
-import { RecordHeader, RecordUnavailable } from '../../../components/record.js';
+import {
+  DeleteRecordButton,
+  RecordHeader,
+  RecordStatus,
+  RecordUnavailable,
+} from '../../../components/record.js';
 
 const QUOTES = { to: '/quotes', name: 'Quotes' };
 
@@ -55,7 +60,7 @@ export default function Quote({ params }: ScreenProps) {
   const [current, setCurrent] = useState<general.Quote | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<ComponentChildren>(null);
+  const { notice, setNotice, opens } = useNotice<ComponentChildren>();
   const [editing, setEditing] = useState(false);
   const [sending, setSending] = useState(false);
 
@@ -187,31 +192,22 @@ export default function Quote({ params }: ScreenProps) {
   }
   if (quote.status === 'draft' && can('updateQuote')) {
     actions.push(
-      <Button
-        key="edit"
-        onClick={() => {
-          setNotice(null);
-          setEditing(true);
-        }}
-      >
+      <Button key="edit" onClick={opens(setEditing)}>
         Edit draft
       </Button>,
     );
   }
   if (quote.status === 'draft' && can('deleteQuote')) {
     actions.push(
-      <ConfirmButton
+      <DeleteRecordButton
         key="delete"
+        list={QUOTES}
         label="Delete draft"
         title={`Delete draft ${quote.number}?`}
-        confirmLabel="Delete draft"
-        onConfirm={async () => {
-          await unwrap(quotes.deleteQuote({ params: { id } }));
-          navigate('/quotes');
-        }}
+        remove={() => unwrap(quotes.deleteQuote({ params: { id } }))}
       >
         <p>The draft is removed; its number stays used.</p>
-      </ConfirmButton>,
+      </DeleteRecordButton>,
     );
   }
 
@@ -231,11 +227,9 @@ export default function Quote({ params }: ScreenProps) {
       <RecordHeader list={QUOTES} title={`Quote ${quote.number}`}>
         {actions}
       </RecordHeader>
-      <p class="status-line">
-        <Badge value={quote.status} /> {statusText(quote)}
-      </p>
-      <ErrorMessage message={actionError} />
-      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      <RecordStatus status={quote.status} error={actionError} notice={notice}>
+        {statusText(quote)}
+      </RecordStatus>
       <section class="panel" aria-labelledby="quote-details">
         <h2 id="quote-details">Details</h2>
         <dl class="facts">
