@@ -50,13 +50,15 @@ export function QuoteTable(props: { caption: string; rows: general.Quote[]; sort
   return <Table {...props} columns={columns} rowKey={(q) => q.id} />;
 }
 
-/** The lines of an invoice or quote as they were priced, and its totals (plus `extra` rows: paid, due). */
+/** The lines of an invoice, quote or credit note as they were priced, and its totals (plus `extra` rows: paid, due). */
 export function DocumentLines(props: {
   document: Pick<general.Invoice, 'items' | 'currency' | 'subtotal' | 'tax' | 'total'>;
   extra?: { label: string; value: number; strong?: boolean }[];
 }) {
   const { document: d } = props;
   const anyTax = d.items.some((item) => item.tax_rate !== 0);
+  // As on the PDF: a Discount column only when some line has one (docs/decisions.md D240).
+  const anyDiscount = d.items.some((item) => item.discount_percent !== 0);
   return (
     <>
       <ScrollRegion label={'Lines'}>
@@ -71,6 +73,11 @@ export function DocumentLines(props: {
               <th scope="col" class="numeric">
                 Unit price
               </th>
+              {anyDiscount ? (
+                <th scope="col" class="numeric">
+                  Discount
+                </th>
+              ) : null}
               {anyTax ? (
                 <>
                   <th scope="col" class="numeric">
@@ -92,6 +99,11 @@ export function DocumentLines(props: {
                 <td>{item.description}</td>
                 <td class="numeric">{item.quantity}</td>
                 <td class="numeric">{money(item.unit_price, d.currency)}</td>
+                {anyDiscount ? (
+                  <td class="numeric" data-discount="">
+                    {item.discount_percent === 0 ? '—' : `${item.discount_percent}%`}
+                  </td>
+                ) : null}
                 {anyTax ? (
                   <>
                     <td class="numeric">{item.tax_rate}%</td>
