@@ -88,6 +88,19 @@ export const SCREENS: Screen[] = [
     load: () => import('./screens/general/invoices/invoice.js'),
   },
   {
+    path: '/credit-notes',
+    title: 'Credit notes',
+    permission: 'sales.read',
+    load: () => import('./screens/general/credit-notes/credit-notes.js'),
+    nav: { group: 'Sales', label: 'Credit notes' },
+  },
+  {
+    path: '/credit-notes/:id',
+    title: 'Credit note',
+    permission: 'sales.read',
+    load: () => import('./screens/general/credit-notes/credit-note.js'),
+  },
+  {
     path: '/quotes',
     title: 'Quotes',
     permission: 'sales.read',
