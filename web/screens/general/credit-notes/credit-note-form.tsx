@@ -3,7 +3,7 @@ import { general, unwrap } from '../../../../client/index.js';
 import { DialogForm } from '../../../components/form-dialog.js';
 import { TotalsPanel } from '../../../components/line-editor.js';
 import { Dialog, Field, Select, TextArea } from '../../../components/ui.js';
-import { money } from '../../../lib/format.js';
+import { minorMoney, money } from '../../../lib/format.js';
 import { useDraft, useForm } from '../../../lib/forms.js';
 import { amountAdvice, documentTotals, priceMinor, showMinor } from '../../../lib/lines.js';
 import { api } from '../../../lib/session.js';
@@ -74,7 +74,7 @@ function CreditNoteForm(props: {
     minorOf(text, currency),
   );
   const placed = parts.reduce<bigint | null>((sum, p) => (sum === null || p === null ? null : sum + p), 0n);
-  const show = (minor: bigint | null) => showMinor(minor, currency, money);
+  const show = (minor: bigint | null) => showMinor(minor, currency, minorMoney);
   const refund = minorOf(draft.refund_amount, currency);
 
   const submit = () => {
