@@ -143,6 +143,9 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   getCreditNotePdf: 'sales.read',
   sendCreditNote: 'sales.write',
   voidCreditNote: 'sales.write',
+  // general.statements
+  getCustomerStatement: 'sales.read',
+  getCustomerStatementPdf: 'sales.read',
   // hr.departments
   listDepartments: 'hr.read',
   createDepartment: 'hr.write',

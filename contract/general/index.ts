@@ -4,6 +4,7 @@ import { customersContract } from './customers.js';
 import { invoicesContract } from './invoices.js';
 import { productsContract } from './products.js';
 import { quotesContract } from './quotes.js';
+import { statementsContract } from './statements.js';
 
 const c = initContract();
 
@@ -18,12 +19,14 @@ export const generalContract: {
   invoices: typeof invoicesContract;
   quotes: typeof quotesContract;
   creditNotes: typeof creditNotesContract;
+  statements: typeof statementsContract;
 } = c.router({
   customers: customersContract,
   products: productsContract,
   invoices: invoicesContract,
   quotes: quotesContract,
   creditNotes: creditNotesContract,
+  statements: statementsContract,
 });
 
 export * from './credit-notes.js';
@@ -31,3 +34,4 @@ export * from './customers.js';
 export * from './invoices.js';
 export * from './products.js';
 export * from './quotes.js';
+export * from './statements.js';

@@ -8,6 +8,7 @@ import * as customers from './customers/service.js';
 import * as invoices from './invoices/service.js';
 import * as products from './products/service.js';
 import * as quotes from './quotes/service.js';
+import * as statements from './statements/service.js';
 
 const s = initServer();
 
@@ -82,6 +83,12 @@ export const generalRoutes = (deps: Deps) => {
         ok({ data: await creditNotes.sendCreditNote(ctx(req), params.id, body) }),
       voidCreditNote: async ({ params, req }) =>
         ok({ data: await creditNotes.voidCreditNote(ctx(req), params.id) }),
+    },
+    statements: {
+      getCustomerStatement: async ({ params, query, req }) =>
+        ok({ data: await statements.customerStatement(ctx(req), params.id, query) }),
+      getCustomerStatementPdf: async ({ params, query, req, res }) =>
+        pdf(res, await statements.customerStatementPdf(ctx(req), params.id, query)),
     },
   });
 };

@@ -16,7 +16,7 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { customers, products, invoices, quotes, creditNotes } = contract.general;
+const { customers, products, invoices, quotes, creditNotes, statements } = contract.general;
 
 /** A list that another business filtered by this business's ids: answered, and empty. */
 const emptyPage = (answer: Answer) => {
@@ -165,6 +165,15 @@ describeRouteSecurity({
     })),
     route(creditNotes.voidCreditNote, async (t) => ({
       params: { id: (await creditNoteOf(t)).id },
+    })),
+
+    route(statements.getCustomerStatement, async (t) => ({
+      params: { id: (await creditNoteOf(t)).customer_id },
+      query: {},
+    })),
+    route(statements.getCustomerStatementPdf, async (t) => ({
+      params: { id: (await creditNoteOf(t)).customer_id },
+      query: {},
     })),
   ],
 });

@@ -364,6 +364,8 @@ const READ_NOUNS: Readonly<Record<string, string>> = {
   getInvoicePdf: 'the PDF of {resource}',
   getQuotePdf: 'the PDF of {resource}',
   getCreditNotePdf: 'the PDF of {resource}',
+  getCustomerStatement: 'the statement of {resource}',
+  getCustomerStatementPdf: 'the statement PDF of {resource}',
   getStats: 'the loyalty statistics',
   getStatsAlias: 'the loyalty statistics',
   listEmployeesAlias: 'the employees',

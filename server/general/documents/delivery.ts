@@ -9,7 +9,13 @@ import { today } from '../../platform/calendar.js';
 import * as customers from '../customers/queries.js';
 import { formatMoney } from './format.js';
 import { renderOffThread } from './render.js';
-import { pdfFileName, type DocumentIssuer, type DocumentRecipient, type PdfSource } from './pdf.js';
+import {
+  pdfFileName,
+  type DocumentIssuer,
+  type DocumentRecipient,
+  type DocumentSource,
+  type PdfSource,
+} from './pdf.js';
 
 /**
  * What customers receive (docs/decisions.md D146, D150): the document as a PDF, and the mail that carries it
@@ -70,15 +76,15 @@ export async function customerOf(ctx: Ctx, customerId: string): Promise<Customer
 export const noRecipient = () =>
   invalid('to', 'The customer has no email address: send `to`, or add an email to the customer');
 
-const KIND_NAMES: Record<PdfSource['kind'], string> = {
+const KIND_NAMES: Record<DocumentSource['kind'], string> = {
   invoice: 'Invoice',
   quote: 'Quote',
   credit_note: 'Credit note',
 };
-const kindName = (source: PdfSource) => KIND_NAMES[source.kind];
+const kindName = (source: DocumentSource) => KIND_NAMES[source.kind];
 
 /** The sentence that says what the document asks of the customer. */
-function summaryOf(source: PdfSource): string {
+function summaryOf(source: DocumentSource): string {
   const doc = source.document;
   if (source.kind === 'quote') {
     return (
@@ -106,7 +112,7 @@ function summaryOf(source: PdfSource): string {
  */
 export async function mailDocument(
   ctx: TxCtx,
-  source: PdfSource,
+  source: DocumentSource,
   customer: CustomerRow,
   input: SendDocumentBody & { to: string },
 ): Promise<void> {

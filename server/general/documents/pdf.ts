@@ -6,10 +6,11 @@ import type { AddressSchema } from '../../../contract/general/customers.js';
 import type { CreditNote } from '../../../contract/general/credit-notes.js';
 import type { Invoice } from '../../../contract/general/invoices.js';
 import type { Quote } from '../../../contract/general/quotes.js';
+import type { Statement } from '../../../contract/general/statements.js';
 import { formatMoney } from './format.js';
 
 /**
- * Invoices, quotes and credit notes as A4 PDFs. Every page carries a running header (issuer, kind and number) and
+ * Invoices, quotes, credit notes and customer statements as A4 PDFs. Every page carries a running header (issuer, kind and number) and
  * the table's column header, so a page read on its own still says what it belongs to; rows are
  * never split across pages, and page numbers ("Page N of M") are written once the page count is
  * known. Text is set in DejaVu Sans, embedded, so any Latin, Greek or Cyrillic name prints as
@@ -32,10 +33,13 @@ export interface DocumentRecipient {
   address: Address | null;
 }
 
-export type PdfSource =
+/** A document the customer is sent (mailed with its PDF). */
+export type DocumentSource =
   | { kind: 'invoice'; document: Invoice }
   | { kind: 'quote'; document: Quote }
   | { kind: 'credit_note'; document: CreditNote };
+
+export type PdfSource = DocumentSource | { kind: 'statement'; document: Statement };
 
 /** The document as a PDF (A4). */
 export async function renderPdf(
@@ -47,7 +51,7 @@ export async function renderPdf(
   const { doc, pen } = openDocument(await loadPdfKit(), view, issuer);
   const bytes = collect(doc);
   drawFirstPageHeader(pen, issuer, recipient);
-  for (const item of view.items) drawRow(pen, item);
+  for (const row of view.table.rows) drawRow(pen, row);
   drawTotals(pen);
   if (view.notes) drawNote(pen, view.kind === 'credit_note' ? 'Reason' : 'Notes', view.notes);
   if (view.kind === 'invoice' && issuer.payment_instructions) {
@@ -60,12 +64,15 @@ export async function renderPdf(
 
 /** The file name a PDF is served and attached under, e.g. `INV-000001.pdf`. */
 export function pdfFileName(source: PdfSource): string {
+  if (source.kind === 'statement') {
+    return `statement-${source.document.start_date}-${source.document.end_date}.pdf`;
+  }
   // The name goes into Content-Disposition headers and mail attachments: keep it to safe characters.
   return `${source.document.number.replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
 }
 
 // ---------------------------------------------------------------------------------------------
-// What is printed, the same shape for invoices and quotes
+// What is printed, the same shape for every kind
 
 interface TotalLine {
   label: string;
@@ -77,14 +84,15 @@ type Item = Invoice['items'][number];
 
 interface DocumentView {
   kind: PdfSource['kind'];
-  title: 'INVOICE' | 'QUOTE' | 'CREDIT NOTE';
+  title: 'INVOICE' | 'QUOTE' | 'CREDIT NOTE' | 'STATEMENT';
   number: string;
   currency: string;
-  status: string;
+  /** Printed under the dates; a statement has none. */
+  status: string | null;
   /** The word across every page (and beside the number) of a document that is not a live one. */
   mark: 'DRAFT' | 'VOID' | 'PAID' | null;
   dates: Array<[label: string, value: string]>;
-  items: Item[];
+  table: Table;
   totals: TotalLine[];
   notes: string | null;
   updatedAt: string;
@@ -97,15 +105,61 @@ const INVOICE_MARKS: Partial<Record<Invoice['status'], DocumentView['mark']>> = 
 };
 
 function viewOf(source: PdfSource): DocumentView {
-  if (source.kind === 'invoice') return invoiceView(source.document);
-  return source.kind === 'quote' ? quoteView(source.document) : creditNoteView(source.document);
+  switch (source.kind) {
+    case 'invoice':
+      return invoiceView(source.document);
+    case 'quote':
+      return quoteView(source.document);
+    case 'credit_note':
+      return creditNoteView(source.document);
+    case 'statement':
+      return statementView(source.document);
+  }
 }
 
 const TITLE_WORDS: Record<DocumentView['title'], string> = {
   INVOICE: 'Invoice',
   QUOTE: 'Quote',
   'CREDIT NOTE': 'Credit note',
+  STATEMENT: 'Statement',
 };
+
+/**
+ * A statement: the opening balance as its first row, then each line with its change and the running
+ * balance; customer credit applied names its amount in words, since it changes nothing.
+ */
+function statementView(statement: Statement): DocumentView {
+  const money = (amount: number) => formatMoney(amount, statement.currency);
+  const rows = [
+    [statement.start_date, 'Opening balance', '', money(statement.opening_balance)],
+    ...statement.lines.map((line) =>
+      line.type === 'credit_applied'
+        ? [line.date, `${line.description}: ${money(line.amount)} of credit`, '', money(line.balance)]
+        : [line.date, line.description, money(line.change), money(line.balance)],
+    ),
+  ];
+  return {
+    kind: 'statement',
+    title: 'STATEMENT',
+    number: `${statement.start_date} to ${statement.end_date}`,
+    currency: statement.currency,
+    status: null,
+    mark: null,
+    dates: [
+      ['From', statement.start_date],
+      ['To', statement.end_date],
+      ['Currency', statement.currency],
+    ],
+    table: tableOf(STATEMENT_COLUMNS, rows),
+    totals: [
+      { label: 'Opening balance', amount: statement.opening_balance, strong: false },
+      { label: 'Closing balance', amount: statement.closing_balance, strong: true },
+    ],
+    notes: null,
+    // Dated from its range, so the same statement renders the same bytes.
+    updatedAt: `${statement.end_date}T00:00:00.000Z`,
+  };
+}
 
 /** A credit note: the invoice it credits among its dates, and where its money goes under its total. */
 function creditNoteView(note: CreditNote): DocumentView {
@@ -125,7 +179,7 @@ function creditNoteView(note: CreditNote): DocumentView {
       ['Issue date', note.issue_date],
       ['Invoice', note.invoice_number],
     ],
-    items: note.items,
+    table: itemTable(note.items, note.currency),
     totals: [
       { label: 'Subtotal', amount: note.subtotal, strong: false },
       { label: 'Tax', amount: note.tax, strong: false },
@@ -149,7 +203,7 @@ function invoiceView(invoice: Invoice): DocumentView {
     status: invoice.status,
     mark: INVOICE_MARKS[invoice.status] ?? null,
     dates,
-    items: invoice.items,
+    table: itemTable(invoice.items, invoice.currency),
     totals: [
       { label: 'Subtotal', amount: invoice.subtotal, strong: false },
       { label: 'Tax', amount: invoice.tax, strong: false },
@@ -178,7 +232,7 @@ function quoteView(quote: Quote): DocumentView {
       ['Date', quote.created_at.slice(0, 10)],
       ['Valid until', quote.valid_until],
     ],
-    items: quote.items,
+    table: itemTable(quote.items, quote.currency),
     totals: [
       { label: 'Subtotal', amount: quote.subtotal, strong: false },
       { label: 'Tax', amount: quote.tax, strong: false },
@@ -324,10 +378,44 @@ interface Column {
   x: number;
   width: number;
   align: 'left' | 'right';
-  cell: (item: Item, currency: string) => string;
+  /** The one column whose text wraps (the others shrink to fit). */
+  wraps: boolean;
 }
 
-const DISCOUNT_COLUMN: Omit<Column, 'x'> = {
+/** A table as printed: its placed columns and each row's cells in their order. */
+interface Table {
+  columns: Column[];
+  rows: string[][];
+}
+
+type ColumnSpec = Omit<Column, 'x' | 'width' | 'wraps'> & {
+  /** Absent on the wrapping column, which takes the width the others leave. */
+  width?: number;
+};
+
+/** Columns placed left to right, the one without a width taking what the others leave. */
+function tableOf(specs: ColumnSpec[], rows: string[][]): Table {
+  const fixed = specs.reduce((sum, c) => sum + (c.width ?? 0), 0);
+  let x = MARGIN;
+  const columns = specs.map((spec) => {
+    const width = spec.width ?? CONTENT_WIDTH - fixed;
+    const column = { label: spec.label, align: spec.align, x, width, wraps: spec.width === undefined };
+    x += width;
+    return column;
+  });
+  return { columns, rows };
+}
+
+const STATEMENT_COLUMNS: ColumnSpec[] = [
+  { label: 'Date', width: 70, align: 'left' },
+  { label: 'Description', align: 'left' },
+  { label: 'Amount', width: 100, align: 'right' },
+  { label: 'Balance', width: 100, align: 'right' },
+];
+
+type ItemColumn = ColumnSpec & { cell: (item: Item, currency: string) => string };
+
+const DISCOUNT_COLUMN: ItemColumn = {
   label: 'Discount',
   width: 56,
   align: 'right',
@@ -335,30 +423,22 @@ const DISCOUNT_COLUMN: Omit<Column, 'x'> = {
 };
 
 /**
- * The table's columns: description takes what the numeric ones leave; a discount column only when some
- * line has a discount, so a document without any reads as it always did.
+ * A document's lines: description takes what the numeric columns leave; a discount column only when
+ * some line has a discount, so a document without any reads as it always did.
  */
-function columnsFor(items: readonly Item[]): { description: Column; numeric: Column[] } {
-  const numeric: Array<Omit<Column, 'x'>> = [
+function itemTable(items: readonly Item[], currency: string): Table {
+  const specs: ItemColumn[] = [
+    { label: 'Description', align: 'left', cell: (i) => i.description },
     { label: 'Qty', width: 50, align: 'right', cell: (i) => quantityFormat.format(i.quantity) },
     { label: 'Unit price', width: 92, align: 'right', cell: (i, c) => formatMoney(i.unit_price, c) },
     ...(items.some((i) => i.discount_percent > 0) ? [DISCOUNT_COLUMN] : []),
     { label: 'Tax', width: 50, align: 'right', cell: (i) => `${rateFormat.format(i.tax_rate)}%` },
     { label: 'Amount', width: 100, align: 'right', cell: (i, c) => formatMoney(i.total, c) },
   ];
-  const description: Omit<Column, 'x'> = {
-    label: 'Description',
-    width: CONTENT_WIDTH - numeric.reduce((sum, c) => sum + c.width, 0),
-    align: 'left',
-    cell: (i) => i.description,
-  };
-  let x = MARGIN;
-  const [placed, ...rest] = [description, ...numeric].map((column) => {
-    const at = { ...column, x };
-    x += column.width;
-    return at;
-  });
-  return { description: placed!, numeric: rest };
+  return tableOf(
+    specs,
+    items.map((item) => specs.map((spec) => spec.cell(item, currency))),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,7 +466,6 @@ const LABEL: Style = { face: 'bold', size: 8, color: MUTED };
 interface Pen {
   doc: PDFKit.PDFDocument;
   view: DocumentView;
-  columns: ReturnType<typeof columnsFor>;
   issuerName: string;
   style: Style;
   y: number;
@@ -422,7 +501,6 @@ function openDocument(
   const pen: Pen = {
     doc,
     view,
-    columns: columnsFor(view.items),
     issuerName: issuer.name,
     style: BODY,
     y: BODY_TOP,
@@ -582,8 +660,7 @@ function drawRunningHeader(pen: Pen): void {
 function drawColumnHeader(pen: Pen, y: number): void {
   pen.doc.rect(MARGIN, y, CONTENT_WIDTH, COLUMN_HEADER_HEIGHT).fill(HEADER_FILL);
   const textY = y + 5;
-  const { description, numeric } = pen.columns;
-  for (const column of [description, ...numeric]) {
+  for (const column of pen.view.table.columns) {
     if (column.align === 'left') textAt(pen, column.label, column.x + CELL_PADDING, textY, LABEL);
     else textRight(pen, column.label, column.x + column.width - CELL_PADDING, textY, LABEL);
   }
@@ -624,7 +701,8 @@ function drawFacts(pen: Pen): number {
     textRight(pen, value, RIGHT, y, BODY);
     y += 13;
   }
-  textAt(pen, 'Status', labelX, y, SMALL_MUTED);
+  if (view.status !== null) textAt(pen, 'Status', labelX, y, SMALL_MUTED);
+  if (view.status === null) return y;
   const alert = view.mark === 'DRAFT' || view.mark === 'VOID' || view.status === 'overdue';
   textRight(pen, view.status.toUpperCase(), RIGHT, y, { ...BODY_BOLD, color: alert ? ALERT : INK });
   return y + 13;
@@ -642,27 +720,33 @@ function drawRecipient(pen: Pen, recipient: DocumentRecipient, top: number): num
   return y;
 }
 
-function drawRow(pen: Pen, item: Item): void {
+function drawRow(pen: Pen, cells: readonly string[]): void {
   const { doc, view } = pen;
   use(pen, BODY);
-  const { description, numeric } = pen.columns;
-  const textWidth = description.width - 2 * CELL_PADDING;
+  const { columns } = view.table;
+  const wrapping = columns.findIndex((column) => column.wraps);
+  const wrapped = columns[wrapping];
+  const textWidth = (wrapped?.width ?? 0) - 2 * CELL_PADDING;
   const height =
-    Math.max(heightOf(pen, item.description, textWidth), doc.currentLineHeight(true)) + 2 * ROW_PADDING;
+    Math.max(wrapped ? heightOf(pen, cells[wrapping] ?? '', textWidth) : 0, doc.currentLineHeight(true)) +
+    2 * ROW_PADDING;
   reserve(pen, height);
   const textY = pen.y + ROW_PADDING;
-  paragraph(pen, item.description, description.x + CELL_PADDING, textY, textWidth, BODY);
-  for (const column of numeric) {
-    const text = column.cell(item, view.currency);
-    textRight(
-      pen,
-      text,
-      column.x + column.width - CELL_PADDING,
-      textY,
-      BODY,
-      column.width - 2 * CELL_PADDING,
-    );
-  }
+  columns.forEach((column, index) => {
+    const text = cells[index] ?? '';
+    if (column.wraps) paragraph(pen, text, column.x + CELL_PADDING, textY, textWidth, BODY);
+    else if (column.align === 'left') textAt(pen, text, column.x + CELL_PADDING, textY, BODY);
+    else {
+      textRight(
+        pen,
+        text,
+        column.x + column.width - CELL_PADDING,
+        textY,
+        BODY,
+        column.width - 2 * CELL_PADDING,
+      );
+    }
+  });
   pen.y += height;
   rule(pen, pen.y);
 }
