@@ -62,6 +62,12 @@ export const SCREENS: Screen[] = [
     load: () => import('./screens/general/customers/customer.js'),
   },
   {
+    path: '/customers/:id/statement',
+    title: 'Statement',
+    permission: 'sales.read',
+    load: () => import('./screens/general/customers/statement.js'),
+  },
+  {
     path: '/products',
     title: 'Products',
     permission: 'sales.read',

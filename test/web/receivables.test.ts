@@ -327,3 +327,65 @@ describe('credit notes', () => {
     await app.close();
   });
 });
+
+describe("a customer's statement", () => {
+  it('shows the credit balance and a statement with a running balance, its PDF, and a refused range beside the filter', async () => {
+    const owner = await registerBusiness(server(), 'Statements Ltd');
+    const customer = await createCustomer(owner.client, { name: 'Alan Turing' });
+    const invoice = await issuedInvoice(owner.client, { customer_id: customer.id });
+    await unwrap(
+      owner.client.general.invoices.createPayment({
+        params: { id: invoice.id },
+        body: { amount: 30, payment_method: 'cash' },
+      }),
+    );
+    const note = await createCreditNote(owner.client, {
+      invoice_id: invoice.id,
+      amount: 25,
+      credit_amount: 10,
+      customer_credit_amount: 15,
+    });
+    const app = await open(owner, `/customers/${customer.id}`);
+    const { page } = app;
+    await page.getByRole('heading', { name: 'Alan Turing' }).waitFor();
+    await expect.poll(() => page.locator('[data-credit-balance]').textContent()).toBe(await inPage(page, 15));
+    await page.getByRole('link', { name: 'Statement', exact: true }).click();
+    await page.getByRole('heading', { name: 'Statement of Alan Turing' }).waitFor();
+    // 100 invoiced, 30 paid, 25 credited: 45 owed at the close.
+    expect(await page.locator('[data-opening]').textContent()).toBe(await inPage(page, 0));
+    expect(await page.locator('[data-closing]').textContent()).toBe(await inPage(page, 45));
+    const rows = page.locator('main table tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.nth(0).textContent()).toContain(invoice.number);
+    expect(await rows.nth(2).textContent()).toContain(note.number);
+    expect(await rows.nth(2).locator('td').last().textContent()).toBe(await inPage(page, 45));
+    await expectAccessible(page, 'customer statement');
+    await screenshot(page, 'receivables-statement');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download PDF' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.pdf$/);
+    expect((await readFile(await download.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // An end before the start: the service's refusal, with the filter still there to put it right.
+    const filter = page.getByRole('search', { name: 'Statement days and currency' });
+    await filter.getByLabel('From').fill('2026-11-20');
+    await filter.getByLabel('To').fill('2026-11-10');
+    await filter.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('.error, [role="alert"]').first().waitFor();
+    expect(new URL(page.url()).searchParams.get('end_date')).toBe('2026-11-10');
+    await filter.getByLabel('To').waitFor();
+    expectClean(app, [422]);
+    await app.close();
+
+    const narrow = await open(owner, `/customers/${customer.id}/statement`, NARROW);
+    await narrow.page.getByRole('heading', { name: 'Statement of Alan Turing' }).waitFor();
+    await narrow.page.locator('[data-closing]').waitFor();
+    expect(await fitsWidth(narrow.page)).toBe(true);
+    await screenshot(narrow.page, 'receivables-statement-360');
+    expectClean(narrow);
+    await narrow.close();
+  });
+});

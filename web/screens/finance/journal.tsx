@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { contract, unwrap, type finance } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
 import { accountLabel, accountName, useAccounts } from './chart.js';
-import { dateOf, FilterForm } from './filters.js';
+import { dateOf, FilterForm } from '../../components/filter-form.js';
 import { SOURCE_LABELS } from './labels.js';
 import {
   Badge,

@@ -102,6 +102,11 @@ export default function Customer({ params }: ScreenProps) {
   return (
     <>
       <RecordHeader list={CUSTOMERS} title={customer.name}>
+        {can('getCustomerStatement') ? (
+          <Link class="button secondary" to={`/customers/${id}/statement`}>
+            Statement
+          </Link>
+        ) : null}
         {can('updateCustomer') ? (
           <Button
             onClick={() => {
