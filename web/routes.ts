@@ -62,6 +62,12 @@ export const SCREENS: Screen[] = [
     load: () => import('./screens/general/customers/customer.js'),
   },
   {
+    path: '/customers/:id/statement',
+    title: 'Statement',
+    permission: 'sales.read',
+    load: () => import('./screens/general/customers/statement.js'),
+  },
+  {
     path: '/products',
     title: 'Products',
     permission: 'sales.read',
@@ -86,6 +92,19 @@ export const SCREENS: Screen[] = [
     title: 'Invoice',
     permission: 'sales.read',
     load: () => import('./screens/general/invoices/invoice.js'),
+  },
+  {
+    path: '/credit-notes',
+    title: 'Credit notes',
+    permission: 'sales.read',
+    load: () => import('./screens/general/credit-notes/credit-notes.js'),
+    nav: { group: 'Sales', label: 'Credit notes' },
+  },
+  {
+    path: '/credit-notes/:id',
+    title: 'Credit note',
+    permission: 'sales.read',
+    load: () => import('./screens/general/credit-notes/credit-note.js'),
   },
   {
     path: '/quotes',

@@ -3,19 +3,22 @@ import { FIELD_MESSAGES } from './messages.js';
 
 /**
  * The totals of an invoice, quote or bill as it is typed, computed by the service's own rule (the SDK's
- * `pricing`: each line's total is quantity x unit price rounded half-up to the currency's minor unit,
+ * `pricing`: each line's total is quantity x unit price less its discount, rounded half-up once to the currency's
+ * minor unit,
  * each line's tax is kept exact and the document's tax is their sum rounded half-up once), from the
  * decimal text as typed, so no binary-float error creeps in. The service's answer still decides: this
  * only shows what it will say.
  */
 
-const { QUANTITY_PLACES, TAX_RATE_PLACES } = pricing;
+const { DISCOUNT_PLACES, QUANTITY_PLACES, TAX_RATE_PLACES } = pricing;
 
 /** A line as typed in the form: text, not numbers. */
 export interface LineText {
   quantity: string;
   unit_price: string;
   tax_rate: string;
+  /** The percent taken off the line before tax; empty is none. */
+  discount_percent?: string;
 }
 
 export type LineAmounts = pricing.LinePrice;
@@ -66,14 +69,17 @@ export function showMinor(minor: bigint | null, currency: string, format: (n: nu
   return format(Number(minor), currency);
 }
 
-/** One line's total and tax; null while a field is empty or not a valid amount. */
+/** One line's total (after its discount) and tax; null while a field is empty or not a valid amount. */
 export function lineAmounts(line: LineText, currency: string): LineAmounts | null {
   const quantity = scaledDecimal(line.quantity, QUANTITY_PLACES);
   const rate = line.tax_rate.trim() === '' ? 0n : scaledDecimal(line.tax_rate, TAX_RATE_PLACES);
+  const discountText = line.discount_percent?.trim() ?? '';
+  const discount = discountText === '' ? 0n : scaledDecimal(discountText, DISCOUNT_PLACES);
   const price = priceMinor(line.unit_price, currency);
-  if (quantity === null || quantity === 0n || rate === null || price === null) return null;
-  if (rate > pricing.MAX_TAX_RATE_SCALED) return null;
-  return pricing.priceLine(quantity, price, rate);
+  if (quantity === null || quantity === 0n || rate === null || price === null || discount === null)
+    return null;
+  if (rate > pricing.MAX_TAX_RATE_SCALED || discount > pricing.FULL_DISCOUNT_SCALED) return null;
+  return pricing.priceLine(quantity, price, rate, discount);
 }
 
 /** The document's subtotal, tax and total; null while any line cannot be priced. */

@@ -2,7 +2,7 @@ import { Fragment } from 'preact';
 import { contract, type finance } from '../../../client/index.js';
 import { ListPage } from '../../components/list-page.js';
 import { accountLabel, accountName, useAccounts } from './chart.js';
-import { dateOf, FilterForm } from './filters.js';
+import { dateOf, FilterForm } from '../../components/filter-form.js';
 import { SOURCE_LABELS } from './labels.js';
 import { Badge, Link, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';

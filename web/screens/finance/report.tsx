@@ -3,7 +3,7 @@ import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
 import { today } from '../../lib/format.js';
 import type { Load } from '../../lib/forms.js';
 import { ErrorMessage, Loading, PageHeader } from '../../components/ui.js';
-import { dateOf, FilterForm, type FilterField } from './filters.js';
+import { dateOf, FilterForm, type FilterField } from '../../components/filter-form.js';
 
 /**
  * What the finance reports (profit and loss, trial balance, revenue, sales schedule) have in common:

@@ -1,5 +1,5 @@
 import { unwrap } from '../../../client/index.js';
-import { dateOf } from './filters.js';
+import { dateOf } from '../../components/filter-form.js';
 import { AS_OF_FIELDS, currencyOf, ReportPage } from './report.js';
 import { Link } from '../../components/ui.js';
 import { date, minorMoney, percent } from '../../lib/format.js';

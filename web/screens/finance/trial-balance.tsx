@@ -1,6 +1,6 @@
 import { unwrap } from '../../../client/index.js';
 import { ACCOUNT_TYPE_LABELS } from './labels.js';
-import { dateOf } from './filters.js';
+import { dateOf } from '../../components/filter-form.js';
 import { AS_OF_FIELDS, currencyOf, ReportPage } from './report.js';
 import { Empty, Link, Notice, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';

@@ -3,7 +3,7 @@ import { contract, general, unwrap } from '../../../../client/index.js';
 import { CustomerForm } from './customer-form.js';
 import { ExportButton } from '../../../components/csv.js';
 import { Button, Dialog, Empty, ErrorMessage, Link, Loading, Notice, Pager } from '../../../components/ui.js';
-import { date, dateTime } from '../../../lib/format.js';
+import { date, dateTime, money } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
 import { apiSort, pageOf, sortOf } from '../../../lib/lists.js';
 import { here } from '../../../lib/router.js';
@@ -14,7 +14,7 @@ import { DeleteRecordButton, RecordHeader, RecordUnavailable } from '../../../co
 
 const CUSTOMERS = { to: '/customers', name: 'Customers' };
 
-/** One customer: contact details, edit and delete, and the invoices made out to them. */
+/** One customer: contact details, credit balance, edit and delete, and the invoices made out to them. */
 
 function addressLines(address: general.Customer['address']): string[] {
   if (!address) return [];
@@ -95,10 +95,17 @@ export default function Customer({ params }: ScreenProps) {
   const customer = current && current.id === id ? current : load.data.data;
   const address = addressLines(customer.address);
   const attributes = Object.entries(customer.attributes);
+  // Credit notes' customer credit, by currency: taken off their next invoice in it when issued.
+  const credit = Object.entries(customer.credit_balance).sort(([a], [b]) => a.localeCompare(b));
 
   return (
     <>
       <RecordHeader list={CUSTOMERS} title={customer.name}>
+        {can('getCustomerStatement') ? (
+          <Link class="button secondary" to={`/customers/${id}/statement`}>
+            Statement
+          </Link>
+        ) : null}
         {can('updateCustomer') ? (
           <Button
             onClick={() => {
@@ -141,6 +148,16 @@ export default function Customer({ params }: ScreenProps) {
               : address.map((line, i) => (
                   <span key={i} class="line">
                     {line}
+                  </span>
+                ))}
+          </dd>
+          <dt>Credit balance</dt>
+          <dd data-credit-balance="">
+            {credit.length === 0
+              ? 'None'
+              : credit.map(([currency, amount]) => (
+                  <span key={currency} class="line">
+                    {money(amount, currency)}
                   </span>
                 ))}
           </dd>

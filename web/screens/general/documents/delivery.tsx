@@ -10,11 +10,11 @@ import { fileNameOf, save } from '../../../lib/download.js';
 import { CopyButton } from '../../../components/copy-button.js';
 
 /**
- * What invoices and quotes share on their way to the customer: the PDF downloaded, the send dialog
- * (to, cc, message), and when it was sent and viewed with the link to its hosted page.
+ * What invoices, quotes and credit notes share on their way to the customer: the PDF downloaded, the
+ * send dialog (to, cc, message), and (invoices and quotes) when it was sent and viewed with the link to its hosted page.
  */
 
-export type DocumentKind = 'invoice' | 'quote';
+export type DocumentKind = 'invoice' | 'quote' | 'credit note';
 
 /** The body both send operations take (one schema in the contract). */
 const SEND_SCHEMA = contract.general.invoices.sendInvoice.body;
@@ -33,6 +33,8 @@ export function PdfButton(props: {
   /** The file's name when the answer names none: `INV-000001.pdf`. */
   fallbackName: string;
   onError: (message: string | null) => void;
+  /** The button's words, when one screen shows several ("CN-000001 PDF"). */
+  label?: string;
 }) {
   const [busy, setBusy] = useState(false);
   const download = () => {
@@ -50,7 +52,7 @@ export function PdfButton(props: {
   };
   return (
     <Button busy={busy} onClick={download}>
-      Download PDF
+      {props.label ?? 'Download PDF'}
     </Button>
   );
 }
@@ -135,7 +137,9 @@ function SendForm<D>(props: SendFormProps<D>) {
       <p class="dialog-body">
         {kind === 'invoice'
           ? `${props.issuesFirst ? 'The draft is issued first, then ' : 'The invoice is '}mailed with its PDF attached and a link to its page, where the customer can see it and download it.`
-          : 'The quote is mailed with its PDF attached and a link to its page, where the customer can accept or decline it.'}
+          : kind === 'quote'
+            ? 'The quote is mailed with its PDF attached and a link to its page, where the customer can accept or decline it.'
+            : 'The credit note is mailed with its PDF attached.'}
       </p>
       <Field
         label="To"
@@ -172,7 +176,7 @@ function SendForm<D>(props: SendFormProps<D>) {
       <div class="dialog-actions">
         <Button onClick={props.onCancel}>Cancel</Button>
         <Button type="submit" kind="primary" busy={form.busy}>
-          {kind === 'quote' ? 'Send quote' : props.issuesFirst ? 'Issue and send' : 'Send invoice'}
+          {kind === 'invoice' ? (props.issuesFirst ? 'Issue and send' : 'Send invoice') : `Send ${kind}`}
         </Button>
       </div>
     </form>

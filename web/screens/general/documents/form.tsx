@@ -39,16 +39,18 @@ export interface LineDraft {
   quantity: string;
   unit_price: string;
   tax_rate: string;
+  discount_percent: string;
 }
 
 let nextKey = 1;
-const newLine = (): LineDraft => ({
+export const newLine = (): LineDraft => ({
   key: nextKey++,
   product_id: '',
   description: '',
   quantity: '1',
   unit_price: '',
   tax_rate: '',
+  discount_percent: '',
 });
 
 /** A stored line as the form's text, prices in the currency's decimals. */
@@ -59,13 +61,14 @@ const lineOf = (item: general.Invoice['items'][number], currency: string): LineD
   quantity: String(item.quantity),
   unit_price: decimalText(item.unit_price, currency),
   tax_rate: item.tax_rate === 0 ? '' : String(item.tax_rate),
+  discount_percent: item.discount_percent === 0 ? '' : String(item.discount_percent),
 });
 
 /** A typed number as the body takes it: left out when empty (the schema then says it is required). */
 const numberOf = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text.trim()));
 
 /** The lines as the create body's `items`; what is wrong with them the schema and the service say. */
-function itemsOf(lines: LineDraft[]): general.InvoiceItemInput[] {
+export function itemsOf(lines: LineDraft[]): general.InvoiceItemInput[] {
   return lines.map((line) => {
     const item: Record<string, unknown> = {
       product_id: line.product_id || undefined,
@@ -73,6 +76,7 @@ function itemsOf(lines: LineDraft[]): general.InvoiceItemInput[] {
       quantity: numberOf(line.quantity),
       unit_price: numberOf(line.unit_price),
       tax_rate: numberOf(line.tax_rate),
+      discount_percent: numberOf(line.discount_percent),
     };
     for (const key of Object.keys(item)) if (item[key] === undefined) delete item[key];
     return item as general.InvoiceItemInput;
@@ -85,7 +89,8 @@ function decimalsRule(currency: string): string {
   return exponent === 0 ? 'without decimals' : `with at most ${exponent} decimals`;
 }
 
-function LineEditor(props: {
+/** The lines of an invoice, quote or credit note as typed: a product column only when there are `products`. */
+export function LineEditor(props: {
   lines: LineDraft[];
   onLines: (lines: LineDraft[]) => void;
   currency: string;
@@ -160,6 +165,20 @@ function LineEditor(props: {
       },
     },
     {
+      label: 'Discount %',
+      class: 'col-number',
+      cell: (line, index) => (
+        <CellInput
+          label={`Discount percent, line ${index + 1}`}
+          name={`items.${index}.discount_percent`}
+          inputMode="decimal"
+          value={line.discount_percent}
+          onValue={(discount_percent) => change(line.key, { discount_percent })}
+          error={errors[`items.${index}.discount_percent`]}
+        />
+      ),
+    },
+    {
       label: 'Tax %',
       class: 'col-number',
       cell: (line, index) => (
@@ -220,7 +239,7 @@ function LineEditor(props: {
 }
 
 /** The totals as the lines are typed: subtotal, tax and total in the currency. */
-function LiveTotals(props: { totals: DocumentTotals | null; currency: string }) {
+export function LiveTotals(props: { totals: DocumentTotals | null; currency: string }) {
   const { totals, currency } = props;
   const show = (minor: bigint | undefined) =>
     minor === undefined ? '—' : money(majorOf(minor, currency), currency);

@@ -12,6 +12,7 @@ import { allowed, api, can } from '../../../lib/session.js';
 import { useNotice } from '../../../components/outcome.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
+import { PAYMENT_METHODS } from '../documents/methods.js';
 import { DocumentForm, ISSUE_DATE_HINT } from '../documents/form.js';
 import {
   DeleteRecordButton,
@@ -19,26 +20,19 @@ import {
   RecordStatus,
   RecordUnavailable,
 } from '../../../components/record.js';
+import { CreditNoteDialog } from '../credit-notes/credit-note-form.js';
+import {
+  InvoiceCreditNotes,
+  leftToCredit,
+  useInvoiceCreditNotes,
+} from '../credit-notes/invoice-credit-notes.js';
 
 const INVOICES = { to: '/invoices', name: 'Invoices' };
 
 /**
- * One invoice: its lines, totals and payments; issue, send, record a payment, void or delete as its
- * status allows; its PDF, and when the customer was sent it and opened it.
+ * One invoice: its lines, totals, payments and credit notes; issue, send, record a payment, credit,
+ * void or delete as its status allows; its PDF, and when the customer was sent it and opened it.
  */
-
-const METHODS = {
-  list: general.PAYMENT_METHODS,
-  labels: {
-    bank_transfer: 'Bank transfer',
-    card: 'Card',
-    cash: 'Cash',
-    check: 'Cheque',
-    mobile_money: 'Mobile money',
-    // Recorded by the service when customer credit pays an invoice; never offered in the form.
-    credit: 'Customer credit',
-  } satisfies Record<(typeof general.RECORDED_PAYMENT_METHODS)[number], string>,
-};
 
 export default function Invoice({ params }: ScreenProps) {
   const id = params.id!;
@@ -50,12 +44,25 @@ export default function Invoice({ params }: ScreenProps) {
   const [actionError, setActionError] = useState<string | null>(null);
   const { notice, setNotice, opens } = useNotice();
   const [editing, setEditing] = useState(false);
+  const [crediting, setCrediting] = useState(false);
+  const notes = useInvoiceCreditNotes(id);
 
   if (load.error || !load.data) {
     return <RecordUnavailable load={load} title="Invoice" list={INVOICES} />;
   }
   const invoice = current && current.id === id ? current : load.data.data;
   const open = invoice.status === 'unpaid' || invoice.status === 'overdue';
+  const creditable = open || invoice.status === 'paid';
+  /** The invoice as it is now, and its credit notes, after a credit note changed both. */
+  const refresh = (message: string) =>
+    unwrap(api.value.general.invoices.getInvoice({ params: { id } })).then(
+      (res) => {
+        setCurrent(res.data);
+        notes.reload();
+        setNotice(message);
+      },
+      (err: unknown) => setActionError(describeError(err).message),
+    );
   const shown = invoiceStatus(invoice);
 
   if (editing && invoice.status === 'draft') {
@@ -140,6 +147,16 @@ export default function Invoice({ params }: ScreenProps) {
             Record payment
           </Button>
         ) : null}
+        {creditable && can('createCreditNote') ? (
+          <Button
+            onClick={() => {
+              setNotice(null);
+              setCrediting(true);
+            }}
+          >
+            Credit note
+          </Button>
+        ) : null}
         {open && invoice.payments.length === 0 && can('voidInvoice') ? (
           <ConfirmButton
             label="Void"
@@ -179,7 +196,9 @@ export default function Invoice({ params }: ScreenProps) {
               : invoice.status === 'unpaid'
                 ? `Due on ${date(invoice.due_date)}.`
                 : invoice.status === 'paid'
-                  ? `Paid in full on ${dateTime(invoice.paid_at)}.`
+                  ? invoice.credited
+                    ? `Credited: settled in full on ${dateTime(invoice.paid_at)}, credit notes included.`
+                    : `Paid in full on ${dateTime(invoice.paid_at)}.`
                   : `Voided on ${dateTime(invoice.voided_at)}.`}
       </RecordStatus>
       <section class="panel" aria-labelledby="invoice-details">
@@ -224,6 +243,9 @@ export default function Invoice({ params }: ScreenProps) {
               ? []
               : [
                   { label: 'Paid', value: invoice.amount_paid },
+                  ...(invoice.amount_credited > 0
+                    ? [{ label: 'Credited', value: invoice.amount_credited }]
+                    : []),
                   { label: 'Amount due', value: invoice.amount_due, strong: true },
                 ]
           }
@@ -235,9 +257,25 @@ export default function Invoice({ params }: ScreenProps) {
         payments={invoice.payments}
         currency={invoice.currency}
         money={money}
-        methods={METHODS}
+        methods={PAYMENT_METHODS}
         withReference
         none={open && can('createPayment') ? ' Record one when the customer pays.' : ''}
+      />
+      <InvoiceCreditNotes
+        invoice={invoice}
+        notes={notes}
+        onError={setActionError}
+        onVoided={(note) => void refresh(`${note.number} is void.`)}
+      />
+      <CreditNoteDialog
+        invoice={invoice}
+        limits={{ left: leftToCredit(invoice, notes.data) }}
+        open={crediting}
+        onClose={() => setCrediting(false)}
+        onCreated={(note) => {
+          setCrediting(false);
+          void refresh(`Credit note ${note.number} issued for ${money(note.total, note.currency)}.`);
+        }}
       />
       <SendDocumentDialog
         title={`Send invoice ${invoice.number}`}
@@ -266,7 +304,7 @@ export default function Invoice({ params }: ScreenProps) {
           </>
         }
         amountDue={decimalText(invoice.amount_due, invoice.currency)}
-        methods={METHODS}
+        methods={PAYMENT_METHODS}
         withReference
         send={async (form, payment) => {
           const body = {

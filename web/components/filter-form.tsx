@@ -1,9 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { here, href, navigate, withQuery } from '../../lib/router.js';
-import { Button, Field, Select } from '../../components/ui.js';
+import { here, href, navigate, withQuery } from '../lib/router.js';
+import { Button, Field, Select } from './ui.js';
 
-/** The filters of the journal and the reports, whose values live in the URL so a view can be bookmarked. */
+/** The filters of the journal, the reports and a customer's statement, whose values live in the URL so a view can be bookmarked. */
 
 /** A filter's field: a date unless it is a choice of `options`. */
 export interface FilterField {
