@@ -146,6 +146,14 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   // general.statements
   getCustomerStatement: 'sales.read',
   getCustomerStatementPdf: 'sales.read',
+  // general.recurringInvoices
+  listRecurringInvoices: 'sales.read',
+  createRecurringInvoice: 'sales.write',
+  getRecurringInvoice: 'sales.read',
+  updateRecurringInvoice: 'sales.write',
+  pauseRecurringInvoice: 'sales.write',
+  resumeRecurringInvoice: 'sales.write',
+  endRecurringInvoice: 'sales.write',
   // hr.departments
   listDepartments: 'hr.read',
   createDepartment: 'hr.write',
@@ -180,6 +188,14 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   approveBill: 'finance.write',
   voidBill: 'finance.write',
   payBill: 'finance.write',
+  // finance.recurringBills
+  listRecurringBills: 'finance.read',
+  createRecurringBill: 'finance.write',
+  getRecurringBill: 'finance.read',
+  updateRecurringBill: 'finance.write',
+  pauseRecurringBill: 'finance.write',
+  resumeRecurringBill: 'finance.write',
+  endRecurringBill: 'finance.write',
   // finance.accounts
   listAccounts: 'finance.read',
   createAccount: 'finance.write',

@@ -82,6 +82,7 @@ export const GENERAL_PATH_PREFIXES = [
   '/v1/reports',
   '/v1/quotes',
   '/v1/credit-notes',
+  '/v1/recurring-invoices',
 ] as const;
 
 export function envelopeForPath(path: string): Envelope {

@@ -6,7 +6,7 @@ import { createApiKey } from '../support/auth.js';
 import { PHONE, expectAccessible, expectClean, openApp, screenshot, useBrowser } from '../support/browser.js';
 import { ensureBuilt } from '../support/build.js';
 import { registerBusiness, sandboxOf } from '../support/business.js';
-import { createCustomer, createQuote, issuedInvoice } from '../support/general.js';
+import { createCreditNote, createCustomer, createQuote, issuedInvoice } from '../support/general.js';
 import { createDomain } from '../support/marketing.js';
 import { useTestServer } from '../support/setup.js';
 import { createWebhook } from '../support/webhooks.js';
@@ -130,6 +130,7 @@ describe('the dashboard on a phone', () => {
       ],
     });
     const quote = await createQuote(sandbox.client, customer.id, 'sent');
+    const creditNote = await createCreditNote(sandbox.client, { invoice_id: invoice.id, amount: 40 });
     const webhook = await createWebhook(sandbox.client);
     await createApiKey(sandbox.client);
     await createDomain(sandbox.client);
@@ -188,6 +189,8 @@ describe('the dashboard on a phone', () => {
     const known: Record<string, string> = {
       '/invoices/:id': `/invoices/${invoice.id}`,
       '/quotes/:id': `/quotes/${quote.id}`,
+      '/credit-notes/:id': `/credit-notes/${creditNote.id}`,
+      '/customers/:id/statement': `/customers/${customer.id}/statement`,
       '/settings/webhooks/:id': `/settings/webhooks/${webhook.id}`,
     };
     const firstOf: Record<string, string> = {};
