@@ -40,6 +40,11 @@ const TAGS = [
       "General group: credit notes against issued invoices, lowering what they owe, refunding, or adding to the customer's credit.",
   },
   {
+    name: 'Recurring invoices',
+    description:
+      'General group: schedules that issue an invoice each week, month, quarter or year, and mail it when asked.',
+  },
+  {
     name: 'HR',
     description:
       'Departments, employees and their leave requests; also the general-group employee list (`/v1/employees`).',

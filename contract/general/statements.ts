@@ -28,7 +28,7 @@ export const StatementLineTypeSchema = extendApi(z.enum(STATEMENT_LINE_TYPES), {
 
 export const StatementLineSchema = extendApi(
   z.object({
-    date: DateSchema.describe("The invoice's or credit note's issue date, or the payment date."),
+    date: dateField("The invoice's or credit note's issue date, or the payment date."),
     type: StatementLineTypeSchema,
     document_id: z
       .string()

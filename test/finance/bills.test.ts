@@ -105,6 +105,7 @@ describe('POST /v1/finance/bills', () => {
         updated_at: NOW,
         items: [{ description: 'Printer paper (box)', quantity: 4, unit_price: 2999, amount: 11996 }],
         payments: [],
+        recurring_bill_id: null,
       },
     });
     expect(await getBill(a.client, res.body.bill_id)).toEqual(res.body.bill);

@@ -148,6 +148,26 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     creditNotes.push(note.id);
   }
 
+  // Recurring invoices: one active, one paused, far enough ahead that no period falls during the run.
+  const recurringInvoices: string[] = [];
+  for (const paused of [false, true]) {
+    const schedule = (
+      await unwrap(
+        general.recurringInvoices.createRecurringInvoice({
+          body: {
+            customer_id: customers[0]!,
+            items: [{ description: 'Support', quantity: 1, unit_price: 100 }],
+            interval: 'month',
+            start_date: '2099-01-31',
+          },
+        }),
+      )
+    ).data;
+    if (paused)
+      await unwrap(general.recurringInvoices.pauseRecurringInvoice({ params: { id: schedule.id } }));
+    recurringInvoices.push(schedule.id);
+  }
+
   const quotes: string[] = [];
   for (const status of ['draft', 'sent', 'accepted'] as const) {
     const quote = (
@@ -251,6 +271,18 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       body: { amount: 5_000, payment_method: 'bank_transfer', payment_date: '2026-11-30' },
     }),
   );
+  const recurringBill = (
+    await unwrap(
+      finance.recurringBills.createRecurringBill({
+        body: {
+          vendor_id: vendor.id,
+          items: [{ description: 'Rent', quantity: 1, unit_price: 120_000 }],
+          interval: 'month',
+          start_date: '2099-01-31',
+        },
+      }),
+    )
+  ).recurring_bill.id;
 
   const vat = (
     await unwrap(
@@ -373,6 +405,8 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       vatThreshold: [vat.publicId],
       quotes,
       'credit-notes': creditNotes,
+      'recurring-invoices': recurringInvoices,
+      'recurring-bills': [recurringBill],
       domains,
       segments,
       templates: [template],

@@ -153,6 +153,8 @@ export const SEEDED_COLLECTIONS = [
   'invoices',
   'quotes',
   'credit-notes',
+  'recurring-invoices',
+  'recurring-bills',
   'webhooks',
   'deliveries',
   'tiers',
