@@ -180,10 +180,9 @@ describe('the service process', { timeout: 120_000 }, () => {
     ]);
     expect(childrenOf(node)).toEqual([]);
 
-    const signalled = Date.now();
+    // Exit status 0: closed in order, not ended by the shutdown timeout.
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
-    expect(Date.now() - signalled).toBeLessThan(3000 + 5000);
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     expect(existsSync(`/proc/${node}`)).toBe(false);
   });
