@@ -80,6 +80,10 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     { filters: FILTERS },
     { filters: { ...FILTERS, match: 'any' } },
   ],
+  // A period's document made: the shared columns and the table's own counter.
+  'platform/recurring.queries.ts:updateSchedule': {
+    changes: { next_period: 4, invoices_created: 4, last_run_on: DAY, status: 'active', next_run_on: DAY },
+  },
   'marketing/segments/filters.queries.ts:inSegment': [
     { segment: SEGMENT },
     { segment: { ...SEGMENT, listed: 0 } },

@@ -13,16 +13,6 @@ where
   "r"."business_id" = $1
   and "r"."id" = $2;
 
--- lockRecurringBill
-select
-  *
-from
-  "finance_recurring_bills"
-where
-  "business_id" = $1
-  and "id" = $2
-for update;
-
 -- recurringBillItems
 select
   *
@@ -126,52 +116,3 @@ insert into "finance_recurring_bill_items" (
 )
 values
   ($1, $2, $3, $4, $5, $6, $7);
-
--- dueRecurringBills
-select
-  "r"."business_id",
-  "r"."id"
-from
-  "finance_recurring_bills" as "r"
-  inner join "business_time_zones" as "z" on "z"."business_id" = "r"."business_id"
-where
-  "r"."status" = $1
-  and ("z"."timezone" in ($2) and "r"."next_run_on" <= $3::date)
-  and "r"."business_id" = $4
-  and ("r"."business_id", "r"."id") > ($5, $6)
-order by
-  "r"."business_id",
-  "r"."id"
-limit $7;
-
--- dueRecurringBills (after = undefined)
-select
-  "r"."business_id",
-  "r"."id"
-from
-  "finance_recurring_bills" as "r"
-  inner join "business_time_zones" as "z" on "z"."business_id" = "r"."business_id"
-where
-  "r"."status" = $1
-  and ("z"."timezone" in ($2) and "r"."next_run_on" <= $3::date)
-  and "r"."business_id" = $4
-order by
-  "r"."business_id",
-  "r"."id"
-limit $5;
-
--- dueRecurringBills (businessId = undefined)
-select
-  "r"."business_id",
-  "r"."id"
-from
-  "finance_recurring_bills" as "r"
-  inner join "business_time_zones" as "z" on "z"."business_id" = "r"."business_id"
-where
-  "r"."status" = $1
-  and ("z"."timezone" in ($2) and "r"."next_run_on" <= $3::date)
-  and ("r"."business_id", "r"."id") > ($4, $5)
-order by
-  "r"."business_id",
-  "r"."id"
-limit $6;

@@ -1,6 +1,5 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { ListRecurringBillsQuery } from '../../../contract/finance/index.js';
-import type { DaysByZone } from '../../platform/calendar.js';
 import type { Executor } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type { FinanceRecurringBillItemsTable, FinanceRecurringBillsTable } from '../../platform/db/types.js';
@@ -22,17 +21,6 @@ export async function findRecurringBill(db: Executor, businessId: string, id: st
 }
 
 export type RecurringBillRow = NonNullable<Awaited<ReturnType<typeof findRecurringBill>>>;
-
-/** Locks the schedule's row: every change of it, and each period's bill, is made under this lock. */
-export async function lockRecurringBill(db: Executor, businessId: string, id: string) {
-  return db
-    .selectFrom('finance_recurring_bills')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-}
 
 /** The items of the schedules, by schedule then position. */
 export async function recurringBillItems(db: Executor, businessId: string, ids: string[]) {
@@ -92,43 +80,4 @@ export async function replaceRecurringBillItems(
     .where('recurring_bill_id', '=', id)
     .execute();
   await db.insertInto('finance_recurring_bill_items').values(items).execute();
-}
-
-/** A schedule with a period due, by its key. */
-export interface DueScheduleKey {
-  business_id: string;
-  id: string;
-}
-
-/**
- * Active recurring bills whose next period has come by the business's today (`days`: today for each
- * zone businesses are in), up to `limit` in key order after `after`; every business's or only
- * `businessId`'s.
- */
-export async function dueRecurringBills(
-  db: Executor,
-  days: DaysByZone,
-  limit: number,
-  after?: DueScheduleKey,
-  businessId?: string,
-): Promise<DueScheduleKey[]> {
-  let query = db
-    .selectFrom('finance_recurring_bills as r')
-    .innerJoin('business_time_zones as z', 'z.business_id', 'r.business_id')
-    .select(['r.business_id', 'r.id'])
-    .where('r.status', '=', 'active')
-    .where((eb) =>
-      eb.or(
-        days.map(({ day, zones }) =>
-          eb.and([eb('z.timezone', 'in', zones), eb('r.next_run_on', '<=', sql<string>`${day}::date`)]),
-        ),
-      ),
-    );
-  if (businessId !== undefined) query = query.where('r.business_id', '=', businessId);
-  if (after) {
-    query = query.where((eb) =>
-      eb(eb.refTuple('r.business_id', 'r.id'), '>', eb.tuple(after.business_id, after.id)),
-    );
-  }
-  return query.orderBy('r.business_id').orderBy('r.id').limit(limit).execute();
 }

@@ -13,16 +13,6 @@ where
   "r"."business_id" = $1
   and "r"."id" = $2;
 
--- lockRecurringInvoice
-select
-  *
-from
-  "recurring_invoices"
-where
-  "business_id" = $1
-  and "id" = $2
-for update;
-
 -- listRecurringInvoices
 select
   "r".*,
@@ -87,52 +77,3 @@ set
 where
   "business_id" = $2
   and "id" = $3;
-
--- dueRecurringInvoices
-select
-  "r"."business_id",
-  "r"."id"
-from
-  "recurring_invoices" as "r"
-  inner join "business_time_zones" as "z" on "z"."business_id" = "r"."business_id"
-where
-  "r"."status" = $1
-  and ("z"."timezone" in ($2) and "r"."next_run_on" <= $3::date)
-  and "r"."business_id" = $4
-  and ("r"."business_id", "r"."id") > ($5, $6)
-order by
-  "r"."business_id",
-  "r"."id"
-limit $7;
-
--- dueRecurringInvoices (after = undefined)
-select
-  "r"."business_id",
-  "r"."id"
-from
-  "recurring_invoices" as "r"
-  inner join "business_time_zones" as "z" on "z"."business_id" = "r"."business_id"
-where
-  "r"."status" = $1
-  and ("z"."timezone" in ($2) and "r"."next_run_on" <= $3::date)
-  and "r"."business_id" = $4
-order by
-  "r"."business_id",
-  "r"."id"
-limit $5;
-
--- dueRecurringInvoices (businessId = undefined)
-select
-  "r"."business_id",
-  "r"."id"
-from
-  "recurring_invoices" as "r"
-  inner join "business_time_zones" as "z" on "z"."business_id" = "r"."business_id"
-where
-  "r"."status" = $1
-  and ("z"."timezone" in ($2) and "r"."next_run_on" <= $3::date)
-  and ("r"."business_id", "r"."id") > ($4, $5)
-order by
-  "r"."business_id",
-  "r"."id"
-limit $6;

@@ -1,6 +1,5 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { ListRecurringInvoicesQuery } from '../../../contract/general/recurring-invoices.js';
-import type { DaysByZone } from '../../platform/calendar.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type { RecurringInvoicesTable } from '../../platform/db/types.js';
@@ -21,17 +20,6 @@ export async function findRecurringInvoice(db: Executor, businessId: string, id:
 }
 
 export type RecurringInvoiceWithName = NonNullable<Awaited<ReturnType<typeof findRecurringInvoice>>>;
-
-/** Locks the schedule's row: every change of it, and each period's invoice, is made under this lock. */
-export async function lockRecurringInvoice(trx: Trx, businessId: string, id: string) {
-  return trx
-    .selectFrom('recurring_invoices')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-}
 
 const SORT_COLUMNS = { created_at: 'r.created_at', next_run_on: 'r.next_run_on' } as const;
 
@@ -70,43 +58,4 @@ export async function updateRecurringInvoice(
     .where('business_id', '=', businessId)
     .where('id', '=', id)
     .execute();
-}
-
-/** A schedule with a period due, by its key. */
-export interface DueScheduleKey {
-  business_id: string;
-  id: string;
-}
-
-/**
- * Active schedules whose next period has come by the business's today (`days`: today for each zone
- * businesses are in), up to `limit` in key order after `after`; every business's or only
- * `businessId`'s.
- */
-export async function dueRecurringInvoices(
-  db: Executor,
-  days: DaysByZone,
-  limit: number,
-  after?: DueScheduleKey,
-  businessId?: string,
-): Promise<DueScheduleKey[]> {
-  let query = db
-    .selectFrom('recurring_invoices as r')
-    .innerJoin('business_time_zones as z', 'z.business_id', 'r.business_id')
-    .select(['r.business_id', 'r.id'])
-    .where('r.status', '=', 'active')
-    .where((eb) =>
-      eb.or(
-        days.map(({ day, zones }) =>
-          eb.and([eb('z.timezone', 'in', zones), eb('r.next_run_on', '<=', sql<string>`${day}::date`)]),
-        ),
-      ),
-    );
-  if (businessId !== undefined) query = query.where('r.business_id', '=', businessId);
-  if (after) {
-    query = query.where((eb) =>
-      eb(eb.refTuple('r.business_id', 'r.id'), '>', eb.tuple(after.business_id, after.id)),
-    );
-  }
-  return query.orderBy('r.business_id').orderBy('r.id').limit(limit).execute();
 }
