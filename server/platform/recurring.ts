@@ -307,3 +307,26 @@ export async function hasDueSchedules<R extends ScheduleRow>(
   const days = await todayOf(deps, businessId);
   return (await queries.dueSchedules(deps.db, s.table, days, 1, undefined, businessId)).length > 0;
 }
+
+/**
+ * A domain's operations on its schedules: pause, resume and end, each answering the schedule as
+ * `load` shows it; the run that makes the documents due; whether any is due.
+ */
+export function scheduleOperations<R extends ScheduleRow, V>(
+  s: Schedules<R>,
+  load: (ctx: Ctx, id: string) => Promise<V>,
+) {
+  const answering =
+    (change: (ctx: Ctx, s: Schedules<R>, id: string) => Promise<void>) =>
+    async (ctx: Ctx, id: string): Promise<V> => {
+      await change(ctx, s, id);
+      return load(ctx, id);
+    };
+  return {
+    pause: answering(pauseSchedule),
+    resume: answering(resumeSchedule),
+    end: answering(endSchedule),
+    makeDue: (deps: CtxSource, businessId?: string): Promise<number> => makeDueDocuments(deps, s, businessId),
+    hasDue: (deps: CtxSource, businessId: string): Promise<boolean> => hasDueSchedules(deps, s, businessId),
+  };
+}

@@ -6,19 +6,15 @@ import type {
   UpdateRecurringBillBody,
 } from '../../../contract/finance/index.js';
 import { addDays, today } from '../../platform/calendar.js';
-import { type Ctx, type CtxSource, type TxCtx, inTransaction } from '../../platform/context.js';
+import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import type { FinanceRecurringBillsTable } from '../../platform/db/types.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import {
   changedSchedule,
   checkSchedule,
-  endSchedule,
-  hasDueSchedules,
   lockedSchedule,
-  makeDueDocuments,
-  pauseSchedule,
-  resumeSchedule,
+  scheduleOperations,
   type Schedules,
 } from '../../platform/recurring.js';
 import { baseCurrency } from '../../platform/settings.js';
@@ -190,25 +186,14 @@ export async function updateRecurringBill(
   return detail(ctx, id);
 }
 
-export async function pauseRecurringBill(ctx: Ctx, id: string): Promise<RecurringBill> {
-  await pauseSchedule(ctx, SCHEDULES, id);
-  return detail(ctx, id);
-}
-
-export async function resumeRecurringBill(ctx: Ctx, id: string): Promise<RecurringBill> {
-  await resumeSchedule(ctx, SCHEDULES, id);
-  return detail(ctx, id);
-}
-
-export async function endRecurringBill(ctx: Ctx, id: string): Promise<RecurringBill> {
-  await endSchedule(ctx, SCHEDULES, id);
-  return detail(ctx, id);
-}
-
-/** Records every bill whose period has come (see makeDueDocuments); how many were recorded. */
-export const recordRecurringBills = (deps: CtxSource, businessId?: string): Promise<number> =>
-  makeDueDocuments(deps, SCHEDULES, businessId);
-
-/** Whether a recurring bill of the business has a period due by `deps.clock`'s today. */
-export const hasDueRecurringBills = (deps: CtxSource, businessId: string): Promise<boolean> =>
-  hasDueSchedules(deps, SCHEDULES, businessId);
+/**
+ * Pause (the periods that fall while paused are skipped), resume (with the first period on or after
+ * today), end; the run that makes every document whose period has come, missed periods included.
+ */
+export const {
+  pause: pauseRecurringBill,
+  resume: resumeRecurringBill,
+  end: endRecurringBill,
+  makeDue: recordRecurringBills,
+  hasDue: hasDueRecurringBills,
+} = scheduleOperations(SCHEDULES, detail);

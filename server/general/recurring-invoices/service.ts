@@ -6,7 +6,7 @@ import type {
   UpdateRecurringInvoiceBody,
 } from '../../../contract/general/recurring-invoices.js';
 import { addDays, today } from '../../platform/calendar.js';
-import { type Ctx, type CtxSource, inTransaction } from '../../platform/context.js';
+import { type Ctx, inTransaction } from '../../platform/context.js';
 import type { RecurringInvoicesTable } from '../../platform/db/types.js';
 import { notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -14,12 +14,8 @@ import { paginationOf } from '../../platform/pagination.js';
 import {
   changedSchedule,
   checkSchedule,
-  endSchedule,
-  hasDueSchedules,
   lockedSchedule,
-  makeDueDocuments,
-  pauseSchedule,
-  resumeSchedule,
+  scheduleOperations,
   type Schedules,
 } from '../../platform/recurring.js';
 import { baseCurrency } from '../../platform/settings.js';
@@ -176,25 +172,14 @@ export async function updateRecurringInvoice(
   return loadRecurringInvoice(ctx, id);
 }
 
-export async function pauseRecurringInvoice(ctx: Ctx, id: string): Promise<RecurringInvoice> {
-  await pauseSchedule(ctx, SCHEDULES, id);
-  return loadRecurringInvoice(ctx, id);
-}
-
-export async function resumeRecurringInvoice(ctx: Ctx, id: string): Promise<RecurringInvoice> {
-  await resumeSchedule(ctx, SCHEDULES, id);
-  return loadRecurringInvoice(ctx, id);
-}
-
-export async function endRecurringInvoice(ctx: Ctx, id: string): Promise<RecurringInvoice> {
-  await endSchedule(ctx, SCHEDULES, id);
-  return loadRecurringInvoice(ctx, id);
-}
-
-/** Makes every invoice whose period has come (see makeDueDocuments); how many were made. */
-export const issueRecurringInvoices = (deps: CtxSource, businessId?: string): Promise<number> =>
-  makeDueDocuments(deps, SCHEDULES, businessId);
-
-/** Whether a recurring invoice of the business has a period due by `deps.clock`'s today. */
-export const hasDueRecurringInvoices = (deps: CtxSource, businessId: string): Promise<boolean> =>
-  hasDueSchedules(deps, SCHEDULES, businessId);
+/**
+ * Pause (the periods that fall while paused are skipped), resume (with the first period on or after
+ * today), end; the run that makes every document whose period has come, missed periods included.
+ */
+export const {
+  pause: pauseRecurringInvoice,
+  resume: resumeRecurringInvoice,
+  end: endRecurringInvoice,
+  makeDue: issueRecurringInvoices,
+  hasDue: hasDueRecurringInvoices,
+} = scheduleOperations(SCHEDULES, loadRecurringInvoice);
