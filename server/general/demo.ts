@@ -5,6 +5,7 @@ import { addDays, today } from '../platform/calendar.js';
 import type { DemoSeed } from '../platform/module.js';
 import { toMajor, toMinor } from '../platform/money.js';
 import { baseCurrency } from '../platform/settings.js';
+import { createCreditNote } from './credit-notes/service.js';
 import { createCustomer } from './customers/service.js';
 import { createInvoice, issueInvoice, recordPayment, voidInvoice } from './invoices/service.js';
 import { createProduct } from './products/service.js';
@@ -426,10 +427,13 @@ export async function seedGeneralDemo(seed: DemoSeed): Promise<void> {
   };
   let invoices = 0;
   let payments = 0;
+  /** The invoices paid in full: the last one's customer gets the demo's credit note. */
+  const paidInFull: { invoice: Invoice; at: Date }[] = [];
 
   /** Pays the invoice in full, or half of it, at `at`, unless that is still to come. */
   const pay = async (invoice: Invoice, part: 'full' | 'half', at: Date) => {
     if (at.getTime() >= seed.now.getTime()) return;
+    if (part === 'full') paidInFull.push({ invoice, at });
     const owed = toMinor(invoice.amount_due, currency, 'amount');
     await recordPayment(seed.at(at), invoice.id, {
       amount: toMajor(part === 'full' ? owed : Math.ceil(owed / 2), currency),
@@ -470,6 +474,24 @@ export async function seedGeneralDemo(seed: DemoSeed): Promise<void> {
   seed.count('invoices', invoices);
   seed.count('payments', payments);
   seed.count('quotes', QUOTES.length);
+
+  // A customer paid for a late delivery: a tenth of the last invoice paid in full goes back by bank
+  // transfer, against a credit note.
+  const refunded = paidInFull.sort((a, b) => b.at.getTime() - a.at.getTime())[0];
+  if (refunded !== undefined) {
+    const total = toMinor(refunded.invoice.total, currency, 'amount');
+    const amount = toMajor(Math.max(1, Math.round(total / 10)), currency);
+    await createCreditNote(seed.at(seed.now), {
+      invoice_id: refunded.invoice.id,
+      amount,
+      reason: 'Late delivery: a tenth refunded',
+      credit_amount: 0,
+      refund_amount: amount,
+      refund_method: 'bank_transfer',
+      customer_credit_amount: 0,
+    });
+    seed.count('credit_notes', 1);
+  }
 
   // Two customers billed on a schedule: a monthly retainer from tomorrow for a year, and quarterly
   // maintenance from the first of next month, mailed as they are made.

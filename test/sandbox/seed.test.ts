@@ -12,6 +12,8 @@ const FIXED_COUNTS = {
   customers: 24,
   products: 12,
   quotes: 10,
+  recurring_invoices: 2,
+  credit_notes: 1,
   departments: 4,
   employees: 10,
   leaves: 15,
@@ -88,6 +90,20 @@ describe('POST /v1/sandbox/reset {"seed": true}', () => {
     expect(await total(general.invoices.listInvoices({ query: { limit: 1 } }))).toBe(first.seeded.invoices);
     expect(first.seeded.invoices).toBeGreaterThanOrEqual(150);
     expect(first.seeded.payments).toBeGreaterThan(first.seeded.invoices! / 2);
+    const schedules = (await unwrap(general.recurringInvoices.listRecurringInvoices({ query: {} }))).data;
+    expect(schedules.map((s) => [s.interval, s.status])).toEqual(
+      expect.arrayContaining([
+        ['month', 'active'],
+        ['quarter', 'active'],
+      ]),
+    );
+    // A tenth of a paid invoice refunded by bank transfer, against one credit note.
+    const [creditNote] = (await unwrap(general.creditNotes.listCreditNotes({ query: {} }))).data;
+    expect(creditNote).toMatchObject({ status: 'issued', credit_amount: 0, refund_method: 'bank_transfer' });
+    expect(creditNote!.refund_amount).toBe(creditNote!.total);
+    const refunded = await unwrap(general.invoices.getInvoice({ params: { id: creditNote!.invoice_id } }));
+    expect(refunded.data).toMatchObject({ status: 'paid', amount_due: 0 });
+    expect(creditNote!.total).toBeCloseTo(refunded.data.total / 10, 1);
 
     const hr = c.hr;
     expect((await unwrap(hr.departments.listDepartments({ query: {} }))).total_count).toBe(4);
