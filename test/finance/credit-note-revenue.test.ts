@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap, type finance } from '../../client/index.js';
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { createCreditNote, invoiceLine, issuedInvoice } from '../support/general.js';
+import * as migration0040 from '../../migrations/2026_11_28_0040_finance_sales_credit_notes.js';
 import { useTestServer } from '../support/setup.js';
 
 // Credit notes in the revenue the finance reports read (docs/decisions.md D248): their net comes off the
@@ -124,5 +125,34 @@ describe('credit notes and the VAT threshold', () => {
 
     await voidNote(t, note.id);
     expect((await unwrap(vat(t).getVatThreshold())).data).toMatchObject({ currentRevenue: 10_500 });
+  });
+});
+
+describe('migration 0040: credit notes written before the rule', () => {
+  it('takes the net of every live credit note off its day once, and leaves void ones and invoices alone', async () => {
+    const t = await registerTenant(server());
+    const other = await registerTenant(server());
+    const invoice = await sale(t, '2026-10-05', 100_000);
+    await creditOf(t, invoice.id, '2026-11-10', 12_000);
+    const voided = await creditOf(t, invoice.id, '2026-11-12', 6_000);
+    await voidNote(t, voided.id);
+    await sale(other, '2026-11-10', 50_000);
+    const expected = { t: await byMonth(t), other: await byMonth(other) };
+    expect(expected.t.summary.totalRevenue).toBe(90_000);
+
+    // The days as they stood before the rule: no credit note had taken anything off them.
+    const { db } = server().deps;
+    await db
+      .updateTable('finance_sales_days')
+      .set((eb) => ({ revenue: eb('revenue', '+', '10000') }))
+      .where('business_id', '=', t.businessId)
+      .where('date', '=', '2026-11-10')
+      .execute();
+    expect((await byMonth(t)).summary.totalRevenue).toBe(100_000);
+
+    // Run again here, it finds these notes (and the other tests' tenants', whose checks are over).
+    await migration0040.up(db);
+    expect(await byMonth(t)).toEqual(expected.t);
+    expect(await byMonth(other)).toEqual(expected.other);
   });
 });
