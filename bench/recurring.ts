@@ -2,7 +2,8 @@
  * Recurring invoices on PostgreSQL: one sandbox business with BENCH_SCHEDULES (default 1,000) monthly
  * recurring invoices, and one test-clock advance that makes and issues every period's invoice on the
  * way (10 periods each: 10,000 invoices, numbered, posted to the ledger). Target: the advance within
- * 60 s.
+ * 60 s, the median of BENCH_ROUNDS rounds (default 3), each a business of its own. Then the
+ * statement over 5,000 documents of bench/statement.ts, with its own target (p95 <= 100 ms).
  *
  *   npm run build && npx tsx bench/recurring.ts   (BENCH_PG_URL defaults to postgres://postgres@127.0.0.1:5432/postgres)
  *
@@ -10,6 +11,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createClient, unwrap, type Client } from '../client/index.js';
+import { statementBench } from './statement.js';
 import { benchService, budgetMissed, report, type BenchService } from './support.js';
 
 const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 1000);
@@ -17,6 +19,7 @@ const PERIODS = 10;
 const PORT = 3851;
 const BENCH = 'recurring';
 const TARGET_SECONDS = 60;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** A sandbox business of a new account, signed in (its test clock can be advanced). */
 export async function sandboxBusiness(service: BenchService): Promise<{ client: Client; start: Date }> {
@@ -51,34 +54,45 @@ export async function monthlySchedules(client: Client, start: Date, count: numbe
   }
 }
 
+/** One round: a new sandbox business, its schedules, and the advance that makes their invoices. */
+async function round(service: BenchService, n: number): Promise<number> {
+  const { client, start } = await sandboxBusiness(service);
+  await monthlySchedules(client, start, SCHEDULES);
+  await service.data.query('VACUUM ANALYZE');
+  // Ten periods: tomorrow and the nine months after it, and a day more.
+  const to = new Date(start);
+  to.setUTCMonth(to.getUTCMonth() + PERIODS - 1);
+  to.setUTCDate(to.getUTCDate() + 2);
+  const began = performance.now();
+  const moved = await unwrap(client.sandbox.clock.advanceClock({ body: { advance_to: to.toISOString() } }));
+  const seconds = (performance.now() - began) / 1000;
+  const made = moved.data.ran.invoices_recurred;
+  console.log(
+    `  round ${n}: ${made} recurring invoices in one advance, ${seconds.toFixed(1)} s (${(made / seconds).toFixed(0)}/s)`,
+  );
+  return made >= SCHEDULES * PERIODS ? seconds : NaN;
+}
+
 async function main(): Promise<void> {
   const service = await benchService(PORT);
+  let met: boolean;
   try {
-    const { client, start } = await sandboxBusiness(service);
-    await monthlySchedules(client, start, SCHEDULES);
-    await service.data.query('VACUUM ANALYZE');
-    // Ten periods: tomorrow and the nine months after it, and a day more.
-    const to = new Date(start);
-    to.setUTCMonth(to.getUTCMonth() + PERIODS - 1);
-    to.setUTCDate(to.getUTCDate() + 2);
-    const began = performance.now();
-    const moved = await unwrap(client.sandbox.clock.advanceClock({ body: { advance_to: to.toISOString() } }));
-    const seconds = (performance.now() - began) / 1000;
-    const made = moved.data.ran.invoices_recurred;
-    console.log(
-      `${made} recurring invoices in one advance: ${seconds.toFixed(1)} s (${(made / seconds).toFixed(0)}/s)`,
-    );
-    const reported = report({
+    // The first round warms the service up; each round is a business of its own.
+    const rounds: number[] = [];
+    for (let n = 1; n <= ROUNDS; n++) rounds.push(await round(service, n));
+    met = report({
       bench: BENCH,
-      measure: `advance making ${made} invoices`,
+      measure: `advance making ${SCHEDULES * PERIODS} invoices of ${SCHEDULES} schedules`,
       unit: 's',
-      rounds: [made >= SCHEDULES * PERIODS ? seconds : NaN],
+      rounds,
       target: { op: '<=', value: TARGET_SECONDS },
-    });
-    if (!reported.met) budgetMissed();
+    }).met === true;
   } finally {
     await service.close();
   }
+  // The other figure of receivables: a statement over 5,000 documents (bench/statement.ts).
+  await statementBench();
+  if (!met) budgetMissed();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
