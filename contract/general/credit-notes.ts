@@ -57,6 +57,13 @@ export const CreditNoteSchema = extendApi(
     updated_at: TimestampSchema,
     voided_at: TimestampSchema.nullable(),
     sent_at: TimestampSchema.nullable().describe('When the credit note was last mailed to the customer.'),
+    hosted_url: z
+      .string()
+      .describe(
+        'The page the customer opens without signing in (the link in the mail): the credit note, the invoice it ' +
+          'credits, where its money went, and its PDF; a void one says it is void. Anyone holding it can see ' +
+          'the credit note: share it only with the customer.',
+      ),
   }),
   {
     title: 'CreditNote',
@@ -95,6 +102,8 @@ export const CreditNoteSchema = extendApi(
       updated_at: '2026-11-28T09:30:00.000Z',
       voided_at: null,
       sent_at: null,
+      hosted_url:
+        'https://bms.example.com/c/YzpidXNfMDFKRDdYMlI1VlE4TjNLNE02UDlUMVcyWTM.kT4Vq9b2c3u1Ycd8JtXzXg',
     },
   },
 );
@@ -218,7 +227,8 @@ export const creditNotesContract = c.router({
     summary: 'Mail a credit note to the customer',
     description:
       "Mails the credit note to `to` (default: the customer's email; 422 on `to` when there is neither), with " +
-      '`cc` copied and `message` above it and the PDF attached, through the mail outbox. A void one is 409 ' +
+      '`cc` copied and `message` above it, the PDF attached and the link to its hosted page (`hosted_url`), ' +
+      'through the mail outbox. A void one is 409 ' +
       'INVALID_STATE. Sets `sent_at`.',
     headers: IdempotencyHeadersSchema,
     pathParams: IdParamsSchema,

@@ -19,6 +19,7 @@ const CAPABILITY_ROUTES: readonly [RegExp, string][] = [
   [/^\/u\/[^/]*/, '/u/:token'],
   [/^\/i\/[^/]*/, '/i/:token'],
   [/^\/q\/[^/]*/, '/q/:token'],
+  [/^\/c\/[^/]*/, '/c/:token'],
   [/^\/invitations\/[^/]*/, '/invitations/:token'],
 ];
 

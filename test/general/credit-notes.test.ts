@@ -6,7 +6,7 @@ import type {
   CreditNote,
   ListCreditNotesQuery,
 } from '../../contract/general/index.js';
-import { registerTenant, type TestTenant } from '../support/business.js';
+import { raw, registerTenant, type TestTenant } from '../support/business.js';
 import { withEvents } from '../support/events.js';
 import { expectError } from '../support/expect.js';
 import { entriesOf, entryOf, linesOf, trialBalance } from '../support/finance.js';
@@ -474,6 +474,7 @@ describe('PDF and send', () => {
       .executeTakeFirstOrThrow();
     expect(mail.subject).toMatch(/^Credit note CN-000001 from /);
     expect(mail.body).toContain(`credits invoice ${invoice.number}`);
+    expect(mail.body).toContain(`View it online: ${sent.hosted_url}`);
     const plain = await createCreditNote(t.client, { invoice_id: (await invoiceOf(t)).id, amount: 1 });
     expectError(
       await api(t).sendCreditNote({ params: { id: plain.id }, body: {} }),
@@ -483,6 +484,130 @@ describe('PDF and send', () => {
     );
     await unwrap(api(t).voidCreditNote({ params: { id: note.id } }));
     expectError(await api(t).sendCreditNote({ params: { id: note.id }, body: {} }), 409, 'INVALID_STATE');
+  });
+});
+
+describe('hosted page /c/:token', () => {
+  const path = (url: string) => new URL(url).pathname;
+
+  /** A credit note for a discounted line, split between the invoice, a refund and customer credit. */
+  async function splitNote(t: TestTenant) {
+    const invoice = await invoiceOf(t);
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: undefined,
+      items: [
+        {
+          description: 'Consulting <b>hours</b>',
+          quantity: 1,
+          unit_price: 50,
+          tax_rate: 20,
+          discount_percent: 10,
+        },
+      ],
+      credit_amount: 30,
+      refund_amount: 14,
+      refund_method: 'bank_transfer',
+      customer_credit_amount: 10,
+    });
+    return { invoice, note };
+  }
+
+  it('answers hosted_url on create, get and list, the same signed /c/ link each time', async () => {
+    const t = await newTenant();
+    const { note } = await splitNote(t);
+    expect(note.hosted_url).toMatch(/^https?:\/\/[^/]+\/c\/[\w-]+\.[\w-]+$/);
+    const got = (await unwrap(api(t).getCreditNote({ params: { id: note.id } }))).data;
+    expect(got.hosted_url).toBe(note.hosted_url);
+    const listed = (await unwrap(api(t).listCreditNotes({ query: {} }))).data;
+    expect(listed.map((n) => n.hosted_url)).toEqual([note.hosted_url]);
+  });
+
+  it('shows the credit note without sign-in under a same-origin CSP: lines, totals, the invoice and where the money went', async () => {
+    const t = await newTenant();
+    const { invoice, note } = await splitNote(t);
+    const page = await raw(server(), 'GET', path(note.hosted_url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+    expect(page.body).not.toMatch(/<script|style=/i);
+    for (const expected of [
+      '<title>Credit note CN-000001</title>',
+      `Credits invoice ${invoice.number}`,
+      'Consulting &lt;b&gt;hours&lt;/b&gt;',
+      '<th scope="col" class="num">Discount</th>',
+      '>10%<',
+      '<h2>Reason</h2><pre>Goodwill</pre>',
+      'Where the money went',
+      `Credited to invoice ${invoice.number}`,
+      'Refunded (bank transfer)',
+      'Kept as customer credit',
+      `href="${path(note.hosted_url)}/pdf"`,
+    ]) {
+      expect(page.body).toContain(expected);
+    }
+    for (const [label, amount] of [
+      ['Subtotal', '$45.00'],
+      ['Tax', '$9.00'],
+      ['Total', '$54.00'],
+      [`Credited to invoice ${invoice.number}`, '$30.00'],
+      ['Refunded (bank transfer)', '$14.00'],
+      ['Kept as customer credit', '$10.00'],
+    ]) {
+      expect(page.body).toContain(`<td>${label}</td><td class="num">${amount}</td>`);
+    }
+    expect(page.body).not.toContain('voided');
+
+    const pdf = await fetch(`${server().baseUrl}${path(note.hosted_url)}/pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain('CN-000001');
+  });
+
+  it('shows a credit note made for an amount without a lines table, and only the parts it has', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    const note = await createCreditNote(t.client, { invoice_id: invoice.id, amount: 12 });
+    const page = await raw(server(), 'GET', path(note.hosted_url));
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain('class="items"');
+    expect(page.body).toContain(`<td>Credited to invoice ${invoice.number}</td><td class="num">$12.00</td>`);
+    expect(page.body).not.toContain('Refunded');
+    expect(page.body).not.toContain('Kept as customer credit');
+  });
+
+  it('answers 404 to a tampered token and to an invoice token under /c/ (and the credit note token under /i/)', async () => {
+    const t = await newTenant();
+    const { invoice, note } = await splitNote(t);
+    const token = path(note.hosted_url).slice('/c/'.length);
+    const [payload, signature] = token.split('.') as [string, string];
+    const flipped = signature.slice(0, -1) + (signature.endsWith('A') ? 'B' : 'A');
+    const invoiceToken = path((await getInvoice(t.client, invoice.id)).hosted_url!).slice('/i/'.length);
+    for (const bad of [
+      `/c/${payload}.${flipped}`,
+      `/c/${payload}`,
+      `/c/${token}x`,
+      `/c/${invoiceToken}`,
+      `/c/${invoiceToken}/pdf`,
+      `/i/${token}`,
+      `/q/${token}`,
+    ]) {
+      const res = await raw(server(), 'GET', bad);
+      expect(res.status, bad).toBe(404);
+      expect(res.body).toContain('Document not found');
+    }
+  });
+
+  it('says a void credit note is void, and still serves its page', async () => {
+    const t = await newTenant();
+    const invoice = await invoiceOf(t);
+    const note = await createCreditNote(t.client, { invoice_id: invoice.id, amount: 12 });
+    await unwrap(api(t).voidCreditNote({ params: { id: note.id } }));
+    const page = await raw(server(), 'GET', path(note.hosted_url));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('This credit note has been voided');
+    expect(page.body).toContain(`It no longer credits invoice ${invoice.number}`);
+    expect(page.body).toContain('<span class="badge void">Void</span>');
   });
 });
 

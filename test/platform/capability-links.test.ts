@@ -1,17 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
-import { hostedPath, type DocumentKind } from '../../server/general/documents/hosted.js';
+import { hostedPath, hostedPrefix, type DocumentKind } from '../../server/general/documents/hosted.js';
 import { linksOf, type RecipientKey } from '../../server/marketing/tracking/service.js';
 import { raw, registerBusiness, sandboxOf, uniqueEmail, type TestBusiness } from '../support/business.js';
-import { createCustomer, createInvoice, createQuote, issuedInvoice } from '../support/general.js';
+import {
+  createCreditNote,
+  createCustomer,
+  createInvoice,
+  createQuote,
+  issuedInvoice,
+} from '../support/general.js';
 import { createCampaign, createSegment, createTemplate, MARKETING_ENV } from '../support/marketing.js';
 import { expectNothingChanged } from '../support/security.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
  * The public pages whose path carries a capability instead of a credential: hosted documents
- * (`/i/`, `/q/`, their PDFs, Accept and Decline), campaign links (`/t/o/`, `/t/c/`, `/u/`) and
+ * (`/i/`, `/q/`, `/c/`, their PDFs, Accept and Decline), campaign links (`/t/o/`, `/t/c/`, `/u/`) and
  * invitations (`/invitations/`). A token that is unknown, forged, altered, of another kind, or validly
  * signed but naming another business's document or recipient (or the business's sandbox twin's)
  * answers 404, never 500 and never the other document; and nothing changes for any business.
@@ -22,13 +28,17 @@ const server = useTestServer({
   env: { ...MARKETING_ENV, SIGNIN_MAX_FAILURES: '100000', ANONYMOUS_RATE_LIMIT: '1000000' },
 });
 
-/** A business with an issued invoice, a draft invoice, a sent quote and a campaign sent to one contact. */
+/**
+ * A business with an issued invoice, a draft invoice, a sent quote, a credit note and a campaign sent to
+ * one contact.
+ */
 interface Holder {
   business: TestBusiness;
   invoiceId: string;
   draftInvoiceId: string;
   quoteId: string;
   draftQuoteId: string;
+  creditNoteId: string;
   recipient: RecipientKey;
 }
 
@@ -38,6 +48,7 @@ async function holderOf(business: TestBusiness, withCampaign = true): Promise<Ho
   const draftInvoiceId = (await createInvoice(business.client, { customer_id: customer.id })).id;
   const quoteId = (await createQuote(business.client, customer.id, 'sent')).id;
   const draftQuoteId = (await createQuote(business.client, customer.id)).id;
+  const creditNoteId = (await createCreditNote(business.client, { invoice_id: invoiceId, amount: 1 })).id;
   let campaignId = `cmp_${randomBytes(8).toString('hex')}`;
   if (withCampaign) {
     const campaign = await createCampaign(business.client, {
@@ -60,6 +71,7 @@ async function holderOf(business: TestBusiness, withCampaign = true): Promise<Ho
     draftInvoiceId,
     quoteId,
     draftQuoteId,
+    creditNoteId,
     recipient: { businessId: business.businessId, campaignId, customerId: customer.id },
   };
 }
@@ -93,10 +105,14 @@ interface Attempt {
   token: () => string;
 }
 
+const KINDS: DocumentKind[] = ['invoice', 'quote', 'credit_note'];
+
+const documentOf = (h: Holder, kind: DocumentKind) =>
+  ({ invoice: h.invoiceId, quote: h.quoteId, credit_note: h.creditNoteId })[kind];
+
 /** Every wrong token for a document of `kind`. */
 function documentAttempts(kind: DocumentKind): Attempt[] {
-  const other: DocumentKind = kind === 'invoice' ? 'quote' : 'invoice';
-  const idOf = (h: Holder, k: DocumentKind = kind) => (k === 'invoice' ? h.invoiceId : h.quoteId);
+  const idOf = (h: Holder, k: DocumentKind = kind) => documentOf(h, k);
   const genuine = () => tokenIn(signedPath(kind, owner.business.businessId, idOf(owner)));
   const [payload, signature] = [() => genuine().split('.')[0]!, () => genuine().split('.')[1]!];
   return [
@@ -109,10 +125,10 @@ function documentAttempts(kind: DocumentKind): Attempt[] {
       token: () =>
         `${payload()}.${tokenIn(signedPath(kind, stranger.business.businessId, idOf(stranger))).split('.')[1]}`,
     },
-    {
+    ...KINDS.filter((other) => other !== kind).map((other) => ({
       name: `a genuine ${other} token`,
       token: () => tokenIn(signedPath(other, owner.business.businessId, idOf(owner, other))),
-    },
+    })),
     {
       name: "a validly signed token naming the business and another business's document",
       token: () => tokenIn(signedPath(kind, owner.business.businessId, idOf(stranger))),
@@ -121,17 +137,22 @@ function documentAttempts(kind: DocumentKind): Attempt[] {
       name: "a validly signed token naming the sandbox twin and the live business's document",
       token: () => tokenIn(signedPath(kind, twin.business.businessId, idOf(owner))),
     },
-    {
-      name: 'a validly signed token of a draft',
-      token: () =>
-        tokenIn(
-          signedPath(
-            kind,
-            owner.business.businessId,
-            kind === 'invoice' ? owner.draftInvoiceId : owner.draftQuoteId,
-          ),
-        ),
-    },
+    // A credit note is never a draft.
+    ...(kind === 'credit_note'
+      ? []
+      : [
+          {
+            name: 'a validly signed token of a draft',
+            token: () =>
+              tokenIn(
+                signedPath(
+                  kind,
+                  owner.business.businessId,
+                  kind === 'invoice' ? owner.draftInvoiceId : owner.draftQuoteId,
+                ),
+              ),
+          },
+        ]),
     {
       name: 'a validly signed token of a document that does not exist',
       token: () => tokenIn(signedPath(kind, owner.business.businessId, `${kind.slice(0, 3)}_${random(12)}`)),
@@ -147,18 +168,16 @@ const DOCUMENT_PAGES: { kind: DocumentKind; method: 'GET' | 'POST'; suffix: stri
   { kind: 'quote', method: 'GET', suffix: '/pdf' },
   { kind: 'quote', method: 'POST', suffix: '/accept' },
   { kind: 'quote', method: 'POST', suffix: '/decline' },
+  { kind: 'credit_note', method: 'GET', suffix: '' },
+  { kind: 'credit_note', method: 'GET', suffix: '/pdf' },
 ];
 
-const prefixOf = (kind: DocumentKind) => (kind === 'invoice' ? '/i/' : '/q/');
+const prefixOf = (kind: DocumentKind) => `/${hostedPrefix(kind)}/`;
 
 describe('hosted document pages', () => {
   it('answer the genuine links (the control: the tokens below differ from these in one way)', async () => {
-    for (const kind of ['invoice', 'quote'] as const) {
-      const path = signedPath(
-        kind,
-        owner.business.businessId,
-        kind === 'invoice' ? owner.invoiceId : owner.quoteId,
-      );
+    for (const kind of KINDS) {
+      const path = signedPath(kind, owner.business.businessId, documentOf(owner, kind));
       const page = await raw(server(), 'GET', path);
       expect(page.status, path).toBe(200);
       const pdf = await fetch(`${server().baseUrl}${path}/pdf`);

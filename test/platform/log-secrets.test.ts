@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
 import { raw, uniqueEmail, type TestBusiness } from '../support/business.js';
-import { createCustomer, createInvoice, createQuote } from '../support/general.js';
+import { createCreditNote, createCustomer, createInvoice, createQuote } from '../support/general.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { captureLog } from '../support/log.js';
 import { atLeast } from '../support/expect.js';
@@ -323,7 +323,7 @@ describe('a run through the API', () => {
     expect(oneClick.status).toBe(200);
   }, 60_000);
 
-  it('sends an invoice and a quote, and opens their hosted pages and PDF links', async () => {
+  it('sends an invoice, a quote and a credit note, and opens their hosted pages and PDF links', async () => {
     const customer = await createCustomer(owner.client, {
       name: 'Grace Hopper',
       email: uniqueEmail('grace'),
@@ -350,6 +350,15 @@ describe('a run through the API', () => {
     secret('hosted quote token', tokenIn(quotePage, '/q/'));
     expect((await raw(server(), 'GET', quotePage)).status).toBe(200);
     expect((await fetch(`${server().baseUrl}${quotePage}/pdf`)).status).toBe(200);
+
+    const creditNote = await createCreditNote(owner.client, { invoice_id: invoice.id, amount: 1 });
+    await unwrap(
+      owner.client.general.creditNotes.sendCreditNote({ params: { id: creditNote.id }, body: {} }),
+    );
+    const creditNotePage = pathOf(creditNote.hosted_url);
+    secret('hosted credit note token', tokenIn(creditNotePage, '/c/'));
+    expect((await raw(server(), 'GET', creditNotePage)).status).toBe(200);
+    expect((await fetch(`${server().baseUrl}${creditNotePage}/pdf`)).status).toBe(200);
   });
 
   it('scrapes the metrics with METRICS_TOKEN (the configured secrets join the list)', async () => {
@@ -599,6 +608,8 @@ describe('the log of the run', () => {
       'GET /i/:token/pdf',
       'GET /q/:token',
       'GET /q/:token/pdf',
+      'GET /c/:token',
+      'GET /c/:token/pdf',
       'POST /v1/customers',
     ]) {
       expect(routes, route).toContain(route);

@@ -28,6 +28,7 @@ describe('the request log never carries a capability token (docs/decisions.md D2
     ['the unsubscribe page', '/u/', '/u/:token', ''],
     ['a hosted invoice', '/i/', '/i/:token', ''],
     ['a hosted quote', '/q/', '/q/:token', ''],
+    ['a hosted credit note', '/c/', '/c/:token', ''],
     ['an invitation', '/invitations/', '/invitations/:token', ''],
   ])('logs %s by its route template', async (_name, prefix, template, query) => {
     const secret = token();
@@ -57,6 +58,7 @@ describe('loggedPath', () => {
     ['/t/c/abc/more', '/t/c/:token/more'],
     ['/i/abc', '/i/:token'],
     ['/q/abc', '/q/:token'],
+    ['/c/abc/pdf', '/c/:token/pdf'],
     ['/invitations/abc', '/invitations/:token'],
     ['/v1/invoices/inv_1', '/v1/invoices/inv_1'],
     ['/users/abc', '/users/abc'],

@@ -105,6 +105,7 @@ describe('guessing the tokens of capability pages', () => {
   it.each([
     ['hosted invoices', (t: string) => `/i/${t}`],
     ['hosted quotes', (t: string) => `/q/${t}`],
+    ['hosted credit notes', (t: string) => `/c/${t}`],
     ['unsubscribe pages', (t: string) => `/u/${t}`],
     ['open pixels', (t: string) => `/t/o/${t}`],
   ])(

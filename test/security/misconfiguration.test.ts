@@ -34,6 +34,7 @@ const SURFACES: [string, string][] = [
   ['the unsubscribe page with a bad token', '/u/not-a-token'],
   ['a hosted invoice with a bad token', '/i/not-a-token'],
   ['a hosted quote with a bad token', '/q/not-a-token'],
+  ['a hosted credit note with a bad token', '/c/not-a-token'],
   ['the invitation page with a bad token', '/invitations/bms_inv_not-a-token'],
   ['the document stylesheet', '/documents/page.css'],
   ['a path nothing answers', '/nothing-here'],
@@ -47,6 +48,7 @@ const PAGES: [string, string][] = [
   ['the unsubscribe page', '/u/not-a-token'],
   ['a hosted invoice', '/i/not-a-token'],
   ['a hosted quote', '/q/not-a-token'],
+  ['a hosted credit note', '/c/not-a-token'],
   ['the invitation page', '/invitations/bms_inv_not-a-token'],
 ];
 
@@ -121,6 +123,7 @@ describe('CORS beyond the public loyalty routes', () => {
     ['a token route', '/v1/customers'],
     ['the sign-in route', '/v1/auth/token'],
     ['a hosted invoice', '/i/not-a-token'],
+    ['a hosted credit note', '/c/not-a-token'],
     ['the unsubscribe page', '/u/not-a-token'],
   ])('answers %s to a listed origin without CORS headers, preflight or not', async (_label, path) => {
     const actual = await raw(server(), 'GET', path, { headers: { origin: ORIGIN } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unwrap, type Client } from '../../client/index.js';
 import { updateBusiness } from '../support/auth.js';
 import { raw, registerBusiness, uniqueEmail, type TestBusiness } from '../support/business.js';
-import { createCustomer, getInvoice, issuedInvoice } from '../support/general.js';
+import { createCreditNote, createCustomer, getInvoice, issuedInvoice } from '../support/general.js';
 import {
   campaignReaches,
   createCampaign,
@@ -120,13 +120,37 @@ describe('the hosted invoice page shows what a business typed as text', () => {
   });
 });
 
+describe('the hosted credit note page shows what a business typed as text', () => {
+  it('escapes a hostile business name, customer name, line description and reason', async () => {
+    const biz = await registerBusiness(server());
+    await updateBusiness(biz.client, { name: `Shop ${HOSTILE}` });
+    const customer = await createCustomer(biz.client, { name: HOSTILE, email: uniqueEmail('xss') });
+    const invoice = await issuedInvoice(biz.client, { customer_id: customer.id });
+    const note = await createCreditNote(biz.client, {
+      invoice_id: invoice.id,
+      items: [{ description: HOSTILE, quantity: 1, unit_price: 1, tax_rate: 0 }],
+      credit_amount: 1,
+      reason: HOSTILE,
+    });
+    const page = await raw(server(), 'GET', pathOf(note.hosted_url));
+    expect(page.status).toBe(200);
+    const html = String(page.body);
+    expectNoInjectedMarkup(html);
+    expect(html.split('&lt;script&gt;alert(1)&lt;/script&gt;').length - 1).toBeGreaterThanOrEqual(4);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+  });
+});
+
 describe('pages whose address is a capability', () => {
   it('are neither cached, indexed nor leaked through Referer', async () => {
     const biz = await registerBusiness(server());
     const invoice = await invoiceOf(biz);
+    const note = await createCreditNote(biz.client, { invoice_id: invoice.id, amount: 1 });
     for (const path of [
       pathOf(invoice.hosted_url!),
       `${pathOf(invoice.hosted_url!)}/pdf`,
+      pathOf(note.hosted_url),
+      `${pathOf(note.hosted_url)}/pdf`,
       '/u/not-a-token',
     ]) {
       const res = await raw(server(), 'GET', path);
@@ -192,6 +216,7 @@ describe('unsubscribe and tracking tokens', () => {
     const token = a.pixel.slice('/t/o/'.length);
     expect((await raw(server(), 'GET', `/i/${token}`)).status).toBe(404);
     expect((await raw(server(), 'GET', `/q/${token}`)).status).toBe(404);
+    expect((await raw(server(), 'GET', `/c/${token}`)).status).toBe(404);
   });
 });
 

@@ -268,12 +268,13 @@ describe('the dashboard on a phone', () => {
     await expectNoSidewaysScroll(page, 'overview at 360 px');
     expectClean(app);
 
-    // The hosted invoice and quote pages, as the customer opens the links on a phone.
+    // The hosted invoice, quote and credit note pages, as the customer opens the links on a phone.
     for (const [kind, url] of [
       ['invoice', invoice.hosted_url],
       ['quote', quote.hosted_url],
+      ['credit-note', creditNote.hosted_url],
     ] as const) {
-      expect(url, `the ${kind} has a hosted page`).toMatch(/\/[iq]\/[\w-]+\.[\w-]+$/);
+      expect(url, `the ${kind} has a hosted page`).toMatch(/\/[iqc]\/[\w-]+\.[\w-]+$/);
       await page.setViewportSize(PHONE);
       const answer = await page.goto(new URL(url!).pathname);
       expect(answer?.status()).toBe(200);

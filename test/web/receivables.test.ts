@@ -272,6 +272,11 @@ describe('credit notes', () => {
     );
     // Refunded: no void offered.
     expect(await page.getByRole('button', { name: 'Void' }).count()).toBe(0);
+    // The customer's page, without a view mark: a credit note records none.
+    const delivery = page.getByRole('region', { name: 'Customer copy' });
+    expect(await delivery.locator('[data-sent]').textContent()).toBe('Not sent yet');
+    expect(await delivery.locator('[data-viewed]').count()).toBe(0);
+    expect(await delivery.getByRole('link').getAttribute('href')).toBe(refunded.hosted_url);
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const send = page.getByRole('dialog', { name: `Send credit note ${refunded.number}` });
     await expect.poll(() => send.getByLabel('To', { exact: true }).inputValue()).toBe('ada@example.test');

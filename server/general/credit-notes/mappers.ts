@@ -9,7 +9,7 @@ import type { LineRow } from '../documents/queries.js';
 export type CreditNoteRow = Selectable<CreditNotesTable>;
 export type CreditNoteRowWithNames = CreditNoteRow & { customer_name: string; invoice_number: string };
 
-export function toCreditNote(row: CreditNoteRowWithNames, items: LineRow[]): CreditNote {
+export function toCreditNote(row: CreditNoteRowWithNames, items: LineRow[], hostedUrl: string): CreditNote {
   const money = (minor: number) => toMajor(Number(minor), row.currency);
   return {
     id: row.id,
@@ -34,6 +34,7 @@ export function toCreditNote(row: CreditNoteRowWithNames, items: LineRow[]): Cre
     updated_at: row.updated_at.toISOString(),
     voided_at: row.voided_at ? row.voided_at.toISOString() : null,
     sent_at: row.sent_at ? row.sent_at.toISOString() : null,
+    hosted_url: hostedUrl,
   };
 }
 

@@ -20,6 +20,7 @@ import {
   noRecipient,
   recipientAddress,
 } from '../documents/delivery.js';
+import { documentUrl } from '../documents/hosted.js';
 import { priceLines, storedLines, totalsOf, writeLines, type StoredLine } from '../documents/lines.js';
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import { applyCreditNote, lockInvoiceForCredit, type CreditableInvoice } from '../invoices/service.js';
@@ -37,7 +38,11 @@ const formatNumber = (n: number) => `CN-${String(n).padStart(6, '0')}`;
 async function loadCreditNote(ctx: Ctx, id: string): Promise<CreditNote> {
   const row = await queries.findCreditNote(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Credit note');
-  return toCreditNote(row, await itemsOf(ctx.db, ctx.businessId, 'credit_note_items', [id]));
+  return toCreditNote(
+    row,
+    await itemsOf(ctx.db, ctx.businessId, 'credit_note_items', [id]),
+    documentUrl(ctx, 'credit_note', id),
+  );
 }
 
 export const getCreditNote = (ctx: Ctx, id: string): Promise<CreditNote> => loadCreditNote(ctx, id);
@@ -57,6 +62,7 @@ export async function listCreditNotes(
     toCreditNote(
       row,
       items.filter((i) => i.document_id === row.id),
+      documentUrl(ctx, 'credit_note', row.id),
     ),
   );
   return { data, pagination: paginationOf(query, total) };
@@ -213,7 +219,7 @@ export async function voidCreditNote(ctx: Ctx, id: string): Promise<CreditNote> 
   });
 }
 
-/** Mails the credit note with its PDF; a void one is refused. */
+/** Mails the credit note with its PDF and hosted page link; a void one is refused. */
 export async function sendCreditNote(ctx: Ctx, id: string, input: SendDocumentBody): Promise<CreditNote> {
   return inTransaction(ctx, async (ctx) => {
     const current = await queries.lockCreditNote(ctx.db, ctx.businessId, id);

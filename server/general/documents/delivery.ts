@@ -119,8 +119,7 @@ export async function mailDocument(
   const business = await findBusiness(ctx);
   if (!business) throw notFound('Business');
   const pdf = await renderOffThread(ctx.state, source, issuerOf(business), recipientOf(customer));
-  // Credit notes have no hosted page: the PDF is the document.
-  const link = source.kind === 'credit_note' ? null : source.document.hosted_url;
+  const link = source.document.hosted_url;
   const action = source.kind === 'quote' ? 'View, accept or decline it online' : 'View it online';
   const paragraphs = [
     `Hello ${customer.name},`,

@@ -2,13 +2,13 @@ import { publicBaseUrl, type Config } from '../../config.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 
 /**
- * The hosted pages of documents (docs/decisions.md D151): `/i/<token>` for an invoice, `/q/<token>` for a
- * quote. The token names the business and the document and is signed (HMAC-SHA256, 128 bits), so it
+ * The hosted pages of documents (docs/decisions.md D151, D262): `/i/<token>` for an invoice, `/q/<token>` for a
+ * quote, `/c/<token>` for a credit note. The token names the business and the document and is signed (HMAC-SHA256, 128 bits), so it
  * cannot be guessed or altered: anything else answers 404. It does not expire; a document that is
  * deleted, or still a draft, has no page.
  */
 
-export type DocumentKind = 'invoice' | 'quote';
+export type DocumentKind = 'invoice' | 'quote' | 'credit_note';
 
 export interface HostedDocument {
   kind: DocumentKind;
@@ -16,7 +16,10 @@ export interface HostedDocument {
   id: string;
 }
 
-const PREFIX: Record<DocumentKind, string> = { invoice: 'i', quote: 'q' };
+const PREFIX: Record<DocumentKind, string> = { invoice: 'i', quote: 'q', credit_note: 'c' };
+
+/** The first segment of the document's page path: `i`, `q` or `c`. */
+export const hostedPrefix = (kind: DocumentKind): string => PREFIX[kind];
 
 const signed = (payload: string) => `document:${payload}`;
 
@@ -42,12 +45,13 @@ export function readHostedToken(
 export const hostedPath = (secrets: SecretBox, doc: HostedDocument): string =>
   `/${PREFIX[doc.kind]}/${hostedToken(secrets, doc)}`;
 
+type Env = { config: Readonly<Config>; secrets: SecretBox; businessId: string };
+
+/** The page's address of a document that always has one (a credit note: never a draft). */
+export const documentUrl = (env: Env, kind: DocumentKind, id: string): string =>
+  `${publicBaseUrl(env.config)}${hostedPath(env.secrets, { kind, businessId: env.businessId, id })}`;
+
 /** The page's address, or null for a document that has none (a draft). */
-export function hostedUrl(
-  env: { config: Readonly<Config>; secrets: SecretBox; businessId: string },
-  kind: DocumentKind,
-  row: { id: string; status: string },
-): string | null {
-  if (row.status === 'draft') return null;
-  return `${publicBaseUrl(env.config)}${hostedPath(env.secrets, { kind, businessId: env.businessId, id: row.id })}`;
+export function hostedUrl(env: Env, kind: DocumentKind, row: { id: string; status: string }): string | null {
+  return row.status === 'draft' ? null : documentUrl(env, kind, row.id);
 }

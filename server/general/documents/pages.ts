@@ -1,4 +1,5 @@
 import type { Express, Request, Response } from 'express';
+import type { CreditNote } from '../../../contract/general/credit-notes.js';
 import type { Invoice } from '../../../contract/general/invoices.js';
 import type { Quote } from '../../../contract/general/quotes.js';
 import { offsetClock } from '../../platform/clock.js';
@@ -9,19 +10,20 @@ import { escapeHtml, handle } from '../../platform/pages.js';
 import { isCrossSitePost } from '../../platform/same-origin.js';
 import { publicBaseUrl } from '../../config.js';
 import { businessAccess, findBusiness } from '../../platform/settings.js';
+import * as creditNotes from '../credit-notes/service.js';
 import * as invoices from '../invoices/service.js';
 import * as quotes from '../quotes/service.js';
 import { formatMoney } from './format.js';
-import { readHostedToken, type DocumentKind } from './hosted.js';
+import { hostedPrefix, readHostedToken, type DocumentKind } from './hosted.js';
 import { markInvoiceViewed } from '../invoices/queries.js';
 import { markQuoteViewed } from '../quotes/queries.js';
 
 /**
- * The hosted pages of documents (docs/decisions.md D152): `/i/<token>` shows an invoice, `/q/<token>` a
- * quote with Accept and Decline, each with its PDF at `<page>/pdf`. No sign-in: the signed token is
- * the capability, and anything forged, altered, deleted or still a draft answers 404. Rate limited
- * per IP like every anonymous call; no script at all, the stylesheet served from this origin
- * (CSP `default-src 'self'`). The first view of the page is recorded (`viewed_at`).
+ * The hosted pages of documents (docs/decisions.md D152, D262): `/i/<token>` shows an invoice, `/q/<token>` a
+ * quote with Accept and Decline, `/c/<token>` a credit note, each with its PDF at `<page>/pdf`. No sign-in:
+ * the signed token is the capability, and anything forged, altered, deleted or still a draft answers 404.
+ * Rate limited per IP like every anonymous call; no script at all, the stylesheet served from this origin
+ * (CSP `default-src 'self'`). The first view of an invoice's or a quote's page is recorded (`viewed_at`).
  */
 
 const STYLESHEET_PATH = '/documents/page.css';
@@ -166,7 +168,7 @@ async function issuerBlock(ctx: Ctx): Promise<{ name: string; html: string; inst
   return { name, html, instructions: business?.payment_instructions ?? null };
 }
 
-function itemsTable(doc: Invoice | Quote): string {
+function itemsTable(doc: Invoice | Quote | CreditNote): string {
   // A discount column only when some line has one, as on the PDF.
   const discounted = doc.items.some((item) => item.discount_percent > 0);
   const discount = (item: Invoice['items'][number]) =>
@@ -216,12 +218,22 @@ const STATUS_TEXT: Record<string, string> = {
   declined: 'Declined',
   converted: 'Accepted',
   expired: 'Expired',
+  issued: 'Issued',
 };
 
 const badge = (status: string) =>
   `<span class="badge ${escapeHtml(status)}">${escapeHtml(STATUS_TEXT[status] ?? status)}</span>`;
 
-async function invoicePage(ctx: Ctx, invoice: Invoice, token: string): Promise<string> {
+/** The page's head: the issuer, then the document's title, status and dates. */
+const documentHeader = (issuer: string, title: string, status: string, ...details: (string | null)[]) =>
+  `<header>${issuer}<div class="right"><h2>${escapeHtml(title)}</h2>` +
+  `<p>${badge(status)}</p><p class="muted">${lines(...details)}</p></div></header>`;
+
+/** The page's buttons, its PDF last. */
+const actions = (base: string, before = '') =>
+  `<div class="actions">${before}<a class="button secondary" href="${base}/pdf">Download PDF</a></div>`;
+
+async function invoicePage(ctx: Ctx, invoice: Invoice, base: string): Promise<string> {
   const issuer = await issuerBlock(ctx);
   const voided =
     invoice.status === 'void'
@@ -236,10 +248,13 @@ async function invoicePage(ctx: Ctx, invoice: Invoice, token: string): Promise<s
       ? `<h2>How to pay</h2><pre>${escapeHtml(issuer.instructions)}</pre>`
       : '';
   return (
-    `<header>${issuer.html}<div class="right"><h2>Invoice ${escapeHtml(invoice.number)}</h2>` +
-    `<p>${badge(invoice.status)}</p><p class="muted">` +
-    lines(invoice.issue_date ? `Issued ${invoice.issue_date}` : null, `Due ${invoice.due_date}`) +
-    `</p></div></header>` +
+    documentHeader(
+      issuer.html,
+      `Invoice ${invoice.number}`,
+      invoice.status,
+      invoice.issue_date ? `Issued ${invoice.issue_date}` : null,
+      `Due ${invoice.due_date}`,
+    ) +
     voided +
     paid +
     `<h2>Bill to</h2><p>${escapeHtml(invoice.customer.name)}</p>` +
@@ -256,29 +271,31 @@ async function invoicePage(ctx: Ctx, invoice: Invoice, token: string): Promise<s
     ) +
     (invoice.notes ? `<h2>Notes</h2><pre>${escapeHtml(invoice.notes)}</pre>` : '') +
     instructions +
-    `<div class="actions"><a class="button secondary" href="/i/${escapeHtml(token)}/pdf">Download PDF</a></div>`
+    actions(base)
   );
 }
 
-async function quotePage(ctx: Ctx, quote: Quote, token: string, notice = ''): Promise<string> {
+async function quotePage(ctx: Ctx, quote: Quote, base: string, notice = ''): Promise<string> {
   const issuer = await issuerBlock(ctx);
-  const base = `/q/${escapeHtml(token)}`;
   const decided: Record<string, string> = {
     accepted: `<p class="notice ok" role="status"><strong>You accepted this quote.</strong> ${escapeHtml(issuer.name)} has been told.</p>`,
     converted: `<p class="notice ok" role="status"><strong>This quote was accepted.</strong></p>`,
     declined: `<p class="notice" role="status"><strong>This quote was declined.</strong></p>`,
     expired: `<p class="notice" role="status"><strong>This quote has expired</strong> (it was valid until ${escapeHtml(quote.valid_until)}). Ask ${escapeHtml(issuer.name)} for a new one.</p>`,
   };
-  const actions =
+  const answers =
     quote.status === 'sent'
       ? `<form method="post" action="${base}/accept"><button type="submit">Accept quote</button></form>` +
         `<form method="post" action="${base}/decline"><button type="submit" class="secondary">Decline</button></form>`
       : '';
   return (
-    `<header>${issuer.html}<div class="right"><h2>Quote ${escapeHtml(quote.number)}</h2>` +
-    `<p>${badge(quote.status)}</p><p class="muted">` +
-    lines(`Date ${quote.created_at.slice(0, 10)}`, `Valid until ${quote.valid_until}`) +
-    `</p></div></header>` +
+    documentHeader(
+      issuer.html,
+      `Quote ${quote.number}`,
+      quote.status,
+      `Date ${quote.created_at.slice(0, 10)}`,
+      `Valid until ${quote.valid_until}`,
+    ) +
     notice +
     (decided[quote.status] ?? '') +
     `<h2>Prepared for</h2><p>${escapeHtml(quote.customer.name)}</p>` +
@@ -292,7 +309,50 @@ async function quotePage(ctx: Ctx, quote: Quote, token: string, notice = ''): Pr
       quote.currency,
     ) +
     (quote.notes ? `<h2>Notes</h2><pre>${escapeHtml(quote.notes)}</pre>` : '') +
-    `<div class="actions">${actions}<a class="button secondary" href="${base}/pdf">Download PDF</a></div>`
+    actions(base, answers)
+  );
+}
+
+/** A credit note: its lines (none when made for an amount), its totals and where its money went. */
+async function creditNotePage(ctx: Ctx, note: CreditNote, base: string): Promise<string> {
+  const issuer = await issuerBlock(ctx);
+  const voided =
+    note.status === 'void'
+      ? `<p class="notice" role="status"><strong>This credit note has been voided.</strong> ` +
+        `It no longer credits invoice ${escapeHtml(note.invoice_number)}.</p>`
+      : '';
+  const refunded = `Refunded${note.refund_method ? ` (${note.refund_method.replace(/_/g, ' ')})` : ''}`;
+  const parts: [string, number][] = [
+    [`Credited to invoice ${note.invoice_number}`, note.credit_amount],
+    [refunded, note.refund_amount],
+    ['Kept as customer credit', note.customer_credit_amount],
+  ];
+  return (
+    documentHeader(
+      issuer.html,
+      `Credit note ${note.number}`,
+      note.status,
+      `Issued ${note.issue_date}`,
+      `Credits invoice ${note.invoice_number}`,
+    ) +
+    voided +
+    `<h2>Issued to</h2><p>${escapeHtml(note.customer.name)}</p>` +
+    (note.items.length > 0 ? itemsTable(note) : '') +
+    totalsTable(
+      [
+        ['Subtotal', note.subtotal],
+        ['Tax', note.tax],
+        ['Total', note.total, true],
+      ],
+      note.currency,
+    ) +
+    `<h2>Where the money went</h2>` +
+    totalsTable(
+      parts.filter(([, amount]) => amount > 0),
+      note.currency,
+    ) +
+    `<h2>Reason</h2><pre>${escapeHtml(note.reason)}</pre>` +
+    actions(base)
   );
 }
 
@@ -306,46 +366,74 @@ function sendPdf(res: Response, file: { filename: string; content: Buffer }): vo
     .send(file.content);
 }
 
+/** The page's own path, as its links and forms name it. */
+const pageOf = (kind: DocumentKind, token: string) => `/${hostedPrefix(kind)}/${escapeHtml(token)}`;
+
+interface HostedDocumentPage<D> {
+  kind: DocumentKind;
+  title: string;
+  load: (ctx: Ctx, id: string) => Promise<D>;
+  pdf: (ctx: Ctx, id: string) => Promise<{ filename: string; content: Buffer }>;
+  render: (ctx: Ctx, document: D, base: string) => Promise<string>;
+  /** Records the first view, for a document that keeps it. */
+  viewed?: (ctx: Ctx, id: string) => Promise<unknown>;
+}
+
+/** A document's page at `/<prefix>/:token` (`/i/:token`, `/q/:token`, `/c/:token`) and its PDF at `<page>/pdf`. */
+function mountDocument<D extends { id: string; number: string; status: string }>(
+  app: Express,
+  deps: Deps,
+  page: HostedDocumentPage<D>,
+): void {
+  const path = `/${hostedPrefix(page.kind)}/:token`;
+  app.get(
+    path,
+    handle(async (req, res) => {
+      const opened = await open(deps, page.kind, req, res, page.load);
+      if (!opened) return;
+      const { ctx, document, token } = opened;
+      await page.viewed?.(ctx, document.id);
+      const html = await page.render(ctx, document, pageOf(page.kind, token));
+      documentPage(res, 200, `${page.title} ${document.number}`, html);
+    }),
+  );
+  app.get(
+    `${path}/pdf`,
+    handle(async (req, res) => {
+      const opened = await open(deps, page.kind, req, res, page.load);
+      if (opened) sendPdf(res, await page.pdf(opened.ctx, opened.document.id));
+    }),
+  );
+}
+
 export function mountDocumentPages(app: Express, deps: Deps): void {
   app.get(STYLESHEET_PATH, (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').type('text/css').send(STYLESHEET);
   });
 
-  app.get(
-    '/i/:token',
-    handle(async (req, res) => {
-      const opened = await open(deps, 'invoice', req, res, invoices.getInvoice);
-      if (!opened) return;
-      const { ctx, document, token } = opened;
-      await markInvoiceViewed(ctx.db, ctx.businessId, document.id, ctx.clock.now());
-      documentPage(res, 200, `Invoice ${document.number}`, await invoicePage(ctx, document, token));
-    }),
-  );
-  app.get(
-    '/i/:token/pdf',
-    handle(async (req, res) => {
-      const opened = await open(deps, 'invoice', req, res, invoices.getInvoice);
-      if (opened) sendPdf(res, await invoices.invoicePdf(opened.ctx, opened.document.id));
-    }),
-  );
-
-  app.get(
-    '/q/:token',
-    handle(async (req, res) => {
-      const opened = await open(deps, 'quote', req, res, quotes.getQuote);
-      if (!opened) return;
-      const { ctx, document, token } = opened;
-      await markQuoteViewed(ctx.db, ctx.businessId, document.id, ctx.clock.now());
-      documentPage(res, 200, `Quote ${document.number}`, await quotePage(ctx, document, token));
-    }),
-  );
-  app.get(
-    '/q/:token/pdf',
-    handle(async (req, res) => {
-      const opened = await open(deps, 'quote', req, res, quotes.getQuote);
-      if (opened) sendPdf(res, await quotes.quotePdf(opened.ctx, opened.document.id));
-    }),
-  );
+  mountDocument(app, deps, {
+    kind: 'invoice',
+    title: 'Invoice',
+    load: invoices.getInvoice,
+    pdf: invoices.invoicePdf,
+    render: invoicePage,
+    viewed: (ctx, id) => markInvoiceViewed(ctx.db, ctx.businessId, id, ctx.clock.now()),
+  });
+  mountDocument(app, deps, {
+    kind: 'quote',
+    title: 'Quote',
+    load: quotes.getQuote,
+    pdf: quotes.quotePdf,
+    render: quotePage,
+    viewed: (ctx, id) => markQuoteViewed(ctx.db, ctx.businessId, id, ctx.clock.now()),
+  });
+  mountDocument(app, deps, {
+    kind: 'credit_note',
+    title: 'Credit note',
+    load: creditNotes.getCreditNote,
+    pdf: creditNotes.creditNotePdf,
+    render: creditNotePage,
+  });
 
   // Accept and Decline follow the API's rules (a sent quote within valid_until; 409 otherwise),
   // fire quote.updated, and come back to the page (303) so a reload does not post again.
@@ -376,7 +464,12 @@ export function mountDocumentPages(app: Express, deps: Deps): void {
           if (!(err instanceof ApiError) || err.code !== 'INVALID_STATE') throw err;
           const now = await quotes.getQuote(ctx, document.id);
           const notice = `<p class="notice" role="alert">This quote can no longer be ${action === 'accept' ? 'accepted' : 'declined'}.</p>`;
-          documentPage(res, 409, `Quote ${now.number}`, await quotePage(ctx, now, token, notice));
+          documentPage(
+            res,
+            409,
+            `Quote ${now.number}`,
+            await quotePage(ctx, now, pageOf('quote', token), notice),
+          );
           return;
         }
         res.redirect(303, `/q/${encodeURIComponent(token)}`);

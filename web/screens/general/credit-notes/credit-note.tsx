@@ -6,7 +6,7 @@ import { date, dateTime, money } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
 import { allowed, api, can } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
-import { PdfButton, SendDocumentDialog } from '../documents/delivery.js';
+import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
 import { PAYMENT_METHOD_LABELS } from '../documents/methods.js';
 import { DocumentLines } from '../documents/tables.js';
 import { VoidCreditNoteButton, voidable } from './actions.js';
@@ -93,6 +93,7 @@ export default function CreditNote({ params }: ScreenProps) {
           <dd>{dateTime(note.created_at)}</dd>
         </dl>
       </section>
+      <DeliveryPanel kind="credit note" sentAt={note.sent_at} hostedUrl={note.hosted_url} />
       <section class="panel" aria-labelledby="credit-note-parts">
         <h2 id="credit-note-parts">Where the money goes</h2>
         <dl class="facts">

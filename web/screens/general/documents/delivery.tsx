@@ -195,11 +195,14 @@ export function SendDocumentDialog<D>(
   );
 }
 
-/** When the document went to the customer and was first opened, and the link to its hosted page. */
+/**
+ * When the document went to the customer and was first opened, and the link to its hosted page. A
+ * document that records no views (a credit note) leaves `viewedAt` out.
+ */
 export function DeliveryPanel(props: {
   kind: DocumentKind;
   sentAt: string | null;
-  viewedAt: string | null;
+  viewedAt?: string | null;
   hostedUrl: string | null;
 }) {
   const id = useId();
@@ -210,7 +213,9 @@ export function DeliveryPanel(props: {
       <h2 id={id}>Customer copy</h2>
       <p class="delivery-dates">
         <span data-sent="">{sentAt ? `Sent ${dateTime(sentAt)}` : 'Not sent yet'}</span>
-        <span data-viewed="">{viewedAt ? `Viewed ${dateTime(viewedAt)}` : 'Not viewed yet'}</span>
+        {viewedAt === undefined ? null : (
+          <span data-viewed="">{viewedAt ? `Viewed ${dateTime(viewedAt)}` : 'Not viewed yet'}</span>
+        )}
       </p>
       {hostedUrl ? (
         <>
@@ -223,7 +228,7 @@ export function DeliveryPanel(props: {
           </div>
           <small class="hint">
             Anyone holding the link sees the {kind} without signing in: share it only with the customer.
-            Opening it yourself counts as a view.
+            {viewedAt === undefined ? '' : ' Opening it yourself counts as a view.'}
           </small>
         </>
       ) : null}
