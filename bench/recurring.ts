@@ -80,13 +80,14 @@ async function main(): Promise<void> {
     // The first round warms the service up; each round is a business of its own.
     const rounds: number[] = [];
     for (let n = 1; n <= ROUNDS; n++) rounds.push(await round(service, n));
-    met = report({
-      bench: BENCH,
-      measure: `advance making ${SCHEDULES * PERIODS} invoices of ${SCHEDULES} schedules`,
-      unit: 's',
-      rounds,
-      target: { op: '<=', value: TARGET_SECONDS },
-    }).met === true;
+    met =
+      report({
+        bench: BENCH,
+        measure: `advance making ${SCHEDULES * PERIODS} invoices of ${SCHEDULES} schedules`,
+        unit: 's',
+        rounds,
+        target: { op: '<=', value: TARGET_SECONDS },
+      }).met === true;
   } finally {
     await service.close();
   }
