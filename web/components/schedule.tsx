@@ -212,7 +212,7 @@ export function ScheduleFields(props: {
         ) : null}
       </fieldset>
       <section class="panel schedule-preview" aria-labelledby="schedule-preview" aria-live="polite">
-        <h2 id="schedule-preview">Next {PREVIEW_COUNT} dates</h2>
+        <h2 id="schedule-preview">Next dates</h2>
         <DateList
           id="schedule-preview"
           dates={previewDates(draft, PREVIEW_COUNT)}
@@ -294,7 +294,7 @@ export function ScheduleFacts(props: { schedule: Schedule; made: number; noun: S
       </dl>
       {upcoming ? (
         <>
-          <h3 id="schedule-upcoming">Next {PREVIEW_COUNT} dates</h3>
+          <h3 id="schedule-upcoming">Next dates</h3>
           <DateList id="schedule-upcoming" dates={upcoming} waiting="" />
         </>
       ) : null}
