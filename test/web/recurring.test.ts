@@ -10,9 +10,9 @@ import {
   useBrowser,
   type AppPage,
 } from '../support/browser.js';
-import { registerBusiness } from '../support/business.js';
+import { registerBusiness, sandboxOf } from '../support/business.js';
 import { createVendor } from '../support/finance.js';
-import { createCustomer } from '../support/general.js';
+import { createCustomer, createRecurringInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
@@ -203,6 +203,49 @@ describe('recurring invoices', () => {
     );
     expect(listed.data).toEqual([]);
     expectClean(app, [422]);
+    await app.close();
+  });
+});
+
+describe('the invoices a schedule made', () => {
+  it('counts them on the schedule, links to the customer’s invoices, and each links back to its schedule', async () => {
+    const owner = await registerBusiness(server(), 'Made Ltd');
+    const sandbox = await sandboxOf(server(), owner);
+    const customer = await createCustomer(sandbox.client, { name: 'Charles Babbage' });
+    const recurring = await createRecurringInvoice(sandbox.client, {
+      customer_id: customer.id,
+      start_date: '2027-01-31',
+    });
+    // The sandbox's clock makes the invoices of 31 January and 28 February.
+    const moved = await unwrap(
+      sandbox.client.sandbox.clock.advanceClock({ body: { advance_to: '2027-03-01T12:00:00.000Z' } }),
+    );
+    expect(moved.data.ran.invoices_recurred).toBe(2);
+    const app = await openApp(browser(), server().baseUrl, `/app/recurring-invoices/${recurring.id}`, {
+      accessToken: sandbox.accessToken,
+      environment: 'sandbox',
+    });
+    const { page } = app;
+    page.setDefaultTimeout(10_000);
+    await page.getByRole('heading', { name: 'Recurring invoice for Charles Babbage' }).waitFor();
+    expect(await page.locator('[data-made]').textContent()).toBe('2');
+    await page.getByText('2 so far').waitFor();
+    // The next date is the schedule's, clamped: 31 March after 28 February.
+    expect(
+      await page
+        .getByRole('list', { name: 'Next dates' })
+        .locator('time')
+        .evaluateAll((times) => times.map((t) => t.getAttribute('datetime'))),
+    ).toEqual(['2027-03-31', '2027-04-30', '2027-05-31', '2027-06-30', '2027-07-31']);
+    await page.getByRole('link', { name: 'See Charles Babbage’s invoices' }).click();
+    await page.getByText('Invoices of Charles Babbage').waitFor();
+    const numbers = page.locator('main table tbody tr td:first-child a');
+    await expect.poll(() => numbers.count()).toBe(2);
+    await numbers.first().click();
+    await page.getByRole('heading', { name: /^Invoice INV-/ }).waitFor();
+    await page.getByRole('link', { name: 'Its recurring invoice' }).click();
+    await page.getByRole('heading', { name: 'Recurring invoice for Charles Babbage' }).waitFor();
+    expectClean(app);
     await app.close();
   });
 });
