@@ -6,6 +6,7 @@ import {
   expectAccessible,
   expectClean,
   openApp,
+  PHONE,
   screenshot,
   useBrowser,
   type AppPage,
@@ -194,10 +195,14 @@ describe('recurring invoices', () => {
     await page.getByLabel('On a date').check();
     await page.getByLabel('End date').fill('2028-01-01');
     await page.getByRole('button', { name: 'Create recurring invoice' }).click();
-    expect(await errorBeside(page.getByLabel('End date'))).toMatch(/on or after start_date|start/i);
+    expect(await errorBeside(page.getByLabel('End date'))).toBe('Enter the start date or a later one.');
     expect(await page.getByLabel('Number of months').getAttribute('aria-invalid')).toBeNull();
     await expectAccessible(page, 'new recurring invoice, refused');
     await screenshot(page, 'recurring-invoice-refused');
+    // On a phone the schedule and its preview stack, and nothing scrolls sideways.
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await screenshot(page, 'recurring-invoice-refused-phone');
     const listed = await unwrap(
       owner.client.general.recurringInvoices.listRecurringInvoices({ query: { limit: 10 } }),
     );
