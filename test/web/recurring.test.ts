@@ -11,8 +11,8 @@ import {
   useBrowser,
   type AppPage,
 } from '../support/browser.js';
-import { registerBusiness, sandboxOf } from '../support/business.js';
-import { createVendor } from '../support/finance.js';
+import { registerBusiness, sandboxOf, signedInMember } from '../support/business.js';
+import { createRecurringBill, createVendor } from '../support/finance.js';
 import { createCustomer, createRecurringInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -250,6 +250,43 @@ describe('the invoices a schedule made', () => {
     await page.getByRole('heading', { name: /^Invoice INV-/ }).waitFor();
     await page.getByRole('link', { name: 'Its recurring invoice' }).click();
     await page.getByRole('heading', { name: 'Recurring invoice for Charles Babbage' }).waitFor();
+    expectClean(app);
+    await app.close();
+  });
+});
+
+describe('a viewer', () => {
+  it('sees recurring invoices and bills without any action that changes them', async () => {
+    const owner = await registerBusiness(server(), 'Viewed Ltd');
+    const customer = await createCustomer(owner.client, { name: 'Mary Somerville' });
+    const invoice = await createRecurringInvoice(owner.client, {
+      customer_id: customer.id,
+      start_date: START,
+    });
+    const bill = await createRecurringBill(owner.client, { start_date: START });
+    const viewer = await signedInMember(server(), owner, 'viewer');
+    const app = await open(viewer, '/recurring-invoices');
+    const { page } = app;
+    await page.getByRole('link', { name: 'Mary Somerville' }).click();
+    await page.getByRole('heading', { name: 'Recurring invoice for Mary Somerville' }).waitFor();
+    expect(page.url()).toContain(invoice.id);
+    await page.goto(`/app/finance/recurring-bills/${bill.id}`);
+    await page.getByRole('heading', { name: /^Recurring bill from / }).waitFor();
+    await page.goto('/app/finance/recurring-bills');
+    await page.getByRole('table', { name: 'Recurring bills' }).waitFor();
+    for (const path of [
+      '/app/recurring-invoices',
+      `/app/recurring-invoices/${invoice.id}`,
+      '/app/finance/recurring-bills',
+      `/app/finance/recurring-bills/${bill.id}`,
+    ]) {
+      await page.goto(path);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      const main = page.getByRole('main');
+      expect(await main.getByRole('link', { name: /^New recurring/ }).count(), path).toBe(0);
+      expect(await main.getByRole('button', { name: /^(Pause|Resume|End)$/ }).count(), path).toBe(0);
+    }
     expectClean(app);
     await app.close();
   });
