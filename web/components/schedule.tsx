@@ -243,7 +243,7 @@ type Schedule = Pick<
 /** What the status line says of a schedule. */
 export function scheduleStatusWords(s: Schedule, noun: ScheduleNoun): string {
   if (s.status === 'ended')
-    return `Ended ${s.ended_at ? `on ${dateTime(s.ended_at)}` : ''}: no further ${noun} is made.`;
+    return `Ended${s.ended_at ? ` on ${dateTime(s.ended_at)}` : ''}: no further ${noun} is made.`;
   if (s.status === 'paused') {
     return `Paused: no ${noun} is made until it is resumed, and the dates that pass meanwhile are skipped.`;
   }
