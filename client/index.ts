@@ -17,6 +17,11 @@ export { toMajor, toMinor } from './money.js';
  * for showing a total before sending it; `hr.workingDays` counts a leave's days the same way.
  */
 export * as pricing from '../contract/common/pricing.js';
+/**
+ * When a recurring invoice or bill falls due (`schedule.nextPeriodDates`, `schedule.periodDate`, ...):
+ * the rule the service makes them by, for showing the next dates before creating a schedule.
+ */
+export * as schedule from '../contract/common/schedule.js';
 /** Who may do what: each operation's permission and each role's permissions (a UI hides the rest). */
 export {
   OPERATION_PERMISSIONS,

@@ -94,6 +94,25 @@ export const SCREENS: Screen[] = [
     load: () => import('./screens/general/invoices/invoice.js'),
   },
   {
+    path: '/recurring-invoices',
+    title: 'Recurring invoices',
+    permission: 'sales.read',
+    load: () => import('./screens/general/recurring-invoices/recurring-invoices.js'),
+    nav: { group: 'Sales', label: 'Recurring invoices' },
+  },
+  {
+    path: '/recurring-invoices/new',
+    title: 'New recurring invoice',
+    permission: 'sales.write',
+    load: () => import('./screens/general/recurring-invoices/recurring-invoice-new.js'),
+  },
+  {
+    path: '/recurring-invoices/:id',
+    title: 'Recurring invoice',
+    permission: 'sales.read',
+    load: () => import('./screens/general/recurring-invoices/recurring-invoice.js'),
+  },
+  {
     path: '/credit-notes',
     title: 'Credit notes',
     permission: 'sales.read',
@@ -150,6 +169,25 @@ export const SCREENS: Screen[] = [
     title: 'Bill',
     permission: 'finance.read',
     load: () => import('./screens/finance/bill.js'),
+  },
+  {
+    path: '/finance/recurring-bills',
+    title: 'Recurring bills',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/recurring-bills.js'),
+    nav: { group: 'Finance', label: 'Recurring bills' },
+  },
+  {
+    path: '/finance/recurring-bills/new',
+    title: 'New recurring bill',
+    permission: 'finance.write',
+    load: () => import('./screens/finance/recurring-bill-new.js'),
+  },
+  {
+    path: '/finance/recurring-bills/:id',
+    title: 'Recurring bill',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/recurring-bill.js'),
   },
   {
     path: '/finance/journal',

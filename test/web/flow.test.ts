@@ -79,7 +79,7 @@ describe('running a business from the dashboard', () => {
     await page.getByText('House blend 500g was added.').waitFor();
 
     // An invoice of 4 bags, issued and paid.
-    await nav.getByRole('link', { name: 'Invoices' }).click();
+    await nav.getByRole('link', { name: 'Invoices', exact: true }).click();
     await page.getByRole('link', { name: 'New invoice' }).click();
     await page.getByLabel('Customer', { exact: true }).selectOption(customerId!);
     await page.getByLabel('Product, line 1').selectOption({ label: 'House blend 500g (HOUSE-500)' });

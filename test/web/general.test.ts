@@ -94,7 +94,10 @@ describe('customers, products and an invoice from draft to paid', () => {
     await expectAccessible(page, 'products');
     await screenshot(page, 'general-products');
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Invoices', exact: true })
+      .click();
     await page.getByText('No invoices yet').waitFor();
     await page.getByRole('link', { name: 'New invoice' }).click();
     await page.getByRole('heading', { name: 'New invoice' }).waitFor();
@@ -284,7 +287,10 @@ describe('refusals beside their fields', () => {
     expect(data.map((c) => c.name)).toEqual(['Ada Lovelace']);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Invoices', exact: true })
+      .click();
     await page.getByRole('link', { name: 'New invoice' }).click();
     await page.getByRole('heading', { name: 'New invoice' }).waitFor();
     await page.getByLabel('Currency').selectOption('JPY');
@@ -670,7 +676,10 @@ describe('what a role may do', () => {
     await expectAccessible(page, 'invoice as viewer');
     await screenshot(page, 'general-invoice-viewer');
 
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invoices' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Invoices', exact: true })
+      .click();
     await page.getByRole('row', { name: new RegExp(invoice.number) }).waitFor();
     expect(await page.getByRole('link', { name: 'New invoice' }).count()).toBe(0);
 

@@ -7,6 +7,7 @@ import { PHONE, expectAccessible, expectClean, openApp, screenshot, useBrowser }
 import { ensureBuilt } from '../support/build.js';
 import { registerBusiness, sandboxOf } from '../support/business.js';
 import { createCreditNote, createCustomer, createQuote, issuedInvoice } from '../support/general.js';
+import { createRecurringBill } from '../support/finance.js';
 import { createDomain } from '../support/marketing.js';
 import { useTestServer } from '../support/setup.js';
 import { createWebhook } from '../support/webhooks.js';
@@ -131,6 +132,7 @@ describe('the dashboard on a phone', () => {
     });
     const quote = await createQuote(sandbox.client, customer.id, 'sent');
     const creditNote = await createCreditNote(sandbox.client, { invoice_id: invoice.id, amount: 40 });
+    const recurringBill = await createRecurringBill(sandbox.client, { start_date: '2030-01-31' });
     const webhook = await createWebhook(sandbox.client);
     await createApiKey(sandbox.client);
     await createDomain(sandbox.client);
@@ -164,7 +166,7 @@ describe('the dashboard on a phone', () => {
     await navigation.waitFor();
     const signOut = page.getByRole('button', { name: 'Sign out' });
     const leave = page.getByRole('button', { name: 'Leave the sandbox' });
-    for (const control of [signOut, leave, navigation.getByRole('link', { name: 'Invoices' })]) {
+    for (const control of [signOut, leave, navigation.getByRole('link', { name: 'Invoices', exact: true })]) {
       const box = await control.boundingBox();
       expect(box).not.toBeNull();
       expect(box!.x).toBeGreaterThanOrEqual(0);
@@ -190,6 +192,7 @@ describe('the dashboard on a phone', () => {
       '/invoices/:id': `/invoices/${invoice.id}`,
       '/quotes/:id': `/quotes/${quote.id}`,
       '/credit-notes/:id': `/credit-notes/${creditNote.id}`,
+      '/finance/recurring-bills/:id': `/finance/recurring-bills/${recurringBill.id}`,
       '/customers/:id/statement': `/customers/${customer.id}/statement`,
       '/settings/webhooks/:id': `/settings/webhooks/${webhook.id}`,
     };

@@ -175,6 +175,9 @@ const SERVER_RULES: [RegExp, (m: RegExpExecArray, context: FieldContext) => stri
   [/NUL characters|unpaired surrogates/, () => FIELD_MESSAGES.unsafeText],
   [/verified sender domain/, () => FIELD_MESSAGES.unverifiedSender],
   [/^Unknown field$|^Unrecognized key/, () => FIELD_MESSAGES.unknown],
+  // Date ranges and schedules: the field the rule compares with, in words.
+  [/^Must be on or after start_date\b/, () => 'Enter the start date or a later one.'],
+  [/^Must be today \(\S+\) or later/, () => 'Enter today or a later date.'],
   // Amounts: the contract's units (contract/common/money.ts) and the server's decimals rule.
   [/^Major units of ([A-Z]{3}) take at most/, (m) => FIELD_MESSAGES.amountDecimals(m[1]!)],
   [/^Must be more than .* units/, (_m, c) => FIELD_MESSAGES.amountAbove(c.currency)],

@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { CellInput, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
-import { addDays, amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
+import { addDays } from '../../lib/lines.js';
 import { Button, Empty, ErrorMessage, Field, Link, Loading, Select, TextArea } from '../../components/ui.js';
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
-import { minorMoney, today } from '../../lib/format.js';
+import { today } from '../../lib/format.js';
 import { useDraft, useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
 import { api, can } from '../../lib/session.js';
 import { RecordHeader } from '../../components/record.js';
+import { BillItems, itemsBody, newItem, priceErrors, type ItemDraft } from './bill-items.js';
 
 const BILLS = { to: '/finance/bills', name: 'Bills' };
 
@@ -17,26 +17,6 @@ const BILLS = { to: '/finance/bills', name: 'Bills' };
  * A new bill: vendor, currency, dates and items with the total as the service will compute it
  * (integer minor units, exact), saved as a draft or recorded at once (pending, posted to the ledger).
  */
-
-interface ItemDraft {
-  key: number;
-  description: string;
-  quantity: string;
-  unit_price: string;
-}
-
-let nextKey = 1;
-const newItem = (): ItemDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
-
-/** Prices typed in major units that are not amounts of the currency: refused here, beside the field. */
-function priceErrors(items: ItemDraft[], currency: string): FieldErrors {
-  const errors: FieldErrors = {};
-  items.forEach((item, i) => {
-    const advice = amountAdvice(item.unit_price, currency);
-    if (advice) errors[`items.${i}.unit_price`] = advice;
-  });
-  return errors;
-}
 
 export default function BillNew() {
   const base = useBaseCurrency();
@@ -58,8 +38,6 @@ export default function BillNew() {
   const form = useForm();
   const errors = { ...form.errors, ...local };
 
-  const change = (key: number, patch: Partial<ItemDraft>) => setItems((all) => patchLine(all, key, patch));
-
   const save = (asDraft: boolean) => {
     const refused = priceErrors(items, currency);
     setLocal(refused);
@@ -74,16 +52,7 @@ export default function BillNew() {
       due_date: draft.due_date || undefined,
       notes: draft.notes.trim() || undefined,
       status: asDraft ? 'draft' : undefined,
-      items: items.map((item) => {
-        const price = priceMinor(item.unit_price, currency);
-        const line: Record<string, unknown> = {
-          description: item.description.trim(),
-          quantity: item.quantity.trim() === '' ? undefined : Number(item.quantity.trim()),
-          unit_price: price === null ? undefined : Number(price),
-        };
-        for (const key of Object.keys(line)) if (line[key] === undefined) delete line[key];
-        return line;
-      }),
+      items: itemsBody(items, currency),
     };
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     void form
@@ -95,7 +64,6 @@ export default function BillNew() {
       });
   };
 
-  const total = billMinor(items, currency);
   const currencies = currencyOptions();
 
   if (vendors.error) return <ErrorMessage message={vendors.error} onRetry={vendors.reload} />;
@@ -153,77 +121,7 @@ export default function BillNew() {
             <Field label="Due date" type="date" {...bind('due_date', errors)} />
           </div>
           <h2>Items</h2>
-          <LineTable
-            caption="Items"
-            noun="item"
-            lines={items}
-            columns={[
-              {
-                label: 'Description',
-                cellClass: 'line-wide',
-                cell: (item, index) => (
-                  <CellInput
-                    label={`Description, item ${index + 1}`}
-                    name={`items.${index}.description`}
-                    value={item.description}
-                    onValue={(description) => change(item.key, { description })}
-                    error={errors[`items.${index}.description`]}
-                  />
-                ),
-              },
-              {
-                label: 'Quantity',
-                class: 'col-number',
-                cell: (item, index) => (
-                  <CellInput
-                    label={`Quantity, item ${index + 1}`}
-                    name={`items.${index}.quantity`}
-                    inputMode="decimal"
-                    value={item.quantity}
-                    onValue={(quantity) => change(item.key, { quantity })}
-                    error={errors[`items.${index}.quantity`]}
-                  />
-                ),
-              },
-              {
-                label: 'Unit price',
-                class: 'col-price',
-                cell: (item, index) => (
-                  <CellInput
-                    label={`Unit price in ${currency}, item ${index + 1}`}
-                    name={`items.${index}.unit_price`}
-                    inputMode="decimal"
-                    value={item.unit_price}
-                    onValue={(unit_price) => change(item.key, { unit_price })}
-                    error={errors[`items.${index}.unit_price`]}
-                    hint={amountAdvice(item.unit_price, currency)}
-                  />
-                ),
-              },
-              {
-                label: 'Amount',
-                class: 'numeric col-amount',
-                cellClass: 'numeric line-amount',
-                data: 'amount',
-                cell: (item) => showMinor(itemMinor(item, currency), currency, minorMoney),
-              },
-            ]}
-            onRemove={(key) => setItems((all) => all.filter((i) => i.key !== key))}
-            onAdd={() => setItems((all) => [...all, newItem()])}
-            error={errors.items}
-          />
-          <TotalsPanel
-            rows={[
-              { label: 'Total', value: showMinor(total, currency, minorMoney), strong: true, data: 'total' },
-            ]}
-            hint={
-              total === null ? (
-                <p class="hint">
-                  The total shows once every item has a quantity and a unit price in {currency}.
-                </p>
-              ) : null
-            }
-          />
+          <BillItems items={items} onItems={setItems} currency={currency} errors={errors} />
           <TextArea label="Notes" {...bind('notes', errors)} />
           <ErrorMessage
             message={Object.keys(local).length > 0 ? 'Check the highlighted fields.' : summaryOf(form)}

@@ -127,6 +127,14 @@ export default function Bill({ params }: ScreenProps) {
           <dd>{date(bill.due_date)}</dd>
           <dt>Recorded</dt>
           <dd>{dateTime(bill.created_at)}</dd>
+          {bill.recurring_bill_id ? (
+            <>
+              <dt>Made by</dt>
+              <dd>
+                <Link to={`/finance/recurring-bills/${bill.recurring_bill_id}`}>Its recurring bill</Link>
+              </dd>
+            </>
+          ) : null}
           {bill.notes ? (
             <>
               <dt>Notes</dt>

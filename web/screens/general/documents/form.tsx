@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { general, unwrap } from '../../../../client/index.js';
@@ -341,6 +342,11 @@ export function DocumentForm<B, R>(props: {
   customerId?: string;
   /** A draft being changed: its customer, currency, notes and lines to start from. */
   existing?: Pick<general.Invoice, 'customer_id' | 'currency' | 'notes' | 'items'>;
+  /**
+   * Fields beyond the document's (a recurring invoice's schedule), shown after the customer and
+   * given the refusals that name them, and what they add to the body.
+   */
+  extra?: { fields: (errors: FieldErrors) => ComponentChildren; body: () => Record<string, unknown> };
 }) {
   const { existing } = props;
   const base = useBaseCurrency();
@@ -374,6 +380,7 @@ export function DocumentForm<B, R>(props: {
       items: itemsOf(lines),
       // Emptied on a draft being changed, the notes are removed.
       notes: notes.trim() || (existing ? null : undefined),
+      ...props.extra?.body(),
     };
     for (const d of props.dates) if (dates[d.key]) body[d.key] = dates[d.key];
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
@@ -396,20 +403,23 @@ export function DocumentForm<B, R>(props: {
           error={e.currency}
         />
       </div>
-      <div class="form-row">
-        {props.dates.map((d) => (
-          <Field
-            key={d.key}
-            label={d.label}
-            name={d.key}
-            type="date"
-            hint={d.hint}
-            value={dates[d.key]}
-            onValue={(value) => setDates((all) => ({ ...all, [d.key]: value }))}
-            error={e[d.key]}
-          />
-        ))}
-      </div>
+      {props.extra?.fields(e)}
+      {props.dates.length > 0 ? (
+        <div class="form-row">
+          {props.dates.map((d) => (
+            <Field
+              key={d.key}
+              label={d.label}
+              name={d.key}
+              type="date"
+              hint={d.hint}
+              value={dates[d.key]}
+              onValue={(value) => setDates((all) => ({ ...all, [d.key]: value }))}
+              error={e[d.key]}
+            />
+          ))}
+        </div>
+      ) : null}
       <h2>Lines</h2>
       <LineEditor
         lines={lines}

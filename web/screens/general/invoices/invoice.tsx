@@ -220,6 +220,14 @@ export default function Invoice({ params }: ScreenProps) {
           <dd>{date(invoice.due_date)}</dd>
           <dt>Created</dt>
           <dd>{dateTime(invoice.created_at)}</dd>
+          {invoice.recurring_invoice_id ? (
+            <>
+              <dt>Made by</dt>
+              <dd>
+                <Link to={`/recurring-invoices/${invoice.recurring_invoice_id}`}>Its recurring invoice</Link>
+              </dd>
+            </>
+          ) : null}
           {invoice.notes ? (
             <>
               <dt>Notes</dt>

@@ -1,0 +1,129 @@
+import { CellInput, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
+import { minorMoney } from '../../lib/format.js';
+import type { FieldErrors } from '../../lib/forms.js';
+import { amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
+
+/**
+ * A bill's items as typed (a bill, a recurring bill): description, quantity and unit price in major
+ * units, with each amount and the total as the service will compute them (integer minor units, exact).
+ */
+
+export interface ItemDraft {
+  key: number;
+  description: string;
+  quantity: string;
+  unit_price: string;
+}
+
+let nextKey = 1;
+export const newItem = (): ItemDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
+
+/** Prices typed in major units that are not amounts of the currency: refused here, beside the field. */
+export function priceErrors(items: ItemDraft[], currency: string): FieldErrors {
+  const errors: FieldErrors = {};
+  items.forEach((item, i) => {
+    const advice = amountAdvice(item.unit_price, currency);
+    if (advice) errors[`items.${i}.unit_price`] = advice;
+  });
+  return errors;
+}
+
+/** The items as the body's `items`, prices in minor units; what is wrong with them the schema says. */
+export function itemsBody(items: ItemDraft[], currency: string): Record<string, unknown>[] {
+  return items.map((item) => {
+    const price = priceMinor(item.unit_price, currency);
+    const line: Record<string, unknown> = {
+      description: item.description.trim(),
+      quantity: item.quantity.trim() === '' ? undefined : Number(item.quantity.trim()),
+      unit_price: price === null ? undefined : Number(price),
+    };
+    for (const key of Object.keys(line)) if (line[key] === undefined) delete line[key];
+    return line;
+  });
+}
+
+/** The items' table, one row per item with its amount, and the total below it. */
+export function BillItems(props: {
+  items: ItemDraft[];
+  onItems: (update: (items: ItemDraft[]) => ItemDraft[]) => void;
+  currency: string;
+  errors: FieldErrors;
+}) {
+  const { items, currency, errors } = props;
+  const change = (key: number, patch: Partial<ItemDraft>) =>
+    props.onItems((all) => patchLine(all, key, patch));
+  const total = billMinor(items, currency);
+  return (
+    <>
+      <LineTable
+        caption="Items"
+        noun="item"
+        lines={items}
+        columns={[
+          {
+            label: 'Description',
+            cellClass: 'line-wide',
+            cell: (item, index) => (
+              <CellInput
+                label={`Description, item ${index + 1}`}
+                name={`items.${index}.description`}
+                value={item.description}
+                onValue={(description) => change(item.key, { description })}
+                error={errors[`items.${index}.description`]}
+              />
+            ),
+          },
+          {
+            label: 'Quantity',
+            class: 'col-number',
+            cell: (item, index) => (
+              <CellInput
+                label={`Quantity, item ${index + 1}`}
+                name={`items.${index}.quantity`}
+                inputMode="decimal"
+                value={item.quantity}
+                onValue={(quantity) => change(item.key, { quantity })}
+                error={errors[`items.${index}.quantity`]}
+              />
+            ),
+          },
+          {
+            label: 'Unit price',
+            class: 'col-price',
+            cell: (item, index) => (
+              <CellInput
+                label={`Unit price in ${currency}, item ${index + 1}`}
+                name={`items.${index}.unit_price`}
+                inputMode="decimal"
+                value={item.unit_price}
+                onValue={(unit_price) => change(item.key, { unit_price })}
+                error={errors[`items.${index}.unit_price`]}
+                hint={amountAdvice(item.unit_price, currency)}
+              />
+            ),
+          },
+          {
+            label: 'Amount',
+            class: 'numeric col-amount',
+            cellClass: 'numeric line-amount',
+            data: 'amount',
+            cell: (item) => showMinor(itemMinor(item, currency), currency, minorMoney),
+          },
+        ]}
+        onRemove={(key) => props.onItems((all) => all.filter((i) => i.key !== key))}
+        onAdd={() => props.onItems((all) => [...all, newItem()])}
+        error={errors.items}
+      />
+      <TotalsPanel
+        rows={[
+          { label: 'Total', value: showMinor(total, currency, minorMoney), strong: true, data: 'total' },
+        ]}
+        hint={
+          total === null ? (
+            <p class="hint">The total shows once every item has a quantity and a unit price in {currency}.</p>
+          ) : null
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { contract, finance, general } from '../../../client/index.js';
+import { ListPage } from '../../components/list-page.js';
+import { everyWords } from '../../components/schedule.js';
+import { Badge, Link, type Column } from '../../components/ui.js';
+import { date, minorMoney, number } from '../../lib/format.js';
+import { usePagedList } from '../../lib/list-query.js';
+import { oneOf } from '../../lib/lists.js';
+import { statusLabel } from '../../lib/messages.js';
+import { here } from '../../lib/router.js';
+import { api, can } from '../../lib/session.js';
+
+/** Recurring bills by status (the URL's `status`), paged from the URL. */
+
+const COLUMNS: Column<finance.RecurringBill>[] = [
+  {
+    label: 'Vendor',
+    render: (r) => <Link to={`/finance/recurring-bills/${r.id}`}>{r.vendor_name}</Link>,
+  },
+  { label: 'Status', render: (r) => <Badge value={r.status} label={statusLabel(r.status)} /> },
+  { label: 'Repeats', render: (r) => everyWords(r.interval, r.interval_count) },
+  { label: 'Next bill', render: (r) => (r.status === 'active' ? date(r.next_run_on) : '—') },
+  { label: 'Each bill', numeric: true, render: (r) => minorMoney(r.amount, r.currency) },
+  { label: 'Made', numeric: true, render: (r) => number(r.bills_created) },
+];
+
+export default function RecurringBills() {
+  const status = oneOf(here.value.query, 'status', general.RECURRING_STATUSES);
+  const filters = { status };
+  const list = usePagedList(
+    20,
+    (paging) => api.value.finance.recurringBills.listRecurringBills({ query: { ...paging, ...filters } }),
+    (answer) => ({ rows: answer.recurring_bills, total: answer.total_count }),
+    [status],
+  );
+  const canCreate = can('createRecurringBill');
+  return (
+    <ListPage
+      title="Recurring bills"
+      export={{ route: contract.finance.recurringBills.listRecurringBills, query: filters }}
+      actions={
+        canCreate ? (
+          <Link class="button primary" to="/finance/recurring-bills/new">
+            New recurring bill
+          </Link>
+        ) : null
+      }
+      lead="A vendor's bill recorded on a schedule: pending and posted to the ledger on each date."
+      tabs={{
+        label: 'Recurring bill status',
+        values: general.RECURRING_STATUSES,
+        names: statusLabel,
+        current: status,
+      }}
+      list={list}
+      filtered={{
+        active: !!status,
+        title: `No ${status ? statusLabel(status).toLowerCase() : ''} recurring bills`,
+        clear: ['status'],
+        show: 'Show every recurring bill',
+      }}
+      empty={{
+        title: 'No recurring bills yet',
+        canAdd:
+          'Create one for a bill that comes the same every week, month, quarter or year: rent, a subscription.',
+        cannotAdd: 'Recurring bills appear here once someone with permission to create them does so.',
+      }}
+      table={{
+        caption: status ? `${statusLabel(status)} recurring bills` : 'Recurring bills',
+        columns: COLUMNS,
+        rowKey: (r) => r.id,
+      }}
+    />
+  );
+}
