@@ -152,6 +152,33 @@ export default tseslint.config(
       ],
     },
   },
+  // The sign-in page and the dashboard's frame load first: the auth routes only, never the whole
+  // client (docs/decisions.md D260). Types of client/index.ts are erased, so they may be imported.
+  {
+    files: [
+      'web/main.tsx',
+      'web/app.tsx',
+      'web/routes.ts',
+      'web/components/ui.tsx',
+      'web/lib/{forms,messages,router,screen,session}.ts',
+      'web/screens/account/{auth-page,register,sign-in}.tsx',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/client/index.js', '**/lib/api.js'],
+              allowTypeImports: true,
+              message:
+                'The first load carries the auth routes only: use client/auth.js, client/transport.js or client/money.js (docs/decisions.md D260).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['server/**/*.ts'],
     ignores: ['server/**/*queries.ts', 'server/platform/db/**'],

@@ -1,4 +1,3 @@
-import { initContract, type AppRouter } from '@ts-rest/core';
 import * as audit from './audit/index.js';
 import * as auth from './auth/index.js';
 import * as finance from './finance/index.js';
@@ -11,14 +10,7 @@ import * as publicLoyalty from './public-loyalty/index.js';
 import * as sandbox from './sandbox/index.js';
 import * as team from './team/index.js';
 import * as webhooks from './webhooks/index.js';
-
-// Annotated, like the contract below, so that the declaration files name types instead of spelling them out
-// (the spelt-out type of the whole contract is longer than the compiler will write).
-const c: ReturnType<typeof initContract> = initContract();
-const V1 = { pathPrefix: '/v1', strictStatusCodes: true } as const;
-
-/** A domain router as the API serves it: under /v1, declaring every status it returns. */
-type Mounted<R extends AppRouter> = ReturnType<typeof c.router<R, '/v1', typeof V1>>;
+import { c, V1, type Mounted } from './mount.js';
 
 /** The whole API: one router per domain, every route under /v1 and declaring every status it returns. */
 export const contract: {

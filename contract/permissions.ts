@@ -1,37 +1,14 @@
-/**
+import { PERMISSIONS, type Permission, type Role } from './roles.js';
+
+/*
  * Who may do what (docs/decisions.md D53): each operation of the contract names the permission it needs,
  * and each role holds a set of permissions. One table, beside the contract, read by the server's
  * middleware (403 FORBIDDEN naming the missing permission), by the SDK and by the dashboard (which
  * hides what a role cannot do). `null`: no permission beyond the credential itself (sign-up and
  * sign-in, signing out, and the public loyalty interface, whose keys keep their own scope).
  */
-export const PERMISSIONS = [
-  'settings.read',
-  'settings.write',
-  'team.read',
-  'team.manage',
-  'audit.read',
-  'api_keys.manage',
-  'webhooks.manage',
-  'customers.read',
-  'customers.write',
-  'sales.read',
-  'sales.write',
-  'finance.read',
-  'finance.write',
-  'hr.read',
-  'hr.write',
-  'marketing.read',
-  'marketing.write',
-  'loyalty.read',
-  'loyalty.write',
-  'sandbox.read',
-  'sandbox.manage',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
 
-export const ROLES = ['owner', 'admin', 'accountant', 'hr', 'marketing', 'loyalty', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { PERMISSIONS, ROLES, readsCapturedLiveMail, type Permission, type Role } from './roles.js';
 
 const READS = PERMISSIONS.filter((p) => p.endsWith('.read') && p !== 'audit.read');
 

@@ -4,8 +4,7 @@ import { z } from 'zod';
 import { resultData } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { CurrencySchema, TimestampSchema, idOf } from '../common/schemas.js';
-import { AddressSchema } from '../general/index.js';
+import { AddressSchema, CurrencySchema, TimestampSchema, idOf } from '../common/schemas.js';
 
 const c = initContract();
 

@@ -5,7 +5,7 @@ import { resultData } from '../common/envelopes.js';
 import { errorResponses, PUBLIC } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { TimestampSchema } from '../common/schemas.js';
-import { ROLES } from '../permissions.js';
+import { ROLES } from '../roles.js';
 import { SignInResultSchema } from './sessions.js';
 import { NewPasswordSchema } from './password.js';
 

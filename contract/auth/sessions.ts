@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { resultData, ResultMessageSchema } from '../common/envelopes.js';
 import { errorResponses, PUBLIC, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
-import { PERMISSIONS, ROLES } from '../permissions.js';
+import { PERMISSIONS, ROLES } from '../roles.js';
 import {
   EmailSchema,
   IdempotencyHeadersSchema,

@@ -118,3 +118,26 @@ export const IdempotencyHeadersSchema = z.object({
 });
 
 export const MessageSchema = z.string();
+
+/** A postal address: a customer's, a vendor's, the business's own. */
+export const AddressSchema = extendApi(
+  z
+    .object({
+      line1: z.string().max(200).optional(),
+      line2: z.string().max(200).optional(),
+      city: z.string().max(100).optional(),
+      state: z.string().max(100).optional(),
+      postal_code: z.string().max(20).optional(),
+      country: z
+        .string()
+        .length(2)
+        .regex(/^[A-Z]{2}$/, 'Expected a two-letter ISO 3166 country code')
+        .optional(),
+    })
+    .strict(),
+  // No title: a titled schema becomes a $ref, and OpenAPI 3.0 cannot make a $ref nullable.
+  {
+    description: 'Postal address.',
+    example: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
+  },
+);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { resultEnvelope } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import {
+  AddressSchema,
   CurrencySchema,
   EmailSchema,
   IdempotencyHeadersSchema,
@@ -11,7 +12,6 @@ import {
   idOf,
   TimestampSchema,
 } from '../common/schemas.js';
-import { AddressSchema } from '../general/index.js';
 import { FinancePageQuerySchema, financeRoute } from './shared.js';
 
 const c = initContract();

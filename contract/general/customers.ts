@@ -6,6 +6,7 @@ import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
+  AddressSchema,
   EmailSchema,
   IdParamsSchema,
   IdempotencyHeadersSchema,
@@ -15,27 +16,8 @@ import {
 
 const c = initContract();
 
-export const AddressSchema = extendApi(
-  z
-    .object({
-      line1: z.string().max(200).optional(),
-      line2: z.string().max(200).optional(),
-      city: z.string().max(100).optional(),
-      state: z.string().max(100).optional(),
-      postal_code: z.string().max(20).optional(),
-      country: z
-        .string()
-        .length(2)
-        .regex(/^[A-Z]{2}$/, 'Expected a two-letter ISO 3166 country code')
-        .optional(),
-    })
-    .strict(),
-  // No title: a titled schema becomes a $ref, and OpenAPI 3.0 cannot make a $ref nullable.
-  {
-    description: 'Postal address.',
-    example: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', country: 'US' },
-  },
-);
+/** The postal address every domain shares (common/schemas.ts), under the general group's name too. */
+export { AddressSchema } from '../common/schemas.js';
 
 export const AttributesSchema = extendApi(
   z

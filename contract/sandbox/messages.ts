@@ -6,7 +6,6 @@ import { resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { offsetPageQuery } from '../common/pagination.js';
 import { TimestampSchema, idOf } from '../common/schemas.js';
-import type { Role } from '../permissions.js';
 
 const c = initContract();
 
@@ -56,13 +55,8 @@ export const CapturedMessageSchema = extendApi(
 );
 export type CapturedMessage = z.infer<typeof CapturedMessageSchema>;
 
-/**
- * Who reads a live business's captured mail (no `SMTP_URL`): it carries invitation links, so only the
- * roles that may invite (owners and admins; `full` API keys act as admins). A sandbox's captured mail
- * is every `sandbox.read` role's: a sandbox invites nobody. The server refuses, the dashboard hides.
- */
-export const readsCapturedLiveMail = (role: Role | undefined): boolean =>
-  role === 'owner' || role === 'admin';
+/** Who reads a live business's captured mail: a rule of the roles (roles.ts), named here too. */
+export { readsCapturedLiveMail } from '../roles.js';
 
 export const ListMessagesQuerySchema = offsetPageQuery(10_000_000);
 export type ListMessagesQuery = z.infer<typeof ListMessagesQuerySchema>;

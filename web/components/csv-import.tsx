@@ -2,7 +2,7 @@ import { useId, useState } from 'preact/hooks';
 import { BmsApiError, unwrap, type contract, type imports } from '../../client/index.js';
 import { describeError } from '../lib/forms.js';
 import { plainDetail } from '../lib/messages.js';
-import { api, can } from '../lib/session.js';
+import { api, can } from '../lib/api.js';
 import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
 
 /**

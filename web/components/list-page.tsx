@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ListLoad } from '../lib/list-query.js';
-import { can } from '../lib/session.js';
+import { can } from '../lib/api.js';
 import { ExportButton } from './csv.js';
 import { PagedList } from './paged-list.js';
 import { StatusTabs } from './status-tabs.js';

@@ -1,6 +1,7 @@
 import { CURRENCY_CODES, unwrap } from '../../client/index.js';
 import { useLoad } from './forms.js';
-import { allowed, api } from './session.js';
+import { api } from './api.js';
+import { allowed } from './session.js';
 
 /** The currencies a document or product may be in, named in the browser's language; the base currency. */
 

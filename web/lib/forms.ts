@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { BmsApiError } from '../../client/index.js';
+import { BmsApiError } from '../../client/transport.js';
 import {
   CHECK_FIELDS,
   CONNECTION_LOST,

@@ -1,4 +1,5 @@
-import { toMinor, type ErrorCode, type Role } from '../../client/index.js';
+import type { ErrorCode, Role } from '../../client/index.js';
+import { toMinor } from '../../client/money.js';
 
 /**
  * Every word the dashboard says about a refusal, a role or a document's status, in one place and in

@@ -1,18 +1,20 @@
 import { computed, signal } from '@preact/signals';
 import {
-  BmsApiError,
-  createClient,
-  OPERATION_PERMISSIONS,
-  sandbox,
-  unwrap,
+  createAuthClient,
+  readsCapturedLiveMail,
   type auth,
-  type Client,
+  type AuthClient,
   type Permission,
-} from '../../client/index.js';
+} from '../../client/auth.js';
+import { BmsApiError, unwrap } from '../../client/transport.js';
 
 /**
  * Who is signed in: the access token (in memory, and in sessionStorage so a reload keeps it; never
  * localStorage), its environment, and what the credential may do (GET /v1/auth/session).
+ *
+ * The sign-in page and the dashboard's frame load with this module, so it speaks to the service
+ * through the auth routes alone; the client of every route is `api` in api.ts, which only the
+ * screens import (docs/decisions.md D260).
  */
 
 export type Environment = 'live' | 'sandbox';
@@ -31,13 +33,16 @@ export const session = signal<Session | null>(null);
 /** True until a stored token has been checked at start. */
 export const restoring = signal(true);
 
-const anonymousClient = createClient({ baseUrl: location.origin, maxRetries: 1 });
+const anonymousClient = createAuthClient({ baseUrl: location.origin, maxRetries: 1 });
 
-/** The typed client of the signed-in person (or an anonymous one for sign-in and register). */
-export const api = computed<Client>(() => {
+/**
+ * The auth routes as the signed-in person (or anonymously, for sign-in, register and a forgotten
+ * password).
+ */
+export const authApi = computed<AuthClient>(() => {
   const current = session.value;
   if (!current) return anonymousClient;
-  return createClient({
+  return createAuthClient({
     baseUrl: location.origin,
     accessToken: current.accessToken,
     environment: current.environment,
@@ -73,19 +78,13 @@ export const businessTimeZone = (): string | undefined => session.value?.info.cl
  */
 export const readsLiveMail = computed(() => {
   const info = session.value?.info;
-  return info?.environment === 'live' && info.mail === 'captured' && sandbox.readsCapturedLiveMail(info.role);
+  return info?.environment === 'live' && info.mail === 'captured' && readsCapturedLiveMail(info.role);
 });
 
 /** Whether the role holds the permission. */
 export function allowed(permission: Permission | null): boolean {
   if (permission === null) return true;
   return session.value?.info.permissions.includes(permission) ?? false;
-}
-
-/** Whether the role may call the operation (its permission in the contract's table). */
-export function can(operation: keyof typeof OPERATION_PERMISSIONS): boolean {
-  const permission = OPERATION_PERMISSIONS[operation];
-  return permission === undefined ? allowed('team.manage') && allowed('audit.read') : allowed(permission);
 }
 
 function store(value: Session | null): void {
@@ -102,7 +101,7 @@ function store(value: Session | null): void {
 
 /** Reads what the token may do and keeps it as the session. */
 export async function adopt(accessToken: string, environment: Environment): Promise<void> {
-  const client = createClient({ baseUrl: location.origin, accessToken, environment, maxRetries: 1 });
+  const client = createAuthClient({ baseUrl: location.origin, accessToken, environment, maxRetries: 1 });
   const info = (await unwrap(client.auth.getSession())).data;
   const clockAheadMs = Date.parse(info.clock.now) - Date.now();
   store({ accessToken, environment: info.environment, info, clockAheadMs });
@@ -130,7 +129,7 @@ export async function restore(): Promise<void> {
  * reached or takes longer than a few seconds to answer.
  */
 export async function signOut(): Promise<void> {
-  const client = api.value;
+  const client = authApi.value;
   const patience = new Promise((resolve) => setTimeout(resolve, 5000));
   await Promise.race([client.auth.logout().catch(() => undefined), patience]);
   store(null);
@@ -159,7 +158,7 @@ export function expired(): void {
 
 /** Switches between live and sandbox: a token to the other environment, and the old one revoked. */
 export async function switchEnvironment(environment: Environment): Promise<void> {
-  const before = api.value;
+  const before = authApi.value;
   const next = (await unwrap(before.auth.switchEnvironment({ body: { environment } }))).data;
   await adopt(next.accessToken, next.environment);
   await before.auth.logout().catch(() => undefined);

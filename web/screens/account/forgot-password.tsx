@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../../client/index.js';
+import { auth } from '../../../client/auth.js';
+import { unwrap } from '../../../client/transport.js';
 import { Button, Link, Notice } from '../../components/ui.js';
 import { useForm } from '../../lib/forms.js';
-import { api } from '../../lib/session.js';
+import { authApi } from '../../lib/session.js';
 import { AuthForm, AuthPage, EmailField } from './auth-page.js';
 
 /**
@@ -17,7 +18,7 @@ export default function ForgotPassword() {
   const submit = (event: Event) => {
     event.preventDefault();
     void form.submit(auth.ForgotPasswordBodySchema, { email }, async (body) => {
-      await unwrap(api.value.auth.forgotPassword({ body }));
+      await unwrap(authApi.value.auth.forgotPassword({ body }));
       setSent(true);
     });
   };

@@ -13,7 +13,8 @@ import { FieldRefusal, useForm, useLoad } from '../../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
 import { navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { adopt, api, session } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
+import { adopt, session } from '../../lib/session.js';
 import { AuthForm, CodeField, NEW_PASSWORD_RULE, PasswordField } from './auth-page.js';
 
 /**

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../../client/index.js';
+import { auth } from '../../../client/auth.js';
+import { unwrap } from '../../../client/transport.js';
 import { Field, Link } from '../../components/ui.js';
 import { useForm } from '../../lib/forms.js';
 import { navigate } from '../../lib/router.js';
-import { adopt, api } from '../../lib/session.js';
+import { adopt, authApi } from '../../lib/session.js';
 import { AuthForm, AuthPage, EmailField, PasswordField } from './auth-page.js';
 
 export default function Register() {
@@ -15,7 +16,7 @@ export default function Register() {
   const submit = (event: Event) => {
     event.preventDefault();
     void form.submit(auth.RegisterBodySchema, { businessName, email, password }, async (body) => {
-      const created = (await unwrap(api.value.auth.register({ body }))).data;
+      const created = (await unwrap(authApi.value.auth.register({ body }))).data;
       await adopt(created.accessToken, created.environment);
       navigate('/', { replace: true });
     });

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import { auth, unwrap } from '../../../client/index.js';
+import { auth } from '../../../client/auth.js';
+import { unwrap } from '../../../client/transport.js';
 import { Link, Notice } from '../../components/ui.js';
 import { useForm } from '../../lib/forms.js';
-import { api, expired, session } from '../../lib/session.js';
+import { authApi, expired, session } from '../../lib/session.js';
 import { AuthForm, AuthPage, PasswordField } from './auth-page.js';
 
 /**
@@ -32,7 +33,7 @@ export default function ResetPassword() {
     }
     setMismatch(undefined);
     void form.submit(auth.ResetPasswordBodySchema, { token, password }, async (body) => {
-      await unwrap(api.value.auth.resetPassword({ body }));
+      await unwrap(authApi.value.auth.resetPassword({ body }));
       // The reset ended every session, this tab's too.
       if (session.value) expired();
       setDone(true);

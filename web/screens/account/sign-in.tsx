@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { auth, isSignInChallenge, unwrap, type auth as authTypes } from '../../../client/index.js';
+import { auth, isSignInChallenge, type auth as authTypes } from '../../../client/auth.js';
+import { BmsApiError, unwrap } from '../../../client/transport.js';
 import { Link, Select } from '../../components/ui.js';
-import { BmsApiError } from '../../../client/index.js';
 import { useForm } from '../../lib/forms.js';
-import { adopt, api } from '../../lib/session.js';
+import { adopt, authApi } from '../../lib/session.js';
 import { AuthForm, AuthPage, CodeField, EmailField, PasswordField } from './auth-page.js';
 
 const ENVIRONMENTS = [
@@ -30,7 +30,7 @@ function SecondStep({ challenge }: { challenge: authTypes.SignInChallenge }) {
     event.preventDefault();
     const input = { challengeToken: challenge.challengeToken, code };
     void form.submit(auth.CompleteSignInBodySchema, input, async (body) => {
-      const signed = (await unwrap(api.value.auth.completeSignIn({ body }))).data;
+      const signed = (await unwrap(authApi.value.auth.completeSignIn({ body }))).data;
       await adopt(signed.accessToken, signed.environment);
     });
   };
@@ -58,7 +58,7 @@ export default function SignIn() {
     const input = { email, password, environment, ...(businessId ? { businessId } : {}) };
     void form.submit(auth.SignInBodySchema, input, async (body) => {
       try {
-        const signed = (await unwrap(api.value.auth.signIn({ body }))).data;
+        const signed = (await unwrap(authApi.value.auth.signIn({ body }))).data;
         if (isSignInChallenge(signed)) setChallenge(signed);
         else await adopt(signed.accessToken, signed.environment);
       } catch (err) {

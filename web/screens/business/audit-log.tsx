@@ -18,7 +18,8 @@ import { dateTime, minorMoney } from '../../lib/format.js';
 import { auditSentence, operationLabel, sentenceText } from '../../lib/audit-messages.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { allowed, api, session } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
+import { allowed, session } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { pagesOf } from '../../lib/lists.js';
 

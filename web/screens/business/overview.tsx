@@ -5,7 +5,8 @@ import { Badge, Empty, ErrorMessage, Link, Loading, PageHeader } from '../../com
 import { useLoad, type Load } from '../../lib/forms.js';
 import { date, minorMoney, money, monthStart, number, percent, today } from '../../lib/format.js';
 import { NOT_WITHIN_HORIZON, withinHorizon } from '../../lib/messages.js';
-import { allowed, api, session } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
+import { allowed, session } from '../../lib/session.js';
 
 /**
  * The business at a glance: revenue by month with its cumulative line and the VAT threshold (the

@@ -8,7 +8,7 @@ import { DialogForm } from '../../components/form-dialog.js';
 import { useDraft, useForm } from '../../lib/forms.js';
 import { listOf } from '../../lib/list-query.js';
 import { conflictOn } from '../../lib/refusals.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** The chart of accounts by code: the default accounts and the business's own; a new one added in a dialog. */
 

@@ -7,7 +7,8 @@ import { minorText, priceMinor } from '../../lib/lines.js';
 import { Button, Link, Table } from '../../components/ui.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { describeError, useLoad } from '../../lib/forms.js';
-import { allowed, api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import {

@@ -6,7 +6,7 @@ import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pageQuery } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { StatusTabs } from '../../components/status-tabs.js';
 import { PagedList } from '../../components/paged-list.js';
 

@@ -1,6 +1,7 @@
 import { finance, unwrap } from '../../../client/index.js';
 import { useLoad } from '../../lib/forms.js';
-import { allowed, api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 
 /** The chart of accounts (empty for a role that cannot read it). */
 export function useAccounts() {

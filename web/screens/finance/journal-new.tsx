@@ -9,7 +9,7 @@ import { minorMoney, today } from '../../lib/format.js';
 import { useDraft, useForm, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 import { RecordHeader } from '../../components/record.js';
 
 const JOURNAL = { to: '/finance/journal', name: 'Journal' };

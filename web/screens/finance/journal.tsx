@@ -8,7 +8,8 @@ import { Badge, Link, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { here } from '../../lib/router.js';
-import { allowed, api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 
 /**
  * The general journal: every posting, newest date first, between two dates and on one account when

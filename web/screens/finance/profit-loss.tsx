@@ -4,7 +4,7 @@ import { Link, ScrollRegion } from '../../components/ui.js';
 import { date, money, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Revenue and expenses of the ledger over a range of days (the URL's, this year by default), and the net profit. */
 

@@ -5,7 +5,7 @@ import { Link } from '../../components/ui.js';
 import { date, minorMoney, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Revenue as of a day (the URL's, today by default): year to date, the last 12 months, their average, the year projected. */
 

@@ -7,7 +7,8 @@ import { date, minorMoney, monthStart, number, percent } from '../../lib/format.
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pagesOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
-import { allowed, api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 
 /**
  * Net invoiced revenue by month, quarter or year over a range (the URL's; the last 12 months by

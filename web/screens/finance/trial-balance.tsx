@@ -6,7 +6,7 @@ import { Empty, Link, Notice, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Every account's debits, credits and balance up to a day, in one currency; the totals and whether they agree. */
 

@@ -19,7 +19,7 @@ import { date, dateTime, minorMoney, percent, today } from '../../lib/format.js'
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { NOT_WITHIN_HORIZON, withinHorizon } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 
 /**
  * The VAT registration threshold: set up, the revenue of the window against it, the projected

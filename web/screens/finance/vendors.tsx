@@ -8,7 +8,7 @@ import { Field, Link, Select, type Column } from '../../components/ui.js';
 import { date } from '../../lib/format.js';
 import { useDraft, useForm } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { AddressFields, NameEmailPhone } from '../../components/contact-fields.js';
 import { addressOf, pick } from '../../lib/address.js';
 

@@ -14,7 +14,7 @@ import {
 import { today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { isoDay } from './days.js';
 
 /**

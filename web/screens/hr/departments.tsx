@@ -7,7 +7,7 @@ import { date, number } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { conflictOn } from '../../lib/refusals.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { allEmployees } from './lists.js';
 import { byName, fullName } from './people.js';
 

@@ -6,7 +6,7 @@ import { type FieldErrors, useDraft, useForm } from '../../lib/forms.js';
 import { decimalText } from '../../lib/lines.js';
 import { FIELD_MESSAGES } from '../../lib/messages.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 import { Button, ErrorMessage, Field, Select } from '../../components/ui.js';
 import { EMPLOYEE_STATUS_LABELS } from './people.js';
 

@@ -19,7 +19,7 @@ import {
 import { useBaseCurrency } from '../../lib/currencies.js';
 import { date, dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import {
   DeleteRecordButton,

@@ -20,7 +20,7 @@ import { useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { apiSort, oneOf, sortOf } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 
 /** Employees: by status and department, sorted and paged from the URL; a new one added in a dialog. */
 

@@ -1,7 +1,7 @@
 import { hr, unwrap } from '../../../client/index.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 import { Button, Dialog, ErrorMessage, Field, Select, TextArea } from '../../components/ui.js';
 import { leaveDays } from './days.js';
 import { allEmployees } from './lists.js';

@@ -4,7 +4,7 @@ import { useAction } from '../../lib/action.js';
 import { date, number } from '../../lib/format.js';
 import { useForm } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { Badge, Button, Dialog, ErrorMessage, TextArea, type Column } from '../../components/ui.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import type { Outcome } from '../../components/outcome.js';

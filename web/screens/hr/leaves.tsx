@@ -12,7 +12,7 @@ import { useLoad } from '../../lib/forms.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Leave requests: by status and employee from the URL, latest first; requested, approved, rejected, cancelled. */
 

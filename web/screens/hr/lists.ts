@@ -1,5 +1,5 @@
 import { unwrap } from '../../../client/index.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Whole lists the HR screens choose from or lay out: every department, employee and approved leave. */
 

@@ -1,6 +1,6 @@
 import { unwrap } from '../../../client/index.js';
 import { SearchPicker } from '../../components/search-picker.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** A loyalty member, found by name or email. */
 export function MemberPicker(props: { value: string; onValue: (id: string) => void; error?: string }) {

@@ -21,7 +21,8 @@ import { useForm, useLoad } from '../../lib/forms.js';
 import { oneOf } from '../../lib/lists.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
-import { allowed, api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { integerOf } from '../../lib/numbers.js';
 

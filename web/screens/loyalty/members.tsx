@@ -11,7 +11,7 @@ import { integerOf } from '../../lib/numbers.js';
 import { conflictOn } from '../../lib/refusals.js';
 import { here, navigate, useQueryText, withQuery } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { CustomerPicker } from '../marketing/customer-picker.js';
 
 /** Loyalty members: searched, by status and tier, paged from the URL; a customer enrolled here. */

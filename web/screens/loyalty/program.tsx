@@ -20,7 +20,7 @@ import { dateTime, number } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { listOf } from '../../lib/list-query.js';
 import { conflictOn, summaryOf } from '../../lib/refusals.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { useAction } from '../../lib/action.js';
 import { decimalOf, integerOf } from '../../lib/numbers.js';

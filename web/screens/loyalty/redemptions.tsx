@@ -10,7 +10,7 @@ import { usePagedList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { here, withQuery } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { MemberPicker } from './member-picker.js';
 
 /**

@@ -8,7 +8,7 @@ import { useDraft, useForm } from '../../lib/forms.js';
 import { useWholeList } from '../../lib/list-query.js';
 import { integerOf } from '../../lib/numbers.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { MemberPicker } from './member-picker.js';
 import {
   actionsColumn,

@@ -2,7 +2,7 @@ import { unwrap } from '../../../client/index.js';
 import { Empty, ErrorMessage, Link, Loading, PageHeader, Table } from '../../components/ui.js';
 import { number, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { TierName } from './tier-name.js';
 

@@ -13,7 +13,7 @@ import {
 import { dateTime } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 
 /**

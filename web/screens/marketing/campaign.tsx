@@ -10,7 +10,7 @@ import { dateTime, number, percent } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { oneOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 

@@ -10,7 +10,7 @@ import { oneOf } from '../../lib/lists.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { here, navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Campaigns: by status, paged from the URL; a new draft made here of a template and a segment. */
 

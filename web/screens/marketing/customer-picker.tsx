@@ -1,6 +1,7 @@
 import { unwrap } from '../../../client/index.js';
 import { SearchPicker } from '../../components/search-picker.js';
-import { allowed, api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 
 /** A customer of the business, found by name, email or company. */
 export function CustomerPicker(props: {

@@ -9,7 +9,7 @@ import { usePagedList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { here, navigate } from '../../lib/router.js';
 import type { ScreenProps } from '../../lib/screen.js';
-import { api } from '../../lib/session.js';
+import { api } from '../../lib/api.js';
 
 /** Segments: by status, paged from the URL; a new one named here, its conditions built on its page. */
 

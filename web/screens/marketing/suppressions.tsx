@@ -6,7 +6,7 @@ import { dateTime } from '../../lib/format.js';
 import { useDraft, useForm, useLoad } from '../../lib/forms.js';
 import { listOf } from '../../lib/list-query.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 
 /**

@@ -18,7 +18,8 @@ import { useForm, useLoad } from '../../lib/forms.js';
 import { FROM_EMAIL_HINT } from '../../lib/messages.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { navigate } from '../../lib/router.js';
-import { allowed, api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { allowed } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { CustomerPicker } from './customer-picker.js';
 

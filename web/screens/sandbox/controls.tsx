@@ -4,7 +4,8 @@ import { Button, ErrorMessage, Field, Link, Loading, Notice, PageHeader } from '
 import { dateTime, number } from '../../lib/format.js';
 import { useForm, useLoad } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
-import { api, can, followClock, inSandbox } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { followClock, inSandbox } from '../../lib/session.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 
 /**

@@ -15,7 +15,8 @@ import { dateTime, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { pageOf, pageQuery, pagesOf } from '../../lib/lists.js';
 import { here, href, withQuery } from '../../lib/router.js';
-import { api, can, inSandbox, readsLiveMail, session } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { inSandbox, readsLiveMail, session } from '../../lib/session.js';
 
 /**
  * Captured mail: what the sandbox would have sent (campaigns, reminders, VAT alerts, webhook

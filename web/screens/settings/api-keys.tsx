@@ -15,7 +15,8 @@ import {
 import { FormDialog, useDraftDialog } from '../../components/form-dialog.js';
 import { dateTime } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { api, can, inSandbox } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { inSandbox } from '../../lib/session.js';
 import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';

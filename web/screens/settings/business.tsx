@@ -12,7 +12,7 @@ import {
 } from '../../components/ui.js';
 import { dateTime } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 
 type Business = auth.Business;

@@ -18,7 +18,8 @@ import { FormDialog, useDraftDialog } from '../../components/form-dialog.js';
 import { date, dateTime } from '../../lib/format.js';
 import { describeError, useLoad } from '../../lib/forms.js';
 import { ROLE_HELP, roleLabel } from '../../lib/messages.js';
-import { api, can, session } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
+import { session } from '../../lib/session.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 

@@ -20,7 +20,7 @@ import { FormDialog } from '../../components/form-dialog.js';
 import { dateTime, number } from '../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import { pageQuery, pagesOf } from '../../lib/lists.js';
 import { ConfirmDialog } from '../../components/confirm.js';

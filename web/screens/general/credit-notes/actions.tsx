@@ -1,7 +1,7 @@
 import { general, unwrap } from '../../../../client/index.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { money } from '../../../lib/format.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 
 /**
  * Voiding a credit note, from its own screen or its invoice's: offered while it is issued and has no

@@ -6,7 +6,7 @@ import { Dialog, Field, Select, TextArea } from '../../../components/ui.js';
 import { minorMoney, money } from '../../../lib/format.js';
 import { useDraft, useForm } from '../../../lib/forms.js';
 import { amountAdvice, documentTotals, priceMinor, showMinor } from '../../../lib/lines.js';
-import { api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
 import { LineEditor, newLine, itemsOf, type LineDraft } from '../documents/form.js';
 import { PAYMENT_METHOD_LABELS } from '../documents/methods.js';
 

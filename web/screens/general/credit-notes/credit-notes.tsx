@@ -5,7 +5,7 @@ import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, oneOf, sortOf } from '../../../lib/lists.js';
 import { statusLabel } from '../../../lib/messages.js';
 import { here } from '../../../lib/router.js';
-import { api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
 import { CreditNoteTable } from '../documents/tables.js';
 
 /**

@@ -1,7 +1,7 @@
 import { general, toMajor, toMinor, unwrap } from '../../../../client/index.js';
 import { useLoad, type Load } from '../../../lib/forms.js';
 import { money } from '../../../lib/format.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 import { Empty, ErrorMessage, Loading } from '../../../components/ui.js';
 import { CreditNoteTable } from '../documents/tables.js';
 import { PdfButton } from '../documents/delivery.js';

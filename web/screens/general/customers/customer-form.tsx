@@ -1,7 +1,7 @@
 import { general, unwrap } from '../../../../client/index.js';
 import { conflictOn } from '../../../lib/refusals.js';
 import { useDraft, useForm } from '../../../lib/forms.js';
-import { api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
 import { Field } from '../../../components/ui.js';
 import { DialogForm } from '../../../components/form-dialog.js';
 import { AddressFields, NameEmailPhone } from '../../../components/contact-fields.js';

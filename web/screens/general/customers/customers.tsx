@@ -7,7 +7,7 @@ import { date } from '../../../lib/format.js';
 import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, sortOf } from '../../../lib/lists.js';
 import { here, navigate, useQueryText } from '../../../lib/router.js';
-import { api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
 
 /** Customers: searched, sorted and paged from the URL; a new one added in a dialog. */
 

@@ -7,7 +7,7 @@ import { currencyChoices, useBaseCurrency } from '../../../lib/currencies.js';
 import { date, money } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
 import { here } from '../../../lib/router.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { PdfButton } from '../documents/delivery.js';
 

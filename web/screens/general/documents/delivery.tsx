@@ -4,7 +4,7 @@ import { contract, unwrap } from '../../../../client/index.js';
 import { dateTime } from '../../../lib/format.js';
 import { describeError, useForm, useLoad } from '../../../lib/forms.js';
 import { summaryOf } from '../../../lib/refusals.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 import { Button, Dialog, ErrorMessage, Field, TextArea } from '../../../components/ui.js';
 import { fileNameOf, save } from '../../../lib/download.js';
 import { CopyButton } from '../../../components/copy-button.js';

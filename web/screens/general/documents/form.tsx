@@ -15,7 +15,8 @@ import {
   majorOf,
   type DocumentTotals,
 } from '../../../lib/lines.js';
-import { allowed, api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
+import { allowed } from '../../../lib/session.js';
 import { Button, ErrorMessage, Field, Link, Select, TextArea } from '../../../components/ui.js';
 import {
   CellError,

@@ -5,7 +5,8 @@ import { useLoad } from '../../../lib/forms.js';
 import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, oneOf, sortOf } from '../../../lib/lists.js';
 import { here, withQuery } from '../../../lib/router.js';
-import { allowed, api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
+import { allowed } from '../../../lib/session.js';
 import { InvoiceTable } from '../documents/tables.js';
 import { statusLabel } from '../../../lib/messages.js';
 

@@ -12,7 +12,7 @@ import { decimalText } from '../../../lib/lines.js';
 import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, sortOf } from '../../../lib/lists.js';
 import { here, useQueryText } from '../../../lib/router.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 
 /** Products: searched, sorted and paged from the URL; added, changed and deleted in dialogs. */
 

@@ -2,7 +2,7 @@ import { general, unwrap } from '../../../../client/index.js';
 import { today } from '../../../lib/format.js';
 import { addDays } from '../../../lib/lines.js';
 import { here, navigate } from '../../../lib/router.js';
-import { api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
 import { DocumentForm, VALID_UNTIL_HINT } from '../documents/form.js';
 import { RecordHeader } from '../../../components/record.js';
 

@@ -6,7 +6,8 @@ import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/deliv
 import { Button, Link } from '../../../components/ui.js';
 import { date, dateTime } from '../../../lib/format.js';
 import { describeError, useLoad } from '../../../lib/forms.js';
-import { allowed, api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
+import { allowed } from '../../../lib/session.js';
 import { useNotice } from '../../../components/outcome.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';

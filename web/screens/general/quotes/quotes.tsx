@@ -4,7 +4,7 @@ import { Link } from '../../../components/ui.js';
 import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, oneOf, sortOf } from '../../../lib/lists.js';
 import { here } from '../../../lib/router.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 import { QuoteTable } from '../documents/tables.js';
 import { statusLabel } from '../../../lib/messages.js';
 
