@@ -8,7 +8,7 @@ import { today } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import { BillItems, itemsBody, newItem, priceErrors, type ItemDraft } from './bill-items.js';
 
 const RECURRING_BILLS = { to: '/finance/recurring-bills', name: 'Recurring bills' };

@@ -6,7 +6,7 @@ import { ScheduleActions, ScheduleFacts, scheduleStatusWords } from '../../compo
 import { Link, Table } from '../../components/ui.js';
 import { dateTime, minorMoney, number } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 
 const RECURRING_BILLS = { to: '/finance/recurring-bills', name: 'Recurring bills' };

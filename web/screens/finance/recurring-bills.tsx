@@ -7,7 +7,7 @@ import { usePagedList } from '../../lib/list-query.js';
 import { oneOf } from '../../lib/lists.js';
 import { statusLabel } from '../../lib/messages.js';
 import { here } from '../../lib/router.js';
-import { api, can } from '../../lib/session.js';
+import { api, can } from '../../lib/api.js';
 
 /** Recurring bills by status (the URL's `status`), paged from the URL. */
 

@@ -9,7 +9,7 @@ import {
 } from '../../../components/schedule.js';
 import { today } from '../../../lib/format.js';
 import { here, navigate } from '../../../lib/router.js';
-import { api } from '../../../lib/session.js';
+import { api } from '../../../lib/api.js';
 import { DocumentForm } from '../documents/form.js';
 
 const RECURRING_INVOICES = { to: '/recurring-invoices', name: 'Recurring invoices' };

@@ -6,7 +6,8 @@ import { ScheduleActions, ScheduleFacts, scheduleStatusWords } from '../../../co
 import { Link } from '../../../components/ui.js';
 import { dateTime, number } from '../../../lib/format.js';
 import { useLoad } from '../../../lib/forms.js';
-import { allowed, api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
+import { allowed } from '../../../lib/session.js';
 import type { ScreenProps } from '../../../lib/screen.js';
 import { DocumentLines } from '../documents/tables.js';
 

@@ -7,7 +7,7 @@ import { usePagedList } from '../../../lib/list-query.js';
 import { apiSort, oneOf, sortOf } from '../../../lib/lists.js';
 import { statusLabel } from '../../../lib/messages.js';
 import { here } from '../../../lib/router.js';
-import { api, can } from '../../../lib/session.js';
+import { api, can } from '../../../lib/api.js';
 
 /** Recurring invoices by status (the URL's `status`), sorted and paged from the URL. */
 
