@@ -1,10 +1,16 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { general, schedule } from '../../client/index.js';
 import { useAction } from '../lib/action.js';
 import { date, dateTime, number } from '../lib/format.js';
 import type { FieldErrors } from '../lib/forms.js';
+import type { ListLoad } from '../lib/list-query.js';
+import { statusLabel } from '../lib/messages.js';
 import { ConfirmDialog } from './confirm.js';
-import { Button, Field, Select } from './ui.js';
+import { ListPage } from './list-page.js';
+import { useNotice } from './outcome.js';
+import { RecordHeader, RecordStatus, type RecordList } from './record.js';
+import { Button, Field, Link, Select, type Column } from './ui.js';
 
 /**
  * What recurring invoices and recurring bills share on screen: the schedule's fields with a preview
@@ -362,5 +368,129 @@ export function ScheduleActions<T>(props: {
         </p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/**
+ * A schedule's detail page: its heading with pause, resume and end, its status line, and the page
+ * below (`children`) drawn from the schedule as the last action left it.
+ */
+export function ScheduleRecord<T extends Schedule & { id: string }>(props: {
+  loaded: T;
+  list: RecordList;
+  title: (s: T) => string;
+  noun: ScheduleNoun;
+  allowed: boolean;
+  pause: () => Promise<T>;
+  resume: () => Promise<T>;
+  end: () => Promise<T>;
+  children: (s: T) => ComponentChildren;
+}) {
+  const [current, setCurrent] = useState<T | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const { notice, setNotice } = useNotice();
+  const s = current && current.id === props.loaded.id ? current : props.loaded;
+  return (
+    <>
+      <RecordHeader list={props.list} title={props.title(s)}>
+        <ScheduleActions
+          status={s.status}
+          noun={props.noun}
+          allowed={props.allowed}
+          pause={props.pause}
+          resume={props.resume}
+          end={props.end}
+          onDone={(next, message) => {
+            setCurrent(next);
+            setNotice(message);
+          }}
+          onError={(message) => {
+            setActionError(message);
+            if (message === null) setNotice(null);
+          }}
+        />
+      </RecordHeader>
+      <RecordStatus status={s.status} error={actionError} notice={notice}>
+        {scheduleStatusWords(s, props.noun)}
+      </RecordStatus>
+      {props.children(s)}
+    </>
+  );
+}
+
+/**
+ * How many documents a schedule made and where they are: the lists cannot filter by schedule, so
+ * the customer's invoices or the vendor's bills hold them (docs/decisions.md D261).
+ */
+export function ScheduleMade(props: { made: number; noun: ScheduleNoun; how: string; where: RecordList }) {
+  const { made, noun } = props;
+  return (
+    <section aria-labelledby="recurring-made">
+      <h2 id="recurring-made">{noun === 'invoice' ? 'Invoices' : 'Bills'} made</h2>
+      <p>
+        {made === 0
+          ? 'None yet.'
+          : `${number(made)} so far, each ${props.how} with this schedule named on it.`}{' '}
+        {made > 0 ? <Link to={props.where.to}>{props.where.name}</Link> : null}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * A list of recurring invoices or bills by status (the URL's `status`): Export CSV of what it shows,
+ * the button that opens a new one for a role that may (`create`), the status tabs, the rows.
+ */
+export function ScheduleListPage<T extends { id: string }>(props: {
+  noun: ScheduleNoun;
+  status: Status | undefined;
+  list: ListLoad<T>;
+  columns: Column<T>[];
+  sort?: string;
+  export: Parameters<typeof ListPage>[0]['export'];
+  create: { allowed: boolean; to: string };
+  lead: string;
+  /** What the empty list says to one who may create a schedule. */
+  canAdd: string;
+}) {
+  const { noun, status } = props;
+  const plural = `recurring ${noun}s`;
+  return (
+    <ListPage
+      title={`Recurring ${noun}s`}
+      export={props.export}
+      actions={
+        props.create.allowed ? (
+          <Link class="button primary" to={props.create.to}>
+            New recurring {noun}
+          </Link>
+        ) : null
+      }
+      lead={props.lead}
+      tabs={{
+        label: `Recurring ${noun} status`,
+        values: general.RECURRING_STATUSES,
+        names: statusLabel,
+        current: status,
+      }}
+      list={props.list}
+      filtered={{
+        active: !!status,
+        title: `No ${status ? statusLabel(status).toLowerCase() : ''} ${plural}`,
+        clear: ['status'],
+        show: `Show every recurring ${noun}`,
+      }}
+      empty={{
+        title: `No ${plural} yet`,
+        canAdd: props.canAdd,
+        cannotAdd: `Recurring ${noun}s appear here once someone with permission to create them does so.`,
+      }}
+      table={{
+        caption: status ? `${statusLabel(status)} ${plural}` : `Recurring ${noun}s`,
+        columns: props.columns,
+        rowKey: (r) => r.id,
+        sort: props.sort,
+      }}
+    />
   );
 }

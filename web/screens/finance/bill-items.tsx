@@ -1,4 +1,6 @@
 import { CellInput, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
+import { Empty, Link } from '../../components/ui.js';
+import { can } from '../../lib/api.js';
 import { minorMoney } from '../../lib/format.js';
 import type { FieldErrors } from '../../lib/forms.js';
 import { amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
@@ -125,5 +127,22 @@ export function BillItems(props: {
         }
       />
     </>
+  );
+}
+
+/** What a new bill's screen says while the business has no vendor: `what` is recorded against one. */
+export function NoVendorsYet(props: { what: string }) {
+  return (
+    <Empty title="No vendors yet">
+      <p>
+        {props.what}{' '}
+        {can('createVendor') ? (
+          <Link to="/finance/vendors">Add a vendor</Link>
+        ) : (
+          'Ask someone who can add one'
+        )}{' '}
+        first.
+      </p>
+    </Empty>
   );
 }

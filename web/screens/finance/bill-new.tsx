@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { addDays } from '../../lib/lines.js';
-import { Button, Empty, ErrorMessage, Field, Link, Loading, Select, TextArea } from '../../components/ui.js';
+import { Button, ErrorMessage, Field, Link, Loading, Select, TextArea } from '../../components/ui.js';
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
 import { today } from '../../lib/format.js';
 import { useDraft, useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
-import { api, can } from '../../lib/api.js';
+import { api } from '../../lib/api.js';
 import { RecordHeader } from '../../components/record.js';
-import { BillItems, itemsBody, newItem, priceErrors, type ItemDraft } from './bill-items.js';
+import { BillItems, itemsBody, newItem, NoVendorsYet, priceErrors, type ItemDraft } from './bill-items.js';
 
 const BILLS = { to: '/finance/bills', name: 'Bills' };
 
@@ -73,17 +73,7 @@ export default function BillNew() {
     <>
       <RecordHeader list={BILLS} title="New bill" />
       {vendors.data.length === 0 ? (
-        <Empty title="No vendors yet">
-          <p>
-            A bill is recorded against the vendor who sent it.{' '}
-            {can('createVendor') ? (
-              <Link to="/finance/vendors">Add a vendor</Link>
-            ) : (
-              'Ask someone who can add one'
-            )}{' '}
-            first.
-          </p>
-        </Empty>
+        <NoVendorsYet what="A bill is recorded against the vendor who sent it." />
       ) : (
         <form
           class="document-form"

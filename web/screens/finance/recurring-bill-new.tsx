@@ -2,14 +2,14 @@ import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
 import { RecordHeader } from '../../components/record.js';
 import { newSchedule, scheduleBody, ScheduleFields, type ScheduleDraft } from '../../components/schedule.js';
-import { Button, Empty, ErrorMessage, Link, Loading, Select, TextArea } from '../../components/ui.js';
+import { Button, ErrorMessage, Link, Loading, Select, TextArea } from '../../components/ui.js';
 import { currencyOptions, isCurrency, useBaseCurrency } from '../../lib/currencies.js';
 import { today } from '../../lib/format.js';
 import { useForm, useLoad, type FieldErrors } from '../../lib/forms.js';
 import { summaryOf } from '../../lib/refusals.js';
 import { here, navigate } from '../../lib/router.js';
-import { api, can } from '../../lib/api.js';
-import { BillItems, itemsBody, newItem, priceErrors, type ItemDraft } from './bill-items.js';
+import { api } from '../../lib/api.js';
+import { BillItems, itemsBody, newItem, NoVendorsYet, priceErrors, type ItemDraft } from './bill-items.js';
 
 const RECURRING_BILLS = { to: '/finance/recurring-bills', name: 'Recurring bills' };
 
@@ -66,17 +66,7 @@ export default function RecurringBillNew() {
     <>
       <RecordHeader list={RECURRING_BILLS} title="New recurring bill" />
       {vendors.data.length === 0 ? (
-        <Empty title="No vendors yet">
-          <p>
-            A recurring bill is recorded against the vendor who sends it.{' '}
-            {can('createVendor') ? (
-              <Link to="/finance/vendors">Add a vendor</Link>
-            ) : (
-              'Ask someone who can add one'
-            )}{' '}
-            first.
-          </p>
-        </Empty>
+        <NoVendorsYet what="A recurring bill is recorded against the vendor who sends it." />
       ) : (
         <form class="document-form" noValidate onSubmit={save}>
           <div class="form-row">

@@ -1,10 +1,8 @@
-import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { useNotice } from '../../components/outcome.js';
-import { RecordHeader, RecordStatus, RecordUnavailable } from '../../components/record.js';
-import { ScheduleActions, ScheduleFacts, scheduleStatusWords } from '../../components/schedule.js';
-import { Link, Table } from '../../components/ui.js';
-import { dateTime, minorMoney, number } from '../../lib/format.js';
+import { RecordUnavailable } from '../../components/record.js';
+import { ScheduleFacts, ScheduleMade, ScheduleRecord } from '../../components/schedule.js';
+import { Table } from '../../components/ui.js';
+import { dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
@@ -21,39 +19,30 @@ export default function RecurringBill({ params }: ScreenProps) {
     () => unwrap(api.value.finance.recurringBills.getRecurringBill({ params: { id } })),
     [id],
   );
-  const [current, setCurrent] = useState<finance.RecurringBill | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const { notice, setNotice } = useNotice();
-
   if (load.error || !load.data) {
     return <RecordUnavailable load={load} title="Recurring bill" list={RECURRING_BILLS} />;
   }
-  const recurring = current && current.id === id ? current : load.data.recurring_bill;
   const calls = api.value.finance.recurringBills;
 
   return (
+    <ScheduleRecord
+      loaded={load.data.recurring_bill}
+      list={RECURRING_BILLS}
+      title={(s) => `Recurring bill from ${s.vendor_name}`}
+      noun="bill"
+      allowed={can('pauseRecurringBill')}
+      pause={async () => (await unwrap(calls.pauseRecurringBill({ params: { id } }))).recurring_bill}
+      resume={async () => (await unwrap(calls.resumeRecurringBill({ params: { id } }))).recurring_bill}
+      end={async () => (await unwrap(calls.endRecurringBill({ params: { id } }))).recurring_bill}
+    >
+      {(recurring) => <RecurringBillBody recurring={recurring} />}
+    </ScheduleRecord>
+  );
+}
+
+function RecurringBillBody({ recurring }: { recurring: finance.RecurringBill }) {
+  return (
     <>
-      <RecordHeader list={RECURRING_BILLS} title={`Recurring bill from ${recurring.vendor_name}`}>
-        <ScheduleActions
-          status={recurring.status}
-          noun="bill"
-          allowed={can('pauseRecurringBill')}
-          pause={async () => (await unwrap(calls.pauseRecurringBill({ params: { id } }))).recurring_bill}
-          resume={async () => (await unwrap(calls.resumeRecurringBill({ params: { id } }))).recurring_bill}
-          end={async () => (await unwrap(calls.endRecurringBill({ params: { id } }))).recurring_bill}
-          onDone={(next, message) => {
-            setCurrent(next);
-            setNotice(message);
-          }}
-          onError={(message) => {
-            setActionError(message);
-            if (message === null) setNotice(null);
-          }}
-        />
-      </RecordHeader>
-      <RecordStatus status={recurring.status} error={actionError} notice={notice}>
-        {scheduleStatusWords(recurring, 'bill')}
-      </RecordStatus>
       <section class="panel" aria-labelledby="recurring-details">
         <h2 id="recurring-details">Details</h2>
         <dl class="facts">
@@ -96,20 +85,15 @@ export default function RecurringBill({ params }: ScreenProps) {
           </dd>
         </dl>
       </section>
-      <section aria-labelledby="recurring-made">
-        <h2 id="recurring-made">Bills made</h2>
-        <p>
-          {recurring.bills_created === 0
-            ? 'None yet.'
-            : `${number(recurring.bills_created)} so far, each recorded with this schedule named on it.`}{' '}
-          {/* The bills list cannot filter by schedule: the vendor's bills hold them (docs/decisions.md D261). */}
-          {recurring.bills_created > 0 ? (
-            <Link to={`/finance/bills?vendor_id=${recurring.vendor_id}`}>
-              See the bills from {recurring.vendor_name}
-            </Link>
-          ) : null}
-        </p>
-      </section>
+      <ScheduleMade
+        made={recurring.bills_created}
+        noun="bill"
+        how="recorded"
+        where={{
+          to: `/finance/bills?vendor_id=${recurring.vendor_id}`,
+          name: `See the bills from ${recurring.vendor_name}`,
+        }}
+      />
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { contract, finance, general } from '../../../client/index.js';
-import { ListPage } from '../../components/list-page.js';
-import { everyWords } from '../../components/schedule.js';
+import { everyWords, ScheduleListPage } from '../../components/schedule.js';
 import { Badge, Link, type Column } from '../../components/ui.js';
 import { date, minorMoney, number } from '../../lib/format.js';
 import { usePagedList } from '../../lib/list-query.js';
@@ -32,43 +31,16 @@ export default function RecurringBills() {
     (answer) => ({ rows: answer.recurring_bills, total: answer.total_count }),
     [status],
   );
-  const canCreate = can('createRecurringBill');
   return (
-    <ListPage
-      title="Recurring bills"
-      export={{ route: contract.finance.recurringBills.listRecurringBills, query: filters }}
-      actions={
-        canCreate ? (
-          <Link class="button primary" to="/finance/recurring-bills/new">
-            New recurring bill
-          </Link>
-        ) : null
-      }
-      lead="A vendor's bill recorded on a schedule: pending and posted to the ledger on each date."
-      tabs={{
-        label: 'Recurring bill status',
-        values: general.RECURRING_STATUSES,
-        names: statusLabel,
-        current: status,
-      }}
+    <ScheduleListPage
+      noun="bill"
+      status={status}
       list={list}
-      filtered={{
-        active: !!status,
-        title: `No ${status ? statusLabel(status).toLowerCase() : ''} recurring bills`,
-        clear: ['status'],
-        show: 'Show every recurring bill',
-      }}
-      empty={{
-        title: 'No recurring bills yet',
-        canAdd:
-          'Create one for a bill that comes the same every week, month, quarter or year: rent, a subscription.',
-        cannotAdd: 'Recurring bills appear here once someone with permission to create them does so.',
-      }}
-      table={{
-        caption: status ? `${statusLabel(status)} recurring bills` : 'Recurring bills',
-        columns: COLUMNS,
-        rowKey: (r) => r.id,
-      }}
+      columns={COLUMNS}
+      export={{ route: contract.finance.recurringBills.listRecurringBills, query: filters }}
+      create={{ allowed: can('createRecurringBill'), to: '/finance/recurring-bills/new' }}
+      lead="A vendor's bill recorded on a schedule: pending and posted to the ledger on each date."
+      canAdd="Create one for a bill that comes the same every week, month, quarter or year: rent, a subscription."
     />
   );
 }

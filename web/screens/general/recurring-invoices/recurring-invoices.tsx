@@ -1,6 +1,5 @@
 import { contract, general } from '../../../../client/index.js';
-import { ListPage } from '../../../components/list-page.js';
-import { everyWords } from '../../../components/schedule.js';
+import { everyWords, ScheduleListPage } from '../../../components/schedule.js';
 import { Badge, Link, type Column } from '../../../components/ui.js';
 import { date, money, number } from '../../../lib/format.js';
 import { usePagedList } from '../../../lib/list-query.js';
@@ -41,43 +40,17 @@ export default function RecurringInvoices() {
     (answer) => ({ rows: answer.data, total: answer.pagination.total }),
     [sort, status],
   );
-  const canCreate = can('createRecurringInvoice');
   return (
-    <ListPage
-      title="Recurring invoices"
-      export={{ route: contract.general.recurringInvoices.listRecurringInvoices, query: filters }}
-      actions={
-        canCreate ? (
-          <Link class="button primary" to="/recurring-invoices/new">
-            New recurring invoice
-          </Link>
-        ) : null
-      }
-      lead="Invoices made and issued on a schedule: one on each date, numbered and posted as usual."
-      tabs={{
-        label: 'Recurring invoice status',
-        values: general.RECURRING_STATUSES,
-        names: statusLabel,
-        current: status,
-      }}
+    <ScheduleListPage
+      noun="invoice"
+      status={status}
       list={list}
-      filtered={{
-        active: !!status,
-        title: `No ${status ? statusLabel(status).toLowerCase() : ''} recurring invoices`,
-        clear: ['status'],
-        show: 'Show every recurring invoice',
-      }}
-      empty={{
-        title: 'No recurring invoices yet',
-        canAdd: 'Create one to bill a customer the same lines every week, month, quarter or year.',
-        cannotAdd: 'Recurring invoices appear here once someone with permission to create them does so.',
-      }}
-      table={{
-        caption: status ? `${statusLabel(status)} recurring invoices` : 'Recurring invoices',
-        columns: COLUMNS,
-        rowKey: (r) => r.id,
-        sort,
-      }}
+      columns={COLUMNS}
+      sort={sort}
+      export={{ route: contract.general.recurringInvoices.listRecurringInvoices, query: filters }}
+      create={{ allowed: can('createRecurringInvoice'), to: '/recurring-invoices/new' }}
+      lead="Invoices made and issued on a schedule: one on each date, numbered and posted as usual."
+      canAdd="Create one to bill a customer the same lines every week, month, quarter or year."
     />
   );
 }
