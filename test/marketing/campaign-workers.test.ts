@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import { openDatabase } from '../../server/platform/db/database.js';
@@ -16,6 +15,7 @@ import {
   MARKETING_ENV,
 } from '../support/marketing.js';
 import { useServiceDatabase, useTestServer } from '../support/setup.js';
+import { serviceReady, startServiceProcess } from '../support/service-process.js';
 import { useSmtpSink } from '../support/smtp.js';
 import { waitFor } from '../support/wait.js';
 
@@ -155,50 +155,27 @@ describe('claim leases (on the service clock)', () => {
 const LEASE_MS = 10_000;
 
 describe(`a service process killed mid-campaign (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
-  const ROOT = new URL('../../', import.meta.url).pathname;
   const PORT = 4400 + Math.floor(Math.random() * 200);
   const BASE = `http://127.0.0.1:${PORT}`;
 
-  function startService(): { child: ChildProcess; exited: Promise<unknown> } {
-    const child = spawn(process.execPath, ['dist/server/main.js'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        ...databaseEnv(),
-        ...MARKETING_ENV,
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
-        SMTP_URL: sink().url,
-        MARKETING_POLL_MS: '50',
-        MAIL_RATE_PER_SECOND: '150',
-        MAIL_CLAIM_LEASE_MS: String(LEASE_MS),
-      },
-      stdio: 'ignore',
+  const startService = () =>
+    startServiceProcess({
+      ...databaseEnv(),
+      ...MARKETING_ENV,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
+      SMTP_URL: sink().url,
+      MARKETING_POLL_MS: '50',
+      MAIL_RATE_PER_SECOND: '150',
+      MAIL_CLAIM_LEASE_MS: String(LEASE_MS),
     });
-    return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
-  }
-
-  async function ready(): Promise<void> {
-    await waitFor(
-      'the service',
-      async () => {
-        try {
-          return (await fetch(`${BASE}/readyz`)).ok;
-        } catch {
-          return false;
-        }
-      },
-      90_000,
-    );
-  }
 
   it('sends every recipient once, except at most the ones in flight at the kill, counted', async () => {
     sink().reset();
     let service = startService();
     try {
-      await ready();
+      await serviceReady(BASE, service);
       const anonymous = createClient({ baseUrl: BASE, maxRetries: 0 });
       const owner = uniqueEmail();
       const { data } = await unwrap(
@@ -247,7 +224,7 @@ describe(`a service process killed mid-campaign (${onPostgres ? 'PostgreSQL' : '
 
       // The new worker takes the stale claims back and finishes the campaign.
       service = startService();
-      await ready();
+      await serviceReady(BASE, service);
       await campaignReaches(client, campaign.id, 'sent', 90_000);
 
       const duplicated = emails.filter((email) => sink().to(email).length > 1);

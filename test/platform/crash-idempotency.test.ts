@@ -1,47 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
 import { useServiceDatabase } from '../support/setup.js';
 import { onPostgres } from '../support/database.js';
 import { openDatabase } from '../../server/platform/db/database.js';
 import { itemAt } from '../support/expect.js';
+import { serviceReady, startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const PORT = 4200 + Math.floor(Math.random() * 200);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 const databaseEnv = useServiceDatabase('crash');
 
 /** The compiled service as one process, the one a SIGKILL takes down mid-request. */
-function startService(): { child: ChildProcess; exited: Promise<unknown> } {
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...databaseEnv(),
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
-      DB_POOL_SIZE: '20',
-    },
-    stdio: 'ignore',
+const startService = () =>
+  startServiceProcess({
+    ...databaseEnv(),
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    RATE_LIMITS: 'free:100,standard:1000000,enterprise:1000000',
+    DB_POOL_SIZE: '20',
   });
-  return { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
-}
 
-async function ready(): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${BASE}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('the service did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const ready = (service: ServiceProcess) => serviceReady(BASE, service);
 
 interface Keyed {
   key: string;
@@ -96,7 +76,7 @@ describe(
   () => {
     it('applies every keyed create, invoice payment and public earn exactly once after a SIGKILL and retries', async () => {
       let service = startService();
-      await ready();
+      await ready(service);
 
       const owner = await unwrap(
         createClient({ baseUrl: BASE }).auth.register({
@@ -178,7 +158,7 @@ describe(
       for (const o of answered) expect(o.status, o.text).toBeLessThan(300);
 
       service = startService();
-      await ready();
+      await ready(service);
       const retries = await burst(requests, 8, () => {});
       for (const [i, retry] of retries.entries()) {
         expect(retry.status, `${itemAt(requests, i).key}: ${retry.text}`).toBeLessThan(300);
