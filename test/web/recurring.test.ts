@@ -55,6 +55,8 @@ describe('recurring invoices', () => {
     const app = await open(owner, '/recurring-invoices');
     const { page } = app;
     await page.getByText('No recurring invoices yet').waitFor();
+    // The owner may create one: the empty list says how, not to wait for someone who may.
+    await page.getByText('Create one to bill a customer', { exact: false }).waitFor();
     await expectAccessible(page, 'recurring invoices, empty');
     // The navigation has it under Sales.
     await page
@@ -299,6 +301,7 @@ describe('recurring bills', () => {
     const app = await open(owner, '/finance/recurring-bills');
     const { page } = app;
     await page.getByText('No recurring bills yet').waitFor();
+    await page.getByText('Create one for a bill that comes the same', { exact: false }).waitFor();
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Recurring bills' })

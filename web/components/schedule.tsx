@@ -480,10 +480,16 @@ export function ScheduleListPage<T extends { id: string }>(props: {
         clear: ['status'],
         show: `Show every recurring ${noun}`,
       }}
+      // The create button is a link here, not ListPage's `create`: the words follow the same permission.
       empty={{
         title: `No ${plural} yet`,
-        canAdd: props.canAdd,
-        cannotAdd: `Recurring ${noun}s appear here once someone with permission to create them does so.`,
+        children: (
+          <p>
+            {props.create.allowed
+              ? props.canAdd
+              : `Recurring ${noun}s appear here once someone with permission to create them does so.`}
+          </p>
+        ),
       }}
       table={{
         caption: status ? `${statusLabel(status)} ${plural}` : `Recurring ${noun}s`,
