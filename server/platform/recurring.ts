@@ -26,7 +26,7 @@ import { businessSettings } from './settings.js';
  */
 
 /** A schedule's columns, under either domain's names for how many documents it made (`made`). */
-export interface ScheduleState {
+interface ScheduleState {
   interval: ScheduleInterval;
   interval_count: number;
   start_date: string;
@@ -37,16 +37,14 @@ export interface ScheduleState {
   made: number;
 }
 
-export const ruleOf = (
-  s: Pick<ScheduleState, 'start_date' | 'interval' | 'interval_count'>,
-): ScheduleRule => ({
+const ruleOf = (s: Pick<ScheduleState, 'start_date' | 'interval' | 'interval_count'>): ScheduleRule => ({
   anchor: s.start_date,
   interval: s.interval,
   intervalCount: s.interval_count,
 });
 
 /** The date of the schedule's next document, or null when it has reached its end. */
-export function nextRunOf(s: ScheduleState): string | null {
+function nextRunOf(s: ScheduleState): string | null {
   if (s.end_after_count !== null && s.made >= s.end_after_count) return null;
   const rule = ruleOf(s);
   if (!periodWithinEnd(rule, s.end_date, s.next_period)) return null;
@@ -54,7 +52,7 @@ export function nextRunOf(s: ScheduleState): string | null {
 }
 
 /** The date of period `n` of the schedule. */
-export const periodOf = (s: ScheduleState, n: number): string => periodDate(ruleOf(s), n);
+const periodOf = (s: ScheduleState, n: number): string => periodDate(ruleOf(s), n);
 
 /**
  * The refusals of a schedule's dates, each naming its field: a start date before the business's
@@ -81,7 +79,7 @@ export function checkSchedule(
  * with: the first on or after today that is after the last one made (so no period gets a second
  * document, whatever the new rule).
  */
-export function periodFrom(s: ScheduleState, today: string): number {
+function periodFrom(s: ScheduleState, today: string): number {
   const after = s.last_run_on !== null ? addDays(s.last_run_on, 1) : today;
   return firstPeriodOnOrAfter(ruleOf(s), after > today ? after : today);
 }
@@ -191,7 +189,7 @@ export function changedSchedule<R extends ScheduleRow>(
   return { ...changes, ...settle(next, current.status, now), updated_at: now };
 }
 
-export async function pauseSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string) {
+async function pauseSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string) {
   await inTransaction(ctx, async (ctx) => {
     const current = await lockedSchedule(ctx, s, id);
     if (current.status === 'ended') throw endedRefusal(s, 'paused');
@@ -204,7 +202,7 @@ export async function pauseSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedule
 }
 
 /** Continues with the first period on or after today: those that fell while paused are skipped. */
-export async function resumeSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string) {
+async function resumeSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string) {
   const day = await today(ctx);
   await inTransaction(ctx, async (ctx) => {
     const current = await lockedSchedule(ctx, s, id);
@@ -222,7 +220,7 @@ export async function resumeSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedul
 }
 
 /** Ends the schedule for good (ending an ended one changes nothing). */
-export async function endSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string) {
+async function endSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string) {
   await inTransaction(ctx, async (ctx) => {
     const current = await lockedSchedule(ctx, s, id);
     if (current.status === 'ended') return;
@@ -270,7 +268,7 @@ const todayOf = async (deps: CtxSource, businessId: string): Promise<DaysByZone>
  * in its own period): every business's (the worker, on real time) or only `businessId`'s (a
  * sandbox's test clock). Returns how many were made.
  */
-export async function makeDueDocuments<R extends ScheduleRow>(
+async function makeDueDocuments<R extends ScheduleRow>(
   deps: CtxSource,
   s: Schedules<R>,
   businessId?: string,
@@ -299,7 +297,7 @@ export async function makeDueDocuments<R extends ScheduleRow>(
 }
 
 /** Whether a schedule of the business has a period due by `deps.clock`'s today. */
-export async function hasDueSchedules<R extends ScheduleRow>(
+async function hasDueSchedules<R extends ScheduleRow>(
   deps: CtxSource,
   s: Schedules<R>,
   businessId: string,

@@ -247,7 +247,7 @@ type Schedule = Pick<
 >;
 
 /** What the status line says of a schedule. */
-export function scheduleStatusWords(s: Schedule, noun: ScheduleNoun): string {
+function scheduleStatusWords(s: Schedule, noun: ScheduleNoun): string {
   if (s.status === 'ended')
     return `Ended${s.ended_at ? ` on ${dateTime(s.ended_at)}` : ''}: no further ${noun} is made.`;
   if (s.status === 'paused') {
@@ -312,7 +312,7 @@ export function ScheduleFacts(props: { schedule: Schedule; made: number; noun: S
  * Pause, resume and end (with a confirm) as the schedule's status allows, for a role that may
  * (`allowed`); each answers the schedule as it now is, handed to `onDone` with what happened.
  */
-export function ScheduleActions<T>(props: {
+function ScheduleActions<T>(props: {
   status: Status;
   noun: ScheduleNoun;
   allowed: boolean;
