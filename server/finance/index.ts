@@ -53,7 +53,12 @@ export const financeModule: DomainModule = {
     { name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds },
   ],
   due: [
-    { counts: 'bills_recurred', run: recordRecurringBills, pending: hasDueRecurringBills },
+    {
+      counts: 'bills_recurred',
+      run: recordRecurringBills,
+      pending: hasDueRecurringBills,
+      grows: ['finance_bills', 'finance_bill_items', 'finance_journal_entries', 'finance_journal_lines'],
+    },
     { counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending },
   ],
   restoreDefaults: restoreDefaultAccounts,

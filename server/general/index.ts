@@ -46,7 +46,12 @@ export const generalModule: DomainModule = {
     { name: 'invoice reminders', everyMs: () => 60_000, run: sendInvoiceReminders },
   ],
   due: [
-    { counts: 'invoices_recurred', run: issueRecurringInvoices, pending: hasDueRecurringInvoices },
+    {
+      counts: 'invoices_recurred',
+      run: issueRecurringInvoices,
+      pending: hasDueRecurringInvoices,
+      grows: ['invoices', 'invoice_items', 'finance_journal_entries', 'finance_journal_lines'],
+    },
     { counts: 'invoice_reminders_sent', run: sendInvoiceReminders, pending: hasDueInvoiceReminders },
   ],
   seedDemo: seedGeneralDemo,

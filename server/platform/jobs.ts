@@ -33,6 +33,9 @@ export const QUEUES = {
   passwordReset: 'auth.password-reset',
 } as const satisfies Record<string, QueueName>;
 
+/** How many held jobs one statement enqueues. */
+const HELD_CHUNK = 2000;
+
 /**
  * pg-boss as the job engine on both databases. Jobs are enqueued inside the transaction of the
  * change that caused them, so a rollback drops them and a commit keeps them.
@@ -89,6 +92,35 @@ export class JobEngine {
       data.map((d) => ({ data: d })),
       { db: fromKysely(trx) },
     );
+  }
+
+  /**
+   * A view of the engine that holds the jobs sent through it until `flush` enqueues them, a few
+   * statements per queue, in the transaction it is given: for one all-or-nothing transaction that
+   * sends thousands (a sandbox's clock advance, docs/decisions.md D264). The jobs commit with that
+   * transaction as they would have one by one; what they were sent in must be that transaction.
+   */
+  held(): JobEngine & { flush(trx: Trx): Promise<void> } {
+    const pending = new Map<QueueName, unknown[]>();
+    const hold = (name: QueueName, data: readonly unknown[]) => {
+      const held = pending.get(name) ?? [];
+      for (const d of data) held.push(d);
+      pending.set(name, held);
+      return Promise.resolve();
+    };
+    const flush = async (trx: Trx) => {
+      for (const [name, data] of pending) {
+        for (let at = 0; at < data.length; at += HELD_CHUNK) {
+          await this.sendMany(trx, name, data.slice(at, at + HELD_CHUNK) as JobPayloads[typeof name][]);
+        }
+      }
+      pending.clear();
+    };
+    return Object.assign(Object.create(this) as JobEngine, {
+      send: (_trx: Trx, name: QueueName, data: unknown) => hold(name, [data]),
+      sendMany: (_trx: Trx, name: QueueName, data: readonly unknown[]) => hold(name, data),
+      flush,
+    });
   }
 
   /** Works a queue a whole batch at a time (the handler sees every job of the batch at once). */

@@ -5,6 +5,7 @@ import type { Subscriptions } from './hooks.js';
 import type { ImportTarget } from './import-target.js';
 import type { JobPayloads, QueueName } from './jobs.js';
 import type { Trx } from './db/database.js';
+import type { Database } from './db/types.js';
 import type { OutboxEvent } from './outbox.js';
 import type { CtxSource, TxCtx } from './context.js';
 import type { DueRun } from '../../contract/sandbox/clock.js';
@@ -51,6 +52,11 @@ export interface DueRule {
    * then means nothing due on the way, and the rule is left out of every step.
    */
   pending?(deps: CtxSource, businessId: string): Promise<boolean>;
+  /**
+   * The tables a run adds rows to in bulk (a document a schedule and period, each posted): an advance
+   * that has made many refreshes their planner statistics as they grow (docs/decisions.md D264).
+   */
+  grows?: readonly (keyof Database)[];
 }
 
 /** What a domain's demo data is made with (`POST /v1/sandbox/reset {"seed": true}`). */

@@ -1,3 +1,4 @@
+import { sweep } from './sweep.js';
 import {
   firstPeriodOnOrAfter,
   periodDate,
@@ -113,7 +114,11 @@ const stateOf = <R extends ScheduleRow>(s: Schedules<R>, row: R): ScheduleState 
 });
 
 /** Where the schedule stands: `ended` (with no next date) once its end is reached. */
-function settle(state: ScheduleState, status: ScheduleRow['status'], now: Date): ScheduleChanges {
+function settle(
+  state: ScheduleState,
+  status: ScheduleRow['status'],
+  now: Date,
+): Pick<ScheduleRow, 'status' | 'next_run_on' | 'ended_at'> {
   const next = nextRunOf(state);
   if (next === null || status === 'ended') return { status: 'ended', next_run_on: null, ended_at: now };
   return { status, next_run_on: next, ended_at: null };
@@ -234,27 +239,42 @@ async function endSchedule<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id:
   });
 }
 
+/** What one turn of a schedule did: whether it made a document, and whether another is due by the same day. */
+interface Turn {
+  made: boolean;
+  more: boolean;
+}
+
 /**
  * Makes the schedule's next document when its period has come by `day`, in one transaction under
- * the schedule's row lock. False when nothing was due (or the schedule changed since it was listed).
+ * the schedule's row lock. Nothing is made when nothing was due (or the schedule changed since it
+ * was listed).
  */
-async function makeNext<R extends ScheduleRow>(ctx: Ctx, s: Schedules<R>, id: string, day: string) {
+async function makeNext<R extends ScheduleRow>(
+  ctx: Ctx,
+  s: Schedules<R>,
+  id: string,
+  day: string,
+): Promise<Turn> {
   return inTransaction(ctx, async (ctx) => {
     const row = (await queries.lockSchedule(ctx.db, s.table, ctx.businessId, id)) as R | undefined;
-    if (!row || row.status !== 'active' || row.next_run_on === null || row.next_run_on > day) return false;
+    if (!row || row.status !== 'active' || row.next_run_on === null || row.next_run_on > day) {
+      return { made: false, more: false };
+    }
     const state = stateOf(s, row);
     const periodOn = periodOf(state, row.next_period);
     await s.make(ctx, row, periodOn);
     const made = { ...state, next_period: row.next_period + 1, made: state.made + 1 };
     const now = ctx.clock.now();
+    const settled = settle(made, row.status, now);
     await queries.updateSchedule(ctx.db, s.table, ctx.businessId, id, {
       next_period: made.next_period,
       [s.counter]: made.made,
       last_run_on: periodOn,
-      ...settle(made, row.status, now),
+      ...settled,
       updated_at: now,
     });
-    return true;
+    return { made: true, more: settled.next_run_on !== null && settled.next_run_on <= day };
   });
 }
 
@@ -279,16 +299,21 @@ async function makeDueDocuments<R extends ScheduleRow>(
   let after: queries.DueScheduleKey | undefined;
   for (;;) {
     const batch = await queries.dueSchedules(deps.db, s.table, days, BATCH, after, businessId);
-    for (const key of batch) {
-      try {
+    made += await sweep(
+      deps,
+      batch,
+      { message: `${s.job}: a schedule failed`, describe: (key) => key },
+      async (key) => {
         const ctx = jobCtx(deps, key.business_id, s.job);
         const day = await today(ctx);
-        while (await makeNext(ctx, s, key.id, day)) made++;
-      } catch (err) {
-        // One schedule that cannot make its document must not hold up the others; the next run retries it.
-        deps.log.error({ err, ...key }, `${s.job}: a schedule failed`);
-      }
-    }
+        let count = 0;
+        for (let turn: Turn = { made: false, more: true }; turn.more;) {
+          turn = await makeNext(ctx, s, key.id, day);
+          if (turn.made) count++;
+        }
+        return count;
+      },
+    );
     if (batch.length < BATCH) break;
     after = batch.at(-1);
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import { nextPeriodDates } from '../../contract/common/schedule.js';
@@ -6,6 +7,7 @@ import { issueRecurringInvoices } from '../../server/general/recurring-invoices/
 import { runMovedClocks } from '../../server/sandbox/clock/service.js';
 import { registerTenant, sandboxOf, type TestBusiness, type TestTenant } from '../support/business.js';
 import { expectError } from '../support/expect.js';
+import { withEvents } from '../support/events.js';
 import { entriesOf } from '../support/finance.js';
 import { createCustomer, createRecurringInvoice, invoiceLine } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
@@ -483,5 +485,98 @@ describe("the sandbox's test clock", () => {
       '2027-05-31',
       '2027-06-30',
     ]);
+  });
+});
+
+/**
+ * Makes the database refuse every invoice of `customerId` (a failure no request can cause, as a
+ * broken disk or a bug would), until the returned function lifts it.
+ */
+async function refuseInvoicesOf(customerId: string): Promise<() => Promise<void>> {
+  const db = server().deps.db;
+  const name = `refuse_${customerId.toLowerCase().replace(/[^a-z0-9]/g, '_')}`;
+  await sql
+    .raw(
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'refused by the test'; END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER ${name} BEFORE INSERT ON invoices FOR EACH ROW
+       WHEN (NEW.customer_id = '${customerId}') EXECUTE FUNCTION ${name}()`,
+    )
+    .execute(db);
+  return async () => {
+    await sql.raw(`DROP TRIGGER ${name} ON invoices`).execute(db);
+    await sql.raw(`DROP FUNCTION ${name}()`).execute(db);
+  };
+}
+
+describe('a schedule that cannot make its invoice', () => {
+  it("holds up no other schedule in the worker's sweep, and is caught up by a later one", async () => {
+    const t = await newTenant();
+    const failing = await createCustomer(t.client);
+    const broken = await createRecurringInvoice(t.client, {
+      customer_id: failing.id,
+      start_date: '2027-01-31',
+    });
+    const healthy = await createRecurringInvoice(t.client, {
+      customer_id: t.customerId,
+      start_date: '2027-01-31',
+    });
+    const lift = await refuseInvoicesOf(failing.id);
+    try {
+      server().clock.set('2027-02-01T12:00:00.000Z');
+      expect(await sweep(t)).toBe(1);
+    } finally {
+      await lift();
+    }
+    expect((await invoicesOf(t, healthy.id)).map((i) => i.issue_date)).toEqual(['2027-01-31']);
+    expect(await invoicesOf(t, broken.id)).toEqual([]);
+    expect(await schedule(t, broken.id)).toMatchObject({ invoices_created: 0, next_run_on: '2027-01-31' });
+
+    expect(await sweep(t)).toBe(1);
+    expect((await invoicesOf(t, broken.id)).map((i) => i.issue_date)).toEqual(['2027-01-31']);
+  });
+
+  it('fails an advance as a whole: the clock, the schedules and the invoices stay as they were', async () => {
+    const sandbox = await sandboxOf(server(), await newTenant());
+    const clockBefore = (await unwrap(sandbox.client.sandbox.clock.getClock())).data;
+    const failing = await createCustomer(sandbox.client);
+    const other = await createCustomer(sandbox.client);
+    const broken = await createRecurringInvoice(sandbox.client, {
+      customer_id: failing.id,
+      start_date: '2027-01-31',
+    });
+    const healthy = await createRecurringInvoice(sandbox.client, {
+      customer_id: other.id,
+      start_date: '2027-01-31',
+    });
+    const advance = () =>
+      sandbox.client.sandbox.clock.advanceClock({ body: { advance_to: '2027-04-01T12:00:00.000Z' } });
+    const lift = await refuseInvoicesOf(failing.id);
+    try {
+      expectError(await advance(), 500, 'INTERNAL_ERROR');
+    } finally {
+      await lift();
+    }
+    expect((await unwrap(sandbox.client.sandbox.clock.getClock())).data.now).toBe(clockBefore.now);
+    expect(await invoicesOf(sandbox, healthy.id)).toEqual([]);
+    expect(await schedule(sandbox, healthy.id)).toMatchObject({ invoices_created: 0 });
+
+    // The same advance, once nothing refuses, makes both schedules' periods and queues each event's dispatch.
+    const { result, events } = await withEvents(server(), sandbox.businessId, () => unwrap(advance()));
+    expect(result.data.ran.invoices_recurred).toBe(6);
+    expect((await invoicesOf(sandbox, broken.id)).map((i) => i.issue_date)).toEqual([
+      '2027-01-31',
+      '2027-02-28',
+      '2027-03-31',
+    ]);
+    expect(events.length).toBeGreaterThanOrEqual(6);
+    const { rows } = await sql<{ event_id: string }>`
+      SELECT data->>'eventId' AS event_id FROM pgboss.job WHERE name = 'events.dispatch'
+        AND data->>'businessId' = ${sandbox.businessId}`.execute(server().deps.db);
+    expect(rows.map((r) => r.event_id)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
   });
 });

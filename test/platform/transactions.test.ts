@@ -1,8 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTransaction } from '../../server/platform/db/database.js';
+import {
+  allOrNothing,
+  isolatesFailures,
+  refreshStatistics,
+  withTransaction,
+  type Trx,
+} from '../../server/platform/db/database.js';
 import { toApiError } from '../../server/platform/errors.js';
+import { sweep } from '../../server/platform/sweep.js';
 import { onPostgres } from '../support/database.js';
+import { captureLog } from '../support/log.js';
 import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ env: { DB_POOL_SIZE: '10' }, worker: false });
@@ -111,5 +119,99 @@ describe('a concurrency failure that reaches the client', () => {
       message: 'The request met a concurrent change to the same records; retry it',
     });
     expect(error.headers).toEqual({ 'Retry-After': '1' });
+  });
+});
+
+describe('an all-or-nothing transaction (a sandbox clock advance)', () => {
+  const insertThenFail = (trx: Trx, id: number) =>
+    withTransaction(trx, async (inner) => {
+      await sql`INSERT INTO probe_rows VALUES (${id}, 0)`.execute(inner);
+      throw new Error('the nested work failed');
+    });
+  const has = async (trx: Trx, id: number) =>
+    (await sql`SELECT 1 FROM probe_rows WHERE id = ${id}`.execute(trx)).rows.length === 1;
+
+  it('runs nested transactions in it directly: no savepoint undoes a failed one, the failure is its owner’s', async () => {
+    const trx = await server().deps.db.startTransaction().execute();
+    try {
+      // A request's transaction: the nested failure is undone by its savepoint.
+      expect(isolatesFailures(trx)).toBe(true);
+      await expect(insertThenFail(trx, 10)).rejects.toThrow('the nested work failed');
+      expect(await has(trx, 10)).toBe(false);
+
+      const whole = allOrNothing(trx);
+      expect(isolatesFailures(whole)).toBe(false);
+      await expect(insertThenFail(whole, 11)).rejects.toThrow('the nested work failed');
+      expect(await has(whole, 11)).toBe(true);
+    } finally {
+      await trx.rollback().execute();
+    }
+  });
+
+  it('ends a sweep at the first failure, where on the database handle the sweep logs it and goes on', async () => {
+    const { log, lines } = captureLog();
+    const worked: number[] = [];
+    const work = async (n: number) => {
+      if (n === 2) throw new Error(`item ${n} failed`);
+      worked.push(n);
+      return 1;
+    };
+    const failure = { message: 'item failed', describe: (n: number) => ({ n }) };
+    expect(await sweep({ db: server().deps.db, log }, [1, 2, 3], failure, work)).toBe(2);
+    expect(worked).toEqual([1, 3]);
+    expect(lines.map((l) => JSON.parse(l) as { msg: string; n: number })).toContainEqual(
+      expect.objectContaining({ msg: 'item failed', n: 2 }),
+    );
+
+    worked.length = 0;
+    const trx = await server().deps.db.startTransaction().execute();
+    try {
+      await expect(sweep({ db: allOrNothing(trx), log }, [1, 2, 3], failure, work)).rejects.toThrow(
+        'item 2 failed',
+      );
+      expect(worked).toEqual([1]);
+    } finally {
+      await trx.rollback().execute();
+    }
+  });
+
+  it('refreshes the planner statistics of a table with the rows it wrote, still uncommitted', async () => {
+    const tuples = async (trx: Trx) =>
+      (
+        await sql<{
+          n: number;
+        }>`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'probe_rows'`.execute(trx)
+      ).rows[0]!.n;
+    const trx = await server().deps.db.startTransaction().execute();
+    try {
+      await sql`INSERT INTO probe_rows SELECT g, 0 FROM generate_series(100, 2099) AS g`.execute(trx);
+      expect(await tuples(trx)).toBeLessThan(2000);
+      await refreshStatistics(trx, ['probe_rows' as never]);
+      expect(await tuples(trx)).toBeGreaterThanOrEqual(2000);
+    } finally {
+      await trx.rollback().execute();
+    }
+  });
+
+  it(`goes on with lock_timeout as it was${
+    onPostgres
+      ? ', skipping the refresh while another transaction holds the statistics lock'
+      : ' (PGlite: no other transaction can hold the lock)'
+  }`, async () => {
+    const { db } = server().deps;
+    const holder = onPostgres ? await db.startTransaction().execute() : undefined;
+    const trx = await db.startTransaction().execute();
+    try {
+      if (holder) await sql`ANALYZE probe_rows`.execute(holder);
+      await sql`SET LOCAL lock_timeout = '7s'`.execute(trx);
+      // Waiting for the holder would end in a lock timeout of 7 s, thrown here.
+      await refreshStatistics(trx, ['probe_rows' as never]);
+      const { rows } = await sql<{ t: string }>`SELECT current_setting('lock_timeout') AS t`.execute(trx);
+      expect(rows[0]!.t).toBe('7s');
+      expect(await has(trx, 1)).toBe(true);
+    } finally {
+      await trx.rollback().execute();
+      await holder?.rollback().execute();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { sweep } from '../../platform/sweep.js';
 import type {
   CreateVatThresholdBody,
   MarkRegisteredBody,
@@ -323,13 +324,12 @@ export async function checkAllVatThresholds(deps: CtxSource): Promise<number> {
   let after: string | undefined;
   for (;;) {
     const batch = await queries.unregisteredBusinesses(deps.db, BATCH, after);
-    for (const businessId of batch) {
-      try {
-        sent += await inTransaction(jobCtx(deps, businessId, JOB), checkVatAlerts);
-      } catch (err) {
-        deps.log.error({ err, businessId }, 'VAT threshold check failed');
-      }
-    }
+    sent += await sweep(
+      deps,
+      batch,
+      { message: 'VAT threshold check failed', describe: (businessId) => ({ businessId }) },
+      (businessId) => inTransaction(jobCtx(deps, businessId, JOB), checkVatAlerts),
+    );
     if (batch.length < BATCH) break;
     after = batch.at(-1);
   }

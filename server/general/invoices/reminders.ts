@@ -1,3 +1,4 @@
+import { sweep } from '../../platform/sweep.js';
 import { todayByDate, todayOfEveryBusiness, type DaysByZone } from '../../platform/calendar.js';
 import { inTransaction, jobCtx, type CtxSource } from '../../platform/context.js';
 import { businessSettings } from '../../platform/settings.js';
@@ -30,14 +31,12 @@ export async function sendInvoiceReminders(deps: CtxSource, businessId?: string)
   let after: ReminderKey | undefined;
   for (;;) {
     const batch = await queries.invoicesWithDueReminders(deps.db, days, BATCH, after, businessId);
-    for (const key of batch) {
-      try {
-        if (await remind(deps, key, days)) sent++;
-      } catch (err) {
-        // One reminder that cannot be sent must not hold up the others; the next run retries it.
-        deps.log.error({ err, ...key }, 'invoice reminder failed');
-      }
-    }
+    sent += await sweep(
+      deps,
+      batch,
+      { message: 'invoice reminder failed', describe: (key) => key },
+      async (key) => ((await remind(deps, key, days)) ? 1 : 0),
+    );
     if (batch.length < BATCH) break;
     after = batch.at(-1);
   }

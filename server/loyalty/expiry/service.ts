@@ -1,3 +1,4 @@
+import { sweep } from '../../platform/sweep.js';
 import { inTransaction, jobCtx, type CtxSource } from '../../platform/context.js';
 
 import * as queries from './queries.js';
@@ -20,14 +21,12 @@ export async function expirePoints(deps: CtxSource, businessId?: string): Promis
   let after: ExpiringCredit | undefined;
   for (;;) {
     const batch = await queries.expiredCredits(deps.db, now, BATCH, after, businessId);
-    for (const credit of batch) {
-      try {
-        if (await expireOne(deps, credit, now)) expired++;
-      } catch (err) {
-        // One credit that cannot expire must not hold up the others; the next run retries it.
-        deps.log.error({ err, businessId: credit.business_id, creditId: credit.id }, 'points expiry failed');
-      }
-    }
+    expired += await sweep(
+      deps,
+      batch,
+      { message: 'points expiry failed', describe: (c) => ({ businessId: c.business_id, creditId: c.id }) },
+      async (credit) => ((await expireOne(deps, credit, now)) ? 1 : 0),
+    );
     if (batch.length < BATCH) break;
     after = batch.at(-1);
   }

@@ -1,3 +1,4 @@
+import { sweep } from '../../platform/sweep.js';
 import type {
   CreateReminderBody,
   Reminder,
@@ -133,14 +134,12 @@ export async function sendDueReminders(deps: CtxSource, businessId?: string): Pr
   let after: ScheduleKey | undefined;
   for (;;) {
     const batch = await queries.dueScheduleKeys(deps.db, days, BATCH, after, businessId);
-    for (const key of batch) {
-      try {
-        if (await sendOne(deps, key, days)) sent++;
-      } catch (err) {
-        // One reminder that cannot be sent must not hold up the others; the next run retries it.
-        deps.log.error({ err, ...key }, 'service reminder failed');
-      }
-    }
+    sent += await sweep(
+      deps,
+      batch,
+      { message: 'service reminder failed', describe: (key) => key },
+      async (key) => ((await sendOne(deps, key, days)) ? 1 : 0),
+    );
     if (batch.length < BATCH) break;
     after = batch.at(-1);
   }

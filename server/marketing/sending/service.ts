@@ -1,3 +1,4 @@
+import { sweep } from '../../platform/sweep.js';
 import { publicBaseUrl } from '../../config.js';
 import { businessClock } from '../../platform/clock.js';
 import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
@@ -458,32 +459,31 @@ export async function hasDueCampaigns(deps: CtxSource, businessId: string): Prom
 }
 
 export async function startDue(deps: CtxSource, businessId?: string, realTime = false): Promise<number> {
-  let started = 0;
-  for (const due of await recipients.dueCampaigns(deps.db, deps.clock.now(), 100, businessId)) {
+  const due = await recipients.dueCampaigns(deps.db, deps.clock.now(), 100, businessId);
+  const failure = {
+    message: 'starting a scheduled campaign failed',
+    describe: (d: (typeof due)[number]) => ({ campaignId: d.id }),
+  };
+  return sweep(deps, due, failure, async (due) => {
     // The sending worker looks on real time; what it starts is dated by the business's clock (a
     // test-clock advance gives its own step's time in `deps.clock`).
     const clock = realTime ? await businessClock(deps, due.business_id) : deps.clock;
     const ctx = { ...jobCtx(deps, due.business_id, JOB), clock };
-    try {
-      const orphan = await inTransaction(ctx, async (ctx) => {
-        const campaign = await queries.findCampaign(ctx.db, ctx.businessId, due.id, true);
-        if (campaign?.status !== 'scheduled') return null;
-        const parts = await lockParts(ctx.db, ctx.businessId, campaign);
-        if (!parts.template || !parts.segment) {
-          const missing = missingParts(parts);
-          await pauseOrphan(ctx, campaign, missing);
-          return { campaign, missing };
-        }
-        await startSending(ctx, campaign, parts.segment);
-        started++;
-        return null;
-      });
-      if (orphan) warnOrphan(deps, orphan.campaign, orphan.missing);
-    } catch (err) {
-      deps.log.error({ err, campaignId: due.id }, 'starting a scheduled campaign failed');
-    }
-  }
-  return started;
+    const outcome = await inTransaction(ctx, async (ctx) => {
+      const campaign = await queries.findCampaign(ctx.db, ctx.businessId, due.id, true);
+      if (campaign?.status !== 'scheduled') return { started: 0 };
+      const parts = await lockParts(ctx.db, ctx.businessId, campaign);
+      if (!parts.template || !parts.segment) {
+        const missing = missingParts(parts);
+        await pauseOrphan(ctx, campaign, missing);
+        return { started: 0, campaign, missing };
+      }
+      await startSending(ctx, campaign, parts.segment);
+      return { started: 1 };
+    });
+    if (outcome.campaign) warnOrphan(deps, outcome.campaign, outcome.missing);
+    return outcome.started;
+  });
 }
 
 /**

@@ -3,10 +3,10 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
+import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
-import { isConcurrencyFailure } from './errors.js';
+import { isConcurrencyFailure, isLockTimeout } from './errors.js';
 import { registerPool } from './prepared.js';
 import type { Database } from './types.js';
 
@@ -182,6 +182,32 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
 
 let savepoints = 0;
 
+/** Transactions whose work is all or nothing: see `allOrNothing`. */
+const unisolated = new WeakSet<object>();
+
+/**
+ * `trx` for work that succeeds or fails as a whole (a sandbox's clock advance, docs/decisions.md
+ * D264): the transactions nested in it run in it directly, without savepoints. Thousands of
+ * savepoints in one transaction, each updating the same rows (a numbering row, a day's summary),
+ * make every later update of those rows slower (PostgreSQL checks each version's subtransaction), so
+ * a long run of them slows down quadratically; a failure undoes the whole anyway.
+ */
+export function allOrNothing(trx: Trx): Trx {
+  unisolated.add(trx);
+  return trx;
+}
+
+/**
+ * Whether a failure of work in a transaction of `db`'s own leaves the rest undone and `db` usable:
+ * on the database handle (a transaction of its own) and in a savepoint, but not inside a plain or
+ * all-or-nothing transaction, where the failure belongs to the transaction's owner. A sweep that
+ * logs one item's failure and goes on asks this first (`sweep` in server/platform/sweep.ts).
+ */
+export function isolatesFailures(db: Executor): boolean {
+  if (!db.isTransaction) return true;
+  return db instanceof ControlledTransaction && !unisolated.has(db);
+}
+
 /** Attempts of a transaction the database ended by a deadlock or a serialisation failure. */
 const TRANSACTION_ATTEMPTS = 4;
 
@@ -198,7 +224,7 @@ const TRANSACTION_ATTEMPTS = 4;
  * start it again.
  */
 export async function withTransaction<T>(db: Executor, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if (!(db instanceof ControlledTransaction) && db.isTransaction) return fn(db as Trx);
+  if (!isolatesFailures(db)) return fn(db as Trx);
   for (let attempt = 1; ; attempt++) {
     try {
       return await (db instanceof ControlledTransaction
@@ -208,6 +234,31 @@ export async function withTransaction<T>(db: Executor, fn: (trx: Trx) => Promise
       if (attempt >= TRANSACTION_ATTEMPTS || !isConcurrencyFailure(err)) throw err;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
+  }
+}
+
+/**
+ * Refreshes the planner's statistics of `tables` inside `trx`, the rows it has written counted: a
+ * transaction that grows one business's tables by thousands of rows is otherwise planned on
+ * statistics from before, where that business had next to none, and its lookups by id then walk all
+ * of the business's rows through another index (docs/decisions.md D264). Skipped when another
+ * transaction holds a table's statistics lock (a concurrent advance), as waiting would hold this one
+ * until that one commits.
+ */
+export async function refreshStatistics(trx: Trx, tables: readonly (keyof Database)[]): Promise<void> {
+  await sql`SAVEPOINT refresh_statistics`.execute(trx);
+  try {
+    const { rows } = await sql<{ before: string }>`
+      SELECT current_setting('lock_timeout') AS before, set_config('lock_timeout', '100ms', true)`.execute(
+      trx,
+    );
+    await sql`ANALYZE ${sql.join(tables.map((t) => sql.table(t)))}`.execute(trx);
+    await sql`SELECT set_config('lock_timeout', ${rows[0]!.before}, true)`.execute(trx);
+    await sql`RELEASE SAVEPOINT refresh_statistics`.execute(trx);
+  } catch (err) {
+    // The rollback also puts lock_timeout back.
+    await sql`ROLLBACK TO SAVEPOINT refresh_statistics`.execute(trx);
+    if (!isLockTimeout(err)) throw err;
   }
 }
 

@@ -21,6 +21,11 @@ export function isConcurrencyFailure(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/** A lock not granted within `lock_timeout` (55P03). */
+export function isLockTimeout(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '55P03';
+}
+
 /** PostgreSQL check violation, optionally on a named constraint. */
 export function isCheckViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string } | null;

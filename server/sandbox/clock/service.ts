@@ -1,6 +1,7 @@
 import type { AdvanceClockBody, DueRun, SandboxClock } from '../../../contract/sandbox/index.js';
 import { fixedClock } from '../../platform/clock.js';
 import { inTransaction, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
+import { allOrNothing, refreshStatistics } from '../../platform/db/database.js';
 import { invalid } from '../../platform/errors.js';
 import type { DueRule } from '../../platform/module.js';
 import { lockClock, movedClocks, setClockOffset } from '../../platform/settings.js';
@@ -67,7 +68,9 @@ async function runDue(source: CtxSource, businessId: string, rules: readonly Due
  * Moves the sandbox's clock forward to `advance_to` and runs what became due on the way, a day at a
  * time (each step runs every rule at that step's time), all in one transaction with the business's
  * row locked: a concurrent advance waits, then starts from where this one left the clock, so each
- * rule runs once; a failure leaves the clock and the data as they were. `ctx` runs on real time.
+ * rule runs once. The advance is all or nothing (docs/decisions.md D264): what the rules do runs in
+ * its transaction without savepoints, and a failure of any of it leaves the clock and the data as
+ * they were; the jobs it sends are enqueued together at its end. `ctx` runs on real time.
  */
 export async function advanceClock(
   ctx: Ctx,
@@ -95,7 +98,9 @@ export async function advanceClock(
       );
     }
     const due = await rulesDueBy(tx, target, dueRules(rules));
-    const ran = await runSteps(tx, from, target.getTime(), due);
+    const jobs = tx.jobs.held();
+    const ran = await runSteps({ ...tx, db: allOrNothing(tx.db), jobs }, from, target.getTime(), due);
+    await jobs.flush(tx.db);
     const newOffset = target.getTime() - realNow;
     await setClockOffset(tx, newOffset);
     return { ...clockOf(new Date(realNow), newOffset), ran };
@@ -110,12 +115,24 @@ async function rulesDueBy(tx: TxCtx, target: Date, rules: readonly DueRule[]): P
   return due;
 }
 
-/** Runs the due rules at each day's step from `from` (exclusive) to `to` (inclusive). */
+/** What a rule that grows tables has made when the advance first refreshes their statistics; then at each doubling. */
+const FIRST_REFRESH = 500;
+
+/**
+ * Runs the due rules at each day's step from `from` (exclusive) to `to` (inclusive), refreshing the
+ * statistics of the tables a rule grows as its count doubles (docs/decisions.md D264).
+ */
 async function runSteps(tx: TxCtx, from: number, to: number, rules: readonly DueRule[]): Promise<DueRun> {
   const ran = noneRan();
   if (rules.length === 0) return ran;
+  const refreshAt = new Map(rules.map((rule) => [rule, FIRST_REFRESH]));
   for (let step = Math.min(from + DAY_MS, to); ; step = Math.min(step + DAY_MS, to)) {
     await runDue({ ...tx, clock: fixedClock(new Date(step)) }, tx.businessId, rules, ran);
+    for (const [rule, at] of refreshAt) {
+      if (!rule.grows || ran[rule.counts] < at) continue;
+      await refreshStatistics(tx.db, rule.grows);
+      refreshAt.set(rule, ran[rule.counts] * 2);
+    }
     if (step >= to) return ran;
   }
 }
