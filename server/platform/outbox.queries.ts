@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor, Trx } from './db/database.js';
 
 /** An outbox event as its consumers receive it. */
@@ -7,25 +8,28 @@ export interface OutboxEvent {
   type: string;
 }
 
-/** Many events in one statement. */
+/** The channel on which the relay hears of events written (docs/decisions.md D265). */
+export const EVENTS_CHANNEL = 'bms_events';
+
+/**
+ * Events in one statement that also notifies `EVENTS_CHANNEL`: PostgreSQL delivers the notification
+ * when the transaction commits (one per transaction, however many statements sent it), and never
+ * for one that rolled back.
+ */
 export async function insertEvents(
   trx: Trx,
   rows: readonly { business_id: string; id: string; type: string; data: string; occurred_at: Date }[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await trx
-    .insertInto('events')
-    .values(rows.map((row) => ({ ...row, dispatched_at: null })))
-    .execute();
-}
-
-export async function insertEvent(
-  trx: Trx,
-  row: { business_id: string; id: string; type: string; data: string; occurred_at: Date },
-): Promise<void> {
-  await trx
-    .insertInto('events')
-    .values({ ...row, dispatched_at: null })
+    .with('written', (db) =>
+      db
+        .insertInto('events')
+        .values(rows.map((row) => ({ ...row, dispatched_at: null })))
+        .returning('id'),
+    )
+    .selectNoFrom(sql`pg_notify(${EVENTS_CHANNEL}, '')`.as('notified'))
+    .where(sql<boolean>`EXISTS (SELECT 1 FROM written)`)
     .execute();
 }
 

@@ -3,7 +3,7 @@ import type { Ctx, TxCtx } from './context.js';
 import { withTransaction, type Trx } from './db/database.js';
 import type { Deps } from './deps.js';
 import { newId } from './ids.js';
-import { QUEUES, type JobPayloads } from './jobs.js';
+import type { JobPayloads } from './jobs.js';
 import * as queries from './outbox.queries.js';
 
 export type { OutboxEvent } from './outbox.queries.js';
@@ -11,40 +11,26 @@ export type { OutboxEvent } from './outbox.queries.js';
 export type DispatchEventJob = JobPayloads['events.dispatch'];
 
 /**
- * Records a catalogue event in the outbox, in the transaction of the change, and enqueues its
- * dispatch job in the same transaction: nothing is announced for a change that rolled back and
- * nothing is lost when the process dies after commit.
+ * Records a catalogue event in the outbox, in the transaction of the change: nothing is announced
+ * for a change that rolled back, and nothing is lost when the process dies after commit. The relay
+ * (server/platform/relay.ts) dispatches it, woken by the notification its commit sends
+ * (docs/decisions.md D265).
  */
-export async function emit(ctx: TxCtx, type: EventName, data: unknown): Promise<void> {
-  const id = newId('evt');
-  await queries.insertEvent(ctx.db, {
-    business_id: ctx.businessId,
-    id,
-    type,
-    data: JSON.stringify(data),
-    occurred_at: ctx.clock.now(),
-  });
-  await ctx.jobs.send(ctx.db, QUEUES.dispatchEvent, {
-    businessId: ctx.businessId,
-    eventId: id,
-  } satisfies DispatchEventJob);
-}
+export const emit = (ctx: TxCtx, type: EventName, data: unknown): Promise<void> =>
+  emitMany(ctx, type, [data]);
 
-/** `emit` for many changes of one transaction at once: two statements, whatever their number. */
+/** `emit` for many changes of one transaction at once: one statement, whatever their number. */
 export async function emitMany(ctx: TxCtx, type: EventName, data: readonly unknown[]): Promise<void> {
   const occurredAt = ctx.clock.now();
-  const events = data.map((d) => ({
-    business_id: ctx.businessId,
-    id: newId('evt'),
-    type,
-    data: JSON.stringify(d),
-    occurred_at: occurredAt,
-  }));
-  await queries.insertEvents(ctx.db, events);
-  await ctx.jobs.sendMany(
+  await queries.insertEvents(
     ctx.db,
-    QUEUES.dispatchEvent,
-    events.map((e) => ({ businessId: ctx.businessId, eventId: e.id }) satisfies DispatchEventJob),
+    data.map((d) => ({
+      business_id: ctx.businessId,
+      id: newId('evt'),
+      type,
+      data: JSON.stringify(d),
+      occurred_at: occurredAt,
+    })),
   );
 }
 

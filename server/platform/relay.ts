@@ -3,7 +3,7 @@ import type { Ctx } from './context.js';
 import { withTransaction } from './db/database.js';
 import type { Deps } from './deps.js';
 import { dispatchIn } from './outbox.js';
-import { lockPending } from './outbox.queries.js';
+import { EVENTS_CHANNEL, lockPending } from './outbox.queries.js';
 
 /** How often a worker looks for events written without a dispatch job. */
 export const RELAY_INTERVAL_MS = 250;
@@ -12,12 +12,13 @@ const RELAY_BATCH = 100;
 const WAKE_DELAY_MS = 5;
 
 /**
- * The outbox relay. Most changes enqueue a dispatch job with their event (events/outbox.ts); the
- * public earn, whose write is a single statement at point-of-sale rates, only writes its event rows.
- * Workers fan out every undispatched event here: each run locks a batch of the oldest (SKIP LOCKED,
- * so workers share the backlog) and fans it out in the same transaction, until none is left. It
- * also picks up any event whose job went missing. A run happens every RELAY_INTERVAL_MS, and at
- * once when this process wrote such events itself (`announce`).
+ * The outbox relay (docs/decisions.md D265). Workers fan out every undispatched event here: each run
+ * locks a batch of the oldest (SKIP LOCKED, so workers share the backlog) and fans it out in the
+ * same transaction, until none is left. A run happens when a transaction that wrote events through
+ * `emit` commits (its notification on `EVENTS_CHANNEL` reaches every worker), when this process
+ * wrote events of the public earn (`announce`: its single statement at point-of-sale rates sends
+ * no notification), and every RELAY_INTERVAL_MS whatever happens, so that nothing waits for ever on
+ * a notification that was lost.
  */
 export async function relayPendingEvents(deps: Deps): Promise<number> {
   let total = 0;
@@ -70,6 +71,11 @@ export function startEventRelay(deps: Deps): void {
     }, WAKE_DELAY_MS);
   };
   deps.jobs.every(RELAY_INTERVAL_MS, 'event relay', async () => run());
+  deps.database
+    .listen(EVENTS_CHANNEL, () => deps.state.get(WAKER).wake?.())
+    .catch((err: unknown) =>
+      deps.log.error({ err }, 'the event relay cannot listen for events; it runs on its timer'),
+    );
 }
 
 /** Tells this process's relay (when it runs one) that events were just committed without a job. */

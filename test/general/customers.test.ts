@@ -797,7 +797,7 @@ describe('events', () => {
     expect(inB).toEqual([]);
   });
 
-  it('has the worker mark the event dispatched', async () => {
+  it("has the worker's event relay mark the event dispatched", async () => {
     const { events } = await withEvents(server(), a.businessId, () =>
       createCustomer(a.client, { name: 'Dispatch Me' }),
     );
@@ -814,6 +814,6 @@ describe('events', () => {
       dispatchedAt = row.dispatched_at;
       if (!dispatchedAt) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(dispatchedAt, 'dispatched_at set by the events.dispatch job within 10 s').toBeInstanceOf(Date);
+    expect(dispatchedAt, 'dispatched_at set by the event relay within 10 s').toBeInstanceOf(Date);
   });
 });

@@ -4,10 +4,11 @@ import { unwrap } from '../../client/index.js';
 import { nextPeriodDates } from '../../contract/common/schedule.js';
 import type { CreateRecurringInvoiceBody, Invoice } from '../../contract/general/index.js';
 import { issueRecurringInvoices } from '../../server/general/recurring-invoices/service.js';
+import { relayPendingEvents } from '../../server/platform/relay.js';
 import { runMovedClocks } from '../../server/sandbox/clock/service.js';
 import { registerTenant, sandboxOf, type TestBusiness, type TestTenant } from '../support/business.js';
 import { expectError } from '../support/expect.js';
-import { withEvents } from '../support/events.js';
+import { outbox, withEvents } from '../support/events.js';
 import { entriesOf } from '../support/finance.js';
 import { createCustomer, createRecurringInvoice, invoiceLine } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
@@ -565,7 +566,7 @@ describe('a schedule that cannot make its invoice', () => {
     expect(await invoicesOf(sandbox, healthy.id)).toEqual([]);
     expect(await schedule(sandbox, healthy.id)).toMatchObject({ invoices_created: 0 });
 
-    // The same advance, once nothing refuses, makes both schedules' periods and queues each event's dispatch.
+    // The same advance, once nothing refuses, makes both schedules' periods; the relay dispatches their events.
     const { result, events } = await withEvents(server(), sandbox.businessId, () => unwrap(advance()));
     expect(result.data.ran.invoices_recurred).toBe(6);
     expect((await invoicesOf(sandbox, broken.id)).map((i) => i.issue_date)).toEqual([
@@ -574,9 +575,11 @@ describe('a schedule that cannot make its invoice', () => {
       '2027-03-31',
     ]);
     expect(events.length).toBeGreaterThanOrEqual(6);
-    const { rows } = await sql<{ event_id: string }>`
-      SELECT data->>'eventId' AS event_id FROM pgboss.job WHERE name = 'events.dispatch'
-        AND data->>'businessId' = ${sandbox.businessId}`.execute(server().deps.db);
-    expect(rows.map((r) => r.event_id)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
+    expect(events.every((e) => e.dispatched_at === null)).toBe(true);
+    await relayPendingEvents(server().deps);
+    const relayed = (await outbox(server(), sandbox.businessId)).filter((e) =>
+      events.some((n) => n.id === e.id),
+    );
+    expect(relayed.map((e) => e.dispatched_at)).toEqual(events.map(() => expect.any(Date)));
   });
 });

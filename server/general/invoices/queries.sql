@@ -43,6 +43,27 @@ where
 returning
   *;
 
+-- issueDraft
+update "invoices" as "i"
+set
+  "updated_at" = $1,
+  "status" = $2
+where
+  "i"."business_id" = $3
+  and "i"."id" = $4
+returning
+  "i".*,
+  (
+    select
+      "b"."balance_minor"
+    from
+      "customer_credit_balances" as "b"
+    where
+      "b"."business_id" = "i"."business_id"
+      and "b"."customer_id" = "i"."customer_id"
+      and "b"."currency" = "i"."currency"
+  ) as "credit_balance_minor";
+
 -- insertPayment
 insert into "payments" (
   "business_id",

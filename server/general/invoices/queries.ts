@@ -26,6 +26,30 @@ export async function updateInvoice(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * The draft made unpaid with `patch` (its dates), answered with the customer's credit balance in the
+ * invoice's currency as it stands, read without a lock: an issue with no credit to apply needs no
+ * locked read of the balance (docs/decisions.md D265).
+ */
+export async function issueDraft(trx: Trx, businessId: string, id: string, patch: Updateable<InvoicesTable>) {
+  return trx
+    .updateTable('invoices as i')
+    .set({ ...patch, status: 'unpaid' })
+    .where('i.business_id', '=', businessId)
+    .where('i.id', '=', id)
+    .returningAll('i')
+    .returning((eb) =>
+      eb
+        .selectFrom('customer_credit_balances as b')
+        .select('b.balance_minor')
+        .whereRef('b.business_id', '=', 'i.business_id')
+        .whereRef('b.customer_id', '=', 'i.customer_id')
+        .whereRef('b.currency', '=', 'i.currency')
+        .as('credit_balance_minor'),
+    )
+    .executeTakeFirstOrThrow();
+}
+
 export async function insertPayment(trx: Trx, values: Insertable<PaymentsTable>) {
   return trx.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -244,14 +244,19 @@ type Locked = Awaited<ReturnType<typeof lockOrFail>>;
  */
 async function markIssued(ctx: TxCtx, current: Locked): Promise<boolean> {
   const now = ctx.clock.now();
-  const issued = await setInvoice(ctx, current.id, {
-    status: 'unpaid',
-    issue_date: current.issue_date ?? (await today(ctx)),
-    issued_at: now,
-    updated_at: now,
-  });
+  const { credit_balance_minor: credit, ...issued } = await queries.issueDraft(
+    ctx.db,
+    ctx.businessId,
+    current.id,
+    {
+      issue_date: current.issue_date ?? (await today(ctx)),
+      issued_at: now,
+      updated_at: now,
+    },
+  );
   await ctx.hooks.announce(ctx, 'invoiceIssued', { invoice: factsOf(issued) });
-  return applyCustomerCredit(ctx, issued);
+  // Credit that arrives after the balance was read is applied to the customer's next invoice.
+  return Number(credit ?? 0) > 0 && applyCustomerCredit(ctx, issued);
 }
 
 /**

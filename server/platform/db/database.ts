@@ -30,6 +30,12 @@ export interface DatabaseHandle {
    * counters have connections of their own").
    */
   counterPool?: pg.Pool;
+  /**
+   * Calls `onNotify` at each notification on `channel` until the handle closes: PostgreSQL's LISTEN
+   * on a connection of its own, PGlite's listener. A lost listening connection is not renewed; what
+   * listens must have another way to learn of the work (the relay's timer).
+   */
+  listen(channel: string, onNotify: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -123,6 +129,9 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     db,
     kind: 'pglite',
     pglite,
+    async listen(channel, onNotify) {
+      await pglite.listen(channel, () => onNotify());
+    },
     async close() {
       try {
         await db.destroy();
@@ -167,15 +176,29 @@ async function openPostgres(connectionString: string, options: DatabaseOptions):
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerPool(db, pool);
+  const listeners: pg.Client[] = [];
   return {
     db,
     kind: 'postgres',
     connectionString,
     pool,
     counterPool,
+    async listen(channel, onNotify) {
+      const client = new pg.Client({ connectionString, application_name: 'bms-listen' });
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify();
+      });
+      client.on('error', () => {
+        // The connection is lost; see `listen`.
+      });
+      listeners.push(client);
+      await client.connect();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    },
     async close() {
       await db.destroy();
       await counterPool.end();
+      await Promise.all(listeners.map((client) => client.end().catch(() => undefined)));
     },
   };
 }
