@@ -146,14 +146,17 @@ where
 
 -- lockInvoice
 select
-  *
+  "i".*,
+  "c"."name" as "customer_name"
 from
-  "invoices"
+  "invoices" as "i"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
 where
-  "business_id" = $1
-  and "id" = $2
-  and "deleted_at" is null
-for update;
+  "i"."business_id" = $1
+  and "i"."id" = $2
+  and "i"."deleted_at" is null
+for update of "i";
 
 -- paymentsOf
 select

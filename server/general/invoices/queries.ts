@@ -126,15 +126,13 @@ export async function findInvoice(db: Executor, businessId: string, id: string) 
     .executeTakeFirst();
 }
 
-/** Locks the invoice row for a state change. */
+/** Locks the invoice row for a state change; read with its customer's name, as `findInvoice` reads it. */
 export async function lockInvoice(trx: Trx, businessId: string, id: string) {
-  return trx
-    .selectFrom('invoices')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .forUpdate()
+  return invoiceColumns(trx)
+    .where('i.business_id', '=', businessId)
+    .where('i.id', '=', id)
+    .where('i.deleted_at', 'is', null)
+    .forUpdate('i')
     .executeTakeFirst();
 }
 

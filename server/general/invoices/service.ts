@@ -14,7 +14,7 @@ import { paginationOf } from '../../platform/pagination.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { type Executor } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
-import type { InvoicesTable, PaymentRow } from '../../platform/db/types.js';
+import type { InvoiceRow, InvoicesTable, PaymentRow } from '../../platform/db/types.js';
 import type { InvoiceFacts } from '../../platform/hooks.js';
 import { ApiError, invalidState, notFound } from '../../platform/errors.js';
 import { emit } from '../../platform/outbox.js';
@@ -50,6 +50,12 @@ const formatNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;
 async function loadInvoice(ctx: Ctx, id: string): Promise<Invoice> {
   const row = await queries.findInvoice(ctx.db, ctx.businessId, id);
   if (!row) throw notFound('Invoice');
+  return invoiceOf(ctx, row);
+}
+
+/** `loadInvoice` of a row already read. */
+async function invoiceOf(ctx: Ctx, row: queries.InvoiceWithCustomer): Promise<Invoice> {
+  const id = row.id;
   const [items, payments, day] = await Promise.all([
     itemsOf(ctx.db, ctx.businessId, 'invoice_items', [id]),
     paymentsOf(ctx.db, ctx, [row]),
@@ -82,16 +88,17 @@ const setInvoice = (ctx: TxCtx, id: string, patch: Updateable<InvoicesTable>) =>
 
 /**
  * Locks the invoice, lets `change` check its state and write, then emits `invoice.updated` with the
- * result, all in one transaction.
+ * result, all in one transaction. A `change` that holds the row as it left it returns it, and the
+ * invoice is not read again.
  */
 async function transition(
   ctx: Ctx,
   id: string,
-  change: (ctx: TxCtx, current: Awaited<ReturnType<typeof lockOrFail>>) => Promise<void>,
+  change: (ctx: TxCtx, current: Locked) => Promise<queries.InvoiceWithCustomer | void>,
 ): Promise<Invoice> {
   return inTransaction(ctx, async (ctx) => {
-    await change(ctx, await lockOrFail(ctx, id));
-    const invoice = await loadInvoice(ctx, id);
+    const changed = await change(ctx, await lockOrFail(ctx, id));
+    const invoice = changed ? await invoiceOf(ctx, changed) : await loadInvoice(ctx, id);
     await emit(ctx, 'invoice.updated', invoice);
     return invoice;
   });
@@ -240,9 +247,13 @@ type Locked = Awaited<ReturnType<typeof lockOrFail>>;
 
 /**
  * draft -> unpaid, announced to the domains that follow issued invoices (the ledger), then the
- * customer's credit in its currency applied to it; true when that credit paid it in full.
+ * customer's credit in its currency applied to it. Answers whether that credit paid it in full, and
+ * the invoice's row as issued when no credit changed it.
  */
-async function markIssued(ctx: TxCtx, current: Locked): Promise<boolean> {
+async function markIssued(
+  ctx: TxCtx,
+  current: Locked,
+): Promise<{ paid: boolean; row?: queries.InvoiceWithCustomer }> {
   const now = ctx.clock.now();
   const { credit_balance_minor: credit, ...issued } = await queries.issueDraft(
     ctx.db,
@@ -256,7 +267,8 @@ async function markIssued(ctx: TxCtx, current: Locked): Promise<boolean> {
   );
   await ctx.hooks.announce(ctx, 'invoiceIssued', { invoice: factsOf(issued) });
   // Credit that arrives after the balance was read is applied to the customer's next invoice.
-  return Number(credit ?? 0) > 0 && applyCustomerCredit(ctx, issued);
+  if (Number(credit ?? 0) > 0) return { paid: await applyCustomerCredit(ctx, issued) };
+  return { paid: false, row: { ...issued, customer_name: current.customer_name } };
 }
 
 /**
@@ -266,7 +278,7 @@ async function markIssued(ctx: TxCtx, current: Locked): Promise<boolean> {
  * one after another; the relative update and the table's CHECK keep it from ever going below zero.
  * True when the credit paid the invoice in full.
  */
-async function applyCustomerCredit(ctx: TxCtx, invoice: Locked): Promise<boolean> {
+async function applyCustomerCredit(ctx: TxCtx, invoice: InvoiceRow): Promise<boolean> {
   const balance = await lockCustomerCredit(ctx.db, ctx.businessId, invoice.customer_id, invoice.currency);
   const amount = Math.min(balance, amountDueOf(invoice));
   if (amount <= 0) return false;
@@ -297,7 +309,9 @@ export async function issueInvoice(ctx: Ctx, id: string): Promise<Invoice> {
       if (current.status !== 'draft') {
         throw invalidState(`Only draft invoices can be issued; this one is ${current.status}`);
       }
-      paid = await markIssued(ctx, current);
+      const issued = await markIssued(ctx, current);
+      paid = issued.paid;
+      return issued.row;
     });
     if (paid) await announcePaidByCredit(ctx, id);
     return invoice;
@@ -337,7 +351,7 @@ export async function invoicePdf(ctx: Ctx, id: string) {
  */
 async function addPayment(
   ctx: TxCtx,
-  current: Locked,
+  current: InvoiceRow,
   input: { amountMinor: number; method: Payment['payment_method']; date: string; reference: string | null },
 ) {
   const now = ctx.clock.now();
