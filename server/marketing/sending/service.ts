@@ -29,8 +29,16 @@ import { linksOf, trackLinks } from '../tracking/service.js';
  * lane at most) can be sent twice.
  */
 export const CLAIM_BATCH = 200;
-/** Messages under way per pooled SMTP connection: one on the wire while the next is prepared. */
-const LANES_PER_CONNECTION = 2;
+/**
+ * Messages under way per pooled SMTP connection (docs/decisions.md D266): enough that signing, the
+ * SMTP exchange and the commit of outcomes overlap, as few as that takes, since each lane may hold
+ * one message a crash could send twice, and one a pause lets finish.
+ */
+const LANES_PER_CONNECTION = 6;
+
+/** How many messages a worker has under way at most: one per lane. */
+export const sendingLanes = (config: Pick<Deps['config'], 'MAIL_POOL_SIZE'>): number =>
+  LANES_PER_CONNECTION * config.MAIL_POOL_SIZE;
 /** Attempts of one recipient: the first and three retries. */
 const MAX_ATTEMPTS = 4;
 /** The automatic pause: more than this share failing among the last 100 attempts (of at least 20). */
@@ -343,8 +351,8 @@ function renewWhileHeld(deps: Deps, claims: ClaimQueue, campaignId: string): () 
 }
 
 /**
- * Sends a campaign's due recipients until none is due or it stops sending: lanes (two per pooled
- * SMTP connection) take recipients from the claim queue; each outcome is recorded right after the
+ * Sends a campaign's due recipients until none is due or it stops sending: lanes (`sendingLanes`)
+ * take recipients from the claim queue; each outcome is recorded right after the
  * SMTP server's answer. Returns how many recipients were claimed.
  */
 async function sendCampaign(deps: Deps, businessId: string, campaignId: string): Promise<number> {
@@ -359,7 +367,7 @@ async function sendCampaign(deps: Deps, businessId: string, campaignId: string):
     return 0;
   }
   const prepared = await preparedCampaign(ctx, campaign, template);
-  const laneCount = LANES_PER_CONNECTION * deps.config.MAIL_POOL_SIZE;
+  const laneCount = sendingLanes(deps.config);
   const claims = new ClaimQueue(deps, ctx, campaign, 2 * laneCount);
   const stopRenewing = renewWhileHeld(deps, claims, campaignId);
   try {
