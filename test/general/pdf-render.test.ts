@@ -278,6 +278,13 @@ describe('an invoice PDF', () => {
     expect(seen).toEqual(Array.from({ length: 1000 }, (_, i) => String(i + 1).padStart(4, '0')));
   });
 
+  it('gives every letter its text, whatever the documents before drew: ï after the ї that contains it', async () => {
+    // DejaVu draws ї with the glyph of ï: drawn first, that glyph was once kept with no text.
+    textOf(await write({ kind: 'invoice', document: invoice({ items: [item('Київ')] }) }));
+    const text = textOf(await write({ kind: 'invoice', document: invoice({ items: [item('Naïve art')] }) }));
+    expect(text).toContain('Naïve art');
+  });
+
   it('prints Greek, Cyrillic and accented names as written', async () => {
     const file = await write(
       {

@@ -313,7 +313,10 @@ function rememberRuns(font: Font): Font {
     if (!run) {
       if (runs.size >= RUN_CACHE_LIMIT) runs.clear();
       run = layout(text);
-      for (const glyph of run.glyphs) keepDecoded(glyph);
+      for (const glyph of run.glyphs) {
+        keepDecoded(glyph);
+        knowCharacters(font, glyph);
+      }
       runs.set(text, run);
     }
     return copyOf(run);
@@ -333,6 +336,22 @@ function keepDecoded(glyph: Glyph): void {
   Object.defineProperty(glyph, '_decode', {
     value: () => (decoded ??= { value: decode.call(glyph) }).value,
   });
+}
+
+/**
+ * fontkit keeps one object per glyph for as long as the font lives, with the characters it was
+ * first reached from, and pdfkit maps the glyph to those characters in each document's text layer.
+ * A glyph first reached as a part of another (the и of й, the ï of ї, read for a subset's outlines)
+ * has none, and every later document would draw the letter without its text: copied or searched,
+ * "Київ" after "naïve" lost its ï. Such a glyph is given the characters the font maps to it.
+ */
+function knowCharacters(font: Font, glyph: Glyph): void {
+  const kept = glyph as unknown as { codePoints: number[] };
+  if (kept.codePoints.length > 0) return;
+  const cmap = (font as Font & { _cmapProcessor?: { codePointsForGlyph(id: number): number[] } })
+    ._cmapProcessor;
+  const characters = cmap?.codePointsForGlyph(glyph.id) ?? [];
+  if (characters.length > 0) kept.codePoints = characters;
 }
 
 function copyOf(run: GlyphRun): GlyphRun {
