@@ -24,7 +24,9 @@ export function spawnService(env: Record<string, string>, args: string[] = []): 
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  return spawn(process.execPath, [...profile, ...START_ARGS, ...args], {
+  // BENCH_NODE_FLAGS="--flag ..." starts the service with more of Node's flags, to compare them.
+  const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...profile, ...flags, ...START_ARGS, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { databaseOptions, openDatabase } from './db/database.js';
 import { systemDns, type DnsResolver } from './dns.js';
 import { migrateToLatest } from './db/migrate.js';
+import { migratedTemplate } from './db/template.js';
 import type { Deps, Limiters } from './deps.js';
 import { loadSecretBox } from './secret-box.js';
 import { Hooks } from './hooks.js';
@@ -54,7 +55,12 @@ export async function startRuntime(
   /** What the service runs: the platform's own work, then every domain module in its order. */
   const modules = [platformModule, ...domains];
   const log = options.log ?? createLogger(config.LOG_LEVEL);
-  const open = () => openDatabase({ ...databaseOptions(config), pgliteSeed: options.pgliteSeed });
+  const open = () =>
+    openDatabase({
+      ...databaseOptions(config),
+      pgliteSeed: options.pgliteSeed,
+      pgliteTemplate: config.MIGRATE_ON_START ? migratedTemplate() : undefined,
+    });
   let database = await open();
   try {
     if (config.MIGRATE_ON_START) {

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { copyFileSync, cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -53,6 +53,11 @@ export interface DatabaseOptions {
    * instead of an empty one: a database migrated once, started many times (the tests do).
    */
   pgliteSeed?: Blob;
+  /**
+   * A PGlite data directory already migrated: a new data directory (one without `PG_VERSION`) is
+   * copied from it before PGlite opens it (docs/decisions.md D267).
+   */
+  pgliteTemplate?: string;
 }
 
 /** Connections of the rate-limit counters: one upsert each, a few milliseconds. */
@@ -90,6 +95,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return openPglite(options);
 }
 
+/**
+ * Copies a migrated data directory into a new one, `PG_VERSION` last: PGlite takes a directory
+ * with that file for a database, so a copy cut short is made again at the next start.
+ */
+function copyTemplate(template: string, dataDir: string): void {
+  const version = join(template, 'PG_VERSION');
+  cpSync(template, dataDir, { recursive: true, filter: (path) => path !== version });
+  copyFileSync(version, join(dataDir, 'PG_VERSION'));
+}
+
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let dataDir: string | undefined;
   let unlock = () => {};
@@ -101,6 +116,9 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   let pglite: PGlite;
   try {
+    if (dataDir && options.pgliteTemplate && !existsSync(join(dataDir, 'PG_VERSION'))) {
+      copyTemplate(options.pgliteTemplate, dataDir);
+    }
     pglite = await PGlite.create(dataDir, {
       ...(options.pgliteSeed && !dataDir ? { loadDataDir: options.pgliteSeed } : {}),
       parsers: { [INT8]: parseInt8, [DATE]: parseDate },
