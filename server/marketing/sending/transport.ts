@@ -57,11 +57,14 @@ function composerOf(deps: Pick<Deps, 'state'>): Composer {
   const held = deps.state.get(COMPOSERS);
   if (!held.pool) {
     const threads = Math.max(1, availableParallelism());
-    // Threads stay up between campaigns' batches: starting one loads the composer again.
+    // Threads stay up between campaigns' batches: starting one loads the composer again. Each
+    // thread holds a few tasks, so it starts the next as soon as one ends rather than waiting for
+    // the event loop to hand it one (docs/decisions.md D269).
     held.pool = new Piscina({
       filename: COMPOSE_WORKER,
       minThreads: threads,
       maxThreads: threads,
+      concurrentTasksPerWorker: 4,
       idleTimeout: 60_000,
     });
   }
