@@ -70,6 +70,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   revokeApiKey: 'api_keys.manage',
   getBusiness: 'settings.read',
   updateBusiness: 'settings.write',
+  getPaymentSettings: 'settings.read',
+  updatePaymentSettings: 'settings.write',
   getTeam: 'team.read',
   inviteMember: 'team.manage',
   resendInvitation: 'team.manage',
@@ -101,6 +103,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   getInvoicePdf: 'sales.read',
   sendInvoice: 'sales.write',
   createPayment: 'sales.write',
+  createPaymentLink: 'sales.write',
   voidInvoice: 'sales.write',
   // general.quotes
   listQuotes: 'sales.read',

@@ -40,6 +40,7 @@ import * as generalCustomerCredit from './2026_11_28_0023_general_customer_credi
 import * as financeSalesCreditNotes from './2026_11_28_0040_finance_sales_credit_notes.js';
 import * as generalRecurringInvoices from './2026_11_28_0030_general_recurring_invoices.js';
 import * as financeRecurringBills from './2026_11_28_0031_finance_recurring_bills.js';
+import * as generalOnlinePayments from './2026_11_29_0032_general_online_payments.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0040_finance_sales_credit_notes': financeSalesCreditNotes,
   '2026_11_28_0030_general_recurring_invoices': generalRecurringInvoices,
   '2026_11_28_0031_finance_recurring_bills': financeRecurringBills,
+  '2026_11_29_0032_general_online_payments': generalOnlinePayments,
 };

@@ -81,6 +81,8 @@ export const ConfigSchema = z
       .refine((k) => keyBytes(k) !== null, 'Expected 32 bytes as 64 hex characters or base64')
       .optional(),
     WEBHOOK_ALLOW_PRIVATE: bool.default('false'),
+    /** Whether a live business may connect the built-in `test` payment provider (every sandbox has it). */
+    PAYMENTS_TEST_PROVIDER: bool.default('false'),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** How often a worker looks for webhook retries that have come due. */
     WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),

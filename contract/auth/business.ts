@@ -151,6 +151,46 @@ export const UpdateBusinessBodySchema = extendApi(
 );
 export type UpdateBusinessBody = z.infer<typeof UpdateBusinessBodySchema>;
 
+export const PaymentSettingsSchema = extendApi(
+  z.object({
+    provider: z
+      .enum(['test'])
+      .nullable()
+      .describe(
+        'The payment provider customers pay invoices through, from the Pay button of the hosted invoice page; ' +
+          'null until one is connected. Every sandbox starts connected to `test`, the built-in provider whose ' +
+          'checkout page has Succeed, Decline and Succeed-later buttons and takes no real money.',
+      ),
+    secret_key_hint: z
+      .string()
+      .nullable()
+      .describe(
+        "The last 4 characters of the provider's secret key; null when it takes none. Never the key.",
+      ),
+    webhook_secret_set: z.boolean().describe("Whether the provider's webhook signing secret is kept."),
+  }),
+  {
+    title: 'PaymentSettings',
+    example: { provider: 'test', secret_key_hint: null, webhook_secret_set: false },
+  },
+);
+export type PaymentSettings = z.infer<typeof PaymentSettingsSchema>;
+
+export const UpdatePaymentSettingsBodySchema = extendApi(
+  z
+    .object({
+      provider: z
+        .enum(['test'])
+        .describe(
+          '`test`: the built-in provider, in a sandbox, or in a live business on a server started with ' +
+            '`PAYMENTS_TEST_PROVIDER=true` (422 on `provider` otherwise).',
+        ),
+    })
+    .strict(),
+  { title: 'UpdatePaymentSettingsBody', example: { provider: 'test' } },
+);
+export type UpdatePaymentSettingsBody = z.infer<typeof UpdatePaymentSettingsBodySchema>;
+
 const businessRoute = meta('token', 'Auth');
 
 /** The business's own settings. */
@@ -177,6 +217,27 @@ export const businessContract = c.router({
       'report defaults, and dates already stored are kept.',
     body: UpdateBusinessBodySchema,
     responses: { 200: resultData(BusinessSchema), ...resultErrors(409) },
+    metadata: businessRoute,
+  },
+  getPaymentSettings: {
+    method: 'GET',
+    path: '/business/payments',
+    summary: 'Get the payment provider',
+    description:
+      'The payment provider the business connected, through which customers pay invoices online (the Pay ' +
+      'button of the hosted invoice page, `POST /v1/invoices/:id/payment-link`). Secrets are never answered.',
+    responses: { 200: resultData(PaymentSettingsSchema), ...resultErrors() },
+    metadata: businessRoute,
+  },
+  updatePaymentSettings: {
+    method: 'PUT',
+    path: '/business/payments',
+    summary: 'Connect a payment provider',
+    description:
+      'Connects the provider customers pay through, replacing the one before. Owners and admins only. ' +
+      'Checkouts already opened finish with the provider they were opened with.',
+    body: UpdatePaymentSettingsBodySchema,
+    responses: { 200: resultData(PaymentSettingsSchema), ...resultErrors() },
     metadata: businessRoute,
   },
 });

@@ -22,6 +22,7 @@ export const SOURCE_TYPES = [
   'invoice',
   'invoice_payment',
   'credit_note',
+  'customer_credit',
   'void',
   'manual',
 ] as const;

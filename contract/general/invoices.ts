@@ -285,6 +285,25 @@ export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuerySchema>;
 
 const invoiceResponse = dataEnvelope(InvoiceSchema);
 
+export const PaymentLinkSchema = extendApi(
+  z.object({
+    url: z.string().url().describe("The invoice's hosted page, with Pay."),
+    amount_due: majorAmount('What Pay asks the customer for', 120.5),
+    currency: z.string(),
+    provider: z.enum(['test']).describe('The payment provider the checkout opens with.'),
+  }),
+  {
+    title: 'PaymentLink',
+    example: {
+      url: 'https://billing.example.com/i/aTpiaXpfMDFKRDdYMlI1VlE4TjNLNE02UDlUMVcyWTM.0m8m3Jk4cQ2uB7c1Zl9d0A',
+      amount_due: 120.5,
+      currency: 'GBP',
+      provider: 'test',
+    },
+  },
+);
+export type PaymentLink = z.infer<typeof PaymentLinkSchema>;
+
 export const invoicesContract = c.router({
   listInvoices: {
     method: 'GET',
@@ -366,6 +385,20 @@ export const invoicesContract = c.router({
     headers: IdempotencyHeadersSchema,
     body: CreatePaymentBodySchema,
     responses: { 201: invoiceResponse, ...generalErrors(404, 409) },
+    metadata: meta('token', 'Invoices'),
+  },
+  createPaymentLink: {
+    method: 'POST',
+    path: '/invoices/:id/payment-link',
+    summary: 'Get the link customers pay an invoice at',
+    description:
+      "The invoice's hosted page, with its Pay button, to share by other means than the invoice's email (chat, " +
+      'SMS). Pay opens the checkout of the payment provider the business connected (`PUT /v1/business/payments`) ' +
+      "for the amount due, in the invoice's currency. A draft, paid or void invoice has nothing to pay: 409 " +
+      'INVALID_STATE; a business with no provider connected: 409 INVALID_STATE saying how to connect one.',
+    pathParams: IdParamsSchema,
+    body: c.noBody(),
+    responses: { 200: dataEnvelope(PaymentLinkSchema), ...generalErrors(404, 409) },
     metadata: meta('token', 'Invoices'),
   },
   getInvoicePdf: {

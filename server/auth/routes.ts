@@ -10,6 +10,7 @@ import { forgetCredential } from './credential-cache.js';
 import * as passwordReset from './password-reset.js';
 import * as apiKeys from './api-keys.js';
 import * as business from './business.js';
+import * as payments from '../platform/payments/connection.js';
 import { resolveCredential } from './credentials.js';
 import * as password from './password.js';
 import { register } from './provisioning.js';
@@ -287,6 +288,9 @@ export const authRoutes = (deps: Deps) => {
 
     updateBusiness: async ({ body, req }) =>
       ok(success({ data: await business.updateBusiness(ctx(req), authOf(req), body) })),
+    getPaymentSettings: async ({ req }) => ok(success({ data: await payments.paymentSettings(ctx(req)) })),
+    updatePaymentSettings: async ({ body, req }) =>
+      ok(success({ data: await payments.connectProvider(ctx(req), body) })),
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     describeInvitation: async ({ body, req }) => {

@@ -4,6 +4,8 @@ import { contract } from '../../contract/index.js';
 import type { DomainModule } from '../platform/module.js';
 import { seedGeneralDemo } from './demo.js';
 import { mountDocumentPages } from './documents/pages.js';
+import { QUEUES } from '../platform/jobs.js';
+import { confirmTestPaymentLater, mountTestCheckout } from './online-payments/pages.js';
 import { closeRenderers } from './documents/render.js';
 import { hasDueInvoiceReminders, sendInvoiceReminders } from './invoices/reminders.js';
 import { hasDueRecurringInvoices, issueRecurringInvoices } from './recurring-invoices/service.js';
@@ -26,6 +28,7 @@ export const generalModule: DomainModule = {
     'credit_notes',
     'credit_note_items',
     'customer_credit_balances',
+    'payment_checkouts',
     'recurring_invoices',
     'recurring_invoice_items',
     'sequences',
@@ -39,7 +42,16 @@ export const generalModule: DomainModule = {
       app,
       options,
     ),
-  pages: mountDocumentPages,
+  pages: (app, deps) => {
+    mountDocumentPages(app, deps);
+    mountTestCheckout(app, deps);
+  },
+  jobs: [
+    {
+      queue: QUEUES.confirmTestPayment,
+      handle: (deps, job) => confirmTestPaymentLater(deps, job),
+    },
+  ],
   stop: (deps) => closeRenderers(deps.state),
   periodic: [
     { name: 'recurring invoices', everyMs: () => 60_000, run: issueRecurringInvoices },

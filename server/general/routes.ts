@@ -6,6 +6,7 @@ import { ctxFor, type Deps } from '../platform/deps.js';
 import * as creditNotes from './credit-notes/service.js';
 import * as customers from './customers/service.js';
 import * as invoices from './invoices/service.js';
+import * as onlinePayments from './online-payments/service.js';
 import * as products from './products/service.js';
 import * as quotes from './quotes/service.js';
 import * as statements from './statements/service.js';
@@ -56,6 +57,8 @@ export const generalRoutes = (deps: Deps) => {
       getInvoicePdf: async ({ params, req, res }) => pdf(res, await invoices.invoicePdf(ctx(req), params.id)),
       sendInvoice: async ({ params, body, req }) =>
         ok({ data: await invoices.sendInvoice(ctx(req), params.id, body) }),
+      createPaymentLink: async ({ params, req }) =>
+        ok({ data: await onlinePayments.paymentLink(ctx(req), params.id) }),
     },
     quotes: {
       listQuotes: async ({ query, req }) => ok(await quotes.listQuotes(ctx(req), query)),

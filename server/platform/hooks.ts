@@ -46,6 +46,8 @@ export interface InvoicePaymentFacts {
   method: string;
   /** `YYYY-MM-DD`. */
   paymentDate: string;
+  /** The payment provider that took it (a card payment made online); null for one recorded by hand. */
+  provider: string | null;
 }
 
 /**
@@ -60,6 +62,20 @@ export interface HookPayloads {
   invoiceIssued: { invoice: InvoiceFacts };
   /** A payment was recorded (announced before `invoicePaid` when it completes the invoice). */
   invoicePaymentRecorded: { invoice: InvoiceFacts; payment: InvoicePaymentFacts };
+  /**
+   * Money a customer paid that went to their credit balance instead of an invoice (paid online
+   * beyond what the invoice still owed); `sourceId` is the provider's id of the payment.
+   */
+  customerCreditReceived: {
+    customerId: string;
+    currency: string;
+    amountMinor: number;
+    /** `YYYY-MM-DD`. */
+    date: string;
+    sourceId: string;
+    description: string;
+    provider: string;
+  };
   /** Payments now cover the invoice's total. */
   invoicePaid: { invoice: InvoiceFacts };
   /** A credit note was issued against an issued invoice (announced after the invoice changed). */

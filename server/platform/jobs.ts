@@ -21,6 +21,8 @@ export interface JobPayloads {
   'mail.send': { businessId: string; messageId: string };
   /** Mail a password reset link if the email has an account (server/auth/password-reset.ts). */
   'auth.password-reset': { email: string; requestedAt: string };
+  /** The test payment provider confirms a payment it said would succeed later (server/general/online-payments). */
+  'payments.confirm-test': { businessId: string; checkoutId: string };
 }
 
 export type QueueName = keyof JobPayloads;
@@ -31,6 +33,7 @@ export const QUEUES = {
   deliverWebhook: 'webhooks.deliver',
   sendMail: 'mail.send',
   passwordReset: 'auth.password-reset',
+  confirmTestPayment: 'payments.confirm-test',
 } as const satisfies Record<string, QueueName>;
 
 /** How many held jobs one statement enqueues. */
@@ -82,6 +85,16 @@ export class JobEngine {
   /** Enqueues a job in the caller's transaction. */
   async send<Q extends QueueName>(trx: Trx, name: Q, data: JobPayloads[Q]): Promise<void> {
     await this.boss.send(name, data, { db: fromKysely(trx) });
+  }
+
+  /** Enqueues a job in the caller's transaction, to run no sooner than `seconds` after it commits. */
+  async sendLater<Q extends QueueName>(
+    trx: Trx,
+    name: Q,
+    data: JobPayloads[Q],
+    seconds: number,
+  ): Promise<void> {
+    await this.boss.send(name, data, { db: fromKysely(trx), startAfter: seconds });
   }
 
   /** Enqueues many jobs of one queue in the caller's transaction, in one statement. */

@@ -1,6 +1,6 @@
 /**
  * What the platform owns of the database (docs/decisions.md D70, D72): the tenant registry
- * and its settings, the outbox, idempotency keys, rate limits, mail and the audit log. Only `server/platform/`
+ * and its settings, the outbox, idempotency keys, rate limits, mail, the audit log and the payment provider each business connected. Only `server/platform/`
  * queries files read or write these tables; domains call the platform's functions
  * (`settings.ts`, `outbox.ts`, `mail.ts`) or read one of its published views.
  */
@@ -12,6 +12,7 @@ export const PLATFORM_TABLES: readonly string[] = [
   'mail_messages',
   'mail_attachments',
   'audit_log',
+  'payment_connections',
 ];
 
 /** Read-only views the platform publishes for domains' set-based SQL. */

@@ -6,7 +6,8 @@ import { enableTwoFactor, totpCode } from '../support/two-factor.js';
 import { describeRouteSecurity } from '../support/security.js';
 import { useTestServer } from '../support/setup.js';
 
-const server = useTestServer({ worker: false });
+// PAYMENTS_TEST_PROVIDER: a live business may connect the test provider (PUT /v1/business/payments).
+const server = useTestServer({ worker: false, env: { PAYMENTS_TEST_PROVIDER: 'true' } });
 
 const { auth } = contract;
 
@@ -69,5 +70,7 @@ describeRouteSecurity({
     route(auth.updateBusiness, async () => ({
       body: { timezone: 'Pacific/Auckland', base_currency: 'NZD' },
     })),
+    route(auth.getPaymentSettings, async () => ({})),
+    route(auth.updatePaymentSettings, async () => ({ body: { provider: 'test' as const } })),
   ],
 });

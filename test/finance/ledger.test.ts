@@ -71,7 +71,7 @@ const entry = (
 });
 
 describe('the default chart of accounts', () => {
-  it('is made with each business: the eight system accounts, by code', async () => {
+  it('is made with each business: its system accounts, by code', async () => {
     const t = await newTenant();
     const res = await t.client.finance.accounts.listAccounts();
     expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { contract } from '../../client/index.js';
+import { contract, unwrap } from '../../client/index.js';
 import { registerTenant, uniqueEmail, type TestTenant } from '../support/business.js';
 import {
   createCreditNote,
@@ -15,7 +15,8 @@ import {
 import { describeRouteSecurity, type Answer } from '../support/security.js';
 import { useTestServer } from '../support/setup.js';
 
-const server = useTestServer({ worker: false });
+// PAYMENTS_TEST_PROVIDER: a live business may connect the test provider, and pay online through it.
+const server = useTestServer({ worker: false, env: { PAYMENTS_TEST_PROVIDER: 'true' } });
 
 const { customers, products, invoices, quotes, creditNotes, statements, recurringInvoices } =
   contract.general;
@@ -101,6 +102,10 @@ describeRouteSecurity({
       params: { id: (await createInvoice(t.client, { customer_id: t.customerId })).id },
       body: { to: 'accounts@example.com' },
     })),
+    route(invoices.createPaymentLink, async (t) => {
+      await unwrap(t.client.auth.updatePaymentSettings({ body: { provider: 'test' } }));
+      return { params: { id: (await issuedInvoice(t.client, { customer_id: t.customerId })).id } };
+    }),
 
     route(quotes.listQuotes, async (t) => ({ query: { customer_id: t.customerId } }), {
       otherBusiness: emptyPage,

@@ -12,10 +12,18 @@ const server = useTestServer({ worker: false });
 
 const DAY = 86_400_000;
 /** The accounts every new business starts with. */
-const DEFAULT_CHART = 9;
+const DEFAULT_CHART = 10;
 
 /** The tables a reset keeps the sandbox's rows in (server/sandbox/reset/queries.ts). */
-const KEPT = ['businesses', 'users', 'access_tokens', 'api_keys', 'webhooks', 'idempotency_keys'];
+const KEPT = [
+  'businesses',
+  'users',
+  'access_tokens',
+  'api_keys',
+  'webhooks',
+  'payment_connections',
+  'idempotency_keys',
+];
 /** Views over the tables, which `businessRows` lists too: they follow their tables. */
 const VIEWS = [
   'business_time_zones',

@@ -5,11 +5,12 @@ import type { TestServer } from './server.js';
 
 /** Factories and reads of the finance domain: one factory per resource, each through the typed client. */
 
-/** The default chart every business gets (docs/decisions.md D129), by code. */
+/** The default chart every business gets (docs/decisions.md D129, D270), by code. */
 export const DEFAULT_CHART: finance.Account[] = [
   { code: '1000', name: 'Cash', type: 'asset', system: true },
   { code: '1010', name: 'Bank', type: 'asset', system: true },
   { code: '1020', name: 'Mobile money', type: 'asset', system: true },
+  { code: '1030', name: 'Payment provider clearing', type: 'asset', system: true },
   { code: '1200', name: 'Accounts receivable', type: 'asset', system: true },
   { code: '2000', name: 'Accounts payable', type: 'liability', system: true },
   { code: '2200', name: 'VAT payable', type: 'liability', system: true },

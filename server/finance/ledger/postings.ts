@@ -34,14 +34,31 @@ export const invoiceSubscriptions: Subscriptions = {
       description: `Payment of invoice ${invoice.number}`,
       currency: invoice.currency,
       source: { type: 'invoice_payment', id: payment.id },
-      // Customer credit applied at issue comes out of 2300 Customer credit, not a cash account.
+      // Customer credit applied at issue comes out of 2300 Customer credit, not a cash account; a
+      // card payment a provider took waits in 1030 for the provider's payout (docs/decisions.md D270).
       debits: [
         {
-          account: payment.method === 'credit' ? ACCOUNTS.customerCredit : cashAccountOf(payment.method),
+          account:
+            payment.method === 'credit'
+              ? ACCOUNTS.customerCredit
+              : payment.provider
+                ? ACCOUNTS.providerClearing
+                : cashAccountOf(payment.method),
           amount: payment.amountMinor,
         },
       ],
       credits: [{ account: ACCOUNTS.receivable, amount: payment.amountMinor }],
+    });
+  },
+  // Paid online beyond what an invoice owed: Dr 1030 / Cr 2300 Customer credit.
+  customerCreditReceived: async (ctx, received) => {
+    await post(ctx, {
+      date: received.date,
+      description: received.description,
+      currency: received.currency,
+      source: { type: 'customer_credit', id: received.sourceId },
+      debits: [{ account: ACCOUNTS.providerClearing, amount: received.amountMinor }],
+      credits: [{ account: ACCOUNTS.customerCredit, amount: received.amountMinor }],
     });
   },
   // A credit note in one entry: Dr 4000 net and 2200 tax / Cr 1200 its total; its refund Dr 1200 /

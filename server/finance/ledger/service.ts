@@ -8,6 +8,7 @@ export const ACCOUNTS = {
   cash: '1000',
   bank: '1010',
   mobileMoney: '1020',
+  providerClearing: '1030',
   receivable: '1200',
   payable: '2000',
   vatPayable: '2200',

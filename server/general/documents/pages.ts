@@ -17,6 +17,7 @@ import { formatMoney } from './format.js';
 import { hostedPrefix, readHostedToken, type DocumentKind } from './hosted.js';
 import { markInvoiceViewed } from '../invoices/queries.js';
 import { markQuoteViewed } from '../quotes/queries.js';
+import { openCheckout, payableOnline } from '../online-payments/service.js';
 
 /**
  * The hosted pages of documents (docs/decisions.md D152, D262): `/i/<token>` shows an invoice, `/q/<token>` a
@@ -62,7 +63,7 @@ table.items td.num::before{content:attr(data-label) / "";color:#5b6475}
 `;
 
 /** A page of this origin only: no script, no inline style, forms posting to the page itself. */
-function documentPage(res: Response, status: number, title: string, body: string): void {
+export function documentPage(res: Response, status: number, title: string, body: string): void {
   res
     .status(status)
     .set('Cache-Control', 'no-store')
@@ -82,7 +83,7 @@ function documentPage(res: Response, status: number, title: string, body: string
     );
 }
 
-const notFoundPage = (res: Response) =>
+export const notFoundPage = (res: Response) =>
   documentPage(
     res,
     404,
@@ -91,7 +92,7 @@ const notFoundPage = (res: Response) =>
   );
 
 /** The business's context as its own requests have it (a sandbox's test clock included). */
-async function contextOf(deps: Deps, businessId: string): Promise<Ctx | null> {
+export async function contextOf(deps: Deps, businessId: string): Promise<Ctx | null> {
   const access = await businessAccess({ db: deps.db, businessId });
   if (!access) return null;
   const ctx = jobCtx(deps, businessId, 'hosted document page');
@@ -233,8 +234,14 @@ const documentHeader = (issuer: string, title: string, status: string, ...detail
 const actions = (base: string, before = '') =>
   `<div class="actions">${before}<a class="button secondary" href="${base}/pdf">Download PDF</a></div>`;
 
-async function invoicePage(ctx: Ctx, invoice: Invoice, base: string): Promise<string> {
+async function invoicePage(ctx: Ctx, invoice: Invoice, base: string, notice = ''): Promise<string> {
   const issuer = await issuerBlock(ctx);
+  // Pay opens the connected provider's checkout for what the invoice owes (docs/decisions.md D270).
+  const pay = (await payableOnline(ctx, invoice))
+    ? `<form method="post" action="${base}/pay"><button type="submit">Pay ${escapeHtml(
+        formatMoney(invoice.amount_due, invoice.currency),
+      )}</button></form>`
+    : '';
   const voided =
     invoice.status === 'void'
       ? `<p class="notice" role="status"><strong>This invoice has been voided.</strong> Nothing is due on it.</p>`
@@ -255,6 +262,7 @@ async function invoicePage(ctx: Ctx, invoice: Invoice, base: string): Promise<st
       invoice.issue_date ? `Issued ${invoice.issue_date}` : null,
       `Due ${invoice.due_date}`,
     ) +
+    notice +
     voided +
     paid +
     `<h2>Bill to</h2><p>${escapeHtml(invoice.customer.name)}</p>` +
@@ -271,7 +279,7 @@ async function invoicePage(ctx: Ctx, invoice: Invoice, base: string): Promise<st
     ) +
     (invoice.notes ? `<h2>Notes</h2><pre>${escapeHtml(invoice.notes)}</pre>` : '') +
     instructions +
-    actions(base)
+    actions(base, pay)
   );
 }
 
@@ -476,4 +484,39 @@ export function mountDocumentPages(app: Express, deps: Deps): void {
       }),
     );
   }
+
+  // Pay: a checkout of the connected provider for what the invoice owes now, then off to its page.
+  // An invoice with nothing to pay (paid meanwhile, in another tab) comes back with a notice.
+  app.post(
+    '/i/:token/pay',
+    handle(async (req, res) => {
+      if (isCrossSitePost(req, publicBaseUrl(deps.config))) {
+        documentPage(
+          res,
+          403,
+          'Not sent from this page',
+          "<h1>Not sent from this page</h1><p>This payment was not started from the invoice's page, so it was " +
+            'not taken. To pay, open the link from your email and use Pay on its page.</p>',
+        );
+        return;
+      }
+      const opened = await open(deps, 'invoice', req, res, invoices.getInvoice);
+      if (!opened) return;
+      const { ctx, document, token } = opened;
+      try {
+        const issuer = await findBusiness(ctx);
+        res.redirect(303, await openCheckout(ctx, document.id, issuer?.name ?? ''));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.code !== 'INVALID_STATE') throw err;
+        const now = await invoices.getInvoice(ctx, document.id);
+        const notice = `<p class="notice" role="alert">${escapeHtml(err.message)}.</p>`;
+        documentPage(
+          res,
+          409,
+          `Invoice ${now.number}`,
+          await invoicePage(ctx, now, pageOf('invoice', token), notice),
+        );
+      }
+    }),
+  );
 }

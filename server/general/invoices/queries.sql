@@ -74,10 +74,12 @@ insert into "payments" (
   "payment_method",
   "payment_date",
   "reference",
-  "created_at"
+  "created_at",
+  "provider",
+  "provider_payment_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 returning
   *;
 

@@ -31,7 +31,7 @@ import {
   type Totals,
 } from '../documents/lines.js';
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
-import { lockCustomerCredit, takeCustomerCredit } from '../customers/queries.js';
+import { addCustomerCredit, lockCustomerCredit, takeCustomerCredit } from '../customers/queries.js';
 import type { SendDocumentBody } from '../../../contract/general/documents.js';
 import {
   customerOf,
@@ -352,7 +352,14 @@ export async function invoicePdf(ctx: Ctx, id: string) {
 async function addPayment(
   ctx: TxCtx,
   current: InvoiceRow,
-  input: { amountMinor: number; method: Payment['payment_method']; date: string; reference: string | null },
+  input: {
+    amountMinor: number;
+    method: Payment['payment_method'];
+    date: string;
+    reference: string | null;
+    /** A payment a provider confirmed: the provider and its own id of the payment. */
+    provider?: { name: string; paymentId: string };
+  },
 ) {
   const now = ctx.clock.now();
   const payment = await queries.insertPayment(ctx.db, {
@@ -364,6 +371,8 @@ async function addPayment(
     payment_method: input.method,
     payment_date: input.date,
     reference: input.reference,
+    provider: input.provider?.name ?? null,
+    provider_payment_id: input.provider?.paymentId ?? null,
     created_at: now,
   });
   const fullyPaid = input.amountMinor === amountDueOf(current);
@@ -385,6 +394,7 @@ async function announcePayment(ctx: TxCtx, facts: InvoiceFacts, payment: Payment
       amountMinor: Number(payment.amount_minor),
       method: payment.payment_method,
       paymentDate: payment.payment_date,
+      provider: payment.provider,
     },
   });
 }
@@ -418,6 +428,56 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
     }
     return invoice;
   });
+}
+
+/**
+ * A card payment a provider confirmed for the invoice (docs/decisions.md D270), in the caller's
+ * transaction: what the invoice still owes is recorded as its payment (method `card`, the provider's
+ * id of the payment as its reference), and whatever was paid beyond that (a second tab, an invoice
+ * paid or credited meanwhile) goes to the customer's credit balance. Returns the payment (null when
+ * the invoice owed nothing) and the amount credited.
+ */
+export async function recordProviderPayment(
+  ctx: TxCtx,
+  id: string,
+  paid: { provider: string; paymentId: string; amountMinor: number; date: string },
+): Promise<{ paymentId: string | null; creditedMinor: number }> {
+  const current = await lockOrFail(ctx, id);
+  const due = current.status === 'unpaid' ? amountDueOf(current) : 0;
+  const toInvoice = Math.min(due, paid.amountMinor);
+  const credited = paid.amountMinor - toInvoice;
+  let paymentId: string | null = null;
+  if (toInvoice > 0) {
+    const { payment, fullyPaid, facts } = await addPayment(ctx, current, {
+      amountMinor: toInvoice,
+      method: 'card',
+      date: paid.date,
+      reference: paid.paymentId,
+      provider: { name: paid.provider, paymentId: paid.paymentId },
+    });
+    paymentId = payment.id;
+    const invoice = await loadInvoice(ctx, id);
+    await emit(ctx, 'payment.created', toPayment(payment));
+    await emit(ctx, 'invoice.updated', invoice);
+    await announcePayment(ctx, facts, payment);
+    if (fullyPaid) {
+      await emit(ctx, 'invoice.paid', invoice);
+      await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
+    }
+  }
+  if (credited > 0) {
+    await addCustomerCredit(ctx.db, ctx.businessId, current.customer_id, current.currency, credited);
+    await ctx.hooks.announce(ctx, 'customerCreditReceived', {
+      customerId: current.customer_id,
+      currency: current.currency,
+      amountMinor: credited,
+      date: paid.date,
+      sourceId: paid.paymentId,
+      description: `Paid online beyond what invoice ${current.number} owed`,
+      provider: paid.provider,
+    });
+  }
+  return { paymentId, creditedMinor: credited };
 }
 
 export async function voidInvoice(ctx: Ctx, id: string): Promise<Invoice> {

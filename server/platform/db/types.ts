@@ -820,6 +820,31 @@ export interface PasswordResetsTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface PaymentCheckoutsTable {
+  business_id: string;
+  id: string;
+  invoice_id: string;
+  provider: 'test' | 'stripe';
+  provider_session: string;
+  amount_minor: ColumnType<number, number | bigint, number | bigint>;
+  currency: string;
+  status: 'open' | 'processing' | 'succeeded' | 'declined';
+  provider_payment_id: string | null;
+  payment_id: string | null;
+  credited_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  completed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface PaymentConnectionsTable {
+  business_id: string;
+  provider: 'test' | 'stripe';
+  secret_key_sealed: string | null;
+  secret_key_hint: string | null;
+  webhook_secret_sealed: string | null;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface PaymentsTable {
   business_id: string;
   id: string;
@@ -830,6 +855,8 @@ export interface PaymentsTable {
   payment_date: string;
   reference: string | null;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  provider: string | null;
+  provider_payment_id: string | null;
 }
 
 export interface ProductsTable {
@@ -1075,6 +1102,8 @@ export interface Database {
   marketing_tracking_events: MarketingTrackingEventsTable;
   memberships: MembershipsTable;
   password_resets: PasswordResetsTable;
+  payment_checkouts: PaymentCheckoutsTable;
+  payment_connections: PaymentConnectionsTable;
   payments: PaymentsTable;
   products: ProductsTable;
   quote_items: QuoteItemsTable;

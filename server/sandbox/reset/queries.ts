@@ -3,10 +3,18 @@ import type { Executor } from '../../platform/db/database.js';
 
 /**
  * The tables a reset keeps the sandbox's rows in: the business itself and the people and
- * credentials that reach it, its webhook endpoints, and the idempotency keys (the reset's own
- * request is stored there as it runs).
+ * credentials that reach it, its webhook endpoints, the payment provider it connected, and the
+ * idempotency keys (the reset's own request is stored there as it runs).
  */
-const KEPT = new Set(['businesses', 'users', 'access_tokens', 'api_keys', 'webhooks', 'idempotency_keys']);
+const KEPT = new Set([
+  'businesses',
+  'users',
+  'access_tokens',
+  'api_keys',
+  'webhooks',
+  'payment_connections',
+  'idempotency_keys',
+]);
 
 interface Reference {
   child: string;

@@ -23,6 +23,7 @@ export const SOURCE_LABELS: Record<finance.SourceType, string> = {
   invoice: 'Invoice',
   invoice_payment: 'Invoice payment',
   credit_note: 'Credit note',
+  customer_credit: 'Paid online to customer credit',
   void: 'Void',
   manual: 'Manual',
 };

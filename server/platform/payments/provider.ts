@@ -1,0 +1,45 @@
+/**
+ * Payment providers (docs/decisions.md D270): what the service asks of the company that takes a
+ * customer's card. The service never sees a card number: it opens the provider's checkout for an
+ * amount, and records the payment when the provider confirms it. `test` is built in (its checkout
+ * is the service's own page); `stripe` talks to Stripe.
+ */
+export const PROVIDERS = ['test', 'stripe'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** A checkout to open: what the customer pays, and where the provider sends them afterwards. */
+export interface CheckoutRequest {
+  /** The service's own id of the checkout (`chk_...`), which the provider hands back. */
+  checkoutId: string;
+  businessId: string;
+  invoiceId: string;
+  /** What the customer sees on the provider's page, e.g. `Invoice INV-000012 from Acme Ltd`. */
+  description: string;
+  amountMinor: number;
+  currency: string;
+  /** Where the customer lands after paying, and after turning back. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** A checkout the provider opened: its own id of it, and the page the customer pays on. */
+export interface OpenedCheckout {
+  session: string;
+  url: string;
+}
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  /** Whether the provider takes payments in this currency (ISO 4217). */
+  supportsCurrency(currency: string): boolean;
+  createCheckout(request: CheckoutRequest): Promise<OpenedCheckout>;
+}
+
+/** A payment a provider confirmed: the checkout it pays, the provider's id of it and what was paid. */
+export interface ConfirmedPayment {
+  provider: ProviderName;
+  session: string;
+  paymentId: string;
+  amountMinor: number;
+  currency: string;
+}
