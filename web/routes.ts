@@ -401,6 +401,13 @@ export const SCREENS: Screen[] = [
     nav: { group: 'Settings', label: 'Business' },
   },
   {
+    path: '/settings/payments',
+    title: 'Payments',
+    permission: 'settings.read',
+    load: () => import('./screens/settings/payments.js'),
+    nav: { group: 'Settings', label: 'Payments' },
+  },
+  {
     path: SECURITY_PATH,
     title: 'Security',
     permission: null,

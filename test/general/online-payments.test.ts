@@ -58,8 +58,8 @@ async function pay(invoice: Invoice): Promise<string> {
   const res = await post(`${path(invoice.hosted_url!)}/pay`);
   expect(res.status).toBe(303);
   const location = res.headers.get('location')!;
-  expect(location).toMatch(/\/pay\/test\/[\w-]+\.[\w-]+$/);
-  return path(location);
+  expect(location).toMatch(/^\/pay\/test\/[\w-]+\.[\w-]+$/);
+  return location;
 }
 
 describe('GET and PUT /v1/business/payments', () => {
@@ -137,7 +137,7 @@ describe('Pay on the hosted invoice page, with the test provider', () => {
     expect(done.headers.get('location')).toBe(checkout);
     const received = await raw(server(), 'GET', checkout);
     expect(received.body).toContain('Payment received');
-    expect(received.body).toContain(`href="${invoice.hosted_url}"`);
+    expect(received.body).toContain(`href="${path(invoice.hosted_url!)}"`);
 
     const now = await getInvoice(biz.client, invoice.id);
     expect(now.status).toBe('paid');

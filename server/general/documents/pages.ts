@@ -40,6 +40,7 @@ h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 .badge.overdue,.badge.void,.badge.declined,.badge.expired{background:#fde2e1;color:#7f1d1d}
 .notice{border-left:4px solid #b42318;background:#fef3f2;padding:.75rem 1rem;margin:1rem 0}
 .notice.ok{border-color:#1a7f37;background:#ecfdf3}
+.notice.info{border-color:#1d4ed8;background:#eff6ff}
 table{width:100%;border-collapse:collapse;margin-top:1rem}th,td{padding:.5rem;border-bottom:1px solid #e4e7ec;vertical-align:top}
 th{text-align:left;font-size:.85rem;color:#5b6475}td.num,th.num{text-align:right;white-space:nowrap}
 .totals{margin-left:auto;width:auto;min-width:18rem}.totals td{border:0;padding:.25rem .5rem}.totals tr.strong td{font-weight:700;font-size:1.1rem}

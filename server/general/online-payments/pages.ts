@@ -60,7 +60,9 @@ async function checkoutPage(ctx: Ctx, checkout: Checkout, session: string): Prom
   const amount = escapeHtml(
     formatMoney(toMajor(Number(checkout.amount_minor), checkout.currency), checkout.currency),
   );
-  const back = `<p><a href="${escapeHtml(invoice.hosted_url ?? '')}">Back to invoice ${escapeHtml(invoice.number)}</a></p>`;
+  // A path of this origin, as the checkout's own address is.
+  const invoicePage = invoice.hosted_url ? new URL(invoice.hosted_url).pathname : '';
+  const back = `<p><a href="${escapeHtml(invoicePage)}">Back to invoice ${escapeHtml(invoice.number)}</a></p>`;
   const head =
     `<header><div><h1>Test checkout</h1><p class="muted">${escapeHtml(business?.name ?? '')}</p></div>` +
     `<div class="right"><h2>${amount}</h2><p class="muted">Invoice ${escapeHtml(invoice.number)}</p></div></header>`;
@@ -70,7 +72,7 @@ async function checkoutPage(ctx: Ctx, checkout: Checkout, session: string): Prom
       `<p class="notice" role="alert"><strong>Payment declined.</strong> Nothing was charged. ` +
       `You can try again from the invoice.</p>`,
     processing:
-      `<p class="notice" role="status"><strong>Payment processing.</strong> The payment is being confirmed; ` +
+      `<p class="notice info" role="status"><strong>Payment processing.</strong> The payment is being confirmed; ` +
       `the invoice shows it as paid within a few seconds.</p>`,
   };
   if (state[checkout.status]) return head + state[checkout.status] + back;
@@ -79,7 +81,7 @@ async function checkoutPage(ctx: Ctx, checkout: Checkout, session: string): Prom
     `<button type="submit"${secondary ? ' class="secondary"' : ''}>${label}</button></form>`;
   return (
     head +
-    `<p class="notice" role="note">This is the test payment provider: no card is asked for and no money moves. ` +
+    `<p class="notice info" role="note">This is the test payment provider: no card is asked for and no money moves. ` +
     `Choose how the payment ends.</p>` +
     `<div class="actions">${button('succeed', `Succeed: pay ${amount}`)}${button('decline', 'Decline', true)}` +
     `${button('later', 'Succeed later', true)}</div>` +

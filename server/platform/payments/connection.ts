@@ -1,5 +1,4 @@
 import type { PaymentSettings, UpdatePaymentSettingsBody } from '../../../contract/auth/index.js';
-import { publicBaseUrl } from '../../config.js';
 import type { Ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { isSandbox } from '../settings.js';
@@ -29,14 +28,18 @@ export async function paymentSettings(ctx: Ctx): Promise<PaymentSettings> {
 /** Connects a provider; the test provider only in a sandbox or where the service allows it. */
 export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody): Promise<PaymentSettings> {
   if (body.provider === 'test' && !ctx.config.PAYMENTS_TEST_PROVIDER && !(await isSandbox(ctx))) {
-    throw new ApiError('VALIDATION_ERROR', 'The test provider takes no real payments', [
-      {
-        field: 'provider',
-        message:
-          'The test provider is for sandboxes (switch to the sandbox to try payments), or for a server started ' +
-          'with PAYMENTS_TEST_PROVIDER=true',
-      },
-    ]);
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      'The test provider takes no real payments: try it in the sandbox, where it is connected already',
+      [
+        {
+          field: 'provider',
+          message:
+            'The test provider is for sandboxes (switch to the sandbox to try payments), or for a server started ' +
+            'with PAYMENTS_TEST_PROVIDER=true',
+        },
+      ],
+    );
   }
   await queries.upsertConnection(ctx.db, {
     business_id: ctx.businessId,
@@ -52,6 +55,6 @@ export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody)
 /** The provider the business's checkouts open with, or null when it connected none. */
 export async function providerOf(ctx: Ctx): Promise<PaymentProvider | null> {
   const name = await connectedProvider(ctx);
-  if (name === 'test') return testProvider(ctx.secrets, publicBaseUrl(ctx.config));
+  if (name === 'test') return testProvider(ctx.secrets);
   return null;
 }

@@ -42,6 +42,7 @@ export default function Invoice({ params }: ScreenProps) {
   const [paying, setPaying] = useState(false);
   const [sending, setSending] = useState(false);
   const [issuing, setIssuing] = useState(false);
+  const [linking, setLinking] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const { notice, setNotice, opens } = useNotice();
   const [editing, setEditing] = useState(false);
@@ -146,6 +147,31 @@ export default function Invoice({ params }: ScreenProps) {
         {open && can('createPayment') ? (
           <Button kind="primary" onClick={opens(setPaying)}>
             Record payment
+          </Button>
+        ) : null}
+        {open && can('createPaymentLink') ? (
+          <Button
+            busy={linking}
+            onClick={() => {
+              setNotice(null);
+              setActionError(null);
+              setLinking(true);
+              unwrap(api.value.general.invoices.createPaymentLink({ params: { id } })).then(
+                ({ data }) => {
+                  setLinking(false);
+                  setNotice(
+                    `${invoice.customer.name} can pay ${money(data.amount_due, data.currency)} by card at ${data.url} ` +
+                      `(the customer page, with Pay; the ${data.provider} provider takes the payment).`,
+                  );
+                },
+                (err: unknown) => {
+                  setLinking(false);
+                  setActionError(describeError(err).message);
+                },
+              );
+            }}
+          >
+            Payment link
           </Button>
         ) : null}
         {creditable && can('createCreditNote') ? (
