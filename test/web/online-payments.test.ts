@@ -33,7 +33,9 @@ async function asCustomer(path: string, viewport?: { width: number; height: numb
   return app;
 }
 
-async function sandboxWithInvoice(amount: number): Promise<{ biz: TestBusiness; invoiceId: string; page: string }> {
+async function sandboxWithInvoice(
+  amount: number,
+): Promise<{ biz: TestBusiness; invoiceId: string; page: string }> {
   const live = await registerBusiness(server(), 'Harbour Supplies');
   const biz = await sandboxOf(server(), live);
   const customer = await createCustomer(biz.client, { name: 'Ada Lovelace', email: 'ada@example.com' });
@@ -147,7 +149,10 @@ describe('the business side', () => {
     try {
       await app.page.getByText('No provider is connected').waitFor();
       await app.page.getByRole('button', { name: 'Connect the test provider' }).click();
-      await app.page.getByRole('alert').getByText(/sandbox/).waitFor();
+      await app.page
+        .getByRole('alert')
+        .getByText(/sandbox/)
+        .waitFor();
       expect((await unwrap(live.client.auth.getPaymentSettings())).data.provider).toBeNull();
       expectClean(app, [422]);
     } finally {
