@@ -104,6 +104,8 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   sendInvoice: 'sales.write',
   createPayment: 'sales.write',
   createPaymentLink: 'sales.write',
+  // A payment provider's signed webhook: no credential, the signature is the check.
+  receiveProviderWebhook: null,
   voidInvoice: 'sales.write',
   // general.quotes
   listQuotes: 'sales.read',

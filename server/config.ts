@@ -83,6 +83,8 @@ export const ConfigSchema = z
     WEBHOOK_ALLOW_PRIVATE: bool.default('false'),
     /** Whether a live business may connect the built-in `test` payment provider (every sandbox has it). */
     PAYMENTS_TEST_PROVIDER: bool.default('false'),
+    /** Where the Stripe adapter sends its API calls: Stripe's own unless set (tests point it at a stand-in). */
+    STRIPE_API_BASE: z.string().url().optional(),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** How often a worker looks for webhook retries that have come due. */
     WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),

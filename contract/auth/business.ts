@@ -151,15 +151,20 @@ export const UpdateBusinessBodySchema = extendApi(
 );
 export type UpdateBusinessBody = z.infer<typeof UpdateBusinessBodySchema>;
 
+/** The payment providers a business may connect (docs/decisions.md D270). */
+export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
 export const PaymentSettingsSchema = extendApi(
   z.object({
     provider: z
-      .enum(['test'])
+      .enum(PAYMENT_PROVIDERS)
       .nullable()
       .describe(
         'The payment provider customers pay invoices through, from the Pay button of the hosted invoice page; ' +
           'null until one is connected. Every sandbox starts connected to `test`, the built-in provider whose ' +
-          'checkout page has Succeed, Decline and Succeed-later buttons and takes no real money.',
+          'checkout page has Succeed, Decline and Succeed-later buttons and takes no real money; `stripe` is ' +
+          "the business's own Stripe account.",
       ),
     secret_key_hint: z
       .string()
@@ -180,14 +185,36 @@ export const UpdatePaymentSettingsBodySchema = extendApi(
   z
     .object({
       provider: z
-        .enum(['test'])
+        .enum(PAYMENT_PROVIDERS)
         .describe(
           '`test`: the built-in provider, in a sandbox, or in a live business on a server started with ' +
-            '`PAYMENTS_TEST_PROVIDER=true` (422 on `provider` otherwise).',
+            "`PAYMENTS_TEST_PROVIDER=true` (422 on `provider` otherwise). `stripe`: the business's Stripe " +
+            'account, with its secret key and the signing secret of the webhook endpoint made for ' +
+            '`/v1/payments/webhooks/stripe/<business id>` (both required).',
         ),
+      secret_key: z
+        .string()
+        .trim()
+        .max(255)
+        .regex(
+          /^(sk|rk)_(live|test)_[A-Za-z0-9]{8,240}$/,
+          'Expected a Stripe secret key: sk_live_..., sk_test_... or rk_...',
+        )
+        .optional()
+        .describe('Stripe only: the secret (or restricted) key. Kept sealed; never answered back.'),
+      webhook_secret: z
+        .string()
+        .trim()
+        .max(255)
+        .regex(/^whsec_[A-Za-z0-9+/=]{8,240}$/, 'Expected a Stripe webhook signing secret: whsec_...')
+        .optional()
+        .describe("Stripe only: the webhook endpoint's signing secret. Kept sealed; never answered back."),
     })
     .strict(),
-  { title: 'UpdatePaymentSettingsBody', example: { provider: 'test' } },
+  {
+    title: 'UpdatePaymentSettingsBody',
+    example: { provider: 'stripe', secret_key: 'sk_test_51Hx...', webhook_secret: 'whsec_3f9...' },
+  },
 );
 export type UpdatePaymentSettingsBody = z.infer<typeof UpdatePaymentSettingsBodySchema>;
 

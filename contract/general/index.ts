@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { creditNotesContract } from './credit-notes.js';
 import { customersContract } from './customers.js';
 import { invoicesContract } from './invoices.js';
+import { paymentsContract } from './payments.js';
 import { productsContract } from './products.js';
 import { quotesContract } from './quotes.js';
 import { statementsContract } from './statements.js';
@@ -22,6 +23,7 @@ export const generalContract: {
   creditNotes: typeof creditNotesContract;
   statements: typeof statementsContract;
   recurringInvoices: typeof recurringInvoicesContract;
+  payments: typeof paymentsContract;
 } = c.router({
   customers: customersContract,
   products: productsContract,
@@ -30,11 +32,13 @@ export const generalContract: {
   creditNotes: creditNotesContract,
   statements: statementsContract,
   recurringInvoices: recurringInvoicesContract,
+  payments: paymentsContract,
 });
 
 export * from './credit-notes.js';
 export * from './customers.js';
 export * from './invoices.js';
+export * from './payments.js';
 export * from './products.js';
 export * from './quotes.js';
 export * from './statements.js';

@@ -290,7 +290,7 @@ export const PaymentLinkSchema = extendApi(
     url: z.string().url().describe("The invoice's hosted page, with Pay."),
     amount_due: majorAmount('What Pay asks the customer for', 120.5),
     currency: z.string(),
-    provider: z.enum(['test']).describe('The payment provider the checkout opens with.'),
+    provider: z.enum(['test', 'stripe']).describe('The payment provider the checkout opens with.'),
   }),
   {
     title: 'PaymentLink',

@@ -7,6 +7,7 @@ import * as creditNotes from './credit-notes/service.js';
 import * as customers from './customers/service.js';
 import * as invoices from './invoices/service.js';
 import * as onlinePayments from './online-payments/service.js';
+import { receiveProviderWebhook } from './online-payments/webhooks.js';
 import * as products from './products/service.js';
 import * as quotes from './quotes/service.js';
 import * as statements from './statements/service.js';
@@ -109,6 +110,15 @@ export const generalRoutes = (deps: Deps) => {
         ok({ data: await recurring.resumeRecurringInvoice(ctx(req), params.id) }),
       endRecurringInvoice: async ({ params, req }) =>
         ok({ data: await recurring.endRecurringInvoice(ctx(req), params.id) }),
+    },
+    payments: {
+      receiveProviderWebhook: async ({ params, req }) =>
+        ok({
+          data: {
+            received: true as const,
+            outcome: await receiveProviderWebhook(deps, req, params.provider, params.business_id),
+          },
+        }),
     },
   });
 };

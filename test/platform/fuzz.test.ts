@@ -413,6 +413,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       campaigns,
       team,
       invitations,
+      business_id: [shop.businessId],
     },
     emails,
     password: shop.password,

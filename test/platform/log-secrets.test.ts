@@ -1,9 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap } from '../../client/index.js';
 import { raw, uniqueEmail, type TestBusiness } from '../support/business.js';
-import { createCreditNote, createCustomer, createInvoice, createQuote } from '../support/general.js';
+import {
+  createCreditNote,
+  createCustomer,
+  createInvoice,
+  createQuote,
+  issuedInvoice,
+} from '../support/general.js';
+import { checkoutCompleted, signedEvent, startStripeStandIn } from '../support/stripe-stand-in.js';
 import { createLogger } from '../../server/platform/logger.js';
 import { captureLog } from '../support/log.js';
 import { atLeast } from '../support/expect.js';
@@ -54,10 +61,12 @@ function withCredentials(smtpUrl: string): string {
   return url.toString();
 }
 const captured = captureLog();
+const stripe = await startStripeStandIn();
+afterAll(() => stripe.close());
 const server = useTestServer({
   // Read when the server starts, once the sink listens.
   get env() {
-    return { ...env, SMTP_URL: withCredentials(env.SMTP_URL!) };
+    return { ...env, SMTP_URL: withCredentials(env.SMTP_URL!), STRIPE_API_BASE: stripe.url };
   },
   log: captured.log,
 });
@@ -359,6 +368,34 @@ describe('a run through the API', () => {
     secret('hosted credit note token', tokenIn(creditNotePage, '/c/'));
     expect((await raw(server(), 'GET', creditNotePage)).status).toBe(200);
     expect((await fetch(`${server().baseUrl}${creditNotePage}/pdf`)).status).toBe(200);
+  });
+
+  it("connects Stripe, pays an invoice through its checkout and takes Stripe's signed webhook", async () => {
+    const secretKey = secret('Stripe secret key', `sk_test_${randomBytes(18).toString('hex')}`);
+    const webhookSecret = secret('Stripe webhook signing secret', `whsec_${randomBytes(18).toString('hex')}`);
+    await unwrap(
+      owner.client.auth.updatePaymentSettings({
+        body: { provider: 'stripe', secret_key: secretKey, webhook_secret: webhookSecret },
+      }),
+    );
+    const settings = await owner.client.auth.getPaymentSettings();
+    expect(JSON.stringify(settings.body)).not.toContain(secretKey);
+    const customer = await createCustomer(owner.client, { name: 'Card Payer' });
+    const invoice = await issuedInvoice(owner.client, { customer_id: customer.id });
+    const paid = await fetch(`${server().baseUrl}${pathOf(invoice.hosted_url!)}/pay`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
+    expect(paid.status).toBe(303);
+    const session = stripe.sessions.get(/(cs_test_\w+)$/.exec(paid.headers.get('location') ?? '')?.[1] ?? '');
+    expect(session, 'a Checkout Session opened').toBeDefined();
+    const event = signedEvent(webhookSecret, checkoutCompleted(session!, 'pi_test_logged'));
+    secret('Stripe-Signature of a webhook', event.header);
+    const delivered = await raw(server(), 'POST', `/v1/payments/webhooks/stripe/${owner.businessId}`, {
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+      body: event.body,
+    });
+    expect(delivered.status).toBe(200);
   });
 
   it('scrapes the metrics with METRICS_TOKEN (the configured secrets join the list)', async () => {

@@ -43,6 +43,9 @@ const PUBLIC: Record<string, string> = {
     'the invitation token in the body is the capability (test/team/invitations: unknown, used and expired tokens)',
   acceptInvitation:
     'the single-use invitation token in the body is the capability (test/team: unknown, used and expired tokens)',
+  receiveProviderWebhook:
+    "the payment provider's signature over the raw body, with the business's own signing secret, is the check " +
+    '(test/general/online-payments-stripe: forged, stale, unsigned and misaddressed events refused)',
 };
 
 interface Named {

@@ -135,7 +135,9 @@ export function loadOperations(file: URL): Operation[] {
 export function collectionOf(template: string, param: string): string {
   const segments = template.split('/');
   const at = segments.indexOf(`{${param}}`);
-  return (at > 0 ? segments[at - 1] : undefined) ?? param;
+  const before = at > 0 ? segments[at - 1] : undefined;
+  // A parameter right after another (`/webhooks/{provider}/{business_id}`) names its own collection.
+  return before && !before.startsWith('{') ? before : param;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,6 +177,7 @@ export const SEEDED_COLLECTIONS = [
   'campaigns',
   'team',
   'invitations',
+  'business_id',
 ] as const;
 export type SeededCollection = (typeof SEEDED_COLLECTIONS)[number];
 

@@ -140,7 +140,7 @@ describe('the business side', () => {
     }
   });
 
-  it('a live business with no provider is told how to take payments online', async () => {
+  it('a live business with no provider is told how to take payments online, and connects Stripe', async () => {
     const live = await registerBusiness(server());
     const app = await openApp(browser(), server().baseUrl, '/app/settings/payments', {
       accessToken: live.accessToken,
@@ -154,6 +154,28 @@ describe('the business side', () => {
         .getByText(/sandbox/)
         .waitFor();
       expect((await unwrap(live.client.auth.getPaymentSettings())).data.provider).toBeNull();
+
+      // Stripe: a publishable key where the secret key goes is refused beside its field.
+      const secretKey = app.page.getByLabel('Secret key');
+      await secretKey.fill('pk_live_notasecretkey');
+      await app.page.getByLabel('Webhook signing secret').fill('whsec_abcdefgh12345678');
+      await app.page.getByRole('button', { name: 'Connect Stripe' }).click();
+      const invalid = app.page.locator('.field.invalid');
+      await invalid.waitFor();
+      // The field, with the form of key it takes (its hint) and the refusal beside it.
+      expect(await invalid.innerText()).toMatch(/^Secret key\nsk_live_[\s\S]*\nCheck this value\.$/);
+      expect(await app.page.locator('.field.invalid').count()).toBe(1);
+      await secretKey.fill('sk_test_51HxAbCdEfGh4242');
+      await app.page.getByRole('button', { name: 'Connect Stripe' }).click();
+      await app.page.getByText('Connected with the secret key ending in 4242').waitFor();
+      expect(await secretKey.inputValue()).toBe('');
+      await expectAccessible(app.page, 'payments settings, Stripe');
+      await screenshot(app.page, 'settings-payments-stripe');
+      expect((await unwrap(live.client.auth.getPaymentSettings())).data).toEqual({
+        provider: 'stripe',
+        secret_key_hint: '4242',
+        webhook_secret_set: true,
+      });
       expectClean(app, [422]);
     } finally {
       await app.close();

@@ -161,6 +161,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   issueInvoice: 'Issued {resource}',
   sendInvoice: 'Sent {resource} to the customer',
   createPaymentLink: 'Copied the payment link of {resource}',
+  receiveProviderWebhook: "Recorded the payment provider's event",
   createPayment: 'Recorded a payment{amount} on {resource}',
   voidInvoice: 'Voided {resource}',
   createQuote: 'Drafted {resource}',

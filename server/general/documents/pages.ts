@@ -17,7 +17,7 @@ import { formatMoney } from './format.js';
 import { hostedPrefix, readHostedToken, type DocumentKind } from './hosted.js';
 import { markInvoiceViewed } from '../invoices/queries.js';
 import { markQuoteViewed } from '../quotes/queries.js';
-import { openCheckout, payableOnline } from '../online-payments/service.js';
+import { checkoutOrigins, openCheckout, payableOnline } from '../online-payments/service.js';
 
 /**
  * The hosted pages of documents (docs/decisions.md D152, D262): `/i/<token>` shows an invoice, `/q/<token>` a
@@ -64,7 +64,14 @@ table.items td.num::before{content:attr(data-label) / "";color:#5b6475}
 `;
 
 /** A page of this origin only: no script, no inline style, forms posting to the page itself. */
-export function documentPage(res: Response, status: number, title: string, body: string): void {
+export function documentPage(
+  res: Response,
+  status: number,
+  title: string,
+  body: string,
+  /** Origins a form of the page may lead to besides this one: a payment provider's checkout. */
+  formTargets: readonly string[] = [],
+): void {
   res
     .status(status)
     .set('Cache-Control', 'no-store')
@@ -72,7 +79,7 @@ export function documentPage(res: Response, status: number, title: string, body:
     .set('X-Robots-Tag', 'noindex')
     .set(
       'Content-Security-Policy',
-      "default-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      `default-src 'self'; form-action ${["'self'", ...formTargets].join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
     )
     .type('html')
     .send(
@@ -384,6 +391,8 @@ interface HostedDocumentPage<D> {
   load: (ctx: Ctx, id: string) => Promise<D>;
   pdf: (ctx: Ctx, id: string) => Promise<{ filename: string; content: Buffer }>;
   render: (ctx: Ctx, document: D, base: string) => Promise<string>;
+  /** Origins the page's forms may lead to besides this one (Pay, to the provider's checkout). */
+  formTargets?: (ctx: Ctx) => Promise<string[]>;
   /** Records the first view, for a document that keeps it. */
   viewed?: (ctx: Ctx, id: string) => Promise<unknown>;
 }
@@ -403,7 +412,7 @@ function mountDocument<D extends { id: string; number: string; status: string }>
       const { ctx, document, token } = opened;
       await page.viewed?.(ctx, document.id);
       const html = await page.render(ctx, document, pageOf(page.kind, token));
-      documentPage(res, 200, `${page.title} ${document.number}`, html);
+      documentPage(res, 200, `${page.title} ${document.number}`, html, (await page.formTargets?.(ctx)) ?? []);
     }),
   );
   app.get(
@@ -426,6 +435,7 @@ export function mountDocumentPages(app: Express, deps: Deps): void {
     load: invoices.getInvoice,
     pdf: invoices.invoicePdf,
     render: invoicePage,
+    formTargets: checkoutOrigins,
     viewed: (ctx, id) => markInvoiceViewed(ctx.db, ctx.businessId, id, ctx.clock.now()),
   });
   mountDocument(app, deps, {

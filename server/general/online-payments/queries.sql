@@ -70,3 +70,14 @@ where
   "business_id" = $2
   and "id" = $3
   and "status" = $4;
+
+-- declineSession
+update "payment_checkouts"
+set
+  "status" = $1,
+  "completed_at" = $2
+where
+  "business_id" = $3
+  and "provider" = $4
+  and "provider_session" = $5
+  and "status" in ($6, $7);

@@ -71,3 +71,21 @@ export async function setCheckoutStatus(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** A provider's checkout that ended unpaid (expired, failed): declined while it was still open. */
+export async function declineSession(
+  db: Executor,
+  businessId: string,
+  provider: ProviderName,
+  session: string,
+  at: Date,
+) {
+  await db
+    .updateTable('payment_checkouts')
+    .set({ status: 'declined', completed_at: at })
+    .where('business_id', '=', businessId)
+    .where('provider', '=', provider)
+    .where('provider_session', '=', session)
+    .where('status', 'in', ['open', 'processing'])
+    .execute();
+}

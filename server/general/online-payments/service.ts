@@ -55,6 +55,12 @@ export async function payableOnline(ctx: Ctx, invoice: Invoice): Promise<boolean
   return provider !== null && provider.supportsCurrency(invoice.currency);
 }
 
+/** Where Pay may send the customer besides this service: the connected provider's checkout. */
+export async function checkoutOrigins(ctx: Ctx): Promise<string[]> {
+  const provider = await providerOf(ctx);
+  return provider?.checkoutOrigin ? [provider.checkoutOrigin] : [];
+}
+
 /** `POST /v1/invoices/:id/payment-link`: the hosted page with Pay, for an invoice that owes something. */
 export async function paymentLink(ctx: Ctx, invoiceId: string): Promise<PaymentLink> {
   const { invoice, provider } = await payable(ctx, invoiceId);
@@ -62,7 +68,7 @@ export async function paymentLink(ctx: Ctx, invoiceId: string): Promise<PaymentL
     url: invoice.hosted_url!,
     amount_due: invoice.amount_due,
     currency: invoice.currency,
-    provider: provider.name as PaymentLink['provider'],
+    provider: provider.name,
   };
 }
 

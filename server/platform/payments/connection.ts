@@ -4,7 +4,9 @@ import { ApiError } from '../errors.js';
 import { isSandbox } from '../settings.js';
 import * as queries from './connection.queries.js';
 import type { PaymentProvider, ProviderName } from './provider.js';
+import { stripeProvider, type StripePaymentProvider } from './stripe.js';
 import { testProvider } from './test-provider.js';
+import { publicBaseUrl } from '../../config.js';
 
 /**
  * The payment provider a business connected (docs/decisions.md D270). A sandbox starts connected to
@@ -19,14 +21,47 @@ async function connectedProvider(ctx: Ctx): Promise<ProviderName | null> {
 export async function paymentSettings(ctx: Ctx): Promise<PaymentSettings> {
   const row = await queries.findConnection(ctx.db, ctx.businessId);
   return {
-    provider: (await connectedProvider(ctx)) as PaymentSettings['provider'],
+    provider: await connectedProvider(ctx),
     secret_key_hint: row?.secret_key_hint ?? null,
     webhook_secret_set: row?.webhook_secret_sealed != null,
   };
 }
 
-/** Connects a provider; the test provider only in a sandbox or where the service allows it. */
+/** A field Stripe needs and the body left out, or one the test provider takes none of: 422 naming it. */
+function refuseField(field: string, message: string): never {
+  throw new ApiError('VALIDATION_ERROR', message, [{ field, message }]);
+}
+
+/**
+ * Connects a provider, replacing the one before and its secrets: the test provider only in a sandbox
+ * or where the service allows it; Stripe with its secret key and webhook signing secret, sealed.
+ */
 export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody): Promise<PaymentSettings> {
+  if (body.provider === 'stripe') {
+    if (!body.secret_key)
+      refuseField('secret_key', "Stripe needs the account's secret key (sk_live_... or sk_test_...)");
+    if (!body.webhook_secret) {
+      refuseField(
+        'webhook_secret',
+        `Stripe needs the signing secret (whsec_...) of a webhook endpoint for ${publicBaseUrl(ctx.config)}/v1/payments/webhooks/stripe/${ctx.businessId}`,
+      );
+    }
+    await queries.upsertConnection(ctx.db, {
+      business_id: ctx.businessId,
+      provider: 'stripe',
+      secret_key_sealed: ctx.secrets.seal(body.secret_key),
+      secret_key_hint: body.secret_key.slice(-4),
+      webhook_secret_sealed: ctx.secrets.seal(body.webhook_secret),
+      updated_at: ctx.clock.now(),
+    });
+    return paymentSettings(ctx);
+  }
+  if (body.secret_key !== undefined || body.webhook_secret !== undefined) {
+    refuseField(
+      body.secret_key !== undefined ? 'secret_key' : 'webhook_secret',
+      'The test provider takes no keys',
+    );
+  }
   if (body.provider === 'test' && !ctx.config.PAYMENTS_TEST_PROVIDER && !(await isSandbox(ctx))) {
     throw new ApiError(
       'VALIDATION_ERROR',
@@ -52,9 +87,21 @@ export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody)
   return paymentSettings(ctx);
 }
 
+/** The business's Stripe account, or null when it connected another provider or none. */
+export async function stripeOf(ctx: Ctx): Promise<StripePaymentProvider | null> {
+  const row = await queries.findConnection(ctx.db, ctx.businessId);
+  if (row?.provider !== 'stripe' || !row.secret_key_sealed || !row.webhook_secret_sealed) return null;
+  return stripeProvider({
+    secretKey: ctx.secrets.open(row.secret_key_sealed),
+    webhookSecret: ctx.secrets.open(row.webhook_secret_sealed),
+    apiBase: ctx.config.STRIPE_API_BASE,
+  });
+}
+
 /** The provider the business's checkouts open with, or null when it connected none. */
 export async function providerOf(ctx: Ctx): Promise<PaymentProvider | null> {
   const name = await connectedProvider(ctx);
   if (name === 'test') return testProvider(ctx.secrets);
+  if (name === 'stripe') return stripeOf(ctx);
   return null;
 }

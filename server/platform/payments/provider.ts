@@ -30,6 +30,8 @@ export interface OpenedCheckout {
 
 export interface PaymentProvider {
   readonly name: ProviderName;
+  /** The origin of the provider's checkout pages, when not this service's own (`https://checkout.stripe.com`). */
+  readonly checkoutOrigin?: string;
   /** Whether the provider takes payments in this currency (ISO 4217). */
   supportsCurrency(currency: string): boolean;
   createCheckout(request: CheckoutRequest): Promise<OpenedCheckout>;

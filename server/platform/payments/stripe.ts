@@ -93,6 +93,8 @@ export function stripeProvider(options: StripeOptions): StripePaymentProvider {
   const stripe = stripeClient(options);
   return {
     name: 'stripe',
+    // Stripe's hosted checkout; with a stand-in (apiBase), the stand-in's own pages.
+    checkoutOrigin: options.apiBase ? new URL(options.apiBase).origin : 'https://checkout.stripe.com',
 
     supportsCurrency: (currency) => STRIPE_CURRENCIES.has(currency.toUpperCase()),
 

@@ -1,16 +1,17 @@
 import { useState } from 'preact/hooks';
 import { unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Loading, Notice, PageHeader } from '../../components/ui.js';
+import { Button, ErrorMessage, Field, Loading, Notice, PageHeader } from '../../components/ui.js';
 import { describeError, useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/api.js';
-import { inSandbox } from '../../lib/session.js';
+import { inSandbox, session } from '../../lib/session.js';
 import { useNotice } from '../../components/outcome.js';
 import type { ScreenProps } from '../../lib/screen.js';
 
 /**
  * The payment provider customers pay invoices through (docs/decisions.md D270): which one is
- * connected, and what paying online then looks like for the customer. Only the built-in test
- * provider can be connected yet; a sandbox has it from the start.
+ * connected, and what paying online then looks like for the customer; connecting the business's
+ * Stripe account (its keys are never shown again, only the last four characters) or, in a sandbox,
+ * the built-in test provider, which a sandbox has from the start.
  */
 export default function Payments(_props: ScreenProps) {
   const load = useLoad(() => unwrap(api.value.auth.getPaymentSettings()), []);
@@ -56,6 +57,11 @@ export default function Payments(_props: ScreenProps) {
               the invoice (method card), and the invoice is marked paid when nothing is left.
             </p>
           </>
+        ) : settings.provider === 'stripe' ? (
+          <p data-provider="stripe">
+            <strong>Stripe</strong>: connected. Pay on an invoice&apos;s customer page opens Stripe Checkout
+            for what the invoice owes, and Stripe&apos;s webhook records the payment (method card).
+          </p>
         ) : (
           <>
             <p data-provider="none">
@@ -69,12 +75,103 @@ export default function Payments(_props: ScreenProps) {
             )}
           </>
         )}
-        {settings.provider !== 'test' && can('updatePaymentSettings') ? (
+        {settings.provider === null && can('updatePaymentSettings') ? (
           <Button kind="primary" busy={busy} onClick={connectTest}>
             Connect the test provider
           </Button>
         ) : null}
       </section>
+      {can('updatePaymentSettings') ? (
+        <ConnectStripe
+          connected={settings}
+          onDone={() => {
+            setError(null);
+            setNotice(null);
+            load.reload();
+          }}
+        />
+      ) : null}
     </>
+  );
+}
+
+/** Stripe's secret key and the signing secret of the webhook endpoint made for this business. */
+function ConnectStripe(props: {
+  connected: { provider: string | null; secret_key_hint: string | null };
+  onDone: () => void;
+}) {
+  const [secretKey, setSecretKey] = useState('');
+  const [webhookSecret, setWebhookSecret] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const endpoint = `${location.origin}/v1/payments/webhooks/stripe/${session.value?.info.businessId ?? ''}`;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setMessage(null);
+    unwrap(
+      api.value.auth.updatePaymentSettings({
+        body: { provider: 'stripe', secret_key: secretKey.trim(), webhook_secret: webhookSecret.trim() },
+      }),
+    ).then(
+      () => {
+        setBusy(false);
+        setSecretKey('');
+        setWebhookSecret('');
+        setMessage('Stripe is connected: Pay on an invoice page now opens Stripe Checkout.');
+        props.onDone();
+      },
+      (err: unknown) => {
+        setBusy(false);
+        const refusal = describeError(err);
+        setErrors(refusal.fields);
+        setMessage(Object.keys(refusal.fields).length ? null : refusal.message);
+      },
+    );
+  };
+  return (
+    <section class="panel" aria-labelledby="payments-stripe">
+      <h2 id="payments-stripe">Stripe</h2>
+      {props.connected.provider === 'stripe' ? (
+        <p data-provider="stripe">
+          <strong>Connected</strong> with the secret key ending in {props.connected.secret_key_hint}. Enter
+          both keys again to replace them.
+        </p>
+      ) : null}
+      <p class="hint">
+        In Stripe, add a webhook endpoint for <code>{endpoint}</code> sending checkout.session.completed,
+        checkout.session.async_payment_succeeded, checkout.session.async_payment_failed and
+        checkout.session.expired; then enter the account&apos;s secret key and the endpoint&apos;s signing
+        secret.
+      </p>
+      {message ? <Notice>{message}</Notice> : null}
+      <form onSubmit={submit}>
+        <Field
+          label="Secret key"
+          name="secret_key"
+          type="password"
+          autoComplete="off"
+          value={secretKey}
+          onValue={setSecretKey}
+          error={errors.secret_key}
+          hint="sk_live_..., sk_test_... or a restricted rk_... key"
+        />
+        <Field
+          label="Webhook signing secret"
+          name="webhook_secret"
+          type="password"
+          autoComplete="off"
+          value={webhookSecret}
+          onValue={setWebhookSecret}
+          error={errors.webhook_secret}
+          hint="whsec_..., shown with the webhook endpoint in Stripe"
+        />
+        <Button kind="primary" type="submit" busy={busy}>
+          Connect Stripe
+        </Button>
+      </form>
+    </section>
   );
 }
