@@ -99,6 +99,26 @@ export const notFoundPage = (res: Response) =>
     '<h1>Document not found</h1><p>This link is not valid, or the document is no longer available.</p>',
   );
 
+/**
+ * A form post from another website (`Sec-Fetch-Site` or `Origin` say so) answered 403 with
+ * `explanation`, and true; false for the page's own form.
+ */
+export function refusedFromAnotherSite(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  explanation: string,
+): boolean {
+  if (!isCrossSitePost(req, publicBaseUrl(deps.config))) return false;
+  documentPage(
+    res,
+    403,
+    'Not sent from this page',
+    `<h1>Not sent from this page</h1><p>${escapeHtml(explanation)}</p>`,
+  );
+  return true;
+}
+
 /** The business's context as its own requests have it (a sandbox's test clock included). */
 export async function contextOf(deps: Deps, businessId: string): Promise<Ctx | null> {
   const access = await businessAccess({ db: deps.db, businessId });
@@ -464,14 +484,15 @@ export function mountDocumentPages(app: Express, deps: Deps): void {
       `/q/:token/${action}`,
       handle(async (req, res) => {
         // Only the page's own form: another site cannot answer a quote for the customer who opened it.
-        if (isCrossSitePost(req, publicBaseUrl(deps.config))) {
-          documentPage(
+        if (
+          refusedFromAnotherSite(
+            deps,
+            req,
             res,
-            403,
-            'Not sent from this page',
-            '<h1>Not sent from this page</h1><p>This answer came from another website, so it was not taken. ' +
-              'To accept or decline the quote, open the link from your email and use the buttons on its page.</p>',
-          );
+            'This answer came from another website, so it was not taken. To accept or decline the quote, ' +
+              'open the link from your email and use the buttons on its page.',
+          )
+        ) {
           return;
         }
         const opened = await open(deps, 'quote', req, res, quotes.getQuote);
@@ -501,16 +522,10 @@ export function mountDocumentPages(app: Express, deps: Deps): void {
   app.post(
     '/i/:token/pay',
     handle(async (req, res) => {
-      if (isCrossSitePost(req, publicBaseUrl(deps.config))) {
-        documentPage(
-          res,
-          403,
-          'Not sent from this page',
-          "<h1>Not sent from this page</h1><p>This payment was not started from the invoice's page, so it was " +
-            'not taken. To pay, open the link from your email and use Pay on its page.</p>',
-        );
-        return;
-      }
+      const explained =
+        "This payment was not started from the invoice's page, so it was not taken. To pay, open the link " +
+        'from your email and use Pay on its page.';
+      if (refusedFromAnotherSite(deps, req, res, explained)) return;
       const opened = await open(deps, 'invoice', req, res, invoices.getInvoice);
       if (!opened) return;
       const { ctx, document, token } = opened;

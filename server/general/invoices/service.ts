@@ -399,6 +399,27 @@ async function announcePayment(ctx: TxCtx, facts: InvoiceFacts, payment: Payment
   });
 }
 
+/**
+ * What follows a payment added to an invoice, whoever recorded it: `payment.created` and
+ * `invoice.updated`, the payment announced to the ledger, and `invoice.paid` when it completed the
+ * invoice. Returns the invoice as it is now.
+ */
+async function paymentAdded(
+  ctx: TxCtx,
+  id: string,
+  { payment, fullyPaid, facts }: Awaited<ReturnType<typeof addPayment>>,
+): Promise<Invoice> {
+  const invoice = await loadInvoice(ctx, id);
+  await emit(ctx, 'payment.created', toPayment(payment));
+  await emit(ctx, 'invoice.updated', invoice);
+  await announcePayment(ctx, facts, payment);
+  if (fullyPaid) {
+    await emit(ctx, 'invoice.paid', invoice);
+    await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
+  }
+  return invoice;
+}
+
 export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBody): Promise<Invoice> {
   return inTransaction(ctx, async (ctx) => {
     const current = await lockOrFail(ctx, id);
@@ -412,21 +433,13 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
         { field: 'amount', message: `At most ${toMajor(due, current.currency)} ${current.currency} is due` },
       ]);
     }
-    const { payment, fullyPaid, facts } = await addPayment(ctx, current, {
+    const added = await addPayment(ctx, current, {
       amountMinor: amount,
       method: input.payment_method,
       date: input.payment_date ?? (await today(ctx)),
       reference: input.reference ?? null,
     });
-    const invoice = await loadInvoice(ctx, id);
-    await emit(ctx, 'payment.created', toPayment(payment));
-    await emit(ctx, 'invoice.updated', invoice);
-    await announcePayment(ctx, facts, payment);
-    if (fullyPaid) {
-      await emit(ctx, 'invoice.paid', invoice);
-      await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
-    }
-    return invoice;
+    return paymentAdded(ctx, id, added);
   });
 }
 
@@ -448,22 +461,15 @@ export async function recordProviderPayment(
   const credited = paid.amountMinor - toInvoice;
   let paymentId: string | null = null;
   if (toInvoice > 0) {
-    const { payment, fullyPaid, facts } = await addPayment(ctx, current, {
+    const added = await addPayment(ctx, current, {
       amountMinor: toInvoice,
       method: 'card',
       date: paid.date,
       reference: paid.paymentId,
       provider: { name: paid.provider, paymentId: paid.paymentId },
     });
-    paymentId = payment.id;
-    const invoice = await loadInvoice(ctx, id);
-    await emit(ctx, 'payment.created', toPayment(payment));
-    await emit(ctx, 'invoice.updated', invoice);
-    await announcePayment(ctx, facts, payment);
-    if (fullyPaid) {
-      await emit(ctx, 'invoice.paid', invoice);
-      await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
-    }
+    paymentId = added.payment.id;
+    await paymentAdded(ctx, id, added);
   }
   if (credited > 0) {
     await addCustomerCredit(ctx.db, ctx.businessId, current.customer_id, current.currency, credited);

@@ -1,14 +1,12 @@
 import type { Express, Request, Response } from 'express';
-import { publicBaseUrl } from '../../config.js';
 import { inTransaction, type Ctx } from '../../platform/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { QUEUES } from '../../platform/jobs.js';
 import { toMajor } from '../../platform/money.js';
 import { escapeHtml, handle } from '../../platform/pages.js';
 import { readTestSession, TEST_CHECKOUT_PATH } from '../../platform/payments/test-provider.js';
-import { isCrossSitePost } from '../../platform/same-origin.js';
 import { findBusiness } from '../../platform/settings.js';
-import { contextOf, documentPage, notFoundPage } from '../documents/pages.js';
+import { contextOf, documentPage, notFoundPage, refusedFromAnotherSite } from '../documents/pages.js';
 import { formatMoney } from '../documents/format.js';
 import * as invoices from '../invoices/service.js';
 import { checkoutProcessing, confirmPayment, declineCheckout, findCheckout } from './service.js';
@@ -106,13 +104,9 @@ export function mountTestCheckout(app: Express, deps: Deps): void {
   app.post(
     `${TEST_CHECKOUT_PATH}/:session/:action`,
     handle(async (req, res) => {
-      if (isCrossSitePost(req, publicBaseUrl(deps.config))) {
-        documentPage(
-          res,
-          403,
-          'Not sent from this page',
-          '<h1>Not sent from this page</h1><p>This answer came from another website, so it was not taken.</p>',
-        );
+      if (
+        refusedFromAnotherSite(deps, req, res, 'This answer came from another website, so it was not taken.')
+      ) {
         return;
       }
       const action = String(req.params.action);
