@@ -81,15 +81,14 @@ describe('a new data directory made from a template', () => {
     rmSync(join(template, LOCK_FILE), { force: true });
   }, 120_000);
 
+  /** `dataDir` opened as a start that migrates opens it, with the template. */
+  const openFromTemplate = (dataDir: string) =>
+    openDatabase({ dataDir, poolSize: 1, statementTimeoutMs: 10_000, pgliteTemplate: template });
+
   it('opens migrated: no migration is left to run, and the template is left as it was', async () => {
     const before = readdirSync(template).sort();
     const dataDir = join(root, 'new');
-    const database = await openDatabase({
-      dataDir,
-      poolSize: 1,
-      statementTimeoutMs: 10_000,
-      pgliteTemplate: template,
-    });
+    const database = await openFromTemplate(dataDir);
     try {
       expect(await migrateToLatest(database.db)).toEqual([]);
       expect(await tableNames(database.db)).toEqual(expect.arrayContaining(['businesses', 'invoices']));
@@ -103,12 +102,7 @@ describe('a new data directory made from a template', () => {
 
   it('is never copied over a directory that holds a database', async () => {
     const dataDir = join(root, 'new');
-    const database = await openDatabase({
-      dataDir,
-      poolSize: 1,
-      statementTimeoutMs: 10_000,
-      pgliteTemplate: template,
-    });
+    const database = await openFromTemplate(dataDir);
     try {
       // The table made at the first open is still there: the second open did not copy.
       expect(await tableNames(database.db)).toContain('only_here');
@@ -121,12 +115,7 @@ describe('a new data directory made from a template', () => {
     const dataDir = join(root, 'cut-short');
     mkdirSync(join(dataDir, 'base'), { recursive: true });
     writeFileSync(join(dataDir, 'base', 'half-written'), 'x');
-    const database = await openDatabase({
-      dataDir,
-      poolSize: 1,
-      statementTimeoutMs: 10_000,
-      pgliteTemplate: template,
-    });
+    const database = await openFromTemplate(dataDir);
     try {
       expect(await migrateToLatest(database.db)).toEqual([]);
     } finally {

@@ -1,6 +1,6 @@
 import type { PaymentSettings, UpdatePaymentSettingsBody } from '../../../contract/auth/index.js';
 import type { Ctx } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError, invalid } from '../errors.js';
 import { isSandbox } from '../settings.js';
 import * as queries from './connection.queries.js';
 import type { PaymentProvider, ProviderName } from './provider.js';
@@ -8,12 +8,13 @@ import { stripeProvider, type StripePaymentProvider } from './stripe.js';
 import { testProvider } from './test-provider.js';
 import { publicBaseUrl } from '../../config.js';
 
+type Connection = Awaited<ReturnType<typeof queries.findConnection>>;
+
 /**
- * The payment provider a business connected (docs/decisions.md D270). A sandbox starts connected to
- * the built-in `test` provider; a live business to none until it connects one.
+ * The payment provider a business connected (docs/decisions.md D270), from its connection row: a
+ * sandbox without one is connected to the built-in `test` provider, a live business to none.
  */
-async function connectedProvider(ctx: Ctx): Promise<ProviderName | null> {
-  const row = await queries.findConnection(ctx.db, ctx.businessId);
+async function providerNamed(ctx: Ctx, row: Connection): Promise<ProviderName | null> {
   if (row) return row.provider;
   return (await isSandbox(ctx)) ? 'test' : null;
 }
@@ -21,15 +22,10 @@ async function connectedProvider(ctx: Ctx): Promise<ProviderName | null> {
 export async function paymentSettings(ctx: Ctx): Promise<PaymentSettings> {
   const row = await queries.findConnection(ctx.db, ctx.businessId);
   return {
-    provider: await connectedProvider(ctx),
+    provider: await providerNamed(ctx, row),
     secret_key_hint: row?.secret_key_hint ?? null,
     webhook_secret_set: row?.webhook_secret_sealed != null,
   };
-}
-
-/** A field Stripe needs and the body left out, or one the test provider takes none of: 422 naming it. */
-function refuseField(field: string, message: string): never {
-  throw new ApiError('VALIDATION_ERROR', message, [{ field, message }]);
 }
 
 /**
@@ -38,10 +34,11 @@ function refuseField(field: string, message: string): never {
  */
 export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody): Promise<PaymentSettings> {
   if (body.provider === 'stripe') {
-    if (!body.secret_key)
-      refuseField('secret_key', "Stripe needs the account's secret key (sk_live_... or sk_test_...)");
+    if (!body.secret_key) {
+      throw invalid('secret_key', "Stripe needs the account's secret key (sk_live_... or sk_test_...)");
+    }
     if (!body.webhook_secret) {
-      refuseField(
+      throw invalid(
         'webhook_secret',
         `Stripe needs the signing secret (whsec_...) of a webhook endpoint for ${publicBaseUrl(ctx.config)}/v1/payments/webhooks/stripe/${ctx.businessId}`,
       );
@@ -57,7 +54,7 @@ export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody)
     return paymentSettings(ctx);
   }
   if (body.secret_key !== undefined || body.webhook_secret !== undefined) {
-    refuseField(
+    throw invalid(
       body.secret_key !== undefined ? 'secret_key' : 'webhook_secret',
       'The test provider takes no keys',
     );
@@ -87,9 +84,8 @@ export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody)
   return paymentSettings(ctx);
 }
 
-/** The business's Stripe account, or null when it connected another provider or none. */
-export async function stripeOf(ctx: Ctx): Promise<StripePaymentProvider | null> {
-  const row = await queries.findConnection(ctx.db, ctx.businessId);
+/** The Stripe account of a connection row, or null when the row is of another provider, or none. */
+function stripeFrom(ctx: Ctx, row: Connection): StripePaymentProvider | null {
   if (row?.provider !== 'stripe' || !row.secret_key_sealed || !row.webhook_secret_sealed) return null;
   return stripeProvider({
     secretKey: ctx.secrets.open(row.secret_key_sealed),
@@ -98,10 +94,14 @@ export async function stripeOf(ctx: Ctx): Promise<StripePaymentProvider | null> 
   });
 }
 
+/** The business's Stripe account, or null when it connected another provider or none. */
+export const stripeOf = async (ctx: Ctx): Promise<StripePaymentProvider | null> =>
+  stripeFrom(ctx, await queries.findConnection(ctx.db, ctx.businessId));
+
 /** The provider the business's checkouts open with, or null when it connected none. */
 export async function providerOf(ctx: Ctx): Promise<PaymentProvider | null> {
-  const name = await connectedProvider(ctx);
+  const row = await queries.findConnection(ctx.db, ctx.businessId);
+  const name = await providerNamed(ctx, row);
   if (name === 'test') return testProvider(ctx.secrets);
-  if (name === 'stripe') return stripeOf(ctx);
-  return null;
+  return stripeFrom(ctx, row);
 }
