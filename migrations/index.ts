@@ -41,6 +41,7 @@ import * as financeSalesCreditNotes from './2026_11_28_0040_finance_sales_credit
 import * as generalRecurringInvoices from './2026_11_28_0030_general_recurring_invoices.js';
 import * as financeRecurringBills from './2026_11_28_0031_finance_recurring_bills.js';
 import * as generalOnlinePayments from './2026_11_29_0032_general_online_payments.js';
+import * as generalCardRefunds from './2026_11_29_0033_general_card_refunds.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0030_general_recurring_invoices': generalRecurringInvoices,
   '2026_11_28_0031_finance_recurring_bills': financeRecurringBills,
   '2026_11_29_0032_general_online_payments': generalOnlinePayments,
+  '2026_11_29_0033_general_card_refunds': generalCardRefunds,
 };

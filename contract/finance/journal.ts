@@ -23,6 +23,8 @@ export const SOURCE_TYPES = [
   'invoice_payment',
   'credit_note',
   'customer_credit',
+  'card_refund',
+  'payout',
   'void',
   'manual',
 ] as const;

@@ -25,6 +25,33 @@ export const CreditNoteStatusSchema = extendApi(z.enum(CREDIT_NOTE_STATUSES), {
 
 export const REFUND_METHODS = PAYMENT_METHODS;
 
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
+export const CreditNoteRefundSchema = extendApi(
+  z.object({
+    amount: majorAmount('What is paid back', 30),
+    method: z.enum(REFUND_METHODS),
+    status: z
+      .enum(REFUND_STATUSES)
+      .describe(
+        '`succeeded` for a refund paid back by hand. A refund to the card of an invoice paid online goes through ' +
+          'the payment provider that took the payment: `pending` until the provider confirms it (only then is it ' +
+          'posted, Dr 1200 / Cr 1030), `failed` when the provider could not pay it back: nothing is posted, and ' +
+          'the amount stays owed to the customer (their statement shows it to their credit).',
+      ),
+    provider: z
+      .enum(['test', 'stripe'])
+      .nullable()
+      .describe('The payment provider the refund goes through; null for a refund paid back by hand.'),
+    provider_refund_id: z
+      .string()
+      .nullable()
+      .describe("The provider's id of the refund (`re_...` at Stripe), once the provider answered."),
+  }),
+  { title: 'CreditNoteRefund' },
+);
+export type CreditNoteRefund = z.infer<typeof CreditNoteRefundSchema>;
+
 export const CreditNoteSchema = extendApi(
   z.object({
     id: idOf('cn'),
@@ -49,6 +76,9 @@ export const CreditNoteSchema = extendApi(
       .enum(REFUND_METHODS)
       .nullable()
       .describe('How the refund was paid back; null without a refund.'),
+    refund: CreditNoteRefundSchema.nullable().describe(
+      'The refund and where it stands; null without a refund.',
+    ),
     customer_credit_amount: majorAmount(
       "The part added to the customer's credit balance, applied to their next invoice in the currency",
       0,
@@ -97,6 +127,7 @@ export const CreditNoteSchema = extendApi(
       credit_amount: 180,
       refund_amount: 0,
       refund_method: null,
+      refund: null,
       customer_credit_amount: 0,
       created_at: '2026-11-28T09:30:00.000Z',
       updated_at: '2026-11-28T09:30:00.000Z',
@@ -197,7 +228,10 @@ export const creditNotesContract = c.router({
       'Dr 4000 Sales and 2200 VAT payable / Cr 1200 Accounts receivable for the total; a refund Dr 1200 / Cr ' +
       'cash or bank by `refund_method`; customer credit Dr 1200 / Cr 2300 Customer credit, added to the ' +
       "customer's `credit_balance`. An invoice whose amount due reaches 0 becomes `paid` (invoice.paid). " +
-      'Fires credit_note.created.',
+      'A `card` refund on an invoice paid online is paid back through the payment provider, to the card of one ' +
+      'payment that can take all of it (422 on `refund_amount` naming the most one can, otherwise): the ' +
+      'credit note answers with `refund.status` `pending`, and the refund is posted (Dr 1200 / Cr 1030) when ' +
+      'the provider confirms it. Fires credit_note.created.',
     headers: IdempotencyHeadersSchema,
     body: CreateCreditNoteBodySchema,
     responses: { 201: creditNoteResponse, ...generalErrors(409) },

@@ -11,11 +11,12 @@ export const ProviderWebhookAnswerSchema = extendApi(
   z.object({
     received: z.literal(true),
     outcome: z
-      .enum(['recorded', 'already recorded', 'checkout ended', 'ignored'])
+      .enum(['recorded', 'already recorded', 'checkout ended', 'refunds settled', 'ignored'])
       .describe(
-        '`recorded`: a payment was recorded; `already recorded`: this payment was recorded before (a retry); ' +
-          '`checkout ended`: a checkout expired or failed, nothing recorded; `ignored`: an event the service ' +
-          'does not act on, or a payment of no checkout of the business.',
+        '`recorded`: a payment, or a payout to the bank, was recorded; `already recorded`: it was recorded ' +
+          'before (a retry); `checkout ended`: a checkout expired or failed, nothing recorded; `refunds ' +
+          "settled`: credit notes' card refunds the event confirms or fails were settled; `ignored`: an event " +
+          'the service does not act on, a payment of no checkout of the business, or a refund settled before.',
       ),
   }),
   { title: 'ProviderWebhookAnswer', example: { received: true, outcome: 'recorded' } },

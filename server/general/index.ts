@@ -6,6 +6,7 @@ import { seedGeneralDemo } from './demo.js';
 import { mountDocumentPages } from './documents/pages.js';
 import { QUEUES } from '../platform/jobs.js';
 import { confirmTestPaymentLater, mountTestCheckout } from './online-payments/pages.js';
+import { refundToCard } from './online-payments/refund-job.js';
 import { closeRenderers } from './documents/render.js';
 import { hasDueInvoiceReminders, sendInvoiceReminders } from './invoices/reminders.js';
 import { hasDueRecurringInvoices, issueRecurringInvoices } from './recurring-invoices/service.js';
@@ -29,6 +30,7 @@ export const generalModule: DomainModule = {
     'credit_note_items',
     'customer_credit_balances',
     'payment_checkouts',
+    'payment_payouts',
     'recurring_invoices',
     'recurring_invoice_items',
     'sequences',
@@ -51,6 +53,7 @@ export const generalModule: DomainModule = {
       queue: QUEUES.confirmTestPayment,
       handle: (deps, job) => confirmTestPaymentLater(deps, job),
     },
+    { queue: QUEUES.refundToCard, handle: (deps, job) => refundToCard(deps, job) },
   ],
   stop: (deps) => closeRenderers(deps.state),
   periodic: [

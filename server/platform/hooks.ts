@@ -35,6 +35,8 @@ export interface CreditNoteFacts {
   refundMinor: number;
   /** How the refund was paid back; null without one. */
   refundMethod: string | null;
+  /** A card refund a provider has yet to confirm: it posts nothing until `cardRefundSettled`. */
+  refundPending: boolean;
   customerCreditMinor: number;
 }
 
@@ -80,6 +82,24 @@ export interface HookPayloads {
   invoicePaid: { invoice: InvoiceFacts };
   /** A credit note was issued against an issued invoice (announced after the invoice changed). */
   creditNoteIssued: { creditNote: CreditNoteFacts };
+  /** A provider confirmed a credit note's card refund: the money left the provider's balance on `date`. */
+  cardRefundSettled: {
+    creditNoteId: string;
+    creditNoteNumber: string;
+    currency: string;
+    amountMinor: number;
+    /** `YYYY-MM-DD`. */
+    date: string;
+  };
+  /** A provider paid the business's money it held into the business's bank account on `date`. */
+  providerPayoutPaid: {
+    provider: string;
+    payoutId: string;
+    currency: string;
+    amountMinor: number;
+    /** `YYYY-MM-DD`. */
+    date: string;
+  };
   /** A credit note with nothing refunded or used was voided; `voidedOn` is the void's date. */
   creditNoteVoided: { creditNote: CreditNoteFacts; voidedOn: string };
   /** A draft or unpaid invoice without payments was voided; `voidedOn` is the void's date. */

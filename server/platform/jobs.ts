@@ -23,6 +23,8 @@ export interface JobPayloads {
   'auth.password-reset': { email: string; requestedAt: string };
   /** The test payment provider confirms a payment it said would succeed later (server/general/online-payments). */
   'payments.confirm-test': { businessId: string; checkoutId: string };
+  /** Ask the payment provider for a credit note's refund to the card (server/general/online-payments). */
+  'payments.refund-card': { businessId: string; creditNoteId: string };
 }
 
 export type QueueName = keyof JobPayloads;
@@ -34,6 +36,7 @@ export const QUEUES = {
   sendMail: 'mail.send',
   passwordReset: 'auth.password-reset',
   confirmTestPayment: 'payments.confirm-test',
+  refundToCard: 'payments.refund-card',
 } as const satisfies Record<string, QueueName>;
 
 /** How many held jobs one statement enqueues. */

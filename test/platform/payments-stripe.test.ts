@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckoutRequest } from '../../server/platform/payments/provider.js';
+import { RefundRefusedError, type CheckoutRequest } from '../../server/platform/payments/provider.js';
 import {
   ProviderSignatureError,
   stripeProvider,
@@ -11,6 +11,7 @@ import {
   checkoutCompleted,
   checkoutExpired,
   payoutPaid,
+  refundUpdated,
   signedBody,
   signedEvent,
   startStripeStandIn,
@@ -210,6 +211,27 @@ describe('the stripe payment provider', () => {
       });
     });
 
+    it('reads refund.updated and refund.failed as that refund where it stands', () => {
+      for (const status of ['succeeded', 'failed', 'pending'] as const) {
+        const event = refundUpdated({
+          refundId: 're_test_7',
+          paymentIntentId: 'pi_test_7',
+          amount: 1_200,
+          currency: 'eur',
+          status,
+        });
+        expect(event.type).toBe(status === 'failed' ? 'refund.failed' : 'refund.updated');
+        const { body, header } = signedEvent(WEBHOOK_SECRET, event);
+        expect(stripe.parseWebhook(body, header)).toEqual({
+          kind: 'refund status',
+          eventId: event.id,
+          paymentId: 'pi_test_7',
+          refundId: 're_test_7',
+          status,
+        });
+      }
+    });
+
     it('reads payout.paid with its arrival date in UTC', () => {
       // 2026-03-31T23:30:00Z: a day later in Asia, the same day in UTC.
       const event = payoutPaid({
@@ -319,6 +341,12 @@ describe('the stripe payment provider', () => {
       expect(sent.form).toEqual({ payment_intent: 'pi_test_to_refund', amount: '2500' });
       expect(sent.headers['idempotency-key']).toBe('refund-rfd_01');
       expect(sent.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+    });
+
+    it('throws RefundRefusedError when Stripe refuses the refund itself, so it is not retried', async () => {
+      const refused = await stripe.refund('pi_disputed_1', 2_500, 'refund-rfd_02').catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(RefundRefusedError);
+      expect((refused as Error).message).toContain('charged back');
     });
   });
 });

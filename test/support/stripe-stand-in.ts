@@ -91,6 +91,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return { status: 200, body: session };
     }
     if (request.method === 'POST' && request.path === '/v1/refunds') {
+      // A payment the customer disputed cannot be refunded, as Stripe answers it.
+      if (form['payment_intent']?.startsWith('pi_disputed')) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'charge_disputed',
+              message: `Charge for ${form['payment_intent']} has been charged back; cannot issue a refund.`,
+            },
+          },
+        };
+      }
       return {
         status: 200,
         body: {
@@ -233,6 +246,24 @@ export function chargeRefunded(options: {
         has_more: false,
       },
     }),
+  });
+}
+
+/** One refund where it now stands, as `refund.updated` or `refund.failed` tells it. */
+export function refundUpdated(options: {
+  refundId: string;
+  paymentIntentId: string;
+  amount: number;
+  currency: string;
+  status: 'succeeded' | 'failed' | 'pending';
+}): Record<string, unknown> {
+  return stripeEvent(options.status === 'failed' ? 'refund.failed' : 'refund.updated', {
+    id: options.refundId,
+    object: 'refund',
+    amount: options.amount,
+    currency: options.currency.toLowerCase(),
+    payment_intent: options.paymentIntentId,
+    status: options.status,
   });
 }
 

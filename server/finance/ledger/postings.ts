@@ -62,9 +62,11 @@ export const invoiceSubscriptions: Subscriptions = {
     });
   },
   // A credit note in one entry: Dr 4000 net and 2200 tax / Cr 1200 its total; its refund Dr 1200 /
-  // Cr cash-or-bank; its customer credit Dr 1200 / Cr 2300. A void reverses the entry on its day.
+  // Cr cash-or-bank; its customer credit Dr 1200 / Cr 2300. A void reverses the entry on its day. A
+  // card refund a provider has yet to confirm is left out: it posts when settled (below).
   creditNoteIssued: async (ctx, { creditNote }) => {
-    const paidOut = creditNote.refundMinor + creditNote.customerCreditMinor;
+    const refunded = creditNote.refundPending ? 0 : creditNote.refundMinor;
+    const paidOut = refunded + creditNote.customerCreditMinor;
     await post(ctx, {
       date: creditNote.issueDate,
       description: `Credit note ${creditNote.number} for invoice ${creditNote.invoiceNumber}`,
@@ -77,8 +79,8 @@ export const invoiceSubscriptions: Subscriptions = {
       ],
       credits: [
         { account: ACCOUNTS.receivable, amount: creditNote.totalMinor },
-        ...(creditNote.refundMinor > 0
-          ? [{ account: cashAccountOf(creditNote.refundMethod ?? ''), amount: creditNote.refundMinor }]
+        ...(refunded > 0
+          ? [{ account: cashAccountOf(creditNote.refundMethod ?? ''), amount: refunded }]
           : []),
         { account: ACCOUNTS.customerCredit, amount: creditNote.customerCreditMinor },
       ],
@@ -86,6 +88,28 @@ export const invoiceSubscriptions: Subscriptions = {
     await countCreditNote(ctx, creditNote, -1);
     // Revenue back under a level re-arms its alert now, so the next crossing is announced.
     await checkVatAlerts(ctx);
+  },
+  // A card refund the provider confirmed leaves its clearing balance: Dr 1200 / Cr 1030 (docs/decisions.md D271).
+  cardRefundSettled: async (ctx, refund) => {
+    await post(ctx, {
+      date: refund.date,
+      description: `Card refund of credit note ${refund.creditNoteNumber}`,
+      currency: refund.currency,
+      source: { type: 'card_refund', id: refund.creditNoteId },
+      debits: [{ account: ACCOUNTS.receivable, amount: refund.amountMinor }],
+      credits: [{ account: ACCOUNTS.providerClearing, amount: refund.amountMinor }],
+    });
+  },
+  // What a provider held reaches the bank: Dr 1010 Bank / Cr 1030 clearing, on its arrival date.
+  providerPayoutPaid: async (ctx, payout) => {
+    await post(ctx, {
+      date: payout.date,
+      description: `Payout ${payout.payoutId} from ${payout.provider}`,
+      currency: payout.currency,
+      source: { type: 'payout', id: payout.payoutId },
+      debits: [{ account: ACCOUNTS.bank, amount: payout.amountMinor }],
+      credits: [{ account: ACCOUNTS.providerClearing, amount: payout.amountMinor }],
+    });
   },
   creditNoteVoided: async (ctx, { creditNote, voidedOn }) => {
     await countCreditNote(ctx, creditNote, 1);

@@ -29,6 +29,16 @@ export function toCreditNote(row: CreditNoteRowWithNames, items: LineRow[], host
     credit_amount: money(row.credit_minor),
     refund_amount: money(row.refund_minor),
     refund_method: row.refund_method,
+    refund:
+      row.refund_method && row.refund_status
+        ? {
+            amount: money(row.refund_minor),
+            method: row.refund_method,
+            status: row.refund_status,
+            provider: row.refund_provider,
+            provider_refund_id: row.refund_provider_id,
+          }
+        : null,
     customer_credit_amount: money(row.customer_credit_minor),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -54,6 +64,7 @@ export function factsOf(row: CreditNoteRow, invoiceNumber: string): CreditNoteFa
     creditMinor: Number(row.credit_minor),
     refundMinor: Number(row.refund_minor),
     refundMethod: row.refund_method,
+    refundPending: row.refund_status === 'pending',
     customerCreditMinor: Number(row.customer_credit_minor),
   };
 }

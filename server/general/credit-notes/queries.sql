@@ -83,10 +83,15 @@ insert into "credit_notes" (
   "created_at",
   "updated_at",
   "voided_at",
-  "sent_at"
+  "sent_at",
+  "refund_status",
+  "refund_provider",
+  "refund_payment_id",
+  "refund_provider_id",
+  "refund_settled_at"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25);
 
 -- updateCreditNote
 update "credit_notes"

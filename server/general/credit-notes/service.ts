@@ -25,6 +25,7 @@ import { priceLines, storedLines, totalsOf, writeLines, type StoredLine } from '
 import { itemsOf, nextSequenceValue } from '../documents/queries.js';
 import { applyCreditNote, lockInvoiceForCredit, type CreditableInvoice } from '../invoices/service.js';
 import { factsOf, toCreditNote } from './mappers.js';
+import { cardRefundTarget, requestCardRefund } from '../online-payments/refunds.js';
 import * as queries from './queries.js';
 
 /**
@@ -131,6 +132,9 @@ export async function createCreditNote(ctx: Ctx, input: CreateCreditNoteBody): P
     if (invoice.issue_date && issueDate < invoice.issue_date) {
       throw invalid('issue_date', `Must not be before the invoice's issue date, ${invoice.issue_date}`);
     }
+    const refundMethod = refund > 0 ? (input.refund_method ?? null) : null;
+    // A card refund of an invoice paid online goes back through the provider (docs/decisions.md D271).
+    const toCard = refundMethod === 'card' ? await cardRefundTarget(ctx, invoice, refund) : null;
 
     // Taken late, so the counter's row lock is held for as short a time as possible.
     const number = formatNumber(await nextSequenceValue(ctx.db, ctx.businessId, 'credit_note'));
@@ -149,7 +153,12 @@ export async function createCreditNote(ctx: Ctx, input: CreateCreditNoteBody): P
       ...totals,
       credit_minor: credit,
       refund_minor: refund,
-      refund_method: refund > 0 ? (input.refund_method ?? null) : null,
+      refund_method: refundMethod,
+      refund_status: refund === 0 ? null : toCard ? ('pending' as const) : ('succeeded' as const),
+      refund_provider: toCard?.provider ?? null,
+      refund_payment_id: toCard?.paymentId ?? null,
+      refund_provider_id: null,
+      refund_settled_at: refund > 0 && !toCard ? now : null,
       customer_credit_minor: customerCredit,
       created_at: now,
       updated_at: now,
@@ -164,6 +173,7 @@ export async function createCreditNote(ctx: Ctx, input: CreateCreditNoteBody): P
     if (customerCredit > 0) {
       await addCustomerCredit(ctx.db, ctx.businessId, invoice.customer_id, currency, customerCredit);
     }
+    if (toCard) await requestCardRefund(ctx, id);
     const creditNote = await loadCreditNote(ctx, id);
     await emit(ctx, 'credit_note.created', creditNote);
     return creditNote;

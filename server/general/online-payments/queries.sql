@@ -81,3 +81,131 @@ where
   and "provider" = $4
   and "provider_session" = $5
   and "status" in ($6, $7);
+
+-- refundablePayments
+select
+  "p"."provider",
+  "p"."provider_payment_id",
+  "p"."amount_minor",
+  (
+    select
+      coalesce(sum("n"."refund_minor"), 0) as "refunded"
+    from
+      "credit_notes" as "n"
+    where
+      "n"."business_id" = "p"."business_id"
+      and "n"."refund_provider" = "p"."provider"
+      and "n"."refund_payment_id" = "p"."provider_payment_id"
+      and "n"."refund_status" in ($1, $2)
+  ) as "refunded_minor"
+from
+  "payments" as "p"
+where
+  "p"."business_id" = $3
+  and "p"."invoice_id" = $4
+  and "p"."provider" is not null
+order by
+  "p"."created_at" desc,
+  "p"."id" desc;
+
+-- findCardRefund
+select
+  "id",
+  "number",
+  "currency",
+  "refund_minor",
+  "refund_status",
+  "refund_provider",
+  "refund_payment_id",
+  "refund_provider_id"
+from
+  "credit_notes"
+where
+  "business_id" = $1
+  and "refund_provider" is not null
+  and "id" = $2;
+
+-- lockCardRefund
+select
+  "id",
+  "number",
+  "currency",
+  "refund_minor",
+  "refund_status",
+  "refund_provider",
+  "refund_payment_id",
+  "refund_provider_id"
+from
+  "credit_notes"
+where
+  "business_id" = $1
+  and "refund_provider" is not null
+  and "id" = $2
+for update;
+
+-- cardRefundById
+select
+  "id",
+  "number",
+  "currency",
+  "refund_minor",
+  "refund_status",
+  "refund_provider",
+  "refund_payment_id",
+  "refund_provider_id"
+from
+  "credit_notes"
+where
+  "business_id" = $1
+  and "refund_provider" is not null
+  and "refund_provider" = $2
+  and "refund_provider_id" = $3;
+
+-- cardRefundsOfPayment
+select
+  "id",
+  "number",
+  "currency",
+  "refund_minor",
+  "refund_status",
+  "refund_provider",
+  "refund_payment_id",
+  "refund_provider_id"
+from
+  "credit_notes"
+where
+  "business_id" = $1
+  and "refund_provider" is not null
+  and "refund_provider" = $2
+  and "refund_payment_id" = $3
+order by
+  "created_at",
+  "id";
+
+-- setCardRefund
+update "credit_notes"
+set
+  "refund_status" = $1,
+  "refund_provider_id" = coalesce("refund_provider_id", $2),
+  "refund_settled_at" = $3,
+  "updated_at" = $4
+where
+  "business_id" = $5
+  and "id" = $6;
+
+-- insertPayout
+insert into "payment_payouts" (
+  "business_id",
+  "provider",
+  "provider_payout_id",
+  "amount_minor",
+  "currency",
+  "arrival_date",
+  "created_at"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7)
+on conflict ("business_id", "provider", "provider_payout_id")
+do nothing
+returning
+  "provider_payout_id";

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { PaymentCheckoutsTable } from '../../platform/db/types.js';
+import type { PaymentCheckoutsTable, PaymentPayoutsTable } from '../../platform/db/types.js';
 import type { ProviderName } from '../../platform/payments/provider.js';
 
 export async function insertCheckout(db: Executor, values: Insertable<PaymentCheckoutsTable>) {
@@ -88,4 +88,108 @@ export async function declineSession(
     .where('provider_session', '=', session)
     .where('status', 'in', ['open', 'processing'])
     .execute();
+}
+
+/**
+ * The invoice's payments a provider took, each with what is left to refund to its card: its amount
+ * less the card refunds of credit notes that are pending or went through.
+ */
+export async function refundablePayments(db: Executor, businessId: string, invoiceId: string) {
+  return db
+    .selectFrom('payments as p')
+    .select((eb) => [
+      'p.provider',
+      'p.provider_payment_id',
+      'p.amount_minor',
+      eb
+        .selectFrom('credit_notes as n')
+        .select((n) => n.fn.coalesce(n.fn.sum<string>('n.refund_minor'), n.lit(0)).as('refunded'))
+        .whereRef('n.business_id', '=', 'p.business_id')
+        .whereRef('n.refund_provider', '=', 'p.provider')
+        .whereRef('n.refund_payment_id', '=', 'p.provider_payment_id')
+        .where('n.refund_status', 'in', ['pending', 'succeeded'])
+        .as('refunded_minor'),
+    ])
+    .where('p.business_id', '=', businessId)
+    .where('p.invoice_id', '=', invoiceId)
+    .where('p.provider', 'is not', null)
+    .orderBy('p.created_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .execute();
+}
+
+/** A credit note's card refund, locked until the transaction ends when `lock`. */
+function cardRefund(db: Executor, businessId: string) {
+  return db
+    .selectFrom('credit_notes')
+    .select([
+      'id',
+      'number',
+      'currency',
+      'refund_minor',
+      'refund_status',
+      'refund_provider',
+      'refund_payment_id',
+      'refund_provider_id',
+    ])
+    .where('business_id', '=', businessId)
+    .where('refund_provider', 'is not', null);
+}
+
+export const findCardRefund = (db: Executor, businessId: string, creditNoteId: string) =>
+  cardRefund(db, businessId).where('id', '=', creditNoteId).executeTakeFirst();
+
+export const lockCardRefund = (trx: Trx, businessId: string, creditNoteId: string) =>
+  cardRefund(trx, businessId).where('id', '=', creditNoteId).forUpdate().executeTakeFirst();
+
+/** The credit note whose card refund the provider knows by `refundId`. */
+export const cardRefundById = (db: Executor, businessId: string, provider: ProviderName, refundId: string) =>
+  cardRefund(db, businessId)
+    .where('refund_provider', '=', provider)
+    .where('refund_provider_id', '=', refundId)
+    .executeTakeFirst();
+
+/** The card refunds of one provider payment, oldest first. */
+export const cardRefundsOfPayment = (
+  db: Executor,
+  businessId: string,
+  provider: ProviderName,
+  paymentId: string,
+) =>
+  cardRefund(db, businessId)
+    .where('refund_provider', '=', provider)
+    .where('refund_payment_id', '=', paymentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+
+/** Where a card refund stands now; `refundId` kept once the provider named it. */
+export async function setCardRefund(
+  trx: Trx,
+  businessId: string,
+  creditNoteId: string,
+  change: { status: 'pending' | 'succeeded' | 'failed'; refundId: string | null; at: Date },
+) {
+  await trx
+    .updateTable('credit_notes')
+    .set((eb) => ({
+      refund_status: change.status,
+      refund_provider_id: eb.fn.coalesce('refund_provider_id', eb.val(change.refundId)),
+      refund_settled_at: change.status === 'pending' ? null : change.at,
+      updated_at: change.at,
+    }))
+    .where('business_id', '=', businessId)
+    .where('id', '=', creditNoteId)
+    .execute();
+}
+
+/** A provider's payout kept once: false when it was kept already. */
+export async function insertPayout(trx: Trx, values: Insertable<PaymentPayoutsTable>): Promise<boolean> {
+  const result = await trx
+    .insertInto('payment_payouts')
+    .values(values)
+    .onConflict((oc) => oc.columns(['business_id', 'provider', 'provider_payout_id']).doNothing())
+    .returning('provider_payout_id')
+    .executeTakeFirst();
+  return result !== undefined;
 }

@@ -5,7 +5,7 @@ import { invalidState } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { toMinor } from '../../platform/money.js';
 import { providerOf } from '../../platform/payments/connection.js';
-import type { ConfirmedPayment, PaymentProvider } from '../../platform/payments/provider.js';
+import type { ConfirmedPayment, PaymentProvider, ProviderName } from '../../platform/payments/provider.js';
 import * as invoices from '../invoices/service.js';
 import * as queries from './queries.js';
 
@@ -149,3 +149,39 @@ export const checkoutProcessing = (ctx: Ctx, checkoutId: string): Promise<boolea
 
 export const findCheckout = (ctx: Ctx, checkoutId: string) =>
   queries.findCheckout(ctx.db, ctx.businessId, checkoutId);
+
+/**
+ * A payout the provider made into the business's bank account (docs/decisions.md D271), kept once
+ * by the provider's id of it however often it is reported, and posted from clearing to the bank.
+ */
+export async function payoutPaid(
+  ctx: Ctx,
+  payout: {
+    provider: ProviderName;
+    payoutId: string;
+    amountMinor: number;
+    currency: string;
+    arrivalDate: string;
+  },
+): Promise<'recorded' | 'already recorded'> {
+  return inTransaction(ctx, async (ctx) => {
+    const kept = await queries.insertPayout(ctx.db, {
+      business_id: ctx.businessId,
+      provider: payout.provider,
+      provider_payout_id: payout.payoutId,
+      amount_minor: payout.amountMinor,
+      currency: payout.currency,
+      arrival_date: payout.arrivalDate,
+      created_at: ctx.clock.now(),
+    });
+    if (!kept) return 'already recorded';
+    await ctx.hooks.announce(ctx, 'providerPayoutPaid', {
+      provider: payout.provider,
+      payoutId: payout.payoutId,
+      currency: payout.currency,
+      amountMinor: payout.amountMinor,
+      date: payout.arrivalDate,
+    });
+    return 'recorded';
+  });
+}

@@ -5,9 +5,11 @@ import { stripeOf } from '../../platform/payments/connection.js';
 import { ProviderSignatureError } from '../../platform/payments/stripe.js';
 import { contextOf } from '../documents/pages.js';
 import * as queries from './queries.js';
-import { confirmPayment } from './service.js';
+import { refundsReported } from './refunds.js';
+import { confirmPayment, payoutPaid } from './service.js';
 
-export type WebhookOutcome = 'recorded' | 'already recorded' | 'checkout ended' | 'ignored';
+export type WebhookOutcome =
+  'recorded' | 'already recorded' | 'checkout ended' | 'refunds settled' | 'ignored';
 
 const refused = (message: string) => new ApiError('BAD_REQUEST', message);
 
@@ -15,7 +17,9 @@ const refused = (message: string) => new ApiError('BAD_REQUEST', message);
  * A payment provider's webhook (docs/decisions.md D270): the business named in its address, the
  * provider it connected, the signature over the raw body with that business's signing secret, then
  * the event. A paid checkout is recorded once (`confirmPayment`); an expired or failed one is marked
- * declined if still open; anything else is acknowledged and left. Whatever is refused changes nothing.
+ * declined if still open; a refund settles the credit note's card refund once (docs/decisions.md D271);
+ * a payout is kept once and posted to the bank. Anything else is acknowledged and left. Whatever is
+ * refused changes nothing.
  */
 export async function receiveProviderWebhook(
   deps: Deps,
@@ -54,6 +58,21 @@ export async function receiveProviderWebhook(
   if (event.kind === 'checkout ended') {
     await queries.declineSession(ctx.db, ctx.businessId, 'stripe', event.session, ctx.clock.now());
     return 'checkout ended';
+  }
+  if (event.kind === 'refund' || event.kind === 'refund status') {
+    const settled = await refundsReported(ctx, {
+      provider: 'stripe',
+      paymentId: event.paymentId,
+      refundId: event.refundId,
+      ...(event.kind === 'refund'
+        ? { status: 'succeeded', refundedMinor: event.amountMinor }
+        : { status: event.status }),
+    });
+    return settled > 0 ? 'refunds settled' : 'ignored';
+  }
+  if (event.kind === 'payout') {
+    if (event.amountMinor <= 0) return 'ignored';
+    return payoutPaid(ctx, { provider: 'stripe', ...event });
   }
   return 'ignored';
 }

@@ -75,7 +75,7 @@ FROM
       AND n.customer_id = $2
       AND n.currency = $3
       AND n.status = 'issued'
-      AND (m.type = 'credit_note' OR n.refund_minor > 0)
+      AND (m.type = 'credit_note' OR (n.refund_minor > 0 AND n.refund_status <> 'failed'))
       AND n.issue_date < $4::date
   ) AS m;
 
@@ -156,7 +156,7 @@ FROM
       AND n.customer_id = $2
       AND n.currency = $3
       AND n.status = 'issued'
-      AND (m.type = 'credit_note' OR n.refund_minor > 0)
+      AND (m.type = 'credit_note' OR (n.refund_minor > 0 AND n.refund_status <> 'failed'))
       AND n.issue_date BETWEEN $4::date AND $5::date
   ) AS m
 ORDER BY

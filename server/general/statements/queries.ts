@@ -25,7 +25,8 @@ export interface MoveRow {
 /**
  * Every movement of the customer's balance in one currency whose date passes `dated`: issued invoices
  * (drafts and void ones left out: a void invoice nets to nothing), their payments (customer credit
- * applied apart), live credit notes and their refunds (a void credit note nets to nothing too).
+ * applied apart), live credit notes and their refunds (a void credit note nets to nothing too; a card
+ * refund the provider failed paid nothing back, so the customer keeps it to their credit).
  * `$1` is the business, `$2` the customer, `$3` the currency. Each branch reads its table through the
  * customer's rows; `rank` orders what was made at the same instant (an invoice before the credit
  * applied at its issue, a credit note before its refund).
@@ -52,7 +53,7 @@ const moves = (dated: (column: string) => string) => `
     JOIN invoices i ON i.business_id = n.business_id AND i.id = n.invoice_id
     CROSS JOIN (VALUES ('credit_note', 2), ('refund', 3)) AS m (type, rank)
     WHERE n.business_id = $1 AND n.customer_id = $2 AND n.currency = $3
-      AND n.status = 'issued' AND (m.type = 'credit_note' OR n.refund_minor > 0)
+      AND n.status = 'issued' AND (m.type = 'credit_note' OR (n.refund_minor > 0 AND n.refund_status <> 'failed'))
       AND ${dated('n.issue_date')}`;
 
 // Fixed texts run as prepared statements: planning the three branches costs about as much as running

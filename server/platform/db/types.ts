@@ -183,6 +183,11 @@ export interface CreditNotesTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
   voided_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  refund_status: 'pending' | 'succeeded' | 'failed' | null;
+  refund_provider: 'test' | 'stripe' | null;
+  refund_payment_id: string | null;
+  refund_provider_id: string | null;
+  refund_settled_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 export interface CustomerCreditBalancesTable {
@@ -845,6 +850,16 @@ export interface PaymentConnectionsTable {
   updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+export interface PaymentPayoutsTable {
+  business_id: string;
+  provider: 'test' | 'stripe';
+  provider_payout_id: string;
+  amount_minor: ColumnType<number, number | bigint, number | bigint>;
+  currency: string;
+  arrival_date: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface PaymentsTable {
   business_id: string;
   id: string;
@@ -1104,6 +1119,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   payment_checkouts: PaymentCheckoutsTable;
   payment_connections: PaymentConnectionsTable;
+  payment_payouts: PaymentPayoutsTable;
   payments: PaymentsTable;
   products: ProductsTable;
   quote_items: QuoteItemsTable;

@@ -35,6 +35,24 @@ export interface PaymentProvider {
   /** Whether the provider takes payments in this currency (ISO 4217). */
   supportsCurrency(currency: string): boolean;
   createCheckout(request: CheckoutRequest): Promise<OpenedCheckout>;
+  /**
+   * Pays part or all of a payment back to the card it came from; the same `idempotencyKey` never
+   * refunds twice. A refund the provider refuses outright throws `RefundRefusedError`.
+   */
+  refund(paymentId: string, amountMinor: number, idempotencyKey: string): Promise<StartedRefund>;
+}
+
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** A refund the provider took: its id of it, and whether the money is back on the card yet. */
+export interface StartedRefund {
+  refundId: string;
+  status: RefundStatus;
+}
+
+/** The provider refused the refund itself (the payment is refunded already, disputed, ...): retrying changes nothing. */
+export class RefundRefusedError extends Error {
+  override readonly name = 'RefundRefusedError';
 }
 
 /** A payment a provider confirmed: the checkout it pays, the provider's id of it and what was paid. */

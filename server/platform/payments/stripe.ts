@@ -1,5 +1,12 @@
 import Stripe from 'stripe';
-import type { CheckoutRequest, ConfirmedPayment, OpenedCheckout, PaymentProvider } from './provider.js';
+import {
+  RefundRefusedError,
+  type CheckoutRequest,
+  type ConfirmedPayment,
+  type OpenedCheckout,
+  type PaymentProvider,
+  type RefundStatus,
+} from './provider.js';
 
 /**
  * The `stripe` provider (docs/decisions.md D270): a Stripe Checkout Session per checkout, and
@@ -39,6 +46,14 @@ export type StripeWebhookEvent =
       amountMinor: number;
       currency: string;
     }
+  /** One refund where it now stands (`refund.updated`, `refund.failed`, `charge.refund.updated`). */
+  | {
+      kind: 'refund status';
+      eventId: string;
+      paymentId: string | null;
+      refundId: string;
+      status: RefundStatus;
+    }
   /** Money Stripe paid into the business's bank account, on `arrivalDate` (YYYY-MM-DD, UTC). */
   | {
       kind: 'payout';
@@ -50,8 +65,6 @@ export type StripeWebhookEvent =
     }
   | { kind: 'ignored'; eventId: string; type: string };
 
-export type RefundStatus = 'pending' | 'succeeded' | 'failed';
-
 export interface StripePaymentProvider extends PaymentProvider {
   readonly name: 'stripe';
   /** Reads a webhook from its raw body; `nowSeconds` is when it arrived (now by default). */
@@ -60,12 +73,6 @@ export interface StripePaymentProvider extends PaymentProvider {
     signatureHeader: string | undefined,
     nowSeconds?: number,
   ): StripeWebhookEvent;
-  /** Refunds part or all of a payment; the same `idempotencyKey` never refunds twice. */
-  refund(
-    paymentId: string,
-    amountMinor: number,
-    idempotencyKey: string,
-  ): Promise<{ refundId: string; status: RefundStatus }>;
 }
 
 /**
@@ -154,11 +161,20 @@ export function stripeProvider(options: StripeOptions): StripePaymentProvider {
     },
 
     async refund(paymentId, amountMinor, idempotencyKey) {
-      const refund = await stripe.refunds.create(
-        { payment_intent: paymentId, amount: amountMinor },
-        { idempotencyKey },
-      );
-      return { refundId: refund.id, status: refundStatusOf(refund.status) };
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: paymentId, amount: amountMinor },
+          { idempotencyKey },
+        );
+        return { refundId: refund.id, status: refundStatusOf(refund.status) };
+      } catch (error) {
+        // Stripe refused the request itself (charge already refunded, disputed, amount too large):
+        // asking again gives the same answer. A network error or a 5xx is thrown as it is, to retry.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+          throw new RefundRefusedError(error.message, { cause: error });
+        }
+        throw error;
+      }
     },
   };
 }
@@ -206,6 +222,18 @@ function meaningOf(event: Stripe.Event): StripeWebhookEvent {
         refundId: charge.refunds?.data[0]?.id ?? null,
         amountMinor: charge.amount_refunded,
         currency: charge.currency.toUpperCase(),
+      };
+    }
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated': {
+      const refund = event.data.object;
+      return {
+        kind: 'refund status',
+        eventId,
+        paymentId: idOf(refund.payment_intent),
+        refundId: refund.id,
+        status: refundStatusOf(refund.status),
       };
     }
     case 'payout.paid': {

@@ -5,7 +5,7 @@ import type { CheckoutRequest, OpenedCheckout, PaymentProvider } from './provide
  * The built-in `test` provider (docs/decisions.md D270): its checkout is the service's own page at
  * `/pay/test/<session>`, with Succeed, Decline and Succeed-later buttons, as Stripe's test cards
  * are. The session names the business and the checkout and is signed, so it cannot be guessed or
- * altered. Every sandbox uses it; a live business only when `PAYMENTS_TEST_PROVIDER=true`.
+ * altered. Its refunds succeed as soon as they are asked for. Every sandbox uses it; a live business only when `PAYMENTS_TEST_PROVIDER=true`.
  */
 export const TEST_CHECKOUT_PATH = '/pay/test';
 
@@ -42,6 +42,10 @@ export function testProvider(secrets: SecretBox): PaymentProvider {
     async createCheckout(request: CheckoutRequest): Promise<OpenedCheckout> {
       const session = testSession(secrets, request.businessId, request.checkoutId);
       return { session, url: `${TEST_CHECKOUT_PATH}/${session}` };
+    },
+    // Paid back at once: the refund's id is its key's, so asking again answers the same refund.
+    async refund(_paymentId, _amountMinor, idempotencyKey) {
+      return { refundId: `test_${idempotencyKey}`, status: 'succeeded' };
     },
   };
 }

@@ -24,6 +24,8 @@ export const SOURCE_LABELS: Record<finance.SourceType, string> = {
   invoice_payment: 'Invoice payment',
   credit_note: 'Credit note',
   customer_credit: 'Paid online to customer credit',
+  card_refund: 'Card refund',
+  payout: 'Payout to the bank',
   void: 'Void',
   manual: 'Manual',
 };

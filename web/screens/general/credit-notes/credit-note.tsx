@@ -12,6 +12,34 @@ import { PAYMENT_METHOD_LABELS } from '../documents/methods.js';
 import { DocumentLines } from '../documents/tables.js';
 import { VoidCreditNoteButton, voidable } from './actions.js';
 
+const REFUND_STATUS_LABELS: Record<general.CreditNoteRefund['status'], string> = {
+  pending: 'pending',
+  succeeded: 'refunded',
+  failed: 'failed',
+};
+
+const PROVIDER_NAMES: Record<NonNullable<general.CreditNoteRefund['provider']>, string> = {
+  test: 'the test provider',
+  stripe: 'Stripe',
+};
+
+/** A refund to the card through the payment provider: where it stands, and the provider's id of it. */
+function CardRefund({ refund }: { refund: general.CreditNoteRefund }) {
+  return (
+    <>
+      {` through ${PROVIDER_NAMES[refund.provider!]} `}
+      <Badge value={`refund_${refund.status}`} label={REFUND_STATUS_LABELS[refund.status]} />
+      {refund.status === 'pending' ? (
+        <span class="hint"> Posted to the ledger once the provider confirms it.</span>
+      ) : null}
+      {refund.status === 'failed' ? (
+        <span class="hint"> The provider could not pay it back: it is still owed to the customer.</span>
+      ) : null}
+      {refund.provider_refund_id ? <span class="hint mono"> {refund.provider_refund_id}</span> : null}
+    </>
+  );
+}
+
 const CREDIT_NOTES = { to: '/credit-notes', name: 'Credit notes' };
 
 /** One credit note: what it credits and why, where its money went; its PDF, send and void. */
@@ -104,6 +132,7 @@ export default function CreditNote({ params }: ScreenProps) {
           <dd data-refund="">
             {show(note.refund_amount)}
             {note.refund_method ? ` by ${PAYMENT_METHOD_LABELS[note.refund_method].toLowerCase()}` : ''}
+            {note.refund?.provider ? <CardRefund refund={note.refund} /> : null}
           </dd>
           <dt>To the customer's credit</dt>
           <dd data-customer-credit="">{show(note.customer_credit_amount)}</dd>
