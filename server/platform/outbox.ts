@@ -20,11 +20,21 @@ export const emit = (ctx: TxCtx, type: EventName, data: unknown): Promise<void> 
   emitMany(ctx, type, [data]);
 
 /** `emit` for many changes of one transaction at once: one statement, whatever their number. */
-export async function emitMany(ctx: TxCtx, type: EventName, data: readonly unknown[]): Promise<void> {
+export const emitMany = (ctx: TxCtx, type: EventName, data: readonly unknown[]): Promise<void> =>
+  emitEach(
+    ctx,
+    data.map((d) => [type, d] as const),
+  );
+
+/** Events of different types of one transaction, in this order, in one statement. */
+export async function emitEach(
+  ctx: TxCtx,
+  events: ReadonlyArray<readonly [EventName, unknown]>,
+): Promise<void> {
   const occurredAt = ctx.clock.now();
   await queries.insertEvents(
     ctx.db,
-    data.map((d) => ({
+    events.map(([type, d]) => ({
       business_id: ctx.businessId,
       id: newId('evt'),
       type,

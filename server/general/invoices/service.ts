@@ -17,7 +17,7 @@ import type { Updateable } from 'kysely';
 import type { InvoiceRow, InvoicesTable, PaymentRow } from '../../platform/db/types.js';
 import type { InvoiceFacts } from '../../platform/hooks.js';
 import { ApiError, invalidState, notFound } from '../../platform/errors.js';
-import { emit } from '../../platform/outbox.js';
+import { emit, emitEach } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
 import {
   checkDates,
@@ -410,13 +410,13 @@ async function paymentAdded(
   { payment, fullyPaid, facts }: Awaited<ReturnType<typeof addPayment>>,
 ): Promise<Invoice> {
   const invoice = await loadInvoice(ctx, id);
-  await emit(ctx, 'payment.created', toPayment(payment));
-  await emit(ctx, 'invoice.updated', invoice);
+  await emitEach(ctx, [
+    ['payment.created', toPayment(payment)],
+    ['invoice.updated', invoice],
+    ...(fullyPaid ? [['invoice.paid', invoice] as const] : []),
+  ]);
   await announcePayment(ctx, facts, payment);
-  if (fullyPaid) {
-    await emit(ctx, 'invoice.paid', invoice);
-    await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
-  }
+  if (fullyPaid) await ctx.hooks.announce(ctx, 'invoicePaid', { invoice: facts });
   return invoice;
 }
 

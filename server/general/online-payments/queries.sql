@@ -29,6 +29,16 @@ where
   "business_id" = $1
   and "id" = $2;
 
+-- findCheckoutBySession
+select
+  "status"
+from
+  "payment_checkouts"
+where
+  "business_id" = $1
+  and "provider" = $2
+  and "provider_session" = $3;
+
 -- lockCheckoutBySession
 select
   *

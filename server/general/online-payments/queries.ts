@@ -16,6 +16,22 @@ export async function findCheckout(db: Executor, businessId: string, id: string)
     .executeTakeFirst();
 }
 
+/** Where the business's checkout of a provider's session stands, read without a lock. */
+export async function findCheckoutBySession(
+  db: Executor,
+  businessId: string,
+  provider: ProviderName,
+  session: string,
+) {
+  return db
+    .selectFrom('payment_checkouts')
+    .select('status')
+    .where('business_id', '=', businessId)
+    .where('provider', '=', provider)
+    .where('provider_session', '=', session)
+    .executeTakeFirst();
+}
+
 /** The business's checkout a provider's session belongs to, locked until the transaction ends. */
 export async function lockCheckoutBySession(
   trx: Trx,

@@ -109,6 +109,9 @@ export type Confirmation = 'recorded' | 'already recorded' | 'unknown checkout';
  * in the database as well. What the invoice no longer owes goes to the customer's credit.
  */
 export async function confirmPayment(ctx: Ctx, payment: ConfirmedPayment): Promise<Confirmation> {
+  // A repeat of a confirmation already recorded (the common retry) is told without a transaction.
+  const seen = await queries.findCheckoutBySession(ctx.db, ctx.businessId, payment.provider, payment.session);
+  if (seen?.status === 'succeeded') return 'already recorded';
   return inTransaction(ctx, async (ctx) => {
     const checkout = await queries.lockCheckoutBySession(
       ctx.db,

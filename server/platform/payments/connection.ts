@@ -84,14 +84,29 @@ export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody)
   return paymentSettings(ctx);
 }
 
+/**
+ * Stripe clients by the sealed secrets they were made from: a webhook or a checkout reuses the
+ * client (and its kept-alive connections) rather than opening the secrets and making one each time.
+ * New keys are new sealed text, so a changed connection never finds an old client. Bounded: the
+ * oldest made goes first.
+ */
+const stripeClients = new Map<string, StripePaymentProvider>();
+const STRIPE_CLIENTS_KEPT = 500;
+
 /** The Stripe account of a connection row, or null when the row is of another provider, or none. */
 function stripeFrom(ctx: Ctx, row: Connection): StripePaymentProvider | null {
   if (row?.provider !== 'stripe' || !row.secret_key_sealed || !row.webhook_secret_sealed) return null;
-  return stripeProvider({
+  const key = `${ctx.config.STRIPE_API_BASE ?? ''} ${row.secret_key_sealed} ${row.webhook_secret_sealed}`;
+  const kept = stripeClients.get(key);
+  if (kept) return kept;
+  const made = stripeProvider({
     secretKey: ctx.secrets.open(row.secret_key_sealed),
     webhookSecret: ctx.secrets.open(row.webhook_secret_sealed),
     apiBase: ctx.config.STRIPE_API_BASE,
   });
+  if (stripeClients.size >= STRIPE_CLIENTS_KEPT) stripeClients.delete(stripeClients.keys().next().value!);
+  stripeClients.set(key, made);
+  return made;
 }
 
 /** The business's Stripe account, or null when it connected another provider or none. */
