@@ -72,6 +72,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   updateBusiness: 'settings.write',
   getPaymentSettings: 'settings.read',
   updatePaymentSettings: 'settings.write',
+  checkPaymentSettings: 'settings.write',
   getTeam: 'team.read',
   inviteMember: 'team.manage',
   resendInvitation: 'team.manage',

@@ -218,6 +218,53 @@ export const UpdatePaymentSettingsBodySchema = extendApi(
 );
 export type UpdatePaymentSettingsBody = z.infer<typeof UpdatePaymentSettingsBodySchema>;
 
+export const PAYMENT_CHECK_RESULTS = ['passed', 'failed', 'unknown'] as const;
+
+export const PaymentConnectionCheckSchema = extendApi(
+  z.object({
+    provider: z.enum(PAYMENT_PROVIDERS),
+    ok: z.boolean().describe('No check failed: customers can pay, and the payments will be recorded.'),
+    checks: z
+      .array(
+        z.object({
+          name: z
+            .enum(['provider', 'secret_key', 'webhook_endpoint'])
+            .describe(
+              '`secret_key`: the provider accepts the key; `webhook_endpoint`: the account has an enabled ' +
+                "endpoint for this business's webhook address sending every event the service reads; " +
+                '`provider`: the built-in test provider, which has nothing to reach.',
+            ),
+          result: z
+            .enum(PAYMENT_CHECK_RESULTS)
+            .describe('`unknown`: the provider could not say (a restricted key may not read it).'),
+          message: z.string().describe('What was found, and what to change when it failed.'),
+        }),
+      )
+      .describe('Each check, in the order made.'),
+  }),
+  {
+    title: 'PaymentConnectionCheck',
+    example: {
+      provider: 'stripe',
+      ok: false,
+      checks: [
+        {
+          name: 'secret_key',
+          result: 'passed',
+          message: 'Stripe accepted the key of account acct_1Hx (test mode)',
+        },
+        {
+          name: 'webhook_endpoint',
+          result: 'failed',
+          message:
+            'The endpoint for https://bms.example.com/v1/payments/webhooks/stripe/biz_01 does not send payout.paid',
+        },
+      ],
+    },
+  },
+);
+export type PaymentConnectionCheck = z.infer<typeof PaymentConnectionCheckSchema>;
+
 const businessRoute = meta('token', 'Auth');
 
 /** The business's own settings. */
@@ -265,6 +312,21 @@ export const businessContract = c.router({
       'Checkouts already opened finish with the provider they were opened with.',
     body: UpdatePaymentSettingsBodySchema,
     responses: { 200: resultData(PaymentSettingsSchema), ...resultErrors() },
+    metadata: businessRoute,
+  },
+  checkPaymentSettings: {
+    method: 'POST',
+    path: '/business/payments/check',
+    summary: 'Test the payment provider connection',
+    description:
+      "Asks the connected provider whether the business's keys work, changing nothing. For Stripe: the secret " +
+      'key is accepted, and an enabled webhook endpoint sends every event the service reads ' +
+      '(checkout.session.completed, checkout.session.async_payment_succeeded, ' +
+      'checkout.session.async_payment_failed, checkout.session.expired, charge.refunded, refund.updated, ' +
+      "refund.failed, payout.paid) to this business's address. Each check answers passed, failed (saying what " +
+      'to change) or unknown. Owners and admins only. 409 when no provider is connected.',
+    body: c.noBody(),
+    responses: { 200: resultData(PaymentConnectionCheckSchema), ...resultErrors(409) },
     metadata: businessRoute,
   },
 });

@@ -291,6 +291,7 @@ export const authRoutes = (deps: Deps) => {
     getPaymentSettings: async ({ req }) => ok(success({ data: await payments.paymentSettings(ctx(req)) })),
     updatePaymentSettings: async ({ body, req }) =>
       ok(success({ data: await payments.connectProvider(ctx(req), body) })),
+    checkPaymentSettings: async ({ req }) => ok(success({ data: await payments.checkConnection(ctx(req)) })),
 
     // Throttled as sign-in is: a wrong token counts as a failed attempt of the address.
     describeInvitation: async ({ body, req }) => {

@@ -72,5 +72,9 @@ describeRouteSecurity({
     })),
     route(auth.getPaymentSettings, async () => ({})),
     route(auth.updatePaymentSettings, async () => ({ body: { provider: 'test' as const } })),
+    route(auth.checkPaymentSettings, async (t) => {
+      await unwrap(t.client.auth.updatePaymentSettings({ body: { provider: 'test' } }));
+      return {};
+    }),
   ],
 });

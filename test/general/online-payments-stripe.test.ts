@@ -113,6 +113,83 @@ describe('connecting Stripe', () => {
   });
 });
 
+describe('POST /v1/business/payments/check', () => {
+  const check = async (biz: TestBusiness) => (await unwrap(biz.client.auth.checkPaymentSettings())).data;
+
+  it('finds the key accepted and says which endpoint is missing, then which events, then that all is well', async () => {
+    const biz = await connected();
+    stripe.endpoints.length = 0;
+    const none = await check(biz);
+    expect(none.provider).toBe('stripe');
+    expect(none.ok).toBe(false);
+    expect(none.checks.map((c) => [c.name, c.result])).toEqual([
+      ['secret_key', 'passed'],
+      ['webhook_endpoint', 'failed'],
+    ]);
+    expect(none.checks[0]!.message).toContain('acct_standin0001 (Harbour Supplies)');
+    const url = /sends to (\S+): add one/.exec(none.checks[1]!.message)?.[1];
+    expect(url).toMatch(new RegExp(`/v1/payments/webhooks/stripe/${biz.businessId}$`));
+
+    const allBut = [
+      'checkout.session.completed',
+      'checkout.session.async_payment_succeeded',
+      'checkout.session.async_payment_failed',
+      'checkout.session.expired',
+      'charge.refunded',
+      'refund.updated',
+      'refund.failed',
+    ];
+    stripe.endpoints.push({ url: url!, status: 'enabled', enabled_events: allBut });
+    const partial = await check(biz);
+    expect(partial.ok).toBe(false);
+    expect(partial.checks[1]).toMatchObject({
+      result: 'failed',
+      message: expect.stringContaining('payout.paid'),
+    });
+    expect(partial.checks[1]!.message).not.toContain('charge.refunded');
+
+    stripe.endpoints[0]!.enabled_events = ['*'];
+    const good = await check(biz);
+    expect(good.ok).toBe(true);
+    expect(good.checks.map((c) => c.result)).toEqual(['passed', 'passed']);
+    stripe.endpoints.length = 0;
+  });
+
+  it('says a key Stripe refuses failed, and asks nothing more with it', async () => {
+    const biz = await registerBusiness(server());
+    await unwrap(
+      biz.client.auth.updatePaymentSettings({
+        body: { provider: 'stripe', secret_key: 'sk_test_revokedKey0001', webhook_secret: WEBHOOK_SECRET },
+      }),
+    );
+    const before = stripe.requests.length;
+    const refused = await check(biz);
+    expect(refused).toMatchObject({ provider: 'stripe', ok: false });
+    expect(refused.checks).toEqual([
+      {
+        name: 'secret_key',
+        result: 'failed',
+        message: expect.stringContaining('Stripe refused the secret key'),
+      },
+    ]);
+    expect(stripe.requests.slice(before).map((r) => r.path)).toEqual(['/v1/account']);
+  });
+
+  it('answers 409 with no provider connected, and the test provider passes in a sandbox', async () => {
+    const live = await registerBusiness(server());
+    const none = await live.client.auth.checkPaymentSettings();
+    expect(none.status).toBe(409);
+    expect(JSON.stringify(none.body)).toContain('PUT /v1/business/payments');
+    const sandbox = await sandboxOf(server(), live);
+    const test = await check(sandbox);
+    expect(test).toMatchObject({
+      provider: 'test',
+      ok: true,
+      checks: [{ name: 'provider', result: 'passed' }],
+    });
+  });
+});
+
 describe('paying through Stripe', () => {
   it('Pay opens a Checkout Session for the amount due; the signed webhook records the payment once', async () => {
     const biz = await connected();

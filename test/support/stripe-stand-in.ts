@@ -33,12 +33,20 @@ export interface StandInSession {
   cancel_url: string;
 }
 
+export interface StandInEndpoint {
+  url: string;
+  status: 'enabled' | 'disabled';
+  enabled_events: string[];
+}
+
 export interface StripeStandIn {
   /** The base to give the provider as `apiBase`. */
   url: string;
   requests: StandInRequest[];
   /** Every session opened, by id. */
   sessions: Map<string, StandInSession>;
+  /** The account's webhook endpoints, as `GET /v1/webhook_endpoints` lists them; a test sets them. */
+  endpoints: StandInEndpoint[];
   close(): Promise<void>;
 }
 
@@ -62,12 +70,44 @@ function answer(res: ServerResponse, status: number, body: unknown): void {
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StandInRequest[] = [];
   const sessions = new Map<string, StandInSession>();
+  const endpoints: StandInEndpoint[] = [];
   // Stripe answers a repeated idempotency key with the first answer, whatever the body says.
   const answered = new Map<string, { status: number; body: unknown }>();
   let url = '';
 
   function route(request: StandInRequest): { status: number; body: unknown } {
     const { form } = request;
+    // A key whose text says it was revoked is refused, as Stripe refuses a rolled key.
+    if (String(request.headers.authorization ?? '').includes('revoked')) {
+      return {
+        status: 401,
+        body: {
+          error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****oked' },
+        },
+      };
+    }
+    if (request.method === 'GET' && request.path === '/v1/account') {
+      return {
+        status: 200,
+        body: {
+          id: 'acct_standin0001',
+          object: 'account',
+          business_profile: { name: 'Harbour Supplies Ltd' },
+          settings: { dashboard: { display_name: 'Harbour Supplies' } },
+        },
+      };
+    }
+    if (request.method === 'GET' && request.path === '/v1/webhook_endpoints') {
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          url: '/v1/webhook_endpoints',
+          has_more: false,
+          data: endpoints.map((e, i) => ({ id: `we_standin${i}`, object: 'webhook_endpoint', ...e })),
+        },
+      };
+    }
     if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
       const id = randomId('cs_test');
       const session: StandInSession = {
@@ -148,6 +188,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     url,
     requests,
     sessions,
+    endpoints,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // The SDK keeps its connections alive; without this, close would wait for them to idle out.

@@ -127,6 +127,11 @@ describe('the business side', () => {
     app.page.setDefaultTimeout(10_000);
     try {
       await app.page.getByText('Test provider').waitFor();
+      await app.page.getByRole('button', { name: 'Test the connection' }).click();
+      await app.page.getByText('The connection works').waitFor();
+      expect(await app.page.locator('[data-check="provider"]').innerText()).toMatch(
+        /^passed The test provider/,
+      );
       await expectAccessible(app.page, 'payments settings');
       await screenshot(app.page, 'settings-payments');
 
@@ -177,6 +182,52 @@ describe('the business side', () => {
         webhook_secret_set: true,
       });
       expectClean(app, [422]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a refund to the card shows on the credit note screen where it stands', async () => {
+    const { biz, invoiceId, page } = await sandboxWithInvoice(40);
+    const post = (path: string) =>
+      fetch(`${server().baseUrl}${path}`, { method: 'POST', redirect: 'manual' });
+    const checkout = (await post(`${page}/pay`)).headers.get('location')!;
+    expect((await post(`${checkout}/succeed`)).status).toBe(303);
+    const note = (
+      await unwrap(
+        biz.client.general.creditNotes.createCreditNote({
+          body: {
+            invoice_id: invoiceId,
+            amount: 15,
+            reason: 'One rope returned',
+            credit_amount: 0,
+            refund_amount: 15,
+            refund_method: 'card',
+            customer_credit_amount: 0,
+          },
+        }),
+      )
+    ).data;
+    await waitFor(
+      'the refund settled',
+      async () => {
+        const now = await unwrap(biz.client.general.creditNotes.getCreditNote({ params: { id: note.id } }));
+        return now.data.refund?.status === 'succeeded';
+      },
+      30_000,
+    );
+    const app = await openApp(browser(), server().baseUrl, `/app/credit-notes/${note.id}`, {
+      accessToken: biz.accessToken,
+      environment: 'sandbox',
+    });
+    app.page.setDefaultTimeout(10_000);
+    try {
+      const refund = app.page.locator('[data-refund]');
+      await refund.getByText('refunded').waitFor();
+      expect(await refund.innerText()).toMatch(/£15\.00 by card through the test provider refunded/);
+      expect(await refund.innerText()).toContain(`test_refund-${note.id}`);
+      await screenshot(app.page, 'credit-note-card-refund');
+      expectClean(app);
     } finally {
       await app.close();
     }

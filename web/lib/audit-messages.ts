@@ -140,6 +140,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   revokeApiKey: 'Revoked {resource}',
   updateBusiness: 'Changed the business settings',
   updatePaymentSettings: 'Connected the payment provider',
+  checkPaymentSettings: 'Tested the payment provider connection',
   inviteMember: 'Invited {resource} to the team',
   changeMemberRole: 'Changed the role of {resource}',
   removeMember: 'Removed {resource} from the team',
@@ -371,6 +372,7 @@ export const PLAIN_VERBS: Readonly<Record<string, string>> = {
   Signed: 'sign',
   Started: 'start',
   Switched: 'switch',
+  Tested: 'test',
   Turned: 'turn',
   Voided: 'void',
 };

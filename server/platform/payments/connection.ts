@@ -1,6 +1,10 @@
-import type { PaymentSettings, UpdatePaymentSettingsBody } from '../../../contract/auth/index.js';
+import type {
+  PaymentConnectionCheck,
+  PaymentSettings,
+  UpdatePaymentSettingsBody,
+} from '../../../contract/auth/index.js';
 import type { Ctx } from '../context.js';
-import { ApiError, invalid } from '../errors.js';
+import { ApiError, invalid, invalidState } from '../errors.js';
 import { isSandbox } from '../settings.js';
 import * as queries from './connection.queries.js';
 import type { PaymentProvider, ProviderName } from './provider.js';
@@ -40,7 +44,7 @@ export async function connectProvider(ctx: Ctx, body: UpdatePaymentSettingsBody)
     if (!body.webhook_secret) {
       throw invalid(
         'webhook_secret',
-        `Stripe needs the signing secret (whsec_...) of a webhook endpoint for ${publicBaseUrl(ctx.config)}/v1/payments/webhooks/stripe/${ctx.businessId}`,
+        `Stripe needs the signing secret (whsec_...) of a webhook endpoint for ${stripeWebhookUrl(ctx)}`,
       );
     }
     await queries.upsertConnection(ctx.db, {
@@ -112,6 +116,22 @@ function stripeFrom(ctx: Ctx, row: Connection): StripePaymentProvider | null {
 /** The business's Stripe account, or null when it connected another provider or none. */
 export const stripeOf = async (ctx: Ctx): Promise<StripePaymentProvider | null> =>
   stripeFrom(ctx, await queries.findConnection(ctx.db, ctx.businessId));
+
+/** The address the business's Stripe webhooks come to. */
+export const stripeWebhookUrl = (ctx: Ctx) =>
+  `${publicBaseUrl(ctx.config)}/v1/payments/webhooks/stripe/${ctx.businessId}`;
+
+/** `POST /v1/business/payments/check`: the connected provider asked whether the connection works. */
+export async function checkConnection(ctx: Ctx): Promise<PaymentConnectionCheck> {
+  const provider = await providerOf(ctx);
+  if (!provider) {
+    throw invalidState(
+      'No payment provider is connected: connect one with PUT /v1/business/payments (Settings, Payments)',
+    );
+  }
+  const checks = await provider.checkConnection(stripeWebhookUrl(ctx));
+  return { provider: provider.name, ok: checks.every((c) => c.result !== 'failed'), checks };
+}
 
 /** The provider the business's checkouts open with, or null when it connected none. */
 export async function providerOf(ctx: Ctx): Promise<PaymentProvider | null> {

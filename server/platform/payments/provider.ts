@@ -40,6 +40,15 @@ export interface PaymentProvider {
    * refunds twice. A refund the provider refuses outright throws `RefundRefusedError`.
    */
   refund(paymentId: string, amountMinor: number, idempotencyKey: string): Promise<StartedRefund>;
+  /** Whether the business's connection works, asked of the provider; `webhookUrl` is where its events must go. */
+  checkConnection(webhookUrl: string): Promise<ConnectionCheck[]>;
+}
+
+/** One check of a connection: `unknown` when the provider could not say. */
+export interface ConnectionCheck {
+  name: 'provider' | 'secret_key' | 'webhook_endpoint';
+  result: 'passed' | 'failed' | 'unknown';
+  message: string;
 }
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import {
   RefundRefusedError,
   type CheckoutRequest,
+  type ConnectionCheck,
   type ConfirmedPayment,
   type OpenedCheckout,
   type PaymentProvider,
@@ -93,6 +94,18 @@ export const STRIPE_CURRENCIES: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** The events the service reads (`meaningOf`): an endpoint missing one loses what it tells. */
+export const STRIPE_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'charge.refunded',
+  'refund.updated',
+  'refund.failed',
+  'payout.paid',
+] as const;
+
 /** How old a webhook may be, as Stripe's own libraries allow: a replayed one is refused after it. */
 const WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -176,7 +189,82 @@ export function stripeProvider(options: StripeOptions): StripePaymentProvider {
         throw error;
       }
     },
+
+    checkConnection: (webhookUrl) => checkStripe(stripe, webhookUrl),
   };
+}
+
+/** Whether Stripe takes the key, and whether an endpoint sends what the service reads to `webhookUrl`. */
+async function checkStripe(stripe: Stripe, webhookUrl: string): Promise<ConnectionCheck[]> {
+  const refusal = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  let key: ConnectionCheck;
+  try {
+    const account = await stripe.accounts.retrieveCurrent();
+    const name = account.settings?.dashboard?.display_name ?? account.business_profile?.name;
+    key = {
+      name: 'secret_key',
+      result: 'passed',
+      message: `Stripe accepted the key of account ${account.id}${name ? ` (${name})` : ''}`,
+    };
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeAuthenticationError) {
+      key = {
+        name: 'secret_key',
+        result: 'failed',
+        message: `Stripe refused the secret key (${refusal(error)}): copy it again from Stripe's Developers, API keys`,
+      };
+      // Nothing else can be asked with a key Stripe refuses.
+      return [key];
+    }
+    if (error instanceof Stripe.errors.StripePermissionError) {
+      key = {
+        name: 'secret_key',
+        result: 'passed',
+        message: 'Stripe accepted the key, a restricted one that may not read the account',
+      };
+    } else {
+      return [
+        { name: 'secret_key', result: 'unknown', message: `Stripe could not be reached: ${refusal(error)}` },
+      ];
+    }
+  }
+  return [key, await checkEndpoint(stripe, webhookUrl)];
+}
+
+async function checkEndpoint(stripe: Stripe, webhookUrl: string): Promise<ConnectionCheck> {
+  const check = (result: ConnectionCheck['result'], message: string): ConnectionCheck => ({
+    name: 'webhook_endpoint',
+    result,
+    message,
+  });
+  let endpoints: Stripe.WebhookEndpoint[];
+  try {
+    endpoints = (await stripe.webhookEndpoints.list({ limit: 100 })).data;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return check(
+      'unknown',
+      `The webhook endpoints could not be read with this key (${why}): check them in Stripe`,
+    );
+  }
+  const ours = endpoints.filter((e) => e.url === webhookUrl);
+  if (ours.length === 0) {
+    return check(
+      'failed',
+      `No webhook endpoint of this Stripe account sends to ${webhookUrl}: add one in Stripe's Developers, Webhooks`,
+    );
+  }
+  const enabled = ours.find((e) => e.status === 'enabled');
+  if (!enabled) return check('failed', `The endpoint for ${webhookUrl} is disabled in Stripe: enable it`);
+  const sent = new Set(enabled.enabled_events);
+  const missing = sent.has('*') ? [] : STRIPE_EVENTS.filter((event) => !sent.has(event));
+  if (missing.length > 0) {
+    return check(
+      'failed',
+      `The endpoint for ${webhookUrl} does not send ${missing.join(', ')}: add them in Stripe`,
+    );
+  }
+  return check('passed', `The endpoint for ${webhookUrl} is enabled and sends every event the service reads`);
 }
 
 function stripeClient(options: StripeOptions): Stripe {

@@ -1,6 +1,7 @@
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { unwrap } from '../../../client/index.js';
-import { Button, ErrorMessage, Field, Loading, Notice, PageHeader } from '../../components/ui.js';
+import { type auth, unwrap } from '../../../client/index.js';
+import { Badge, Button, ErrorMessage, Field, Loading, Notice, PageHeader } from '../../components/ui.js';
 import { describeError, useLoad } from '../../lib/forms.js';
 import { api, can } from '../../lib/api.js';
 import { inSandbox, session } from '../../lib/session.js';
@@ -80,6 +81,7 @@ export default function Payments(_props: ScreenProps) {
             Connect the test provider
           </Button>
         ) : null}
+        {settings.provider !== null && can('checkPaymentSettings') ? <TestConnection /> : null}
       </section>
       {can('updatePaymentSettings') ? (
         <ConnectStripe
@@ -92,6 +94,67 @@ export default function Payments(_props: ScreenProps) {
         />
       ) : null}
     </>
+  );
+}
+
+const CHECK_NAMES: Record<auth.PaymentConnectionCheck['checks'][number]['name'], string> = {
+  provider: 'Provider',
+  secret_key: 'Secret key',
+  webhook_endpoint: 'Webhook endpoint',
+};
+
+const CHECK_RESULTS = { passed: 'passed', failed: 'failed', unknown: 'not known' } as const;
+
+/** Asks the provider whether the keys work and its webhooks reach this business; shows each check. */
+function TestConnection() {
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<auth.PaymentConnectionCheck | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const run = () => {
+    setBusy(true);
+    setError(null);
+    unwrap(api.value.auth.checkPaymentSettings()).then(
+      (answer) => {
+        setBusy(false);
+        setResult(answer.data);
+      },
+      (err: unknown) => {
+        setBusy(false);
+        setResult(null);
+        setError(describeError(err).message);
+      },
+    );
+  };
+  return (
+    <div class="connection-check">
+      <Button busy={busy} onClick={run}>
+        Test the connection
+      </Button>
+      <ErrorMessage message={error} />
+      {result ? (
+        <>
+          <Notice kind={result.ok ? 'success' : 'warning'}>
+            {result.ok
+              ? 'The connection works: customers can pay, and their payments will be recorded.'
+              : 'The connection needs attention: see what failed below.'}
+          </Notice>
+          <dl class="facts" data-checks="">
+            {result.checks.map((check) => (
+              <Fragment key={check.name}>
+                <dt>{CHECK_NAMES[check.name]}</dt>
+                <dd data-check={check.name}>
+                  <Badge
+                    value={check.result === 'passed' ? 'succeeded' : check.result}
+                    label={CHECK_RESULTS[check.result]}
+                  />{' '}
+                  {check.message}
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
+        </>
+      ) : null}
+    </div>
   );
 }
 
@@ -142,9 +205,9 @@ function ConnectStripe(props: {
       ) : null}
       <p class="hint">
         In Stripe, add a webhook endpoint for <code>{endpoint}</code> sending checkout.session.completed,
-        checkout.session.async_payment_succeeded, checkout.session.async_payment_failed and
-        checkout.session.expired; then enter the account&apos;s secret key and the endpoint&apos;s signing
-        secret.
+        checkout.session.async_payment_succeeded, checkout.session.async_payment_failed,
+        checkout.session.expired, charge.refunded, refund.updated, refund.failed and payout.paid; then enter
+        the account&apos;s secret key and the endpoint&apos;s signing secret.
       </p>
       {message ? <Notice>{message}</Notice> : null}
       <form onSubmit={submit}>
