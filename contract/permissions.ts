@@ -162,6 +162,10 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   createVendor: 'finance.write',
   getVendor: 'finance.read',
   updateVendor: 'finance.write',
+  listBankAccounts: 'finance.read',
+  createBankAccount: 'finance.write',
+  getBankAccount: 'finance.read',
+  updateBankAccount: 'finance.write',
   // finance.bills
   listBills: 'finance.read',
   createBill: 'finance.write',

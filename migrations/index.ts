@@ -42,6 +42,7 @@ import * as generalRecurringInvoices from './2026_11_28_0030_general_recurring_i
 import * as financeRecurringBills from './2026_11_28_0031_finance_recurring_bills.js';
 import * as generalOnlinePayments from './2026_11_29_0032_general_online_payments.js';
 import * as generalCardRefunds from './2026_11_29_0033_general_card_refunds.js';
+import * as financeBankAccounts from './2026_11_29_0041_finance_bank_accounts.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -88,4 +89,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_28_0031_finance_recurring_bills': financeRecurringBills,
   '2026_11_29_0032_general_online_payments': generalOnlinePayments,
   '2026_11_29_0033_general_card_refunds': generalCardRefunds,
+  '2026_11_29_0041_finance_bank_accounts': financeBankAccounts,
 };

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { accountsContract } from './accounts.js';
+import { bankAccountsContract } from './bank-accounts.js';
 import { billsContract } from './bills.js';
 import { journalContract } from './journal.js';
 import { recurringBillsContract } from './recurring-bills.js';
@@ -22,6 +23,7 @@ export const financeContract: {
   reports: typeof reportsContract;
   vat: typeof vatContract;
   recurringBills: typeof recurringBillsContract;
+  bankAccounts: typeof bankAccountsContract;
 } = c.router({
   vendors: vendorsContract,
   bills: billsContract,
@@ -30,9 +32,11 @@ export const financeContract: {
   reports: reportsContract,
   vat: vatContract,
   recurringBills: recurringBillsContract,
+  bankAccounts: bankAccountsContract,
 });
 
 export * from './accounts.js';
+export * from './bank-accounts.js';
 export * from './bills.js';
 export * from './journal.js';
 export * from './recurring-bills.js';

@@ -25,6 +25,7 @@ export const SOURCE_TYPES = [
   'customer_credit',
   'card_refund',
   'payout',
+  'bank_opening',
   'void',
   'manual',
 ] as const;

@@ -33,6 +33,9 @@ export const financeModule: DomainModule = {
     'finance_recurring_bill_items',
     'finance_sales_days',
     'finance_vat_thresholds',
+    'finance_bank_accounts',
+    'finance_bank_imports',
+    'finance_bank_transactions',
   ],
   imports: [vendorImport],
   mount: (app, deps, options) =>

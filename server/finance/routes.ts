@@ -3,6 +3,7 @@ import { contract } from '../../contract/index.js';
 import { created, ok, success } from '../platform/answers.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
 import * as accounts from './accounts/service.js';
+import * as bankAccounts from './bank-accounts/service.js';
 import * as bills from './bills/service.js';
 import * as journal from './journal/service.js';
 import * as recurringBills from './recurring-bills/service.js';
@@ -28,6 +29,26 @@ export const financeRoutes = (deps: Deps) => {
           success({
             message: 'Vendor updated',
             vendor: await vendors.updateVendor(ctx(req), params.id, body),
+          }),
+        ),
+    },
+    bankAccounts: {
+      listBankAccounts: async ({ query, req }) =>
+        ok(success(await bankAccounts.listBankAccounts(ctx(req), query))),
+      createBankAccount: async ({ body, req }) =>
+        created(
+          success({
+            message: 'Bank account created',
+            bank_account: await bankAccounts.createBankAccount(ctx(req), body),
+          }),
+        ),
+      getBankAccount: async ({ params, req }) =>
+        ok(success({ bank_account: await bankAccounts.getBankAccount(ctx(req), params.id) })),
+      updateBankAccount: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Bank account updated',
+            bank_account: await bankAccounts.updateBankAccount(ctx(req), params.id, body),
           }),
         ),
     },

@@ -16,7 +16,7 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { vendors, bills, recurringBills, accounts, journal, reports, vat } = contract.finance;
+const { vendors, bankAccounts, bills, recurringBills, accounts, journal, reports, vat } = contract.finance;
 
 /** A list another business filtered by this business's ids or codes: answered, and empty. */
 const emptyList =
@@ -57,6 +57,11 @@ async function vatThreshold(t: TestBusiness): Promise<string> {
   return (await unwrap(t.client.finance.vat.createVatThreshold({ body: VAT_THRESHOLD }))).data.publicId;
 }
 
+async function bankAccountOf(client: TestBusiness['client']): Promise<string> {
+  const body = { name: 'Current account', currency: 'USD', opening_balance: 1000 };
+  return (await unwrap(client.finance.bankAccounts.createBankAccount({ body }))).bank_account.id;
+}
+
 describeRouteSecurity({
   server,
   tenant: registerBusiness,
@@ -68,6 +73,16 @@ describeRouteSecurity({
     route(vendors.updateVendor, async (t) => ({
       params: { id: (await createVendor(t.client)).id },
       body: { phone: '+1 555 0100' },
+    })),
+
+    route(bankAccounts.listBankAccounts, async () => ({ query: {} })),
+    route(bankAccounts.createBankAccount, async () => ({
+      body: { name: 'Current account', currency: 'USD' },
+    })),
+    route(bankAccounts.getBankAccount, async (t) => ({ params: { id: await bankAccountOf(t.client) } })),
+    route(bankAccounts.updateBankAccount, async (t) => ({
+      params: { id: await bankAccountOf(t.client) },
+      body: { name: 'Renamed account' },
     })),
 
     route(bills.listBills, async (t) => ({ query: { vendor_id: (await createBill(t.client)).vendor_id } }), {

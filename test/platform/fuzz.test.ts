@@ -271,6 +271,18 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       body: { amount: 5_000, payment_method: 'bank_transfer', payment_date: '2026-11-30' },
     }),
   );
+  const bankAccount = (
+    await unwrap(
+      finance.bankAccounts.createBankAccount({
+        body: {
+          name: 'Current account',
+          currency: 'USD',
+          opening_balance: 100_000,
+          opening_date: '2026-11-01',
+        },
+      }),
+    )
+  ).bank_account.id;
   const recurringBill = (
     await unwrap(
       finance.recurringBills.createRecurringBill({
@@ -407,6 +419,7 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       'credit-notes': creditNotes,
       'recurring-invoices': recurringInvoices,
       'recurring-bills': [recurringBill],
+      'bank-accounts': [bankAccount],
       domains,
       segments,
       templates: [template],

@@ -157,6 +157,7 @@ export const SEEDED_COLLECTIONS = [
   'credit-notes',
   'recurring-invoices',
   'recurring-bills',
+  'bank-accounts',
   'webhooks',
   'deliveries',
   'tiers',

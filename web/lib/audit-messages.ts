@@ -27,6 +27,7 @@ const RESOURCES: Readonly<Record<string, ResourceKind>> = {
   bill: { noun: 'bill', screen: (id) => `/finance/bills/${id}` },
   rbill: { noun: 'recurring bill', screen: (id) => `/finance/recurring-bills/${id}` },
   ven: { noun: 'vendor', screen: () => '/finance/vendors' },
+  bank: { noun: 'bank account' },
   je: { noun: 'journal entry', screen: () => '/finance/journal' },
   vat: { noun: 'VAT threshold', screen: () => '/finance/vat' },
   emp: { noun: 'employee', screen: (id) => `/hr/employees/${id}` },
@@ -193,6 +194,8 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   // finance
   createVendor: 'Added {resource}',
   updateVendor: 'Changed {resource}',
+  createBankAccount: 'Added {resource}',
+  updateBankAccount: 'Changed {resource}',
   createBill: 'Recorded {resource}',
   updateBill: 'Changed {resource}',
   deleteBill: 'Deleted {resource}',

@@ -13,6 +13,7 @@ export const ACCOUNTS = {
   payable: '2000',
   vatPayable: '2200',
   customerCredit: '2300',
+  openingEquity: '3000',
   sales: '4000',
   expenses: '5000',
 } as const;

@@ -262,6 +262,47 @@ export interface FinanceAccountsTable {
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export interface FinanceBankAccountsTable {
+  business_id: string;
+  id: string;
+  name: string;
+  currency: string;
+  account_number_last4: string | null;
+  account_code: string;
+  opening_balance_minor: ColumnType<number, number | bigint, number | bigint>;
+  opening_date: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface FinanceBankImportsTable {
+  business_id: string;
+  id: string;
+  bank_account_id: string;
+  format: 'csv' | 'ofx' | 'camt053';
+  imported: number;
+  duplicates: number;
+  refused: number;
+  closing_balance_minor: ColumnType<number | null, number | bigint | null, number | bigint | null>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface FinanceBankTransactionsTable {
+  business_id: string;
+  id: string;
+  bank_account_id: string;
+  import_id: string;
+  line_no: number;
+  date: string;
+  description: string;
+  amount_minor: ColumnType<number, number | bigint, number | bigint>;
+  reference: string | null;
+  occurrence: number;
+  status: 'unmatched' | 'matched' | 'excluded';
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface FinanceBillItemsTable {
   business_id: string;
   bill_id: string;
@@ -1075,6 +1116,9 @@ export interface Database {
   events: EventsTable;
   finance_account_days: FinanceAccountDaysTable;
   finance_accounts: FinanceAccountsTable;
+  finance_bank_accounts: FinanceBankAccountsTable;
+  finance_bank_imports: FinanceBankImportsTable;
+  finance_bank_transactions: FinanceBankTransactionsTable;
   finance_bill_items: FinanceBillItemsTable;
   finance_bill_payments: FinanceBillPaymentsTable;
   finance_bills: FinanceBillsTable;

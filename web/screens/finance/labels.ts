@@ -26,6 +26,7 @@ export const SOURCE_LABELS: Record<finance.SourceType, string> = {
   customer_credit: 'Paid online to customer credit',
   card_refund: 'Card refund',
   payout: 'Payout to the bank',
+  bank_opening: 'Bank opening balance',
   void: 'Void',
   manual: 'Manual',
 };
