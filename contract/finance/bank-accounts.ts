@@ -7,6 +7,7 @@ import { MAX_AMOUNT_MINOR, minorAmount, minorAmountInput } from '../common/money
 import {
   CurrencySchema,
   DateSchema,
+  dateField,
   IdempotencyHeadersSchema,
   IdParamsSchema,
   idOf,
@@ -73,9 +74,7 @@ export const CreateBankAccountBodySchema = extendApi(
         min: -MAX_AMOUNT_MINOR,
         example: 250000,
       }).default(0),
-      opening_date: DateSchema.describe(
-        'The day the opening balance is the balance of; default today.',
-      ).optional(),
+      opening_date: dateField('The day the opening balance is the balance of; default today.').optional(),
     })
     .strict(),
   {
@@ -136,7 +135,7 @@ export const bankAccountsContract = c.router({
     body: CreateBankAccountBodySchema,
     responses: {
       201: resultEnvelope({ message: z.string(), bank_account: BankAccountSchema }),
-      ...resultErrors(),
+      ...resultErrors(409),
     },
     metadata: financeRoute,
   },
