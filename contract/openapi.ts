@@ -445,18 +445,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
           operation.requestBody.description = 'JSON body (at most 1 MiB).';
           operation.requestBody.required = true;
           if (route.method === 'POST' && route.contentType === 'multipart/form-data') {
-            // A CSV import: the file as the body itself, or as the `file` field of a form.
-            operation.requestBody.description = 'The CSV file (UTF-8, at most 10 MiB).';
-            operation.requestBody.content = {
-              'text/csv': { schema: { type: 'string' } },
-              'multipart/form-data': {
-                schema: {
-                  type: 'object',
-                  required: ['file'],
-                  properties: { file: { type: 'string', format: 'binary', description: 'The CSV file.' } },
-                },
-              },
-            };
+            operation.requestBody = uploadRequestBody(route.path);
           }
         }
         return { ...operation, tags: [metadata.tag], security: securityFor(metadata.auth) };
@@ -471,6 +460,42 @@ export function buildOpenApiDocument(): OpenAPIObject {
   (doc as OpenAPIObject & { 'x-webhooks'?: unknown })['x-webhooks'] = webhooks;
   fixSchemas(doc);
   return doc;
+}
+
+/**
+ * An upload's request body: the file as the body itself, or as the `file` field of a form. A CSV
+ * import takes CSV; a bank statement also OFX and CAMT.053 XML, with its options as form fields.
+ */
+function uploadRequestBody(path: string) {
+  const statement = path.endsWith('/statements');
+  const file = {
+    type: 'string',
+    format: 'binary',
+    description: statement ? 'The statement file.' : 'The CSV file.',
+  };
+  const options = statement
+    ? {
+        format: { type: 'string', enum: ['csv', 'ofx', 'camt053'] },
+        dry_run: { type: 'string', enum: ['true', 'false'] },
+        all_or_nothing: { type: 'string', enum: ['true', 'false'] },
+        mapping: { type: 'string', description: 'CSV: a JSON object naming the column of each field.' },
+        date_format: { type: 'string', enum: ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] },
+      }
+    : {};
+  const text = { schema: { type: 'string' } };
+  return {
+    required: true,
+    description: statement
+      ? 'The statement file (CSV, OFX/QFX or CAMT.053; at most 10 MiB), the options as form fields or query parameters.'
+      : 'The CSV file (UTF-8, at most 10 MiB).',
+    content: {
+      'text/csv': text,
+      ...(statement && { 'application/x-ofx': text, 'application/xml': text }),
+      'multipart/form-data': {
+        schema: { type: 'object', required: ['file'], properties: { file, ...options } },
+      },
+    },
+  } as NonNullable<OperationObject['requestBody']>;
 }
 
 /** The document as it is committed: stable key order, two-space indent, trailing newline. */

@@ -43,6 +43,7 @@ import * as financeRecurringBills from './2026_11_28_0031_finance_recurring_bill
 import * as generalOnlinePayments from './2026_11_29_0032_general_online_payments.js';
 import * as generalCardRefunds from './2026_11_29_0033_general_card_refunds.js';
 import * as financeBankAccounts from './2026_11_29_0041_finance_bank_accounts.js';
+import * as financeBankReconciliation from './2026_11_29_0042_finance_bank_reconciliation.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0032_general_online_payments': generalOnlinePayments,
   '2026_11_29_0033_general_card_refunds': generalCardRefunds,
   '2026_11_29_0041_finance_bank_accounts': financeBankAccounts,
+  '2026_11_29_0042_finance_bank_reconciliation': financeBankReconciliation,
 };

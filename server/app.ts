@@ -76,6 +76,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   for (const module of deps.modules) module.pages?.(app, deps);
   // CSV imports take a file (text/csv or a form), read before the JSON rule.
   app.use('/v1/imports', importBody);
+  for (const module of deps.modules)
+    for (const upload of module.uploads ?? []) app.use(upload.path, upload.read);
   app.use(requireJsonBody);
   app.use(
     express.json({

@@ -39,6 +39,7 @@ export const BillPaymentSchema = extendApi(
     currency: z.string(),
     payment_method: z.enum(BILL_PAYMENT_METHODS),
     payment_date: DateSchema,
+    bank_account_id: z.string().nullable().describe('The bank account the money left, when named.'),
     created_at: TimestampSchema,
   }),
   { title: 'BillPayment' },
@@ -125,6 +126,14 @@ export const PayBillBodySchema = extendApi(
       amount: minorAmountInput({ description: 'At most amount_due (422 otherwise)', min: 1, example: 11996 }),
       payment_method: z.enum(BILL_PAYMENT_METHODS),
       payment_date: DateSchema,
+      bank_account_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe(
+          'The bank account (`/v1/finance/bank-accounts`) the money left: its chart account is credited rather ' +
+            "than the method's default; one of another currency than the bill is 422.",
+        ),
     })
     .strict(),
   {

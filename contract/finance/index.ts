@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { accountsContract } from './accounts.js';
 import { bankAccountsContract } from './bank-accounts.js';
+import { bankRulesContract, bankTransactionsContract } from './bank-transactions.js';
 import { billsContract } from './bills.js';
 import { journalContract } from './journal.js';
 import { recurringBillsContract } from './recurring-bills.js';
@@ -24,6 +25,8 @@ export const financeContract: {
   vat: typeof vatContract;
   recurringBills: typeof recurringBillsContract;
   bankAccounts: typeof bankAccountsContract;
+  bankTransactions: typeof bankTransactionsContract;
+  bankRules: typeof bankRulesContract;
 } = c.router({
   vendors: vendorsContract,
   bills: billsContract,
@@ -33,10 +36,13 @@ export const financeContract: {
   vat: vatContract,
   recurringBills: recurringBillsContract,
   bankAccounts: bankAccountsContract,
+  bankTransactions: bankTransactionsContract,
+  bankRules: bankRulesContract,
 });
 
 export * from './accounts.js';
 export * from './bank-accounts.js';
+export * from './bank-transactions.js';
 export * from './bills.js';
 export * from './journal.js';
 export * from './recurring-bills.js';

@@ -26,6 +26,7 @@ export const SOURCE_TYPES = [
   'card_refund',
   'payout',
   'bank_opening',
+  'bank_transaction',
   'void',
   'manual',
 ] as const;

@@ -60,6 +60,7 @@ export const PaymentSchema = extendApi(
       .describe("`credit`: the customer's credit balance, applied when the invoice was issued."),
     payment_date: DateSchema,
     reference: z.string().nullable(),
+    bank_account_id: z.string().nullable().describe('The bank account the money reached, when named.'),
     created_at: TimestampSchema,
   }),
   { title: 'Payment' },
@@ -265,6 +266,14 @@ export const CreatePaymentBodySchema = extendApi(
       payment_method: z.enum(PAYMENT_METHODS),
       payment_date: DateSchema.optional().describe("Defaults to today in the business's time zone."),
       reference: z.string().max(100).optional(),
+      bank_account_id: z
+        .string()
+        .max(64)
+        .optional()
+        .describe(
+          'The bank account (`/v1/finance/bank-accounts`) the money reached: its chart account is debited rather ' +
+            "than the method's default; one of another currency than the invoice is 422.",
+        ),
     })
     .strict(),
   {

@@ -3,6 +3,7 @@ import type { BILL_PAYMENT_METHODS, CreateBillBody, CreateVendorBody } from '../
 import { addDays, today } from '../platform/calendar.js';
 import type { DemoSeed } from '../platform/module.js';
 import { baseCurrency, businessEmail } from '../platform/settings.js';
+import { seedBankDemo } from './bank-accounts/demo.js';
 import { createBill, payBill, voidBill } from './bills/service.js';
 import { revenueCalculator } from './reports/service.js';
 import { createVatThreshold } from './vat/service.js';
@@ -251,5 +252,6 @@ export async function seedFinanceDemo(seed: DemoSeed): Promise<void> {
     alertAtPercentage: 80,
     alertEmail: (await businessEmail(now)) ?? 'accounts@example.com',
   });
+  await seedBankDemo(seed, currency, currencyExponent(currency));
   seed.count('vat_thresholds');
 }

@@ -1,3 +1,4 @@
+import { statementBody } from './bank-accounts/statements.js';
 import { createExpressEndpoints } from '@ts-rest/express';
 import { withCsvExports } from '../platform/exports.js';
 import { contract } from '../../contract/index.js';
@@ -36,8 +37,11 @@ export const financeModule: DomainModule = {
     'finance_bank_accounts',
     'finance_bank_imports',
     'finance_bank_transactions',
+    'finance_bank_rules',
+    'finance_bank_matches',
   ],
   imports: [vendorImport],
+  uploads: [{ path: '/v1/finance/bank-accounts/:id/statements', read: statementBody }],
   mount: (app, deps, options) =>
     createExpressEndpoints(
       contract.finance,

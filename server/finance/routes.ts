@@ -4,6 +4,11 @@ import { created, ok, success } from '../platform/answers.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
 import * as accounts from './accounts/service.js';
 import * as bankAccounts from './bank-accounts/service.js';
+import { reconciliation } from './bank-accounts/reconciliation.js';
+import { importStatement } from './bank-accounts/statements.js';
+import * as bankRules from './bank-rules/service.js';
+import * as bankTransactions from './bank-transactions/service.js';
+import { suggestionsFor } from './bank-transactions/suggestions.js';
 import * as bills from './bills/service.js';
 import * as journal from './journal/service.js';
 import * as recurringBills from './recurring-bills/service.js';
@@ -51,6 +56,70 @@ export const financeRoutes = (deps: Deps) => {
             bank_account: await bankAccounts.updateBankAccount(ctx(req), params.id, body),
           }),
         ),
+      importStatement: async ({ params, query, body, req }) =>
+        ok(success({ report: await importStatement(ctx(req), params.id, body, query) })),
+      getReconciliation: async ({ params, query, req }) =>
+        ok(success({ reconciliation: await reconciliation(ctx(req), params.id, query.as_of) })),
+    },
+    bankTransactions: {
+      listBankTransactions: async ({ query, req }) =>
+        ok(success(await bankTransactions.listBankTransactions(ctx(req), query))),
+      acceptBankSuggestions: async ({ body, req }) => {
+        const accepted = await bankTransactions.acceptBankSuggestions(ctx(req), body);
+        return ok(success({ message: `${accepted} suggestions accepted`, accepted }));
+      },
+      getBankTransaction: async ({ params, req }) =>
+        ok(success({ bank_transaction: await bankTransactions.getBankTransaction(ctx(req), params.id) })),
+      getBankTransactionSuggestions: async ({ params, req }) =>
+        ok(success({ suggestions: await suggestionsFor(ctx(req), params.id) })),
+      matchBankTransaction: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Line matched',
+            bank_transaction: await bankTransactions.matchBankTransaction(ctx(req), params.id, body),
+          }),
+        ),
+      categoriseBankTransaction: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Line categorised',
+            bank_transaction: await bankTransactions.categoriseBankTransaction(ctx(req), params.id, body),
+          }),
+        ),
+      excludeBankTransaction: async ({ params, req }) =>
+        ok(
+          success({
+            message: 'Line excluded',
+            bank_transaction: await bankTransactions.excludeBankTransaction(ctx(req), params.id),
+          }),
+        ),
+      unmatchBankTransaction: async ({ params, req }) =>
+        ok(
+          success({
+            message: 'Match undone',
+            bank_transaction: await bankTransactions.unmatchBankTransaction(ctx(req), params.id),
+          }),
+        ),
+    },
+    bankRules: {
+      listBankRules: async ({ query, req }) => ok(success(await bankRules.listBankRules(ctx(req), query))),
+      createBankRule: async ({ body, req }) => {
+        const { rule, suggested } = await bankRules.createBankRule(ctx(req), body);
+        return created(success({ message: 'Bank rule created', bank_rule: rule, suggested }));
+      },
+      getBankRule: async ({ params, req }) =>
+        ok(success({ bank_rule: await bankRules.getBankRule(ctx(req), params.id) })),
+      updateBankRule: async ({ params, body, req }) =>
+        ok(
+          success({
+            message: 'Bank rule updated',
+            bank_rule: await bankRules.updateBankRule(ctx(req), params.id, body),
+          }),
+        ),
+      deleteBankRule: async ({ params, req }) => {
+        await bankRules.deleteBankRule(ctx(req), params.id);
+        return ok(success({ message: 'Bank rule deleted' }));
+      },
     },
     bills: {
       listBills: async ({ query, req }) => ok(success(await bills.listBills(ctx(req), query))),

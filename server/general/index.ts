@@ -74,6 +74,8 @@ export const generalModule: DomainModule = {
 
 export { customerForEmail, unsubscribeCustomer } from './customers/service.js';
 export { salesItems, type SalesItem } from './invoices/sales.js';
+export { recordBankPayment, reverseBankPayment } from './invoices/service.js';
+export { invoicesByAmount, invoicesByNumber } from './invoices/queries.js';
 
 /** The document renderer, for bench/documents.ts. */
 export { renderPdf, type DocumentIssuer, type DocumentRecipient, type PdfSource } from './documents/pdf.js';

@@ -4,34 +4,53 @@ import { IMPORT_MAX_BYTES } from '../../contract/imports/index.js';
 import { ApiError } from '../platform/errors.js';
 import { refuseFile } from './csv.js';
 
-/* The request body of a CSV import: text/csv or multipart/form-data, into `req.body.file` as bytes. */
+/* The request body of an upload (a CSV import, a bank statement): the file as the body or as the `file` part of a form. */
+
+interface Upload {
+  /** Content types taken as the file itself. */
+  types: string[];
+  /** Form fields kept beside the file (a statement's options); any other is ignored. */
+  fields: readonly string[];
+  /** What the file is, for the refusal of a form without one: "the CSV file". */
+  what: string;
+}
 
 /**
- * Reads the import's file before the JSON rule: `text/csv` as is, or the `file` part of a form. Only
- * for a request with a valid credential (authentication answers the others, before any byte is
- * read); a body of another type is left for the operation to refuse once its permission is checked.
+ * Reads an upload before the JSON rule: a body of one of `types` as is, or the `file` part of a form
+ * with its `fields`, into `req.body`. Only for a request with a valid credential (authentication
+ * answers the others, before any byte is read); a body of another type is left for the operation to
+ * refuse once its permission is checked.
  */
-export function importBody(req: Request, _res: Response, next: NextFunction): void {
-  if (req.method !== 'POST') return next();
-  const done = (file?: Buffer) => {
-    req.rawBody = file ?? Buffer.alloc(0);
-    req.body = file ? { file } : {};
-    next();
+export function uploadBody(upload: Upload) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (req.method !== 'POST') return next();
+    const done = (body?: { file: Buffer; fields: Record<string, string> }) => {
+      req.rawBody = body?.file ?? Buffer.alloc(0);
+      req.body = body ? { ...body.fields, file: body.file } : {};
+      next();
+    };
+    const { bearer, apiKey } = req.credentials;
+    if (!bearer && !apiKey) return done();
+    const tooLarge = () =>
+      new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB`);
+    if (req.is(upload.types)) {
+      readAll(req, tooLarge).then((file) => done({ file, fields: {} }), next);
+      return;
+    }
+    if (req.is('multipart/form-data')) {
+      readForm(req, tooLarge, upload).then(done, next);
+      return;
+    }
+    done();
   };
-  const { bearer, apiKey } = req.credentials;
-  if (!bearer && !apiKey) return done();
-  const tooLarge = () =>
-    new ApiError('PAYLOAD_TOO_LARGE', `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MiB`);
-  if (req.is(['text/csv', 'application/csv', 'text/plain'])) {
-    readAll(req, tooLarge).then(done, next);
-    return;
-  }
-  if (req.is('multipart/form-data')) {
-    readForm(req, tooLarge).then(done, next);
-    return;
-  }
-  done();
 }
+
+/** A CSV import's body: `text/csv` or a form (docs/decisions.md D160). */
+export const importBody = uploadBody({
+  types: ['text/csv', 'application/csv', 'text/plain'],
+  fields: [],
+  what: 'the CSV file',
+});
 
 function readAll(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -52,7 +71,11 @@ function readAll(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
   });
 }
 
-function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
+function readForm(
+  req: Request,
+  tooLarge: () => ApiError,
+  upload: Upload,
+): Promise<{ file: Buffer; fields: Record<string, string> }> {
   return new Promise((resolve, reject) => {
     let form: busboy.Busboy;
     try {
@@ -65,6 +88,7 @@ function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
       return;
     }
     let file: Buffer | undefined;
+    const fields: Record<string, string> = {};
     let failure: ApiError | undefined;
     let parts = 0;
     // Two `file` parts: which one is the import is anyone's guess, so neither is.
@@ -89,6 +113,7 @@ function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
     });
     // A form whose `file` is plain text rather than a file part (FormData given a string).
     form.on('field', (name, value, info) => {
+      if (upload.fields.includes(name)) fields[name] = value;
       if (name !== 'file') return;
       another(name);
       if (info.valueTruncated) failure = tooLarge();
@@ -97,8 +122,8 @@ function readForm(req: Request, tooLarge: () => ApiError): Promise<Buffer> {
     form.on('error', () => reject(new ApiError('BAD_REQUEST', 'Malformed multipart/form-data')));
     form.on('close', () => {
       if (failure) reject(failure);
-      else if (!file) reject(refuseFile('Expected the CSV file in the `file` field of the form'));
-      else resolve(file);
+      else if (!file) reject(refuseFile(`Expected ${upload.what} in the \`file\` field of the form`));
+      else resolve({ file, fields });
     });
     req.pipe(form);
   });

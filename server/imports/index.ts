@@ -17,4 +17,4 @@ export const importsModule: DomainModule = {
     createExpressEndpoints(contract.imports, importRoutes(deps), app, options as unknown as Options),
 };
 
-export { importBody } from './body.js';
+export { importBody, uploadBody } from './body.js';

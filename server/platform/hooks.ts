@@ -50,6 +50,8 @@ export interface InvoicePaymentFacts {
   paymentDate: string;
   /** The payment provider that took it (a card payment made online); null for one recorded by hand. */
   provider: string | null;
+  /** The bank account the money reached, when named: its chart account takes the payment. */
+  bankAccountId: string | null;
 }
 
 /**
@@ -78,6 +80,8 @@ export interface HookPayloads {
     description: string;
     provider: string;
   };
+  /** A payment a bank match recorded was taken back as the match was undone; reversed on `date`. */
+  invoicePaymentReversed: { invoice: InvoiceFacts; paymentId: string; date: string };
   /** Payments now cover the invoice's total. */
   invoicePaid: { invoice: InvoiceFacts };
   /** A credit note was issued against an issued invoice (announced after the invoice changed). */

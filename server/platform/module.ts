@@ -100,6 +100,11 @@ export interface DomainModule {
    * before JSON body parsing: the links in emails.
    */
   pages?(app: Express, deps: Deps): void;
+  /**
+   * Routes of the contract that take a file (`multipart/form-data` or the file as the body), each
+   * with the reader that puts it in `req.body` before JSON body parsing refuses other types.
+   */
+  readonly uploads?: readonly { path: string; read: RequestHandler }[];
   /** Releases what the module holds open (connection pools) when the service stops. */
   stop?(deps: Deps): Promise<void> | void;
   readonly jobs?: readonly Job[];

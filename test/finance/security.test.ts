@@ -16,11 +16,22 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { vendors, bankAccounts, bills, recurringBills, accounts, journal, reports, vat } = contract.finance;
+const {
+  vendors,
+  bankAccounts,
+  bankTransactions,
+  bankRules,
+  bills,
+  recurringBills,
+  accounts,
+  journal,
+  reports,
+  vat,
+} = contract.finance;
 
 /** A list another business filtered by this business's ids or codes: answered, and empty. */
 const emptyList =
-  (key: 'bills' | 'entries' | 'recurring_bills') =>
+  (key: 'bills' | 'entries' | 'recurring_bills' | 'bank_transactions') =>
   (answer: Answer): void => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ result: 'success', [key]: [], total_count: 0 });
@@ -62,6 +73,45 @@ async function bankAccountOf(client: TestBusiness['client']): Promise<string> {
   return (await unwrap(client.finance.bankAccounts.createBankAccount({ body }))).bank_account.id;
 }
 
+const MAPPING = JSON.stringify({ date: 'Date', description: 'Details', amount: 'Amount' });
+
+/** A bank account with a statement of one line of `amount` (major units, negative money out). */
+async function statementLineOf(
+  client: TestBusiness['client'],
+  amount = '-50.00',
+): Promise<{ bankAccountId: string; lineId: string }> {
+  const bankAccountId = await bankAccountOf(client);
+  const file = new File([`Date,Details,Amount\n2026-11-30,Monthly fee,${amount}\n`], 'statement.csv');
+  await unwrap(
+    client.finance.bankAccounts.importStatement({
+      params: { id: bankAccountId },
+      query: { mapping: MAPPING },
+      body: { file },
+    }),
+  );
+  const lines = await unwrap(
+    client.finance.bankTransactions.listBankTransactions({ query: { bank_account_id: bankAccountId } }),
+  );
+  return { bankAccountId, lineId: lines.bank_transactions[0]!.id };
+}
+
+/** A statement line already categorised to 5000, ready to be unmatched. */
+async function categorisedLineOf(client: TestBusiness['client']): Promise<string> {
+  const { lineId } = await statementLineOf(client);
+  await unwrap(
+    client.finance.bankTransactions.categoriseBankTransaction({
+      params: { id: lineId },
+      body: { account_code: '5000' },
+    }),
+  );
+  return lineId;
+}
+
+async function bankRuleOf(client: TestBusiness['client']): Promise<string> {
+  const body = { description_contains: 'fee', account_code: '5000' };
+  return (await unwrap(client.finance.bankRules.createBankRule({ body }))).bank_rule.id;
+}
+
 describeRouteSecurity({
   server,
   tenant: registerBusiness,
@@ -84,6 +134,65 @@ describeRouteSecurity({
       params: { id: await bankAccountOf(t.client) },
       body: { name: 'Renamed account' },
     })),
+    // The checks send a string body as the file itself (`text/csv`); the contract types it as a form's File.
+    route(
+      bankAccounts.importStatement,
+      async (t) =>
+        ({
+          params: { id: await bankAccountOf(t.client) },
+          query: { mapping: MAPPING },
+          body: 'Date,Details,Amount\n2026-11-30,Monthly fee,-2.50\n',
+        }) as never,
+    ),
+    route(bankAccounts.getReconciliation, async (t) => ({
+      params: { id: await bankAccountOf(t.client) },
+      query: { as_of: '2026-12-31' },
+    })),
+
+    route(
+      bankTransactions.listBankTransactions,
+      async (t) => ({
+        query: { bank_account_id: (await statementLineOf(t.client)).bankAccountId },
+      }),
+      { otherBusiness: emptyList('bank_transactions') },
+    ),
+    route(bankTransactions.acceptBankSuggestions, async (t) => ({
+      body: { bank_account_id: (await statementLineOf(t.client)).bankAccountId },
+    })),
+    route(bankTransactions.getBankTransaction, async (t) => ({
+      params: { id: (await statementLineOf(t.client)).lineId },
+    })),
+    route(bankTransactions.getBankTransactionSuggestions, async (t) => ({
+      params: { id: (await statementLineOf(t.client)).lineId },
+    })),
+    route(bankTransactions.matchBankTransaction, async (t) => {
+      const bill = await billOf(t.client, 5_000);
+      return {
+        params: { id: (await statementLineOf(t.client)).lineId },
+        body: { matches: [{ bill_id: bill.id, amount: 5_000 }] },
+      };
+    }),
+    route(bankTransactions.categoriseBankTransaction, async (t) => ({
+      params: { id: (await statementLineOf(t.client)).lineId },
+      body: { account_code: '5000' },
+    })),
+    route(bankTransactions.excludeBankTransaction, async (t) => ({
+      params: { id: (await statementLineOf(t.client)).lineId },
+    })),
+    route(bankTransactions.unmatchBankTransaction, async (t) => ({
+      params: { id: await categorisedLineOf(t.client) },
+    })),
+
+    route(bankRules.listBankRules, async () => ({ query: {} })),
+    route(bankRules.createBankRule, async () => ({
+      body: { description_contains: 'fee', account_code: '5000' },
+    })),
+    route(bankRules.getBankRule, async (t) => ({ params: { id: await bankRuleOf(t.client) } })),
+    route(bankRules.updateBankRule, async (t) => ({
+      params: { id: await bankRuleOf(t.client) },
+      body: { account_code: '5000' },
+    })),
+    route(bankRules.deleteBankRule, async (t) => ({ params: { id: await bankRuleOf(t.client) } })),
 
     route(bills.listBills, async (t) => ({ query: { vendor_id: (await createBill(t.client)).vendor_id } }), {
       otherBusiness: emptyList('bills'),

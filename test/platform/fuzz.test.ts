@@ -283,6 +283,34 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       }),
     )
   ).bank_account.id;
+  // A statement of three lines: one matched to the paid bill's payment, one categorised, one left.
+  const statement = [
+    'Date,Details,Amount',
+    '2026-11-30,ACME SUPPLIES,-50.00',
+    '2026-12-01,Monthly fee,-2.50',
+    '2026-12-02,Customer transfer,120.00',
+  ].join('\n');
+  await unwrap(
+    finance.bankAccounts.importStatement({
+      params: { id: bankAccount },
+      query: { mapping: JSON.stringify({ date: 'Date', description: 'Details', amount: 'Amount' }) },
+      body: { file: new File([statement], 'statement.csv', { type: 'text/csv' }) },
+    }),
+  );
+  const bankTransactions = (
+    await unwrap(finance.bankTransactions.listBankTransactions({ query: { bank_account_id: bankAccount } }))
+  ).bank_transactions.map((line) => line.id);
+  await unwrap(
+    finance.bankTransactions.categoriseBankTransaction({
+      params: { id: itemAt(bankTransactions, 1) },
+      body: { account_code: '5000' },
+    }),
+  );
+  const bankRule = (
+    await unwrap(
+      finance.bankRules.createBankRule({ body: { description_contains: 'transfer', account_code: '4000' } }),
+    )
+  ).bank_rule.id;
   const recurringBill = (
     await unwrap(
       finance.recurringBills.createRecurringBill({
@@ -420,6 +448,8 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       'recurring-invoices': recurringInvoices,
       'recurring-bills': [recurringBill],
       'bank-accounts': [bankAccount],
+      'bank-transactions': bankTransactions,
+      'bank-rules': [bankRule],
       domains,
       segments,
       templates: [template],
@@ -447,6 +477,8 @@ function contextOf(own: Seeded, other: Seeded, hookUrl: string): FuzzContext {
       employee_id: ids.employees,
       head: ids.employees,
       vendor_id: ids.vendors,
+      bank_account_id: ids['bank-accounts'],
+      bill_id: ids.bills,
       account: ['1000', '1010', '2000', '4000', '5000'],
       customerId: ids.customers,
       customerIds: ids.customers,

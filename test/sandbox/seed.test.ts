@@ -20,10 +20,17 @@ const FIXED_COUNTS = {
   vendors: 6,
   bills: 32,
   vat_thresholds: 1,
+  bank_accounts: 1,
 };
 
 /** The kinds this file's domains seed, whose counts depend on the demo's draws. */
-const DRAWN = ['invoices', 'payments', 'bill_payments'] as const;
+const DRAWN = [
+  'invoices',
+  'payments',
+  'bill_payments',
+  'bank_transactions',
+  'bank_transactions_reconciled',
+] as const;
 
 /** The counts of the general group, HR and finance in a reset's answer. */
 const ownCounts = (seeded: Record<string, number>) =>
@@ -235,6 +242,39 @@ describe('POST /v1/sandbox/reset {"seed": true}', () => {
       const sum = (lines: { amount: number }[]) => lines.reduce((s, l) => s + l.amount, 0);
       expect(sum(entry.debits)).toBe(sum(entry.credits));
     }
+  });
+
+  it('keeps a bank account whose statement is half reconciled, each waiting line with a suggestion', async () => {
+    const finance = sandbox.client.finance;
+    const { bank_accounts: accounts } = await unwrap(finance.bankAccounts.listBankAccounts({ query: {} }));
+    expect(accounts).toHaveLength(1);
+    const account = accounts[0]!;
+    const { bank_transactions: lines, total_count: total } = await unwrap(
+      finance.bankTransactions.listBankTransactions({ query: { bank_account_id: account.id, limit: 200 } }),
+    );
+    expect(total).toBe(first.seeded.bank_transactions);
+    expect(total).toBeGreaterThan(4);
+    const matched = lines.filter((l) => l.status === 'matched');
+    expect(matched).toHaveLength(first.seeded.bank_transactions_reconciled!);
+    expect(matched.length).toBe(Math.floor(total / 2));
+    // The older half is reconciled, the newer half waits.
+    const waiting = lines.filter((l) => l.status === 'unmatched');
+    expect(waiting.length).toBe(total - matched.length);
+    expect(matched.at(-1)!.date <= waiting[0]!.date).toBe(true);
+    for (const line of waiting) {
+      const { suggestions } = await unwrap(
+        finance.bankTransactions.getBankTransactionSuggestions({ params: { id: line.id } }),
+      );
+      expect(suggestions.length, line.description).toBeGreaterThan(0);
+    }
+    const { reconciliation } = await unwrap(
+      finance.bankAccounts.getReconciliation({ params: { id: account.id }, query: {} }),
+    );
+    expect(reconciliation.difference).toBe(reconciliation.statement_balance - reconciliation.ledger_balance);
+    expect(reconciliation.items.reduce((sum, item) => sum + item.difference, 0)).toBe(
+      reconciliation.difference,
+    );
+    expect(reconciliation.items.filter((i) => i.kind === 'unmatched_line')).toHaveLength(waiting.length);
   });
 
   it('keeps no event of the demo (no webhook) and sends no VAT alert', async () => {

@@ -158,6 +158,8 @@ export const SEEDED_COLLECTIONS = [
   'recurring-invoices',
   'recurring-bills',
   'bank-accounts',
+  'bank-transactions',
+  'bank-rules',
   'webhooks',
   'deliveries',
   'tiers',

@@ -81,3 +81,164 @@ values
   ($1, $2, $3, $4, $5)
 on conflict ("business_id", "code")
 do nothing;
+
+-- lockBankAccount
+select
+  "id"
+from
+  "finance_bank_accounts"
+where
+  "business_id" = $1
+  and "id" = $2
+for update;
+
+-- lineKeys
+select
+  "date",
+  "amount_minor",
+  "reference",
+  "occurrence"
+from
+  "finance_bank_transactions"
+where
+  "business_id" = $1
+  and "bank_account_id" = $2
+  and "date" >= $3
+  and "date" <= $4;
+
+-- insertImport
+insert into "finance_bank_imports" (
+  "business_id",
+  "id",
+  "bank_account_id",
+  "format",
+  "imported",
+  "duplicates",
+  "refused",
+  "closing_balance_minor",
+  "created_at"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+
+-- insertLines
+insert into "finance_bank_transactions" (
+  "business_id",
+  "id",
+  "bank_account_id",
+  "import_id",
+  "line_no",
+  "date",
+  "description",
+  "amount_minor",
+  "reference",
+  "occurrence",
+  "status",
+  "created_at",
+  "updated_at",
+  "rule_id"
+)
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14);
+
+-- linesTotal
+select
+  coalesce(sum(amount_minor), 0) as "total"
+from
+  "finance_bank_transactions"
+where
+  "business_id" = $1
+  and "bank_account_id" = $2
+  and "date" <= $3;
+
+-- ledgerBalance
+select
+  coalesce(sum(debit - credit), 0) as "total"
+from
+  "finance_journal_lines"
+where
+  "business_id" = $1
+  and "account_code" = $2
+  and "date" <= $3;
+
+-- statementItems
+select
+  "t"."id",
+  "t"."date",
+  "t"."description",
+  "t"."amount_minor",
+  "t"."status",
+  "m"."amount_minor" as "matched_minor",
+  "m"."entry_id",
+  "m"."line_no"
+from
+  "finance_bank_transactions" as "t"
+  left join "finance_bank_matches" as "m" on "m"."business_id" = "t"."business_id"
+    and "m"."bank_transaction_id" = "t"."id"
+  left join "finance_journal_lines" as "l" on "l"."business_id" = "m"."business_id"
+    and "l"."entry_id" = "m"."entry_id"
+    and "l"."line_no" = "m"."line_no"
+where
+  "t"."business_id" = $1
+  and "t"."bank_account_id" = $2
+  and "t"."date" <= $3
+  and ("t"."status" != $4 or "l"."date" > $5)
+order by
+  "t"."date",
+  "t"."line_no",
+  "t"."id";
+
+-- ledgerItems
+select
+  "l"."entry_id",
+  "l"."line_no",
+  "l"."date",
+  "e"."description",
+  "l"."debit",
+  "l"."credit",
+  "t"."id" as "bank_transaction_id"
+from
+  "finance_journal_lines" as "l"
+  inner join "finance_journal_entries" as "e" on "e"."business_id" = "l"."business_id"
+    and "e"."id" = "l"."entry_id"
+  left join "finance_bank_matches" as "m" on "m"."business_id" = "l"."business_id"
+    and "m"."entry_id" = "l"."entry_id"
+    and "m"."line_no" = "l"."line_no"
+  left join "finance_bank_transactions" as "t" on "t"."business_id" = "m"."business_id"
+    and "t"."id" = "m"."bank_transaction_id"
+where
+  "l"."business_id" = $1
+  and "l"."account_code" = $2
+  and "l"."date" <= $3
+  and "e"."source_type" != $4
+  and ("m"."id" is null or "t"."date" > $5)
+  and not exists (
+    select
+      "v"."id"
+    from
+      "finance_journal_entries" as "v"
+    where
+      "v"."business_id" = "e"."business_id"
+      and "v"."source_id" = "e"."source_id"
+      and "v"."id" != "e"."id"
+      and ("v"."source_type" = $6 or "e"."source_type" = $7)
+      and "v"."date" <= $8
+      and "e"."date" <= $9
+  )
+order by
+  "l"."date",
+  "l"."entry_id",
+  "l"."line_no";
+
+-- transactionCounts
+select
+  "status",
+  count(*) as "n"
+from
+  "finance_bank_transactions"
+where
+  "business_id" = $1
+  and "bank_account_id" = $2
+  and "date" <= $3
+group by
+  "status";

@@ -45,6 +45,24 @@ export async function getBankAccount(ctx: Ctx, id: string): Promise<BankAccount>
   return toBankAccount(row);
 }
 
+/**
+ * The chart account of the bank account a payment names (docs/decisions.md D273): 422 on `field`
+ * when there is no such bank account or it keeps another currency than the payment's.
+ */
+export async function bankAccountCode(
+  ctx: Ctx,
+  id: string,
+  currency: string,
+  field: string,
+): Promise<string> {
+  const row = await queries.findBankAccount(ctx.db, ctx.businessId, id);
+  if (!row) throw invalid(field, 'No such bank account: list them with GET /v1/finance/bank-accounts');
+  if (row.currency !== currency) {
+    throw invalid(field, `${row.name} keeps ${row.currency}; the payment is in ${currency}`);
+  }
+  return row.account_code;
+}
+
 /** The next chart code of a bank account: 1100, then 1101, ... up to 1199. */
 async function nextBankCode(ctx: TxCtx): Promise<string> {
   const used = new Set(await queries.bankCodesInUse(ctx.db, ctx.businessId));

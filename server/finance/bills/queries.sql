@@ -153,10 +153,11 @@ insert into "finance_bill_payments" (
   "currency",
   "payment_method",
   "payment_date",
-  "created_at"
+  "created_at",
+  "bank_account_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 returning
   *;
 
@@ -165,6 +166,21 @@ select
   "id"
 from
   "finance_vendors"
+where
+  "business_id" = $1
+  and "id" = $2;
+
+-- findPayment
+select
+  *
+from
+  "finance_bill_payments"
+where
+  "business_id" = $1
+  and "id" = $2;
+
+-- deletePayment
+delete from "finance_bill_payments"
 where
   "business_id" = $1
   and "id" = $2;

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { ListBillsQuery } from '../../../contract/finance/index.js';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Trx } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type {
   FinanceBillItemsTable,
@@ -113,4 +113,20 @@ export async function vendorExists(db: Executor, businessId: string, id: string)
     .where('id', '=', id)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export const findPayment = (db: Executor, businessId: string, id: string) =>
+  db
+    .selectFrom('finance_bill_payments')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export async function deletePayment(trx: Trx, businessId: string, id: string): Promise<void> {
+  await trx
+    .deleteFrom('finance_bill_payments')
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .execute();
 }

@@ -19,6 +19,7 @@ import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
 import * as queries from './queries.js';
 import { ACCOUNTS, cashAccountOf, post, reverse } from '../ledger/service.js';
+import { bankAccountCode } from '../bank-accounts/service.js';
 
 type Items = CreateBillBody['items'];
 
@@ -83,6 +84,7 @@ const toPayment = (row: PaymentRow): BillPayment => ({
   currency: row.currency,
   payment_method: row.payment_method,
   payment_date: row.payment_date,
+  bank_account_id: row.bank_account_id,
   created_at: row.created_at.toISOString(),
 });
 
@@ -275,59 +277,106 @@ export async function voidBill(ctx: Ctx, id: string): Promise<Bill> {
 }
 
 /**
- * A payment of at most amount_due; the bill is paid when payments cover it. The bill row is locked,
- * so concurrent payments are applied one after the other and can never overpay (the database's
- * amount_paid <= amount check stands behind this).
+ * Records a payment of a pending bill: Dr 2000 / Cr the bank account's chart account when one is
+ * named, otherwise the method's (the bill's amount_paid <= amount check stands behind this).
  */
 export async function payBill(
   ctx: Ctx,
   id: string,
   input: PayBillBody,
 ): Promise<{ bill_status: BillStatus; payment_id: string; amount_due: number }> {
-  return inTransaction(ctx, async (ctx) => {
-    const current = await billOrFail(ctx, id);
-    const on = await today(ctx);
-    if (current.status !== 'pending') throw invalidState(`A ${statusOf(current, on)} bill cannot be paid`);
-    const due = current.amount - current.amount_paid;
-    if (input.amount > due) {
-      throw invalid(
-        'amount',
-        `The payment exceeds the amount due (${due} in minor units of ${current.currency})`,
-      );
-    }
-    const now = ctx.clock.now();
-    const payment = await queries.insertPayment(ctx.db, {
-      business_id: ctx.businessId,
-      id: newId('bpay'),
-      bill_id: id,
-      amount: input.amount,
-      currency: current.currency,
-      payment_method: input.payment_method,
-      payment_date: input.payment_date,
-      created_at: now,
-    });
-    const paid = input.amount === due;
-    await queries.updateBill(ctx.db, ctx.businessId, id, {
-      amount_paid: current.amount_paid + input.amount,
-      ...(paid && { status: 'paid' as const, paid_at: now }),
-      updated_at: now,
-    });
-    await post(ctx, {
-      date: input.payment_date,
-      description: `Payment to ${current.vendor_name}`,
-      currency: current.currency,
-      source: { type: 'bill_payment', id: payment.id },
-      debits: [{ account: ACCOUNTS.payable, amount: input.amount }],
-      credits: [{ account: cashAccountOf(input.payment_method), amount: input.amount }],
-    });
-    await emit(ctx, 'payment.created', toPayment(payment));
-    const left = due - input.amount;
-    return {
-      bill_status: paid
-        ? 'paid'
-        : statusOf({ ...current, amount_paid: current.amount_paid + input.amount }, on),
-      payment_id: payment.id,
-      amount_due: left,
-    };
+  return inTransaction(ctx, (ctx) => addBillPayment(ctx, id, input, { amount: 'amount', bill: null }));
+}
+
+/**
+ * A payment of the bill in the caller's transaction, by `payBill` or a bank line's match
+ * (docs/decisions.md D273). `fields` names where refusals point: a match refuses on its own field
+ * with 422, where `payBill` answers a bill in the wrong state with 409.
+ */
+export async function addBillPayment(
+  ctx: TxCtx,
+  id: string,
+  input: PayBillBody,
+  fields: { amount: string; bill: string | null },
+): Promise<{ bill_status: BillStatus; payment_id: string; amount_due: number }> {
+  const current = await queries.findBill(ctx.db, ctx.businessId, id, true);
+  if (!current) {
+    if (fields.bill) throw invalid(fields.bill, 'No such bill');
+    throw notFound('Bill');
+  }
+  const on = await today(ctx);
+  if (current.status !== 'pending') {
+    const refusal = `A ${statusOf(current, on)} bill cannot be paid`;
+    throw fields.bill ? invalid(fields.bill, refusal) : invalidState(refusal);
+  }
+  const due = current.amount - current.amount_paid;
+  if (input.amount > due) {
+    throw invalid(
+      fields.amount,
+      `The payment exceeds the amount due (${due} in minor units of ${current.currency})`,
+    );
+  }
+  const credited =
+    input.bank_account_id === undefined
+      ? cashAccountOf(input.payment_method)
+      : await bankAccountCode(ctx, input.bank_account_id, current.currency, fields.bill ?? 'bank_account_id');
+  const now = ctx.clock.now();
+  const payment = await queries.insertPayment(ctx.db, {
+    business_id: ctx.businessId,
+    id: newId('bpay'),
+    bill_id: id,
+    amount: input.amount,
+    currency: current.currency,
+    payment_method: input.payment_method,
+    payment_date: input.payment_date,
+    bank_account_id: input.bank_account_id ?? null,
+    created_at: now,
   });
+  const paid = input.amount === due;
+  await queries.updateBill(ctx.db, ctx.businessId, id, {
+    amount_paid: current.amount_paid + input.amount,
+    ...(paid && { status: 'paid' as const, paid_at: now }),
+    updated_at: now,
+  });
+  await post(ctx, {
+    date: input.payment_date,
+    description: `Payment to ${current.vendor_name}`,
+    currency: current.currency,
+    source: { type: 'bill_payment', id: payment.id },
+    debits: [{ account: ACCOUNTS.payable, amount: input.amount }],
+    credits: [{ account: credited, amount: input.amount }],
+  });
+  await emit(ctx, 'payment.created', toPayment(payment));
+  const left = due - input.amount;
+  return {
+    bill_status: paid
+      ? 'paid'
+      : statusOf({ ...current, amount_paid: current.amount_paid + input.amount }, on),
+    payment_id: payment.id,
+    amount_due: left,
+  };
+}
+
+/**
+ * Takes back a payment a bank match recorded, as the match is undone (docs/decisions.md D273): the
+ * payment goes, the bill owes it again (pending once more if it was paid) and its entry is reversed
+ * on `date`.
+ */
+export async function reverseBillPayment(ctx: TxCtx, paymentId: string, date: string): Promise<void> {
+  const payment = await queries.findPayment(ctx.db, ctx.businessId, paymentId);
+  if (!payment) return;
+  const current = await queries.findBill(ctx.db, ctx.businessId, payment.bill_id, true);
+  if (!current) return;
+  await queries.deletePayment(ctx.db, ctx.businessId, paymentId);
+  await queries.updateBill(ctx.db, ctx.businessId, current.id, {
+    amount_paid: current.amount_paid - payment.amount,
+    ...(current.status === 'paid' && { status: 'pending' as const, paid_at: null }),
+    updated_at: ctx.clock.now(),
+  });
+  await reverse(
+    ctx,
+    { type: 'bill_payment', id: paymentId },
+    date,
+    `Reversal of a payment to ${current.vendor_name}`,
+  );
 }

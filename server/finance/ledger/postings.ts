@@ -1,4 +1,5 @@
 import type { Subscriptions } from '../../platform/hooks.js';
+import { bankAccountCode } from '../bank-accounts/service.js';
 import { ACCOUNTS, cashAccountOf, post, reverse } from './service.js';
 import { countCreditNote, countSale } from '../sales/service.js';
 import { checkVatAlerts } from '../vat/service.js';
@@ -29,6 +30,11 @@ export const invoiceSubscriptions: Subscriptions = {
     await checkVatAlerts(ctx);
   },
   invoicePaymentRecorded: async (ctx, { invoice, payment }) => {
+    // A payment naming a bank account goes to that account's chart code (docs/decisions.md D273).
+    const bank =
+      payment.bankAccountId === null
+        ? null
+        : await bankAccountCode(ctx, payment.bankAccountId, invoice.currency, 'bank_account_id');
     await post(ctx, {
       date: payment.paymentDate,
       description: `Payment of invoice ${invoice.number}`,
@@ -43,12 +49,21 @@ export const invoiceSubscriptions: Subscriptions = {
               ? ACCOUNTS.customerCredit
               : payment.provider
                 ? ACCOUNTS.providerClearing
-                : cashAccountOf(payment.method),
+                : (bank ?? cashAccountOf(payment.method)),
           amount: payment.amountMinor,
         },
       ],
       credits: [{ account: ACCOUNTS.receivable, amount: payment.amountMinor }],
     });
+  },
+  // A payment a bank match recorded, taken back as the match is undone: its entry reversed.
+  invoicePaymentReversed: async (ctx, { invoice, paymentId, date }) => {
+    await reverse(
+      ctx,
+      { type: 'invoice_payment', id: paymentId },
+      date,
+      `Reversal of a payment of invoice ${invoice.number}`,
+    );
   },
   // Paid online beyond what an invoice owed: Dr 1030 / Cr 2300 Customer credit.
   customerCreditReceived: async (ctx, received) => {

@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import type { ListJournalQuery } from '../../../contract/finance/index.js';
+import type { ListJournalQuery, SourceType } from '../../../contract/finance/index.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { FinanceJournalEntriesTable, FinanceJournalLinesTable } from '../../platform/db/types.js';
 
@@ -44,7 +44,7 @@ const ENTRY_LINE_COLUMNS = [
 export async function postedLines(
   db: Executor,
   businessId: string,
-  sourceType: 'bill' | 'invoice' | 'credit_note',
+  sourceType: SourceType,
   sourceId: string,
 ) {
   return entryLines(db, businessId)

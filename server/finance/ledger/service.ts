@@ -87,13 +87,17 @@ export async function post(ctx: TxCtx, posting: Posting): Promise<string | null>
   return id;
 }
 
+/** What `reverse` takes back: a document's posting, a payment's, or what a bank match posted. */
+export type ReversibleSource =
+  'bill' | 'invoice' | 'credit_note' | 'invoice_payment' | 'bill_payment' | 'bank_transaction';
+
 /**
  * Posts the exact reverse of what a document posted (every debit a credit and back), dated `date`,
  * with the document as its source; nothing when the document posted nothing.
  */
 export async function reverse(
   ctx: TxCtx,
-  document: { type: 'bill' | 'invoice' | 'credit_note'; id: string },
+  document: { type: ReversibleSource; id: string },
   date: string,
   description: string,
 ): Promise<void> {

@@ -16,6 +16,7 @@ export const toPayment = (row: PaymentRow): Payment => ({
   payment_method: row.payment_method as Payment['payment_method'],
   payment_date: row.payment_date,
   reference: row.reference,
+  bank_account_id: row.bank_account_id,
   created_at: row.created_at.toISOString(),
 });
 

@@ -76,10 +76,11 @@ insert into "payments" (
   "reference",
   "created_at",
   "provider",
-  "provider_payment_id"
+  "provider_payment_id",
+  "bank_account_id"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 returning
   *;
 
@@ -345,3 +346,99 @@ for update of "i" skip locked;
 insert into "invoice_reminders" ("business_id", "invoice_id", "days_after_due", "sent_at")
 values
   ($1, $2, $3, $4);
+
+-- findPayment
+select
+  *
+from
+  "payments"
+where
+  "business_id" = $1
+  and "id" = $2;
+
+-- deletePayment
+delete from "payments"
+where
+  "business_id" = $1
+  and "id" = $2;
+
+-- invoicesByAmount
+select
+  "i"."id",
+  "i"."due_date" as "date",
+  i.number || ' · ' || c.name as "label",
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) as "due"
+from
+  "invoices" as "i"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."business_id" = $1
+  and "i"."currency" = $2
+  and "i"."status" = $3
+  and "i"."deleted_at" is null
+  and (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) = $4
+order by
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) asc,
+  "i"."due_date"
+limit $5;
+
+-- invoicesByAmount (closeness = "above")
+select
+  "i"."id",
+  "i"."due_date" as "date",
+  i.number || ' · ' || c.name as "label",
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) as "due"
+from
+  "invoices" as "i"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."business_id" = $1
+  and "i"."currency" = $2
+  and "i"."status" = $3
+  and "i"."deleted_at" is null
+  and (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) > $4
+order by
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) asc,
+  "i"."due_date"
+limit $5;
+
+-- invoicesByAmount (closeness = "below")
+select
+  "i"."id",
+  "i"."due_date" as "date",
+  i.number || ' · ' || c.name as "label",
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) as "due"
+from
+  "invoices" as "i"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."business_id" = $1
+  and "i"."currency" = $2
+  and "i"."status" = $3
+  and "i"."deleted_at" is null
+  and (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) < $4
+order by
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) desc,
+  "i"."due_date"
+limit $5;
+
+-- invoicesByNumber
+select
+  "i"."id",
+  "i"."due_date" as "date",
+  i.number || ' · ' || c.name as "label",
+  (i.total_minor - i.amount_paid_minor - i.amount_credited_minor) as "due"
+from
+  "invoices" as "i"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."business_id" = $1
+  and "i"."currency" = $2
+  and "i"."status" = $3
+  and "i"."deleted_at" is null
+  and "i"."number" in ($4)
+limit $5;

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { amountCompared, amountOrder, type Candidate, type Closeness } from '../../platform/db/closeness.js';
 import type { ListInvoicesQuery } from '../../../contract/general/invoices.js';
 import { offsetOf, parseSort } from '../../platform/pagination.js';
 import type { Insertable, Updateable } from 'kysely';
@@ -284,4 +285,68 @@ export async function recordReminders(
     .insertInto('invoice_reminders')
     .values(steps.map((days_after_due) => ({ ...key, days_after_due, sent_at: at })))
     .execute();
+}
+
+export const findPayment = (db: Executor, businessId: string, id: string) =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export async function deletePayment(trx: Trx, businessId: string, id: string): Promise<void> {
+  await trx.deleteFrom('payments').where('business_id', '=', businessId).where('id', '=', id).execute();
+}
+
+/* Open invoices by what they owe, for a bank line's suggestions (docs/decisions.md D273). */
+
+/** What an open invoice still owes, as the index `invoices_open_due_idx` has it. */
+const invoiceDue = sql<number>`(i.total_minor - i.amount_paid_minor - i.amount_credited_minor)`;
+
+const openInvoices = (db: Executor, businessId: string, currency: string) =>
+  db
+    .selectFrom('invoices as i')
+    .innerJoin('customers as c', (j) =>
+      j.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'),
+    )
+    .select(['i.id', 'i.due_date as date'])
+    .select(sql<string>`i.number || ' · ' || c.name`.as('label'))
+    .select(invoiceDue.as('due'))
+    .where('i.business_id', '=', businessId)
+    .where('i.currency', '=', currency)
+    .where('i.status', '=', 'unpaid')
+    .where('i.deleted_at', 'is', null);
+
+/** Open invoices of the currency by what they owe against `amount`, at most `limit`. */
+export async function invoicesByAmount(
+  db: Executor,
+  businessId: string,
+  currency: string,
+  amount: number,
+  closeness: Closeness,
+  limit: number,
+): Promise<Candidate[]> {
+  const rows = await openInvoices(db, businessId, currency)
+    .where(amountCompared(invoiceDue, closeness, amount))
+    .orderBy(sql`${invoiceDue} ${amountOrder(closeness)}`)
+    .orderBy('i.due_date')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, due: Number(r.due) }));
+}
+
+/** Open invoices whose number is among `numbers` (words of the line's description and reference). */
+export async function invoicesByNumber(
+  db: Executor,
+  businessId: string,
+  currency: string,
+  numbers: string[],
+): Promise<Candidate[]> {
+  if (numbers.length === 0) return [];
+  const rows = await openInvoices(db, businessId, currency)
+    .where('i.number', 'in', numbers)
+    .limit(5)
+    .execute();
+  return rows.map((r) => ({ ...r, due: Number(r.due) }));
 }

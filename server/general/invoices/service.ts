@@ -16,7 +16,7 @@ import { type Executor } from '../../platform/db/database.js';
 import type { Updateable } from 'kysely';
 import type { InvoiceRow, InvoicesTable, PaymentRow } from '../../platform/db/types.js';
 import type { InvoiceFacts } from '../../platform/hooks.js';
-import { ApiError, invalidState, notFound } from '../../platform/errors.js';
+import { ApiError, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { emit, emitEach } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
 import {
@@ -359,6 +359,8 @@ async function addPayment(
     reference: string | null;
     /** A payment a provider confirmed: the provider and its own id of the payment. */
     provider?: { name: string; paymentId: string };
+    /** The bank account the money reached (docs/decisions.md D273). */
+    bankAccountId?: string | null;
   },
 ) {
   const now = ctx.clock.now();
@@ -373,6 +375,7 @@ async function addPayment(
     reference: input.reference,
     provider: input.provider?.name ?? null,
     provider_payment_id: input.provider?.paymentId ?? null,
+    bank_account_id: input.bankAccountId ?? null,
     created_at: now,
   });
   const fullyPaid = input.amountMinor === amountDueOf(current);
@@ -395,6 +398,7 @@ async function announcePayment(ctx: TxCtx, facts: InvoiceFacts, payment: Payment
       method: payment.payment_method,
       paymentDate: payment.payment_date,
       provider: payment.provider,
+      bankAccountId: payment.bank_account_id,
     },
   });
 }
@@ -438,9 +442,74 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       method: input.payment_method,
       date: input.payment_date ?? (await today(ctx)),
       reference: input.reference ?? null,
+      bankAccountId: input.bank_account_id ?? null,
     });
     return paymentAdded(ctx, id, added);
   });
+}
+
+/**
+ * A payment a bank statement line shows (docs/decisions.md D273), recorded in the caller's
+ * transaction by the line's match: to the bank account, dated the line's date. Refusals are 422 on
+ * `field` (the match's), saying what the invoice allows. Returns the payment's id.
+ */
+export async function recordBankPayment(
+  ctx: TxCtx,
+  id: string,
+  paid: {
+    amountMinor: number;
+    date: string;
+    reference: string | null;
+    bankAccountId: string;
+    currency: string;
+  },
+  field: string,
+): Promise<string> {
+  const current = await queries.lockInvoice(ctx.db, ctx.businessId, id);
+  if (!current) throw invalid(field, 'No such invoice');
+  const name = `Invoice ${current.number}`;
+  if (current.status !== 'unpaid')
+    throw invalid(field, `${name} is ${current.status}: only unpaid invoices take payments`);
+  if (current.currency !== paid.currency) {
+    throw invalid(field, `${name} is in ${current.currency}; the bank account is in ${paid.currency}`);
+  }
+  const due = amountDueOf(current);
+  if (paid.amountMinor > due) {
+    throw invalid(field, `${name} owes ${due} (minor units of ${current.currency}); match at most that`);
+  }
+  const added = await addPayment(ctx, current, {
+    amountMinor: paid.amountMinor,
+    method: 'bank_transfer',
+    date: paid.date,
+    reference: paid.reference,
+    bankAccountId: paid.bankAccountId,
+  });
+  await paymentAdded(ctx, id, added);
+  return added.payment.id;
+}
+
+/**
+ * Takes back a payment a bank match recorded, as its match is undone (docs/decisions.md D273): the
+ * payment goes, the invoice owes its amount again (unpaid once more if it was paid), and the ledger
+ * reverses the payment's entry on `date`. Points a paid invoice earned stay earned.
+ */
+export async function reverseBankPayment(ctx: TxCtx, paymentId: string, date: string): Promise<void> {
+  const payment = await queries.findPayment(ctx.db, ctx.businessId, paymentId);
+  if (!payment) return;
+  const current = await lockOrFail(ctx, payment.invoice_id);
+  await queries.deletePayment(ctx.db, ctx.businessId, paymentId);
+  const amount = Number(payment.amount_minor);
+  const updated = await setInvoice(ctx, current.id, {
+    amount_paid_minor: Number(current.amount_paid_minor) - amount,
+    ...(current.status === 'paid' && { status: 'unpaid' as const, paid_at: null }),
+    updated_at: ctx.clock.now(),
+  });
+  await ctx.hooks.announce(ctx, 'invoicePaymentReversed', {
+    invoice: factsOf(updated),
+    paymentId,
+    date,
+  });
+  await emit(ctx, 'invoice.updated', await loadInvoice(ctx, current.id));
 }
 
 /**

@@ -287,6 +287,37 @@ export interface FinanceBankImportsTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
 }
 
+export interface FinanceBankMatchesTable {
+  business_id: string;
+  id: string;
+  bank_transaction_id: string;
+  position: number;
+  kind: 'invoice' | 'bill' | 'journal_line' | 'account';
+  invoice_id: string | null;
+  bill_id: string | null;
+  payment_id: string | null;
+  account_code: string | null;
+  amount_minor: ColumnType<number, number | bigint, number | bigint>;
+  recorded: 'payment' | 'entry' | null;
+  entry_id: string;
+  line_no: number;
+  matched_entry_id: string | null;
+  matched_line_no: number | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface FinanceBankRulesTable {
+  business_id: string;
+  id: string;
+  description_contains: string;
+  direction: 'in' | 'out' | null;
+  min_amount_minor: ColumnType<number | null, number | bigint | null, number | bigint | null>;
+  max_amount_minor: ColumnType<number | null, number | bigint | null, number | bigint | null>;
+  account_code: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface FinanceBankTransactionsTable {
   business_id: string;
   id: string;
@@ -301,6 +332,7 @@ export interface FinanceBankTransactionsTable {
   status: 'unmatched' | 'matched' | 'excluded';
   created_at: ColumnType<Date, Date | string, Date | string>;
   updated_at: ColumnType<Date, Date | string, Date | string>;
+  rule_id: string | null;
 }
 
 export interface FinanceBillItemsTable {
@@ -322,6 +354,7 @@ export interface FinanceBillPaymentsTable {
   payment_method: (typeof BILL_PAYMENT_METHODS)[number];
   payment_date: string;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  bank_account_id: string | null;
 }
 
 export interface FinanceBillsTable {
@@ -913,6 +946,7 @@ export interface PaymentsTable {
   created_at: ColumnType<Date, Date | string, Date | string>;
   provider: string | null;
   provider_payment_id: string | null;
+  bank_account_id: string | null;
 }
 
 export interface ProductsTable {
@@ -1118,6 +1152,8 @@ export interface Database {
   finance_accounts: FinanceAccountsTable;
   finance_bank_accounts: FinanceBankAccountsTable;
   finance_bank_imports: FinanceBankImportsTable;
+  finance_bank_matches: FinanceBankMatchesTable;
+  finance_bank_rules: FinanceBankRulesTable;
   finance_bank_transactions: FinanceBankTransactionsTable;
   finance_bill_items: FinanceBillItemsTable;
   finance_bill_payments: FinanceBillPaymentsTable;

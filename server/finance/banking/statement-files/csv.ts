@@ -136,6 +136,8 @@ function columnsOf(mapping: CsvMapping, header: string[], headerLine: number): C
       signed
         ? 'The mapping names amount and debit or credit: name either amount (signed), or debit and credit'
         : 'The mapping needs the column of amount (signed), or the columns of both debit and credit',
+      undefined,
+      'mapping',
     );
   }
   return columns;
@@ -188,6 +190,7 @@ export function parseCsv(
       'A CSV statement needs a mapping naming its columns for date, description and amount (or debit and ' +
         `credit); the header row (line ${head.line}) has ${listed(header)}`,
       head.line,
+      'mapping',
     );
   }
   const columns = columnsOf(options.mapping, header, head.line);

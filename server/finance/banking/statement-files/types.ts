@@ -64,6 +64,8 @@ export class StatementFileError extends Error {
   constructor(
     message: string,
     readonly line?: number,
+    /** The option to correct instead of the file (`mapping`), when it is one. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'StatementFileError';
