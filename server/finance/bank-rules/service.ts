@@ -3,6 +3,7 @@ import { inTransaction, type Ctx, type TxCtx } from '../../platform/context.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { chartAccount } from '../bank-transactions/queries.js';
+import { DOCUMENT_ACCOUNTS } from '../bank-transactions/service.js';
 import * as queries from './queries.js';
 
 /*
@@ -25,9 +26,12 @@ const toRule = (row: queries.BankRuleRow): BankRule => ({
 });
 
 async function checkAccount(ctx: TxCtx, code: string): Promise<void> {
-  if (!(await chartAccount(ctx.db, ctx.businessId, code))) {
+  const chart = await chartAccount(ctx.db, ctx.businessId, code);
+  if (!chart) {
     throw invalid('account_code', `No account ${code} in the chart: list them with GET /v1/finance/accounts`);
   }
+  const refusal = DOCUMENT_ACCOUNTS[code];
+  if (refusal) throw invalid('account_code', `${code} ${chart.name} is moved by documents: ${refusal}`);
 }
 
 export async function listBankRules(ctx: Ctx, page: { limit: number; offset: number }) {

@@ -36,6 +36,25 @@ where
   "business_id" = $1
   and "id" = $2;
 
+-- transactionWithAccount
+select
+  "t"."id",
+  "t"."status",
+  "t"."date",
+  "t"."description",
+  "t"."reference",
+  "t"."amount_minor",
+  "t"."rule_id",
+  "a"."account_code",
+  "a"."currency"
+from
+  "finance_bank_transactions" as "t"
+  inner join "finance_bank_accounts" as "a" on "a"."business_id" = "t"."business_id"
+    and "a"."id" = "t"."bank_account_id"
+where
+  "t"."business_id" = $1
+  and "t"."id" = $2;
+
 -- lockTransaction
 select
   *
@@ -131,6 +150,16 @@ where
   and "e"."source_type" = $2
   and "e"."source_id" = $3
   and "l"."account_code" = $4;
+
+-- entryReversed
+select
+  "id"
+from
+  "finance_journal_entries"
+where
+  "business_id" = $1
+  and "source_type" = $2
+  and "source_id" = $3;
 
 -- lineReconciled
 select

@@ -40,6 +40,19 @@ export async function listTransactions(db: Executor, businessId: string, query: 
 export const findTransaction = (db: Executor, businessId: string, id: string) =>
   transactions(db, businessId).where('id', '=', id).executeTakeFirst();
 
+/** The line with its bank account's chart code and currency, in one read (a line's suggestions). */
+export const transactionWithAccount = (db: Executor, businessId: string, id: string) =>
+  db
+    .selectFrom('finance_bank_transactions as t')
+    .innerJoin('finance_bank_accounts as a', (j) =>
+      j.onRef('a.business_id', '=', 't.business_id').onRef('a.id', '=', 't.bank_account_id'),
+    )
+    .select(['t.id', 't.status', 't.date', 't.description', 't.reference', 't.amount_minor', 't.rule_id'])
+    .select(['a.account_code', 'a.currency'])
+    .where('t.business_id', '=', businessId)
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+
 /** The line, locked for its match: of concurrent matches of one line, one finds it unmatched. */
 export const lockTransaction = (trx: Trx, businessId: string, id: string) =>
   transactions(trx, businessId).where('id', '=', id).forUpdate().executeTakeFirst();
@@ -121,6 +134,18 @@ export async function lineOnAccount(
     .where('e.source_id', '=', source.id)
     .where('l.account_code', '=', account)
     .executeTakeFirst();
+}
+
+/** Whether the entries of a source were reversed (an entry of source `void` names the same source). */
+export async function entryReversed(db: Executor, businessId: string, sourceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('finance_journal_entries')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('source_type', '=', 'void')
+    .where('source_id', '=', sourceId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Whether a ledger line stands for a statement line already, as its own line or as the one moved. */

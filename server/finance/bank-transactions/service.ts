@@ -224,8 +224,11 @@ async function matchBill(
   };
 }
 
-/** Sources whose entries are not money a statement line could show. */
-const NOT_RECONCILABLE = new Set(['void', 'bank_opening']);
+/**
+ * Sources whose entries are not money a statement line could show: reversals, opening balances, and
+ * what matches posted themselves (each stands for its own statement line already).
+ */
+const NOT_RECONCILABLE = new Set(['void', 'bank_opening', 'bank_transaction']);
 
 /**
  * One match to money the ledger holds already: a line of this bank account's chart account, or of
@@ -251,6 +254,9 @@ async function matchJournalLine(
   }
   if (NOT_RECONCILABLE.has(held.source_type)) {
     throw invalid(field, `A ${held.source_type.replace('_', ' ')} entry is not money a statement line shows`);
+  }
+  if (await queries.entryReversed(ctx.db, ctx.businessId, held.source_id)) {
+    throw invalid(field, 'The entry of that line was reversed: it is no money the bank holds');
   }
   if (held.currency !== account.currency) {
     throw invalid(field, `The line is in ${held.currency}; the bank account keeps ${account.currency}`);
@@ -348,7 +354,7 @@ export async function matchBankTransaction(
 }
 
 /** Control accounts that only documents move: a line paying one is matched to the document instead. */
-const DOCUMENT_ACCOUNTS: Record<string, string> = {
+export const DOCUMENT_ACCOUNTS: Readonly<Record<string, string>> = {
   [ACCOUNTS.receivable]: 'match the invoices it paid instead',
   [ACCOUNTS.payable]: 'match the bills it paid instead',
 };
@@ -446,11 +452,15 @@ export async function acceptBankSuggestions(ctx: Ctx, input: AcceptSuggestionsBo
     const account = await findBankAccount(ctx.db, ctx.businessId, input.bank_account_id);
     if (!account) throw notFound('Bank account');
     const suggested = await queries.ruleSuggested(ctx.db, ctx.businessId, account.id);
+    let accepted = 0;
     for (const { id, account_code } of suggested) {
+      // A rule booking to this very account suggests nothing for its lines.
+      if (account_code === account.account_code) continue;
       const line = await queries.lockTransaction(ctx.db, ctx.businessId, id);
       if (line?.status !== 'unmatched') continue;
       await categorise(ctx, line, account, account_code, undefined);
+      accepted++;
     }
-    return suggested.length;
+    return accepted;
   });
 }

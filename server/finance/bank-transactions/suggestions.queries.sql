@@ -78,7 +78,7 @@ where
   and "l"."currency" = $3
   and (l.debit - l.credit) = $4
   and (l.account_code = '1010' OR l.account_code BETWEEN '1100' AND '1199')
-  and "e"."source_type" not in ($5, $6)
+  and "e"."source_type" not in ($5, $6, $7)
   and not exists (
     select
       "m"."id"
@@ -101,12 +101,12 @@ where
       "finance_journal_entries" as "v"
     where
       "v"."business_id" = "e"."business_id"
-      and "v"."source_type" = $7
+      and "v"."source_type" = $8
       and "v"."source_id" = "e"."source_id"
   )
 order by
   "l"."date" desc
-limit $8;
+limit $9;
 
 -- ruleOf
 select

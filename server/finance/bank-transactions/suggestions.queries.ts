@@ -62,7 +62,7 @@ export async function unreconciledLines(
     .where('l.currency', '=', currency)
     .where(sql<SqlBool>`(l.debit - l.credit) = ${signedAmount}`)
     .where(sql<SqlBool>`(l.account_code = '1010' OR l.account_code BETWEEN '1100' AND '1199')`)
-    .where('e.source_type', 'not in', ['void', 'bank_opening'])
+    .where('e.source_type', 'not in', ['void', 'bank_opening', 'bank_transaction'])
     .where((eb) =>
       eb.not(
         eb.exists(

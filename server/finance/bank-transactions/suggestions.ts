@@ -1,7 +1,6 @@
 import type { BankSuggestion } from '../../../contract/finance/index.js';
 import type { Ctx } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
-import { findBankAccount } from '../bank-accounts/queries.js';
 import { ACCOUNTS } from '../ledger/service.js';
 import * as queries from './queries.js';
 import { invoicesByAmount, invoicesByNumber } from '../../general/index.js';
@@ -45,11 +44,10 @@ const suggestion = (
 });
 
 export async function suggestionsFor(ctx: Ctx, id: string): Promise<BankSuggestion[]> {
-  const line = await queries.findTransaction(ctx.db, ctx.businessId, id);
+  const line = await queries.transactionWithAccount(ctx.db, ctx.businessId, id);
   if (!line) throw notFound('Bank transaction');
   if (line.status !== 'unmatched') return [];
-  const account = await findBankAccount(ctx.db, ctx.businessId, line.bank_account_id);
-  if (!account) throw notFound('Bank account');
+  const account = line;
   const signed = Number(line.amount_minor);
   const amount = Math.abs(signed);
   const moneyIn = signed > 0;
