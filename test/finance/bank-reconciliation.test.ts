@@ -611,7 +611,12 @@ describe('matching a line to money the ledger holds', () => {
       ['2026-11-06', 'GRACE HOPPER', '50.00'],
       ['2026-11-07', 'GRACE HOPPER AGAIN', '50.00'],
     ]);
-    const [moneyIn, moneyOut, first, second] = [0, 1, 2, 3].map((i) => itemAt(lines, i));
+    const [moneyIn, moneyOut, first, second] = [
+      itemAt(lines, 0),
+      itemAt(lines, 1),
+      itemAt(lines, 2),
+      itemAt(lines, 3),
+    ];
     const moved = onlyMatch(
       await matched(t, moneyIn.id, [{ journal_line_id: `${recorded.id}:1`, amount: 8000 }]),
     );
