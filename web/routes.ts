@@ -190,6 +190,38 @@ export const SCREENS: Screen[] = [
     load: () => import('./screens/finance/recurring-bill.js'),
   },
   {
+    path: '/finance/bank-accounts',
+    title: 'Bank accounts',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/banking/bank-accounts.js'),
+    nav: { group: 'Finance', label: 'Bank accounts' },
+  },
+  {
+    path: '/finance/bank-accounts/:id',
+    title: 'Reconcile',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/banking/reconcile.js'),
+  },
+  {
+    path: '/finance/bank-accounts/:id/import',
+    title: 'Import a statement',
+    permission: 'finance.write',
+    load: () => import('./screens/finance/banking/statement-import.js'),
+  },
+  {
+    path: '/finance/bank-accounts/:id/reconciliation',
+    title: 'Reconciliation report',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/banking/reconciliation.js'),
+  },
+  {
+    path: '/finance/bank-rules',
+    title: 'Bank rules',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/banking/bank-rules.js'),
+    nav: { group: 'Finance', label: 'Bank rules' },
+  },
+  {
     path: '/finance/journal',
     title: 'Journal',
     permission: 'finance.read',

@@ -5,8 +5,9 @@ export const valueLabel = (value: string): string =>
   (value.charAt(0).toUpperCase() + value.slice(1)).replace(/_/g, ' ');
 
 /**
- * A list's filter tabs: All, then one link per value, each keeping the rest of the query and going back
- * to page 1; the value is the URL's `param` (`status` unless told), the current one marked.
+ * A list's filter tabs: All (or `first`: the list's own default view, such as the lines still to
+ * reconcile), then one link per value, each keeping the rest of the query and going back to page 1;
+ * the value is the URL's `param` (`status` unless told), the current one marked.
  */
 export function StatusTabs(props: {
   label: string;
@@ -15,6 +16,8 @@ export function StatusTabs(props: {
   param?: string;
   /** The words of each value (`valueLabel` for any not named). */
   names?: Readonly<Record<string, string>> | ((value: string) => string);
+  /** The words of the tab without a value: All unless told. */
+  first?: string;
 }) {
   const param = props.param ?? 'status';
   const { names } = props;
@@ -33,7 +36,7 @@ export function StatusTabs(props: {
   return (
     <nav class="status-filter" aria-label={props.label}>
       <ul>
-        {item(null, 'All')}
+        {item(null, props.first ?? 'All')}
         {props.values.map((value) => item(value, text(value)))}
       </ul>
     </nav>

@@ -1,6 +1,6 @@
 import { BmsApiError } from '../../client/index.js';
-import type { FieldErrors } from './forms.js';
-import { CHECK_FIELDS } from './messages.js';
+import { describeError, type FieldErrors } from './forms.js';
+import { CHECK_FIELDS, plainDetail } from './messages.js';
 
 /** How a form shows a refusal: beside the fields it names, with a line under the form pointing to them. */
 
@@ -35,4 +35,17 @@ export function summaryOf(form: { message: string | null; errors: FieldErrors })
   const named = Object.keys(form.errors).filter((field) => field !== '_').length;
   if (named === 0) return form.errors._ ?? form.message;
   return CHECK_FIELDS(named);
+}
+
+/**
+ * A refusal of an action that has no form (a button's): the messages of the fields it names, or for
+ * a VALIDATION_ERROR naming none the service's own words (a rule over the whole request: "the
+ * amounts add up to 100.00, the line is 120.00"), else the refusal's line.
+ */
+export function refusalLine(err: unknown): string {
+  const { message, fields } = describeError(err);
+  const named = [...new Set(Object.values(fields))];
+  if (named.length > 0) return named.join(' ');
+  if (err instanceof BmsApiError && err.code === 'VALIDATION_ERROR') return plainDetail(err.message);
+  return message;
 }

@@ -19,3 +19,9 @@ export function accountName(accounts: finance.Account[] | undefined, code: strin
   const account = accounts?.find((a) => a.code === code);
   return account ? accountLabel(account) : code;
 }
+
+/** The accounts as a choice's options, after a first option of no account (`first`, its words). */
+export const accountOptions = (accounts: finance.Account[] | undefined, first: string) => [
+  { value: '', label: first },
+  ...(accounts ?? []).map((a) => ({ value: a.code, label: accountLabel(a) })),
+];

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
-import { accountLabel, useAccounts } from './chart.js';
+import { accountOptions, useAccounts } from './chart.js';
 import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
 import { CellInput, CellSelect, LineTable, patchLine, TotalsPanel } from '../../components/line-editor.js';
 import { amountAdvice, priceMinor, showMinor } from '../../lib/lines.js';
@@ -150,10 +150,7 @@ export default function JournalNew() {
 
   if (accounts.error) return <ErrorMessage message={accounts.error} onRetry={accounts.reload} />;
   if (!accounts.data) return <Loading />;
-  const accountOptions = [
-    { value: '', label: 'Choose an account' },
-    ...accounts.data.map((a) => ({ value: a.code, label: accountLabel(a) })),
-  ];
+  const choices = accountOptions(accounts.data, 'Choose an account');
   const show = (minor: bigint) => showMinor(minor, currency, minorMoney);
 
   return (
@@ -185,7 +182,7 @@ export default function JournalNew() {
                   label={`Account, line ${index + 1}`}
                   name={`lines.${index}.account`}
                   value={line.account}
-                  options={accountOptions}
+                  options={choices}
                   onValue={(account) => change(line.key, { account })}
                   error={errors[`lines.${index}.account`]}
                 />

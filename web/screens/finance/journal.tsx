@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { contract, type finance } from '../../../client/index.js';
 import { ListPage } from '../../components/list-page.js';
-import { accountLabel, accountName, useAccounts } from './chart.js';
+import { accountName, accountOptions, useAccounts } from './chart.js';
 import { dateOf, FilterForm } from '../../components/filter-form.js';
 import { SOURCE_LABELS } from './labels.js';
 import { Badge, Link, ScrollRegion } from '../../components/ui.js';
@@ -95,8 +95,7 @@ export default function Journal() {
               label: 'Account',
               type: 'select',
               options: [
-                { value: '', label: 'Every account' },
-                ...(accounts.data ?? []).map((a) => ({ value: a.code, label: accountLabel(a) })),
+                ...accountOptions(accounts.data, 'Every account'),
                 ...(account && !accounts.data?.some((a) => a.code === account)
                   ? [{ value: account, label: account }]
                   : []),

@@ -1,6 +1,9 @@
 import type { finance } from '../../../client/index.js';
 
-/** How the finance screens name bill statuses, payment methods, posting sources and account types. */
+/**
+ * How the finance screens name bill statuses, payment methods, posting sources, account types and the
+ * words of bank reconciliation.
+ */
 
 export const BILL_STATUS_LABELS: Record<finance.BillStatus, string> = {
   draft: 'Draft',
@@ -27,6 +30,7 @@ export const SOURCE_LABELS: Record<finance.SourceType, string> = {
   card_refund: 'Card refund',
   payout: 'Payout to the bank',
   bank_opening: 'Bank opening balance',
+  bank_transaction: 'Bank statement line',
   void: 'Void',
   manual: 'Manual',
 };
@@ -38,3 +42,33 @@ export const ACCOUNT_TYPE_LABELS: Record<finance.AccountType, string> = {
   revenue: 'Revenue',
   expense: 'Expense',
 };
+
+export const BANK_LINE_STATUS_LABELS: Record<finance.BankTransactionStatus, string> = {
+  unmatched: 'To reconcile',
+  matched: 'Matched',
+  excluded: 'Excluded',
+};
+
+export const BANK_MATCH_LABELS: Record<finance.BankMatch['kind'], string> = {
+  invoice: 'Invoice payment',
+  bill: 'Bill payment',
+  journal_line: 'Ledger entry',
+  account: 'Categorised',
+};
+
+export const SUGGESTION_KIND_LABELS: Record<finance.BankSuggestion['kind'], string> = {
+  invoice: 'Invoice',
+  bill: 'Bill',
+  journal_line: 'Recorded payment',
+  rule: 'Bank rule',
+};
+
+export const RECONCILIATION_ITEM_LABELS: Record<finance.Reconciliation['items'][number]['kind'], string> = {
+  unmatched_line: 'On the statement, not yet reconciled',
+  excluded_line: 'On the statement, excluded',
+  unreconciled_ledger: 'In the ledger, not on the statement',
+  timing: 'Matched, but dated either side of this day',
+};
+
+/** A bank rule's direction; null is either. */
+export const DIRECTION_LABELS = { either: 'Money in or out', in: 'Money in', out: 'Money out' } as const;
