@@ -429,6 +429,7 @@ describe('GET /v1/finance/bills/:id', () => {
             currency: 'USD',
             payment_method: 'cash',
             payment_date: '2026-11-22',
+            bank_account_id: null,
             created_at: NOW,
           },
           {
@@ -438,6 +439,7 @@ describe('GET /v1/finance/bills/:id', () => {
             currency: 'USD',
             payment_method: 'check',
             payment_date: '2026-11-23',
+            bank_account_id: null,
             created_at: '2026-11-21T09:00:01.000Z',
           },
         ],
@@ -746,6 +748,7 @@ describe('POST /v1/finance/bills/:id/pay', () => {
         currency: 'EUR',
         payment_method,
         payment_date: '2026-12-02',
+        bank_account_id: null,
         created_at: NOW,
       });
     },
@@ -829,6 +832,7 @@ describe('POST /v1/finance/bills/:id/pay', () => {
           currency: 'USD',
           payment_method: 'mobile_money',
           payment_date: '2026-11-28',
+          bank_account_id: null,
           created_at: NOW,
         },
       ],

@@ -102,6 +102,7 @@ describe('recording payments', () => {
         payment_method: 'bank_transfer',
         payment_date: TODAY,
         reference: 'TX-1',
+        bank_account_id: null,
         created_at: '2026-11-21T09:01:00.000Z',
       },
     ]);

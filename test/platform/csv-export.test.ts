@@ -168,7 +168,7 @@ const LIST_OPERATIONS = [...listOperationsOf(contract)];
 
 let biz: TestBusiness;
 let publicKey: string;
-const ids = { segment: '', campaign: '', webhook: '', member: '' };
+const ids = { segment: '', campaign: '', webhook: '', member: '', bankLine: '' };
 
 /** The path parameters of every list under a resource, by operation name. */
 const PARAMS: Record<string, () => Record<string, string>> = {
@@ -176,6 +176,7 @@ const PARAMS: Record<string, () => Record<string, string>> = {
   listCampaignRecipients: () => ({ id: ids.campaign }),
   listDeliveries: () => ({ id: ids.webhook }),
   listMemberTransactions: () => ({ publicId: ids.member }),
+  getBankTransactionSuggestions: () => ({ id: ids.bankLine }),
 };
 
 /** Lists read with another credential than the owner's token. */
@@ -187,6 +188,7 @@ const headersOf = (options: ClientOptions): Record<string, string> =>
 
 /** The fewest rows the fixtures below put in each list (a list not named may be empty). */
 const AT_LEAST: Record<string, number> = {
+  getBankTransactionSuggestions: 1,
   listApiKeys: 2,
   listCustomers: 7,
   listProducts: 2,
@@ -296,6 +298,27 @@ beforeAll(async () => {
     ],
     credits: [{ account: '1010', amount: 75000 }],
   });
+  // A statement line paying that rent: the entry's 1010 line is its suggestion.
+  const bank = (
+    await unwrap(
+      client.finance.bankAccounts.createBankAccount({
+        body: { name: 'Current account', currency: 'USD', opening_balance: 0, opening_date: '2026-11-01' },
+      }),
+    )
+  ).bank_account;
+  await unwrap(
+    client.finance.bankAccounts.importStatement({
+      params: { id: bank.id },
+      query: { mapping: JSON.stringify({ date: 'Date', description: 'Details', amount: 'Amount' }) },
+      body: {
+        file: new File(['Date,Details,Amount\n2026-11-16,"Rent, November",-750.00\n'], 'statement.csv'),
+      },
+    }),
+  );
+  const lines = await unwrap(
+    client.finance.bankTransactions.listBankTransactions({ query: { bank_account_id: bank.id } }),
+  );
+  ids.bankLine = lines.bank_transactions[0]!.id;
 
   // Marketing: a segment of everyone, templates, a campaign sent (its messages are captured).
   await createDomain(client);

@@ -158,11 +158,24 @@ describe('a bill from the vendor to the ledger', () => {
     await expect.poll(() => badge.textContent()).toBe('pending');
     expect((await getBill(owner.client, billId!)).status).toBe('pending');
 
+    // With a bank account of the bill's currency, the payment may name it (docs/decisions.md D273).
+    const bank = await unwrap(
+      owner.client.finance.bankAccounts.createBankAccount({
+        body: { name: 'Petty cash tin', currency: 'USD', opening_balance: 0 },
+      }),
+    );
     await page.getByRole('button', { name: 'Record payment' }).click();
     const payment = page.getByRole('dialog', { name: 'Record a payment to Paper Mill Ltd' });
     expect(await payment.getByLabel('Amount in USD').inputValue()).toBe('90.02');
     expect(await payment.getByLabel('Paid on').inputValue()).toBe(today());
     await payment.getByLabel('Method').selectOption('cash');
+    // Offered, and left to the method's usual account (cash): the journal below reads 1000.
+    const into = payment.getByLabel('Bank account the money went through');
+    await into.waitFor();
+    expect(await into.locator('option').allTextContents()).toEqual([
+      "The method's usual account",
+      `Petty cash tin (${bank.bank_account.account_code})`,
+    ]);
     await expectAccessible(page, 'finance bill payment');
     await screenshot(page, 'finance-bill-payment');
     await payment.getByRole('button', { name: 'Record payment' }).click();
@@ -170,7 +183,9 @@ describe('a bill from the vendor to the ledger', () => {
     await expect.poll(() => badge.textContent()).toBe('paid');
     const paid = await getBill(owner.client, billId!);
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 9002, amount_due: 0 });
-    expect(paid.payments).toMatchObject([{ amount: 9002, payment_method: 'cash', payment_date: today() }]);
+    expect(paid.payments).toMatchObject([
+      { amount: 9002, payment_method: 'cash', payment_date: today(), bank_account_id: null },
+    ]);
     expect(await page.getByRole('row', { name: /Cash/ }).textContent()).toContain(total);
     expect(await page.getByRole('button', { name: 'Void' }).count()).toBe(0);
     await expectAccessible(page, 'finance paid bill');

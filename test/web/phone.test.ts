@@ -134,6 +134,9 @@ describe('the dashboard on a phone', () => {
     const creditNote = await createCreditNote(sandbox.client, { invoice_id: invoice.id, amount: 40 });
     const recurringBill = await createRecurringBill(sandbox.client, { start_date: '2030-01-31' });
     const webhook = await createWebhook(sandbox.client);
+    // The demo's bank account, its statement half reconciled.
+    const [bankAccount] = (await unwrap(sandbox.client.finance.bankAccounts.listBankAccounts({ query: {} })))
+      .bank_accounts;
     await createApiKey(sandbox.client);
     await createDomain(sandbox.client);
 
@@ -195,6 +198,8 @@ describe('the dashboard on a phone', () => {
       '/finance/recurring-bills/:id': `/finance/recurring-bills/${recurringBill.id}`,
       '/customers/:id/statement': `/customers/${customer.id}/statement`,
       '/settings/webhooks/:id': `/settings/webhooks/${webhook.id}`,
+      '/finance/bank-accounts/:id/import': `/finance/bank-accounts/${bankAccount!.id}/import`,
+      '/finance/bank-accounts/:id/reconciliation': `/finance/bank-accounts/${bankAccount!.id}/reconciliation`,
     };
     const firstOf: Record<string, string> = {};
     const regions = new Set<string>();

@@ -1,8 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
+import { unwrap } from '../../client/index.js';
+import { api, can } from '../lib/api.js';
 import { amountAdvice } from '../lib/lines.js';
 import { date, today } from '../lib/format.js';
-import { useDraft, useForm, type Form } from '../lib/forms.js';
+import { useDraft, useForm, useLoad, type Form } from '../lib/forms.js';
 import { summaryOf } from '../lib/refusals.js';
 import { Button, Dialog, ErrorMessage, Field, Select, Table } from './ui.js';
 
@@ -17,6 +19,8 @@ export interface PaymentText {
   payment_method: string;
   payment_date: string;
   reference: string;
+  /** The bank account the money went through; empty: the method's usual account. */
+  bank_account_id: string;
 }
 
 /** The payment methods, in the order offered, with their labels. */
@@ -54,13 +58,29 @@ export function PaymentDialog<M extends string, R>(props: PaymentDialogProps<M, 
   );
 }
 
+/** The business's bank accounts in `currency`, when the user may see them (none otherwise). */
+function useBankAccounts(currency: string) {
+  const load = useLoad(
+    async () =>
+      can('listBankAccounts')
+        ? (
+            await unwrap(api.value.finance.bankAccounts.listBankAccounts({ query: { limit: 200 } }))
+          ).bank_accounts.filter((account) => account.currency === currency)
+        : [],
+    [currency],
+  );
+  return load.data ?? [];
+}
+
 function PaymentForm<M extends string, R>(props: PaymentDialogProps<M, R>) {
   const { draft, bind } = useDraft<PaymentText>(() => ({
     amount: props.amountDue,
     payment_method: 'bank_transfer',
     payment_date: today(),
     reference: '',
+    bank_account_id: '',
   }));
+  const bankAccounts = useBankAccounts(props.currency);
   const [local, setLocal] = useState<string | undefined>(undefined);
   const form = useForm();
   const submit = (event: Event) => {
@@ -91,6 +111,16 @@ function PaymentForm<M extends string, R>(props: PaymentDialogProps<M, R>) {
         {...bind('payment_method', e)}
         options={props.methods.list.map((m) => ({ value: m, label: props.methods.labels[m] }))}
       />
+      {bankAccounts.length > 0 ? (
+        <Select
+          label="Bank account the money went through"
+          {...bind('bank_account_id', e)}
+          options={[
+            { value: '', label: "The method's usual account" },
+            ...bankAccounts.map((a) => ({ value: a.id, label: `${a.name} (${a.account_code})` })),
+          ]}
+        />
+      ) : null}
       {props.withReference ? (
         <Field
           label="Reference"

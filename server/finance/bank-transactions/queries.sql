@@ -199,6 +199,26 @@ where
   "business_id" = $1
   and "code" = $2;
 
+-- bankMoneyLines
+select
+from
+  "finance_journal_lines" as "l"
+  inner join "finance_journal_entries" as "e" on "e"."business_id" = "l"."business_id"
+    and "e"."id" = "l"."entry_id"
+where
+  "l"."business_id" = $1
+  and "e"."source_type" not in ($2, $3, $4)
+  and not exists (
+    select
+      "v"."id"
+    from
+      "finance_journal_entries" as "v"
+    where
+      "v"."business_id" = "e"."business_id"
+      and "v"."source_type" = $5
+      and "v"."source_id" = "e"."source_id"
+  );
+
 -- moneyLines
 select
   "l"."entry_id",
@@ -213,10 +233,7 @@ from
     and "e"."id" = "l"."entry_id"
 where
   "l"."business_id" = $1
-  and "l"."account_code" = $2
-  and "l"."date" >= $3
-  and "l"."date" <= $4
-  and "e"."source_type" not in ($5, $6)
+  and "e"."source_type" not in ($2, $3, $4)
   and not exists (
     select
       "v"."id"
@@ -224,9 +241,12 @@ where
       "finance_journal_entries" as "v"
     where
       "v"."business_id" = "e"."business_id"
-      and "v"."source_type" = $7
+      and "v"."source_type" = $5
       and "v"."source_id" = "e"."source_id"
   )
+  and "l"."account_code" = $6
+  and "l"."date" >= $7
+  and "l"."date" <= $8
 order by
   "l"."date",
   "l"."entry_id";

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { ListBankTransactionsQuery } from '../../../contract/finance/index.js';
+import type { ListBankTransactionsQuery, SourceType } from '../../../contract/finance/index.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import type { FinanceBankMatchesTable, FinanceBankTransactionsTable } from '../../platform/db/types.js';
 
@@ -191,27 +191,23 @@ export async function chartAccount(db: Executor, businessId: string, code: strin
 }
 
 /**
- * The lines of `account` from `from` to `to` that a statement would show: neither opening balances,
- * reversals nor reversed entries (the sandbox's demo statement is made of them).
+ * Sources whose entries are not money a statement line could show: reversals, opening balances, and
+ * what matches posted themselves (each stands for its own statement line already).
  */
-export async function moneyLines(
-  db: Executor,
-  businessId: string,
-  account: string,
-  from: string,
-  to: string,
-) {
-  return db
+export const NOT_BANK_MONEY: readonly SourceType[] = ['void', 'bank_opening', 'bank_transaction'];
+
+/**
+ * The business's ledger lines (`l`) with their entries (`e`) that a statement could show: none of
+ * `NOT_BANK_MONEY`, and none of an entry reversed since.
+ */
+export const bankMoneyLines = (db: Executor, businessId: string) =>
+  db
     .selectFrom('finance_journal_lines as l')
     .innerJoin('finance_journal_entries as e', (j) =>
       j.onRef('e.business_id', '=', 'l.business_id').onRef('e.id', '=', 'l.entry_id'),
     )
-    .select(['l.entry_id', 'l.line_no', 'l.date', 'l.debit', 'l.credit', 'e.description'])
     .where('l.business_id', '=', businessId)
-    .where('l.account_code', '=', account)
-    .where('l.date', '>=', from)
-    .where('l.date', '<=', to)
-    .where('e.source_type', 'not in', ['void', 'bank_opening'])
+    .where('e.source_type', 'not in', NOT_BANK_MONEY)
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -223,7 +219,21 @@ export async function moneyLines(
             .whereRef('v.source_id', '=', 'e.source_id'),
         ),
       ),
-    )
+    );
+
+/** The lines of `account` from `from` to `to` that a statement would show (the sandbox's demo statement). */
+export async function moneyLines(
+  db: Executor,
+  businessId: string,
+  account: string,
+  from: string,
+  to: string,
+) {
+  return bankMoneyLines(db, businessId)
+    .select(['l.entry_id', 'l.line_no', 'l.date', 'l.debit', 'l.credit', 'e.description'])
+    .where('l.account_code', '=', account)
+    .where('l.date', '>=', from)
+    .where('l.date', '<=', to)
     .orderBy('l.date')
     .orderBy('l.entry_id')
     .execute();

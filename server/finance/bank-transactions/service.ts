@@ -225,12 +225,6 @@ async function matchBill(
 }
 
 /**
- * Sources whose entries are not money a statement line could show: reversals, opening balances, and
- * what matches posted themselves (each stands for its own statement line already).
- */
-const NOT_RECONCILABLE = new Set(['void', 'bank_opening', 'bank_transaction']);
-
-/**
  * One match to money the ledger holds already: a line of this bank account's chart account, or of
  * 1010 Bank (a payment recorded by method, a provider's payout), which an entry moves into it.
  */
@@ -252,7 +246,7 @@ async function matchJournalLine(
         `or ${ACCOUNTS.bank} Bank can be matched`,
     );
   }
-  if (NOT_RECONCILABLE.has(held.source_type)) {
+  if (queries.NOT_BANK_MONEY.includes(held.source_type)) {
     throw invalid(field, `A ${held.source_type.replace('_', ' ')} entry is not money a statement line shows`);
   }
   if (await queries.entryReversed(ctx.db, ctx.businessId, held.source_id)) {

@@ -74,11 +74,21 @@ from
     and "e"."id" = "l"."entry_id"
 where
   "l"."business_id" = $1
-  and "l"."account_code" in ($2)
-  and "l"."currency" = $3
-  and (l.debit - l.credit) = $4
+  and "e"."source_type" not in ($2, $3, $4)
+  and not exists (
+    select
+      "v"."id"
+    from
+      "finance_journal_entries" as "v"
+    where
+      "v"."business_id" = "e"."business_id"
+      and "v"."source_type" = $5
+      and "v"."source_id" = "e"."source_id"
+  )
+  and "l"."account_code" in ($6)
+  and "l"."currency" = $7
+  and (l.debit - l.credit) = $8
   and (l.account_code = '1010' OR l.account_code BETWEEN '1100' AND '1199')
-  and "e"."source_type" not in ($5, $6, $7)
   and not exists (
     select
       "m"."id"
@@ -93,16 +103,6 @@ where
           and "m"."matched_line_no" = "l"."line_no"
         )
       )
-  )
-  and not exists (
-    select
-      "v"."id"
-    from
-      "finance_journal_entries" as "v"
-    where
-      "v"."business_id" = "e"."business_id"
-      and "v"."source_type" = $8
-      and "v"."source_id" = "e"."source_id"
   )
 order by
   "l"."date" desc

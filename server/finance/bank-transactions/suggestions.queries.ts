@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { bankMoneyLines } from './queries.js';
 import { amountCompared, amountOrder, type Candidate, type Closeness } from '../../platform/db/closeness.js';
 
 /*
@@ -51,18 +52,12 @@ export async function unreconciledLines(
   signedAmount: number,
   limit: number,
 ) {
-  return db
-    .selectFrom('finance_journal_lines as l')
-    .innerJoin('finance_journal_entries as e', (j) =>
-      j.onRef('e.business_id', '=', 'l.business_id').onRef('e.id', '=', 'l.entry_id'),
-    )
+  return bankMoneyLines(db, businessId)
     .select(['l.entry_id', 'l.line_no', 'l.date', 'l.account_code', 'e.description'])
-    .where('l.business_id', '=', businessId)
     .where('l.account_code', 'in', accounts)
     .where('l.currency', '=', currency)
     .where(sql<SqlBool>`(l.debit - l.credit) = ${signedAmount}`)
     .where(sql<SqlBool>`(l.account_code = '1010' OR l.account_code BETWEEN '1100' AND '1199')`)
-    .where('e.source_type', 'not in', ['void', 'bank_opening', 'bank_transaction'])
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -82,18 +77,6 @@ export async function unreconciledLines(
                 ]),
               ]),
             ),
-        ),
-      ),
-    )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('finance_journal_entries as v')
-            .select('v.id')
-            .whereRef('v.business_id', '=', 'e.business_id')
-            .where('v.source_type', '=', 'void')
-            .whereRef('v.source_id', '=', 'e.source_id'),
         ),
       ),
     )

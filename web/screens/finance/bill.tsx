@@ -210,6 +210,7 @@ export default function Bill({ params }: ScreenProps) {
             amount: minor === null ? undefined : Number(minor),
             payment_method: payment.payment_method,
             payment_date: payment.payment_date || undefined,
+            bank_account_id: payment.bank_account_id || undefined,
           };
           return form.submit(finance.PayBillBodySchema, body, (value) =>
             unwrap(api.value.finance.bills.payBill({ params: { id }, body: value })),

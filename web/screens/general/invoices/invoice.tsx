@@ -346,6 +346,7 @@ export default function Invoice({ params }: ScreenProps) {
             amount: payment.amount.trim() === '' ? undefined : Number(payment.amount.trim()),
             payment_method: payment.payment_method,
             payment_date: payment.payment_date || undefined,
+            bank_account_id: payment.bank_account_id || undefined,
             reference: payment.reference.trim() || undefined,
           };
           const saved = await form.submit(
