@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { ListBankAccountsQuery } from '../../../contract/finance/index.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type {
   FinanceAccountsTable,
   FinanceBankAccountsTable,
@@ -13,17 +14,8 @@ export type BankAccountRow = Selectable<FinanceBankAccountsTable>;
 const bankAccounts = (db: Executor, businessId: string) =>
   db.selectFrom('finance_bank_accounts').selectAll().where('business_id', '=', businessId);
 
-export async function listBankAccounts(db: Executor, businessId: string, query: ListBankAccountsQuery) {
-  const [rows, count] = await Promise.all([
-    bankAccounts(db, businessId).orderBy('account_code').limit(query.limit).offset(query.offset).execute(),
-    db
-      .selectFrom('finance_bank_accounts')
-      .select((eb) => eb.fn.countAll<string>().as('total'))
-      .where('business_id', '=', businessId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
-}
+export const listBankAccounts = (db: Executor, businessId: string, query: ListBankAccountsQuery) =>
+  pageWithTotal(bankAccounts(db, businessId), (q) => q.orderBy('account_code'), query);
 
 export const findBankAccount = (db: Executor, businessId: string, id: string) =>
   bankAccounts(db, businessId).where('id', '=', id).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { FinanceBankRulesTable } from '../../platform/db/types.js';
 
 export type BankRuleRow = Selectable<FinanceBankRulesTable>;
@@ -7,17 +8,8 @@ export type BankRuleRow = Selectable<FinanceBankRulesTable>;
 const rules = (db: Executor, businessId: string) =>
   db.selectFrom('finance_bank_rules').selectAll().where('business_id', '=', businessId);
 
-export async function listRules(db: Executor, businessId: string, page: { limit: number; offset: number }) {
-  const [rows, count] = await Promise.all([
-    rules(db, businessId).orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
-    db
-      .selectFrom('finance_bank_rules')
-      .select((eb) => eb.fn.countAll<string>().as('total'))
-      .where('business_id', '=', businessId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
-}
+export const listRules = (db: Executor, businessId: string, page: { limit: number; offset: number }) =>
+  pageWithTotal(rules(db, businessId), (q) => q.orderBy('created_at').orderBy('id'), page);
 
 export const findRule = (db: Executor, businessId: string, id: string) =>
   rules(db, businessId).where('id', '=', id).executeTakeFirst();

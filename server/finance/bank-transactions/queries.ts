@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { ListBankTransactionsQuery, SourceType } from '../../../contract/finance/index.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import { pageWithTotal } from '../../platform/db/paged.js';
 import type { FinanceBankMatchesTable, FinanceBankTransactionsTable } from '../../platform/db/types.js';
 
 export type BankTransactionRow = Selectable<FinanceBankTransactionsTable>;
@@ -10,31 +11,14 @@ const transactions = (db: Executor, businessId: string) =>
   db.selectFrom('finance_bank_transactions').selectAll().where('business_id', '=', businessId);
 
 export async function listTransactions(db: Executor, businessId: string, query: ListBankTransactionsQuery) {
-  let rows = transactions(db, businessId);
-  let count = db
-    .selectFrom('finance_bank_transactions')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
-    .where('business_id', '=', businessId);
-  if (query.bank_account_id !== undefined) {
-    rows = rows.where('bank_account_id', '=', query.bank_account_id);
-    count = count.where('bank_account_id', '=', query.bank_account_id);
-  }
-  if (query.status !== undefined) {
-    rows = rows.where('status', '=', query.status);
-    count = count.where('status', '=', query.status);
-  }
-  const [page, total] = await Promise.all([
-    rows
-      .orderBy('date')
-      .orderBy('import_id')
-      .orderBy('line_no')
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { rows: page, total: Number(total.total) };
+  let base = transactions(db, businessId);
+  if (query.bank_account_id !== undefined) base = base.where('bank_account_id', '=', query.bank_account_id);
+  if (query.status !== undefined) base = base.where('status', '=', query.status);
+  return pageWithTotal(
+    base,
+    (q) => q.orderBy('date').orderBy('import_id').orderBy('line_no').orderBy('id'),
+    query,
+  );
 }
 
 export const findTransaction = (db: Executor, businessId: string, id: string) =>
