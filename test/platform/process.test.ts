@@ -52,12 +52,36 @@ function embeddedEnv(dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, DATABASE_URL: '' };
 }
 
-async function waitFor(check: () => Promise<boolean> | boolean, what: string, ms = 60_000): Promise<void> {
+/**
+ * Waits for `check` to hold while `service` runs. A service that exits first fails the wait at once
+ * with what it printed, and so does one still short after `ms` (a safety net far above a start's
+ * time, so that a slow machine only makes the test slower).
+ */
+async function waitFor(
+  service: Spawned,
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  ms = 90_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
+  let exited: number | null | undefined;
+  void service.exited.then((code) => (exited = code));
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (exited !== undefined)
+      throw new Error(`exited (${exited}) before ${what}:\n${service.output().slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}:\n${service.output().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A port no one listens on now: the system's choice for a listener opened and closed at once. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 const healthy = (port: number) => async () => {
@@ -118,9 +142,9 @@ describe('the service process', { timeout: 120_000 }, () => {
   });
 
   it('migrates, serves, finishes an in-flight request on SIGTERM and exits cleanly', async () => {
-    const port = 3900 + Math.floor(Math.random() * 90);
+    const port = await freePort();
     const service = spawnService({ ...databaseEnv(), PORT: String(port) });
-    await waitFor(healthy(port), 'the service to answer /healthz');
+    await waitFor(service, healthy(port), 'the service to answer /healthz');
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
 
     // The service has the request (it answered 100 Continue) and waits for its body when the signal lands.
@@ -131,7 +155,11 @@ describe('the service process', { timeout: 120_000 }, () => {
     });
     service.child.kill('SIGTERM');
     // The body goes out once the service has begun to stop: the request is in flight through it.
-    await waitFor(() => service.logLines().some((l) => l.msg === 'shutting down'), 'the service to stop');
+    await waitFor(
+      service,
+      () => service.logLines().some((l) => l.msg === 'shutting down'),
+      'the service to stop',
+    );
 
     const response = await inFlight.send();
     expect(response.status).toBe(201);
@@ -166,9 +194,9 @@ describe('the service process', { timeout: 120_000 }, () => {
   });
 
   it('is one Node process under npm: SIGTERM to the pid npm start returned closes the port and exits 0', async () => {
-    const port = 3900 + Math.floor(Math.random() * 90);
+    const port = await freePort();
     const service = spawnService({ ...databaseEnv(), PORT: String(port), SHUTDOWN_TIMEOUT_MS: '3000' });
-    await waitFor(healthy(port), 'the service to answer /healthz');
+    await waitFor(service, healthy(port), 'the service to answer /healthz');
     // npm's only child is node running the compiled service: no shell, no tsx wrapper between.
     const children = childrenOf(service.child.pid!);
     expect(children).toHaveLength(1);
@@ -208,12 +236,12 @@ describe('the embedded data directory is held by one process', { timeout: 180_00
   it('refuses a second server, the CLI and the migrator, naming the directory and the holder; takes over after a crash', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bms-lock-'));
     try {
-      const port = 4000 + Math.floor(Math.random() * 90);
+      const port = await freePort();
       const first = spawnService({ ...embeddedEnv(dataDir), PORT: String(port) });
-      await waitFor(healthy(port), 'the first service to answer /healthz');
+      await waitFor(first, healthy(port), 'the first service to answer /healthz');
       const [holder] = atLeast(childrenOf(first.child.pid!), 1);
       const refused = [
-        spawnService({ ...embeddedEnv(dataDir), PORT: String(port + 100) }),
+        spawnService({ ...embeddedEnv(dataDir), PORT: String(await freePort()) }),
         spawnService(embeddedEnv(dataDir), [
           'cli',
           '--',
@@ -238,7 +266,7 @@ describe('the embedded data directory is held by one process', { timeout: 180_00
       await first.exited;
       expect(existsSync(join(dataDir, 'bms.lock'))).toBe(true);
       const next = spawnService({ ...embeddedEnv(dataDir), PORT: String(port) });
-      await waitFor(healthy(port), 'the restarted service to answer /healthz');
+      await waitFor(next, healthy(port), 'the restarted service to answer /healthz');
       const [nextHolder] = childrenOf(next.child.pid!);
       expect(JSON.parse(readFileSync(join(dataDir, 'bms.lock'), 'utf8'))).toMatchObject({ pid: nextHolder });
       next.child.kill('SIGTERM');
@@ -253,9 +281,9 @@ describe('the embedded data directory is held by one process', { timeout: 180_00
 
 describe('the worker process', { timeout: 120_000 }, () => {
   it('runs a worker without the API (`npm run worker`)', async () => {
-    const port = 3990 + Math.floor(Math.random() * 9);
+    const port = await freePort();
     const service = spawnService({ ...databaseEnv(), PORT: String(port) }, ['worker']);
-    await waitFor(() => service.output().includes('worker started'), 'the worker to start');
+    await waitFor(service, () => service.output().includes('worker started'), 'the worker to start');
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     service.child.kill('SIGINT');
     expect(await service.exited).toBe(0);
