@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 // The assets' folder only: the package's main module loads the whole browser bundle into the process.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
@@ -43,10 +43,15 @@ const ASSETS = new Set([
 
 /** `GET /openapi.json` and an interactive reference at `GET /docs`, all assets served from here. */
 export function docsRouter(openApiPath: URL): Router {
-  const document = readFileSync(openApiPath, 'utf8');
+  // Read from its file at each request, not held: 3.6 MB the idle service need not keep
+  // (docs/decisions.md D274). It is asked for when a client or the reference at /docs is set up.
+  const document = fileURLToPath(openApiPath);
   const router = express.Router();
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(document);
+  router.get('/openapi.json', (_req, res, next) => {
+    res.type('application/json');
+    res.sendFile(document, { etag: false, lastModified: false, cacheControl: false }, (err) => {
+      if (err) next(err);
+    });
   });
   router.get(['/docs', '/docs/'], (_req, res) => {
     res.type('html').send(PAGE);

@@ -311,7 +311,8 @@ const openInvoices = (db: Executor, businessId: string, currency: string) =>
       j.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'),
     )
     .select(['i.id', 'i.due_date as date'])
-    .select(sql<string>`i.number || ' · ' || c.name`.as('label'))
+    // \u00b7 (a middle dot): the service's bundle is kept to ASCII (scripts/bundle-server.ts).
+    .select(sql<string>`i.number || ' \u00b7 ' || c.name`.as('label'))
     .select(invoiceDue.as('due'))
     .where('i.business_id', '=', businessId)
     .where('i.currency', '=', currency)

@@ -1,8 +1,6 @@
 import { copyFileSync, cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { ControlledTransaction, Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
@@ -116,6 +114,13 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
   let pglite: PGlite;
   try {
+    // Loaded here, not with this module: a service on PostgreSQL never holds PGlite's code
+    // (docs/decisions.md D274).
+    const [{ PGlite }, { btree_gist }, { pg_trgm }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/btree_gist'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+    ]);
     if (dataDir && options.pgliteTemplate && !existsSync(join(dataDir, 'PG_VERSION'))) {
       copyTemplate(options.pgliteTemplate, dataDir);
     }
