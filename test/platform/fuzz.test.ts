@@ -14,6 +14,7 @@ import {
   groupViolations,
   loadOperations,
   reportOf,
+  slowestOperations,
   runRequests,
   seedOf,
   sharesOf,
@@ -589,6 +590,7 @@ describe('schema-driven fuzzing of every operation in openapi.json', () => {
           `operations, ${CONCURRENCY} in flight, ${onPostgres ? 'PostgreSQL' : 'PGlite'}; set-up and generation ` +
           `${seconds(generated - started)}, sending ${seconds(Date.now() - generated)}`,
         `fuzz: status histogram ${JSON.stringify(report.histogram)}`,
+        `fuzz: the operations that took longest, in all: ${slowestOperations(outcomes).join('; ')}`,
         ...(report.failures.length ? [report.text] : []),
       ].join('\n'),
     );

@@ -1592,6 +1592,8 @@ export interface Outcome {
   req: FuzzRequest;
   res: FuzzResponse;
   verdict: Verdict;
+  /** Milliseconds from sending the request to its whole answer. */
+  ms: number;
   /** For a 5xx: the error the server logged (type, code, message) ... */
   cause?: string;
   /** ... and the first frame of its stack in server or contract code. */
@@ -1653,12 +1655,15 @@ export async function runRequests(
       const index = next++;
       const req = itemAt(requests, index);
       const requestId = `fuzz-${(options.firstId ?? 0) + index}`;
+      const sent = performance.now();
       const res = await send(baseUrl, req, agent, { 'x-request-id': requestId });
+      const ms = performance.now() - sent;
       const verdict = verdictOf(req, res);
       const logged = options.errors?.byRequestId.get(String(res.headers['x-request-id'] ?? requestId));
       outcomes[index] = {
         req,
         res,
+        ms,
         verdict,
         ...(verdict.kind === 'server-error' ? logged : {}),
       };
@@ -1753,6 +1758,29 @@ export interface FuzzReport {
   /** One line per distinct failure (5xx cause, envelope problem, transport error). */
   failures: string[];
   text: string;
+}
+
+/**
+ * The operations that took the run's time: the `count` with the most milliseconds over all their
+ * requests, as `time total (requests, slowest one)`; what to look at when the run grows slow.
+ */
+export function slowestOperations(outcomes: Outcome[], count = 8): string[] {
+  const byOperation = new Map<string, { total: number; requests: number; slowest: number }>();
+  for (const outcome of outcomes) {
+    const name = operationOf(outcome);
+    const entry = byOperation.get(name) ?? { total: 0, requests: 0, slowest: 0 };
+    entry.total += outcome.ms;
+    entry.requests += 1;
+    entry.slowest = Math.max(entry.slowest, outcome.ms);
+    byOperation.set(name, entry);
+  }
+  return [...byOperation]
+    .sort(([, a], [, b]) => b.total - a.total)
+    .slice(0, count)
+    .map(
+      ([name, e]) =>
+        `${name} ${(e.total / 1000).toFixed(1)} s (${e.requests} requests, slowest ${Math.round(e.slowest)} ms)`,
+    );
 }
 
 export function reportOf(outcomes: Outcome[]): FuzzReport {
