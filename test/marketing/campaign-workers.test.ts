@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import { openDatabase } from '../../server/platform/db/database.js';
-import { claimRecipients } from '../../server/marketing/sending/queries.js';
+import { claimRecipients, renewClaims } from '../../server/marketing/sending/queries.js';
 import { CLAIM_BATCH, runSending } from '../../server/marketing/sending/service.js';
 import { registerBusiness, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
@@ -120,6 +120,66 @@ describe('claim leases (on the service clock)', () => {
     expect(await sender).toBe(4);
     expect((await getCampaign(biz.client, campaign.id)).status).toBe('sent');
     for (const email of emails) expect(sink().to(email), email).toHaveLength(1);
+  });
+
+  it('renews what a sender holds without waiting for a recipient whose outcome is being recorded', async () => {
+    const { db } = server().deps;
+    const biz = await registerBusiness(server());
+    await contacts(biz.client, 3, 'renew');
+    const campaign = await campaignTo(biz.client);
+    await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: campaign.id } }));
+    const claimed = await claimRecipients(db, biz.businessId, campaign.id, server().clock.now(), 10);
+    const ids = claimed.map((r) => r.customer_id).sort();
+    expect(ids).toHaveLength(3);
+    const leases = async () =>
+      Object.fromEntries(
+        (
+          await db
+            .selectFrom('marketing_recipients')
+            .select(['customer_id', 'claimed_at'])
+            .where('campaign_id', '=', campaign.id)
+            .execute()
+        ).map((r) => [r.customer_id, r.claimed_at?.getTime()]),
+      );
+    const claimedAt = await leases();
+    const renewedAt = new Date(server().clock.now().getTime() + 5000);
+
+    if (onPostgres) {
+      // The first recipient's outcome is being recorded: another transaction holds its row. A renewal
+      // that waited for it (and it for the renewal's other rows) was a deadlock that lost the record.
+      const recording = await db.startTransaction().execute();
+      try {
+        await recording
+          .updateTable('marketing_recipients')
+          .set({ error: null })
+          .where('campaign_id', '=', campaign.id)
+          .where('customer_id', '=', ids[0]!)
+          .execute();
+        await renewClaims(db, biz.businessId, campaign.id, ids, renewedAt);
+      } finally {
+        await recording.rollback().execute();
+      }
+      expect(await leases()).toEqual({
+        [ids[0]!]: claimedAt[ids[0]!],
+        [ids[1]!]: renewedAt.getTime(),
+        [ids[2]!]: renewedAt.getTime(),
+      });
+    }
+
+    // Settled recipients are no longer claims: a renewal leaves them as they are.
+    await db
+      .updateTable('marketing_recipients')
+      .set({ status: 'sent', claimed_at: null })
+      .where('campaign_id', '=', campaign.id)
+      .where('customer_id', '=', ids[2]!)
+      .execute();
+    const later = new Date(renewedAt.getTime() + 5000);
+    await renewClaims(db, biz.businessId, campaign.id, ids, later);
+    expect(await leases()).toEqual({
+      [ids[0]!]: later.getTime(),
+      [ids[1]!]: later.getTime(),
+      [ids[2]!]: undefined,
+    });
   });
 
   it('releases the claims of a worker that stopped renewing them within 15 s, and sends them', async () => {

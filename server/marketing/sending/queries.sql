@@ -70,14 +70,26 @@ where
   and "status" = $7;
 
 -- renewClaims
-update "marketing_recipients"
-set
-  "claimed_at" = $1
-where
-  "business_id" = $2
-  and "campaign_id" = $3
-  and customer_id = ANY($4::text[])
-  and "status" = $5;
+UPDATE marketing_recipients r
+SET
+  claimed_at = $1
+FROM
+  (
+    SELECT
+      customer_id
+    FROM
+      marketing_recipients
+    WHERE
+      business_id = $2
+      AND campaign_id = $3
+      AND customer_id = ANY($4::text[])
+      AND status = 'sending'
+    FOR UPDATE SKIP LOCKED
+  ) held
+WHERE
+  r.business_id = $5
+  AND r.campaign_id = $6
+  AND r.customer_id = held.customer_id;
 
 -- skipUnreachable
 UPDATE marketing_recipients r

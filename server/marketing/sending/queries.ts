@@ -77,6 +77,13 @@ export async function releaseClaims(
 /**
  * The claims a live worker still holds stay its own: their lease starts again at `now` (only while
  * they are still claimed; `updated_at` is the recipient's, not the lease's, and is left alone).
+ *
+ * A row another statement holds is skipped, never waited for: it is a recipient whose outcome is
+ * being recorded, which leaves `sending` anyway, and the next renewal (a third of a lease later)
+ * takes it if it is still claimed. Waiting for it made a renewal and an outcome's record lock the
+ * same rows in opposite orders: PostgreSQL ended one of them as a deadlock, and when that was the
+ * record, messages the SMTP server had accepted were claimed again after the lease and sent twice
+ * (docs/decisions.md D275).
  */
 export async function renewClaims(
   db: Executor,
@@ -87,14 +94,18 @@ export async function renewClaims(
 ): Promise<void> {
   if (customerIds.length === 0) return;
   // An array, not an IN list: one statement text whatever the number of claims held.
-  await db
-    .updateTable('marketing_recipients')
-    .set({ claimed_at: now })
-    .where('business_id', '=', businessId)
-    .where('campaign_id', '=', campaignId)
-    .where(sql<boolean>`customer_id = ANY(${customerIds}::text[])`)
-    .where('status', '=', 'sending')
-    .execute();
+  await sql`
+    UPDATE marketing_recipients r
+    SET claimed_at = ${now}
+    FROM (
+      SELECT customer_id FROM marketing_recipients
+      WHERE business_id = ${businessId} AND campaign_id = ${campaignId}
+        AND customer_id = ANY(${customerIds}::text[]) AND status = 'sending'
+      FOR UPDATE SKIP LOCKED
+    ) held
+    WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
+      AND r.customer_id = held.customer_id
+  `.execute(db);
 }
 
 /**

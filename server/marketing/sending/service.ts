@@ -2,6 +2,7 @@ import { sweep } from '../../platform/sweep.js';
 import { publicBaseUrl } from '../../config.js';
 import { businessClock } from '../../platform/clock.js';
 import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
+import { isConcurrencyFailure } from '../../platform/db/errors.js';
 import type { Deps } from '../../platform/deps.js';
 import { queueMail } from '../../platform/mail.js';
 import { businessEmail } from '../../platform/settings.js';
@@ -41,6 +42,8 @@ export const sendingLanes = (config: Pick<Deps['config'], 'MAIL_POOL_SIZE'>): nu
   LANES_PER_CONNECTION * config.MAIL_POOL_SIZE;
 /** Attempts of one recipient: the first and three retries. */
 const MAX_ATTEMPTS = 4;
+/** How many times one record of outcomes is written before its failure stops the sending. */
+const SETTLE_ATTEMPTS = 5;
 /** The automatic pause: more than this share failing among the last 100 attempts (of at least 20). */
 const PAUSE_SHARE = 0.2;
 const PAUSE_MIN_ATTEMPTS = 20;
@@ -137,18 +140,29 @@ class Settler {
       const batch = this.pending;
       this.pending = [];
       try {
-        await recipients.settleRecipients(
-          this.deps.db,
-          this.businessId,
-          this.campaignId,
-          batch.map((p) => p.settlement),
-        );
+        await this.settle(batch.map((p) => p.settlement));
         for (const p of batch) p.done();
       } catch (err) {
         for (const p of batch) p.failed(err);
       }
     }
     this.writing = false;
+  }
+
+  /**
+   * One statement, so one that PostgreSQL ended as a deadlock or a serialization failure wrote
+   * nothing and is written again: a record lost would have the lease send those messages twice
+   * (docs/decisions.md D275).
+   */
+  private async settle(settlements: recipients.Settlement[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await recipients.settleRecipients(this.deps.db, this.businessId, this.campaignId, settlements);
+        return;
+      } catch (err) {
+        if (attempt >= SETTLE_ATTEMPTS || !isConcurrencyFailure(err)) throw err;
+      }
+    }
   }
 }
 
