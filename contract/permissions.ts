@@ -202,6 +202,17 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   listAccounts: 'finance.read',
   createAccount: 'finance.write',
   getTrialBalance: 'finance.read',
+  // finance.books
+  getBalanceSheet: 'finance.read',
+  getBalanceSheetPdf: 'finance.read',
+  getProfitLossPdf: 'finance.read',
+  getCashFlow: 'finance.read',
+  getAgedReceivables: 'finance.read',
+  getAgedPayables: 'finance.read',
+  getGeneralLedger: 'finance.read',
+  getVatReturn: 'finance.read',
+  getLockDate: 'finance.read',
+  setLockDate: 'finance.write',
   // finance.journal
   listJournal: 'finance.read',
   createJournalEntry: 'finance.write',

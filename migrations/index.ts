@@ -44,6 +44,7 @@ import * as generalOnlinePayments from './2026_11_29_0032_general_online_payment
 import * as generalCardRefunds from './2026_11_29_0033_general_card_refunds.js';
 import * as financeBankAccounts from './2026_11_29_0041_finance_bank_accounts.js';
 import * as financeBankReconciliation from './2026_11_29_0042_finance_bank_reconciliation.js';
+import * as financeBooks from './2026_11_29_0043_finance_books.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0033_general_card_refunds': generalCardRefunds,
   '2026_11_29_0041_finance_bank_accounts': financeBankAccounts,
   '2026_11_29_0042_finance_bank_reconciliation': financeBankReconciliation,
+  '2026_11_29_0043_finance_books': financeBooks,
 };

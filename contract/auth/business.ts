@@ -81,6 +81,13 @@ export const BusinessSchema = extendApi(
         'How to pay (bank details, ...), printed on invoices and their hosted pages; null until set.',
       ),
     invoice_reminders: InvoiceRemindersSchema,
+    financial_year_start_month: z
+      .number()
+      .int()
+      .describe(
+        "The month (1-12) the financial year starts in: the balance sheet splits earnings into the year's and " +
+          'retained ones at its first day. 1 (January) until set.',
+      ),
     require_two_factor: z
       .boolean()
       .describe(
@@ -102,6 +109,7 @@ export const BusinessSchema = extendApi(
       tax_number: 'GB123456789',
       payment_instructions: 'Bank transfer to Acme Ltd, sort code 12-34-56, account 12345678',
       invoice_reminders: { enabled: true, days_after_due: [0, 7, 14] },
+      financial_year_start_month: 4,
       require_two_factor: false,
       plan: 'standard',
       created_at: '2026-11-21T09:30:00.000Z',
@@ -135,6 +143,7 @@ export const UpdateBusinessBodySchema = extendApi(
         .strict()
         .optional()
         .describe('Either field alone changes only itself.'),
+      financial_year_start_month: z.number().int().min(1).max(12).optional().describe('1 (January) to 12.'),
       require_two_factor: z
         .boolean()
         .optional()

@@ -88,3 +88,23 @@ export function priceBill(items: readonly { quantityScaled: bigint; unitPriceMin
   const exact = items.reduce((sum, item) => sum + item.quantityScaled * item.unitPriceMinor, 0n);
   return divideHalfUp(exact, QUANTITY_SCALE);
 }
+
+/**
+ * A bill with input tax: its subtotal as `priceBill`, its tax the items' exact taxes (quantity x unit
+ * price x rate, never rounded on the way) summed and rounded half up once, its total their sum. An item's
+ * own tax (shown on its line) is its exact tax rounded on its own. `rateScaled` is the percentage x 10^3.
+ */
+export function priceBillWithTax(
+  items: readonly { quantityScaled: bigint; unitPriceMinor: bigint; rateScaled: bigint }[],
+): DocumentPrice & { itemTaxes: bigint[] } {
+  const subtotalMinor = priceBill(items);
+  const denominator = QUANTITY_SCALE * TAX_DENOMINATOR;
+  let taxExact = 0n;
+  const itemTaxes = items.map((item) => {
+    const exact = item.quantityScaled * item.unitPriceMinor * item.rateScaled;
+    taxExact += exact;
+    return divideHalfUp(exact, denominator);
+  });
+  const taxMinor = divideHalfUp(taxExact, denominator);
+  return { subtotalMinor, taxMinor, totalMinor: subtotalMinor + taxMinor, itemTaxes };
+}

@@ -12,14 +12,27 @@ const c = initContract();
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
+/** Where an account's cash movements go in the cash-flow statement; `cash` is the cash and bank accounts. */
+export const CASH_FLOW_GROUPS = ['cash', 'operating', 'investing', 'financing'] as const;
+export type CashFlowGroup = (typeof CASH_FLOW_GROUPS)[number];
+
 export const AccountSchema = extendApi(
   z.object({
     code: z.string(),
     name: z.string(),
     type: z.enum(ACCOUNT_TYPES),
+    cash_flow_group: z
+      .enum(CASH_FLOW_GROUPS)
+      .describe(
+        'cash for 1000, 1010, 1020 and 1100-1199; otherwise as given at creation, defaulted by code: assets ' +
+          '1500-1999 investing, liabilities 2500-2999 and equity financing, the rest operating.',
+      ),
     system: z.boolean().describe('True for the default chart, which cannot be removed or retyped.'),
   }),
-  { title: 'Account', example: { code: '5000', name: 'Expenses', type: 'expense', system: true } },
+  {
+    title: 'Account',
+    example: { code: '5000', name: 'Expenses', type: 'expense', cash_flow_group: 'operating', system: true },
+  },
 );
 export type Account = z.infer<typeof AccountSchema>;
 
@@ -29,6 +42,13 @@ export const CreateAccountBodySchema = extendApi(
       code: AccountCodeSchema.describe('Unique per business (409 CONFLICT otherwise).'),
       name: z.string().trim().min(1).max(100),
       type: z.enum(ACCOUNT_TYPES),
+      cash_flow_group: z
+        .enum(['operating', 'investing', 'financing'])
+        .optional()
+        .describe(
+          'Default by code: assets 1500-1999 investing, liabilities 2500-2999 and equity financing, the rest ' +
+            'operating. The cash accounts are cash by their code and cannot be given another group (422).',
+        ),
     })
     .strict(),
   { title: 'CreateAccountBody', example: { code: '6100', name: 'Rent', type: 'expense' } },

@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { atMostDecimals } from '../general/invoices.js';
 import { resultEnvelope } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
 import {
@@ -28,7 +29,9 @@ export const BillItemSchema = z.object({
   description: z.string(),
   quantity: z.number(),
   unit_price: minorAmount('Unit price', 2999),
-  amount: minorAmount('quantity x unit_price, rounded half up', 11996),
+  amount: minorAmount('quantity x unit_price, rounded half up (before tax)', 11996),
+  tax_rate: z.number().describe('Percentage of input VAT on the item (0 when none).'),
+  tax: minorAmount('amount x tax_rate / 100, rounded half up on its own', 2399),
 });
 
 export const BillPaymentSchema = extendApi(
@@ -50,7 +53,9 @@ const billFields = {
   id: idOf('bill'),
   vendor_id: z.string(),
   vendor_name: z.string(),
-  amount: minorAmount('Rounded sum of the items', 11996),
+  subtotal: minorAmount('The items before tax, summed exactly and rounded half up once', 11996),
+  tax: minorAmount("The items' input VAT, summed exactly and rounded half up once (posted to 2210)", 2399),
+  amount: minorAmount('The total: subtotal + tax', 14395),
   amount_paid: minorAmount('Sum of the payments', 0),
   amount_due: minorAmount('amount less amount_paid', 11996),
   currency: z.string(),
@@ -77,11 +82,24 @@ export const BillSchema = extendApi(
 );
 export type Bill = z.infer<typeof BillSchema>;
 
+/** A tax rate: a percentage with at most 3 decimals, as on invoices. */
+const TAX_RATE = atMostDecimals(3);
+
 export const BillItemInputSchema = z
   .object({
     description: z.string().trim().min(1).max(500),
     quantity: z.number().gt(0).max(1_000_000_000).describe('Up to 4 decimals.'),
     unit_price: minorAmountInput({ description: 'Unit price in the bill currency', example: 2999 }),
+    tax_rate: z
+      .number()
+      .min(0)
+      .max(100)
+      .refine(TAX_RATE.check, { message: TAX_RATE.message })
+      .default(0)
+      .describe(
+        'Input VAT percent, 0 to 100 with at most 3 decimals (more: 422 naming the field); default 0. Its tax posts ' +
+          'to 2210 VAT receivable.',
+      ),
   })
   .strict();
 

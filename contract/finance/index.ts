@@ -3,6 +3,7 @@ import { accountsContract } from './accounts.js';
 import { bankAccountsContract } from './bank-accounts.js';
 import { bankRulesContract, bankTransactionsContract } from './bank-transactions.js';
 import { billsContract } from './bills.js';
+import { booksContract } from './books.js';
 import { journalContract } from './journal.js';
 import { recurringBillsContract } from './recurring-bills.js';
 import { reportsContract } from './reports.js';
@@ -27,6 +28,7 @@ export const financeContract: {
   bankAccounts: typeof bankAccountsContract;
   bankTransactions: typeof bankTransactionsContract;
   bankRules: typeof bankRulesContract;
+  books: typeof booksContract;
 } = c.router({
   vendors: vendorsContract,
   bills: billsContract,
@@ -38,12 +40,14 @@ export const financeContract: {
   bankAccounts: bankAccountsContract,
   bankTransactions: bankTransactionsContract,
   bankRules: bankRulesContract,
+  books: booksContract,
 });
 
 export * from './accounts.js';
 export * from './bank-accounts.js';
 export * from './bank-transactions.js';
 export * from './bills.js';
+export * from './books.js';
 export * from './journal.js';
 export * from './recurring-bills.js';
 export * from './reports.js';

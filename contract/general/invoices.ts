@@ -165,7 +165,7 @@ function decimalsOf(value: number): number {
   return Math.max(0, fraction.length - Number(exponent));
 }
 
-const atMostDecimals = (places: number) => ({
+export const atMostDecimals = (places: number) => ({
   check: (value: number) => decimalsOf(value) <= places,
   message: `At most ${places} decimals`,
 });

@@ -39,6 +39,9 @@ export async function updateBusiness(ctx: Ctx, auth: AuthInfo, input: UpdateBusi
     ...(input.invoice_reminders?.days_after_due !== undefined && {
       invoice_reminder_days: [...input.invoice_reminders.days_after_due].sort((a, b) => a - b),
     }),
+    ...(input.financial_year_start_month !== undefined && {
+      financial_year_start_month: input.financial_year_start_month,
+    }),
   };
   if (Object.keys(changes).length === 0) return getBusiness(ctx);
   const row = await settings.updateBusiness(ctx, changes);

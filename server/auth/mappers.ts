@@ -22,6 +22,7 @@ export const toBusiness = (row: BusinessRow): Business => ({
   tax_number: row.tax_number,
   payment_instructions: row.payment_instructions,
   invoice_reminders: { enabled: row.invoice_reminders_enabled, days_after_due: row.invoice_reminder_days },
+  financial_year_start_month: row.financial_year_start_month,
   require_two_factor: row.require_two_factor,
   plan: row.plan,
   created_at: row.created_at.toISOString(),

@@ -41,6 +41,7 @@ const item = (description: string, quantity: number, unit: Cents): Item => ({
   description,
   quantity,
   unit_price: unit,
+  tax_rate: 0,
 });
 
 /** `base` give or take `spread` (a share of it), whole hundredths. */

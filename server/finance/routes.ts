@@ -1,4 +1,5 @@
 import { initServer } from '@ts-rest/express';
+import type { Response } from 'express';
 import { contract } from '../../contract/index.js';
 import { created, ok, success } from '../platform/answers.js';
 import { ctxFor, type Deps } from '../platform/deps.js';
@@ -10,6 +11,8 @@ import * as bankRules from './bank-rules/service.js';
 import * as bankTransactions from './bank-transactions/service.js';
 import { suggestionsFor } from './bank-transactions/suggestions.js';
 import * as bills from './bills/service.js';
+import * as books from './books/service.js';
+import * as booksPdf from './books/pdf.js';
 import * as journal from './journal/service.js';
 import * as recurringBills from './recurring-bills/service.js';
 import * as reports from './reports/service.js';
@@ -17,6 +20,12 @@ import * as vat from './vat/service.js';
 import * as vendors from './vendors/service.js';
 
 const s = initServer();
+
+/** A PDF answer, shown in the browser and saved under its file name. */
+function pdf(res: Response, file: { filename: string; content: Buffer }) {
+  res.setHeader('Content-Disposition', `inline; filename="${file.filename}"`);
+  return { status: 200 as const, body: file.content as unknown as Blob };
+}
 
 export const financeRoutes = (deps: Deps) => {
   const ctx = ctxFor(deps);
@@ -193,6 +202,26 @@ export const financeRoutes = (deps: Deps) => {
         ),
       getTrialBalance: async ({ query, req }) =>
         ok(success({ data: await accounts.getTrialBalance(ctx(req), query) })),
+    },
+    books: {
+      getBalanceSheet: async ({ query, req }) => ok(success(await books.balanceSheet(ctx(req), query))),
+      getBalanceSheetPdf: async ({ query, req, res }) =>
+        pdf(res, await booksPdf.balanceSheetPdf(ctx(req), query)),
+      getProfitLossPdf: async ({ query, req, res }) =>
+        pdf(res, await booksPdf.profitLossPdf(ctx(req), query)),
+      getCashFlow: async ({ query, req }) => ok(success(await books.cashFlow(ctx(req), query))),
+      getAgedReceivables: async ({ query, req }) => ok(success(await books.agedReceivables(ctx(req), query))),
+      getAgedPayables: async ({ query, req }) => ok(success(await books.agedPayables(ctx(req), query))),
+      getGeneralLedger: async ({ query, req }) => ok(success(await books.generalLedger(ctx(req), query))),
+      getVatReturn: async ({ query, req }) => ok(success(await books.vatReturn(ctx(req), query))),
+      getLockDate: async ({ req }) => ok(success({ data: await books.getLockDate(ctx(req)) })),
+      setLockDate: async ({ body, req }) => {
+        const data = await books.setLockDate(ctx(req), req.auth?.role, body.lock_date);
+        const message = data.lock_date
+          ? `The books are locked up to and including ${data.lock_date}`
+          : 'No period is locked';
+        return ok(success({ message, data }));
+      },
     },
     reports: {
       getSalesSchedule: async ({ query, req }) =>

@@ -74,6 +74,7 @@ export const generalModule: DomainModule = {
 
 export { customerForEmail, unsubscribeCustomer } from './customers/service.js';
 export { salesItems, type SalesItem } from './invoices/sales.js';
+export { receivablesAsOf } from './invoices/ageing.js';
 export { recordBankPayment, reverseBankPayment } from './invoices/service.js';
 export { invoicesByAmount, invoicesByNumber } from './invoices/queries.js';
 

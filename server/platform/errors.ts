@@ -1,7 +1,7 @@
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
-import { isConcurrencyFailure } from './db/errors.js';
+import { isConcurrencyFailure, isPeriodLocked } from './db/errors.js';
 import {
   ERROR_STATUS,
   envelopeForPath,
@@ -104,6 +104,7 @@ export function toApiError(err: unknown): ApiError {
       return new ApiError('BAD_REQUEST', 'Malformed percent-escape in the request path');
     return new ApiError('BAD_REQUEST', 'The request body could not be read as sent');
   }
+  if (isPeriodLocked(err)) return new ApiError('PERIOD_LOCKED', err.message);
   if (isConcurrencyFailure(err)) {
     // Still failing after inTransaction's new attempts, or in a transaction only its owner could
     // start again: the client can (Retry-After also keeps the answer out of the idempotency store).

@@ -5,7 +5,8 @@
 select
   "base_currency",
   "timezone",
-  "environment"
+  "environment",
+  "financial_year_start_month"
 from
   "businesses"
 where
@@ -47,6 +48,7 @@ select
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "financial_year_start_month",
   "require_two_factor",
   "email",
   "plan",
@@ -73,6 +75,7 @@ returning
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "financial_year_start_month",
   "require_two_factor",
   "email",
   "plan",
@@ -136,6 +139,7 @@ insert into "businesses" (
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "financial_year_start_month",
   "require_two_factor",
   "created_at",
   "environment",
@@ -154,6 +158,7 @@ select
   "payment_instructions",
   "invoice_reminders_enabled",
   "invoice_reminder_days",
+  "financial_year_start_month",
   "require_two_factor",
   $2 as "created_at",
   $3 as "environment",

@@ -6,7 +6,7 @@ import type { BusinessesTable } from './db/types.js';
 export async function findSettings(db: Executor, businessId: string) {
   return db
     .selectFrom('businesses')
-    .select(['base_currency', 'timezone', 'environment'])
+    .select(['base_currency', 'timezone', 'environment', 'financial_year_start_month'])
     .where('id', '=', businessId)
     .executeTakeFirst();
 }
@@ -29,6 +29,7 @@ const BUSINESS_COLUMNS = [
   'payment_instructions',
   'invoice_reminders_enabled',
   'invoice_reminder_days',
+  'financial_year_start_month',
   'require_two_factor',
   'email',
   'plan',
@@ -137,6 +138,7 @@ export async function insertSandboxOf(db: Executor, liveBusinessId: string, id: 
       'payment_instructions',
       'invoice_reminders_enabled',
       'invoice_reminder_days',
+      'financial_year_start_month',
       'require_two_factor',
       'created_at',
       'environment',
@@ -158,6 +160,7 @@ export async function insertSandboxOf(db: Executor, liveBusinessId: string, id: 
           'payment_instructions',
           'invoice_reminders_enabled',
           'invoice_reminder_days',
+          'financial_year_start_month',
           'require_two_factor',
           eb.val(now).as('created_at'),
           eb.val('sandbox').as('environment'),

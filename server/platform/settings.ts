@@ -14,6 +14,8 @@ export interface BusinessSettings {
   timezone: string;
   /** `sandbox` for a live business's staging twin: its mail is captured, never sent. */
   environment: Environment;
+  /** The month (1-12) the financial year starts in. */
+  financialYearStartMonth: number;
 }
 
 /** A business without settings of its own (or gone): what a new business starts with. */
@@ -21,6 +23,7 @@ export const DEFAULT_SETTINGS: Readonly<BusinessSettings> = Object.freeze({
   baseCurrency: 'USD',
   timezone: 'UTC',
   environment: 'live',
+  financialYearStartMonth: 1,
 });
 
 /** How long this process reuses a business's settings without reading them again. */
@@ -57,6 +60,7 @@ export async function businessSettings(ctx: SettingsCtx): Promise<BusinessSettin
     baseCurrency: row.base_currency,
     timezone: row.timezone,
     environment: row.environment,
+    financialYearStartMonth: row.financial_year_start_month,
   });
   if (seen === held.generation) held.cache.set(ctx.businessId, settings);
   return settings;

@@ -5,18 +5,25 @@ import type { TestServer } from './server.js';
 
 /** Factories and reads of the finance domain: one factory per resource, each through the typed client. */
 
-/** The default chart every business gets (docs/decisions.md D129, D270), by code. */
+/** The default chart every business gets (docs/decisions.md D129, D270, D276), by code. */
 export const DEFAULT_CHART: finance.Account[] = [
-  { code: '1000', name: 'Cash', type: 'asset', system: true },
-  { code: '1010', name: 'Bank', type: 'asset', system: true },
-  { code: '1020', name: 'Mobile money', type: 'asset', system: true },
-  { code: '1030', name: 'Payment provider clearing', type: 'asset', system: true },
-  { code: '1200', name: 'Accounts receivable', type: 'asset', system: true },
-  { code: '2000', name: 'Accounts payable', type: 'liability', system: true },
-  { code: '2200', name: 'VAT payable', type: 'liability', system: true },
-  { code: '2300', name: 'Customer credit', type: 'liability', system: true },
-  { code: '4000', name: 'Sales', type: 'revenue', system: true },
-  { code: '5000', name: 'Expenses', type: 'expense', system: true },
+  { code: '1000', name: 'Cash', type: 'asset', cash_flow_group: 'cash', system: true },
+  { code: '1010', name: 'Bank', type: 'asset', cash_flow_group: 'cash', system: true },
+  { code: '1020', name: 'Mobile money', type: 'asset', cash_flow_group: 'cash', system: true },
+  {
+    code: '1030',
+    name: 'Payment provider clearing',
+    type: 'asset',
+    cash_flow_group: 'operating',
+    system: true,
+  },
+  { code: '1200', name: 'Accounts receivable', type: 'asset', cash_flow_group: 'operating', system: true },
+  { code: '2000', name: 'Accounts payable', type: 'liability', cash_flow_group: 'operating', system: true },
+  { code: '2200', name: 'VAT payable', type: 'liability', cash_flow_group: 'operating', system: true },
+  { code: '2210', name: 'VAT receivable', type: 'asset', cash_flow_group: 'operating', system: true },
+  { code: '2300', name: 'Customer credit', type: 'liability', cash_flow_group: 'operating', system: true },
+  { code: '4000', name: 'Sales', type: 'revenue', cash_flow_group: 'operating', system: true },
+  { code: '5000', name: 'Expenses', type: 'expense', cash_flow_group: 'operating', system: true },
 ];
 
 /** A vendor: Acme Supplies billing in USD unless told. */
@@ -35,6 +42,7 @@ export const billItem = (
   description: 'Printer paper (box)',
   quantity: 4,
   unit_price: 2999,
+  tax_rate: 0,
   ...overrides,
 });
 

@@ -6,6 +6,7 @@ select
   "code",
   "name",
   "type",
+  "cash_flow_group",
   "system"
 from
   "finance_accounts"
@@ -15,13 +16,14 @@ order by
   "code";
 
 -- insertAccount
-insert into "finance_accounts" ("business_id", "code", "name", "type", "created_at")
+insert into "finance_accounts" ("business_id", "code", "name", "type", "created_at", "cash_flow_group")
 values
-  ($1, $2, $3, $4, $5)
+  ($1, $2, $3, $4, $5, $6)
 returning
   "code",
   "name",
   "type",
+  "cash_flow_group",
   "system";
 
 -- addDefaultAccounts

@@ -7,7 +7,7 @@ import type {
 import { today } from '../../platform/calendar.js';
 import type { Ctx, TxCtx } from '../../platform/context.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
-import { conflict } from '../../platform/errors.js';
+import { conflict, invalid } from '../../platform/errors.js';
 import { exactSum } from '../../platform/money.js';
 import { baseCurrency } from '../../platform/settings.js';
 import * as queries from './queries.js';
@@ -29,10 +29,18 @@ export async function createAccount(ctx: Ctx, input: CreateAccountBody): Promise
           code: input.code,
           name: input.name,
           type: input.type,
+          cash_flow_group: input.cash_flow_group,
           system: false,
         }),
       ),
-    { finance_accounts_pkey: () => conflict(`The business already has an account ${input.code}`) },
+    {
+      finance_accounts_pkey: () => conflict(`The business already has an account ${input.code}`),
+      finance_accounts_cash_by_code: () =>
+        invalid(
+          'cash_flow_group',
+          `${input.code} is a cash account (1000, 1010, 1020, 1100-1199): its group is cash; leave cash_flow_group out`,
+        ),
+    },
   );
 }
 

@@ -82,6 +82,7 @@ async function openingEquity(ctx: TxCtx): Promise<string> {
     code: ACCOUNTS.openingEquity,
     name: 'Opening balance equity',
     type: 'equity',
+    cash_flow_group: 'financing',
     system: true,
     created_at: ctx.clock.now(),
   });
@@ -100,6 +101,7 @@ export async function createBankAccount(ctx: Ctx, input: CreateBankAccountBody):
       code,
       name: input.name,
       type: 'asset',
+      cash_flow_group: 'cash',
       system: false,
       created_at: now,
     });

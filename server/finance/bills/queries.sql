@@ -101,10 +101,12 @@ insert into "finance_bills" (
   "voided_at",
   "deleted_at",
   "recurring_bill_id",
-  "recurring_period_on"
+  "recurring_period_on",
+  "tax",
+  "subtotal"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
 
 insert into "finance_bill_items" (
   "business_id",
@@ -113,10 +115,12 @@ insert into "finance_bill_items" (
   "description",
   "quantity",
   "unit_price",
-  "amount"
+  "amount",
+  "tax_rate",
+  "tax"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- updateBill
 update "finance_bills"
@@ -139,10 +143,12 @@ insert into "finance_bill_items" (
   "description",
   "quantity",
   "unit_price",
-  "amount"
+  "amount",
+  "tax_rate",
+  "tax"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- insertPayment
 insert into "finance_bill_payments" (

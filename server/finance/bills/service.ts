@@ -13,7 +13,7 @@ import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { isOverdue } from '../../platform/due.js';
 import { invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { priceBill } from '../../../contract/common/pricing.js';
+import { priceBillWithTax, TAX_RATE_PLACES } from '../../../contract/common/pricing.js';
 import { lineAmounts, MAX_MINOR, QUANTITY_PLACES, toScaledInteger } from '../../platform/money.js';
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
@@ -23,22 +23,31 @@ import { bankAccountCode } from '../bank-accounts/service.js';
 
 type Items = CreateBillBody['items'];
 
-/** Each item's amount (rounded half up) and the bill's: the exact sum of the items, rounded once. */
+/**
+ * Each item's amount and tax (each rounded half up on its own) and the bill's subtotal, tax and amount
+ * (their exact sums, each rounded once; the amount is subtotal + tax).
+ */
 export function amountsOf(items: Items, currency: string) {
   const rows = items.map((item, i) => {
     const { totalMinor } = lineAmounts(item.quantity, item.unit_price, 0, `items.${i}`, currency);
     return { ...item, amount: totalMinor };
   });
-  const amount = priceBill(
+  const priced = priceBillWithTax(
     items.map((item) => ({
       quantityScaled: toScaledInteger(item.quantity, QUANTITY_PLACES)!,
       unitPriceMinor: BigInt(item.unit_price),
+      rateScaled: toScaledInteger(item.tax_rate, TAX_RATE_PLACES)!,
     })),
   );
-  if (amount === 0n) throw invalid('items', 'The bill total must be more than 0');
-  if (amount > BigInt(MAX_MINOR))
+  if (priced.subtotalMinor === 0n) throw invalid('items', 'The bill total must be more than 0');
+  if (priced.totalMinor > BigInt(MAX_MINOR))
     throw invalid('items', 'The bill total exceeds the largest amount the service holds');
-  return { rows, amount: Number(amount) };
+  return {
+    rows: rows.map((row, i) => ({ ...row, tax: Number(priced.itemTaxes[i]) })),
+    subtotal: Number(priced.subtotalMinor),
+    tax: Number(priced.taxMinor),
+    amount: Number(priced.totalMinor),
+  };
 }
 
 const itemRows = (ctx: Ctx, billId: string, rows: ReturnType<typeof amountsOf>['rows']) =>
@@ -50,6 +59,8 @@ const itemRows = (ctx: Ctx, billId: string, rows: ReturnType<typeof amountsOf>['
     quantity: String(item.quantity),
     unit_price: item.unit_price,
     amount: item.amount,
+    tax_rate: String(item.tax_rate),
+    tax: item.tax,
   }));
 
 /** The status a reader sees: a pending bill past its due date is overdue. */
@@ -61,6 +72,8 @@ function toSummary(row: queries.BillRow, on: string): BillSummary {
     id: row.id,
     vendor_id: row.vendor_id,
     vendor_name: row.vendor_name,
+    subtotal: row.subtotal,
+    tax: row.tax,
     amount: row.amount,
     amount_paid: row.amount_paid,
     amount_due: row.status === 'void' ? 0 : row.amount - row.amount_paid,
@@ -103,22 +116,35 @@ async function detail(ctx: Ctx, id: string): Promise<Bill> {
       quantity: Number(item.quantity),
       unit_price: item.unit_price,
       amount: item.amount,
+      tax_rate: Number(item.tax_rate),
+      tax: item.tax,
     })),
     payments: payments.map(toPayment),
   };
 }
 
-/** Dr 5000 Expenses / Cr 2000 Accounts payable, on the bill's issue date. */
+/** Dr 5000 Expenses its subtotal and 2210 VAT receivable its tax / Cr 2000 Accounts payable, on its issue date. */
 async function postBill(
   ctx: TxCtx,
-  bill: { id: string; amount: number; currency: string; issue_date: string; vendor_name: string },
+  bill: {
+    id: string;
+    subtotal: number;
+    tax: number;
+    amount: number;
+    currency: string;
+    issue_date: string;
+    vendor_name: string;
+  },
 ) {
   await post(ctx, {
     date: bill.issue_date,
     description: `Bill from ${bill.vendor_name}`,
     currency: bill.currency,
     source: { type: 'bill', id: bill.id },
-    debits: [{ account: ACCOUNTS.expenses, amount: bill.amount }],
+    debits: [
+      { account: ACCOUNTS.expenses, amount: bill.subtotal },
+      { account: ACCOUNTS.vatReceivable, amount: bill.tax },
+    ],
     credits: [{ account: ACCOUNTS.payable, amount: bill.amount }],
   });
 }
@@ -156,7 +182,7 @@ export async function createBill(
   const issueDate = input.issue_date ?? (await today(ctx));
   requireDueAfterIssue(issueDate, input.due_date);
   const currency = input.currency ?? (await baseCurrency(ctx));
-  const { rows, amount } = amountsOf(input.items, currency);
+  const { rows, subtotal, tax, amount } = amountsOf(input.items, currency);
   return inTransaction(ctx, async (ctx) => {
     if (!(await queries.vendorExists(ctx.db, ctx.businessId, input.vendor_id))) {
       throw invalid('vendor_id', 'No vendor with this id');
@@ -172,6 +198,8 @@ export async function createBill(
         vendor_id: input.vendor_id,
         status,
         currency,
+        subtotal,
+        tax,
         amount,
         issue_date: issueDate,
         due_date: input.due_date,
@@ -205,27 +233,29 @@ export async function updateBill(ctx: Ctx, id: string, input: UpdateBillBody): P
     const currency = input.currency ?? current.currency;
     requireDueAfterIssue(input.issue_date ?? current.issue_date, input.due_date ?? current.due_date);
     const { items, ...fields } = input;
-    let amount: number | undefined;
+    let totals: { subtotal: number; tax: number; amount: number } | undefined;
     if (items !== undefined) {
-      const computed = amountsOf(items, currency);
-      amount = computed.amount;
-      await queries.replaceItems(ctx.db, ctx.businessId, id, itemRows(ctx, id, computed.rows));
+      const { rows, ...computed } = amountsOf(items, currency);
+      totals = computed;
+      await queries.replaceItems(ctx.db, ctx.businessId, id, itemRows(ctx, id, rows));
     } else if (input.currency !== undefined) {
       // Items are in minor units of the currency: a new currency re-checks them.
       const old = await queries.billItems(ctx.db, ctx.businessId, id);
-      amount = amountsOf(
+      const { subtotal, tax, amount } = amountsOf(
         old.map((i) => ({
           description: i.description,
           quantity: Number(i.quantity),
           unit_price: i.unit_price,
+          tax_rate: Number(i.tax_rate),
         })),
         currency,
-      ).amount;
+      );
+      totals = { subtotal, tax, amount };
     }
     const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
     await queries.updateBill(ctx.db, ctx.businessId, id, {
       ...changes,
-      ...(amount !== undefined && { amount }),
+      ...totals,
       updated_at: ctx.clock.now(),
     });
     return detail(ctx, id);

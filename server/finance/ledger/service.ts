@@ -12,6 +12,7 @@ export const ACCOUNTS = {
   receivable: '1200',
   payable: '2000',
   vatPayable: '2200',
+  vatReceivable: '2210',
   customerCredit: '2300',
   openingEquity: '3000',
   sales: '4000',

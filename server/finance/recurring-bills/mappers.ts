@@ -1,7 +1,14 @@
 import type { RecurringBill } from '../../../contract/finance/index.js';
 import type { RecurringBillRow } from './queries.js';
 
-type ItemRow = { description: string; quantity: string; unit_price: number; amount: number };
+type ItemRow = {
+  description: string;
+  quantity: string;
+  unit_price: number;
+  amount: number;
+  tax_rate: string;
+  tax: number;
+};
 
 export const toRecurringBill = (row: RecurringBillRow, items: ItemRow[]): RecurringBill => ({
   id: row.id,
@@ -13,6 +20,8 @@ export const toRecurringBill = (row: RecurringBillRow, items: ItemRow[]): Recurr
     quantity: Number(item.quantity),
     unit_price: item.unit_price,
     amount: item.amount,
+    tax_rate: Number(item.tax_rate),
+    tax: item.tax,
   })),
   amount: row.amount,
   notes: row.notes,

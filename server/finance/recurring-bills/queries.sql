@@ -86,10 +86,12 @@ insert into "finance_recurring_bill_items" (
   "description",
   "quantity",
   "unit_price",
-  "amount"
+  "amount",
+  "tax_rate",
+  "tax"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- updateRecurringBill
 update "finance_recurring_bills"
@@ -112,7 +114,9 @@ insert into "finance_recurring_bill_items" (
   "description",
   "quantity",
   "unit_price",
-  "amount"
+  "amount",
+  "tax_rate",
+  "tax"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9);

@@ -34,11 +34,14 @@ type Row = Selectable<FinanceRecurringBillsTable>;
 type Items = CreateRecurringBillBody['items'];
 
 /** The stored items as the bills' input. */
-const itemsAsInput = (items: { description: string; quantity: string; unit_price: number }[]): Items =>
+const itemsAsInput = (
+  items: { description: string; quantity: string; unit_price: number; tax_rate: string }[],
+): Items =>
   items.map((item) => ({
     description: item.description,
     quantity: Number(item.quantity),
     unit_price: item.unit_price,
+    tax_rate: Number(item.tax_rate),
   }));
 
 /**
@@ -110,6 +113,8 @@ function pricedItems(ctx: Ctx, id: string, items: Items, currency: string) {
       quantity: String(item.quantity),
       unit_price: item.unit_price,
       amount: item.amount,
+      tax_rate: String(item.tax_rate),
+      tax: item.tax,
     })),
   };
 }

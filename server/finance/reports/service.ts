@@ -25,7 +25,7 @@ import { salesBetween, salesByPeriod } from '../sales/queries.js';
 import { NO_VAT_BLOCK, vatBlock } from '../vat/service.js';
 
 /** A report range: end on or after start, less than ten years after it (422 otherwise). */
-function requireRange(start: string, end: string, fields: { end: string }): void {
+export function requireRange(start: string, end: string, fields: { end: string }): void {
   if (end < start) throw invalid(fields.end, 'Must be on or after the start date');
   // Compared as dates, not strings: ten years after a date late in 9999 has five digits.
   if (Date.parse(end) >= Date.parse(addMonths(start, 120))) {

@@ -33,9 +33,9 @@ export function isCheckViolation(err: unknown, constraint?: string): boolean {
 }
 
 /**
- * Runs `work`; a unique or exclusion violation of a constraint named in `refusals` becomes that
- * constraint's ApiError (a duplicate email, SKU, reference, overlapping leave, ...), the one place
- * such violations are translated.
+ * Runs `work`; a unique, exclusion or check violation of a constraint named in `refusals` becomes that
+ * constraint's ApiError (a duplicate email, SKU, reference, overlapping leave, a cash account given
+ * another cash-flow group, ...), the one place such violations are translated.
  * Any other error passes through unchanged.
  */
 export async function refuseDuplicates<T>(
@@ -46,9 +46,18 @@ export async function refuseDuplicates<T>(
     return await work();
   } catch (err) {
     const constraint = (err as { constraint?: string } | null)?.constraint;
-    const duplicate = isUniqueViolation(err) || isExclusionViolation(err);
+    const duplicate = isUniqueViolation(err) || isExclusionViolation(err) || isCheckViolation(err);
     const refuse = duplicate && constraint ? refusals[constraint] : undefined;
     if (refuse) throw refuse();
     throw err;
   }
+}
+
+/**
+ * The journal refused an entry dated on or before the business's lock date (the database's
+ * `finance_period_open` trigger, docs/decisions.md D276); its message names the lock date.
+ */
+export function isPeriodLocked(err: unknown): err is { message: string } {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === 'P0001' && e.constraint === 'finance_period_locked';
 }

@@ -145,6 +145,7 @@ export interface BusinessesTable {
    * notices it at once.
    */
   access_generation: ColumnType<number, number | bigint | undefined, number | bigint>;
+  financial_year_start_month: Generated<number>;
 }
 
 export interface CreditNoteItemsTable {
@@ -260,6 +261,7 @@ export interface FinanceAccountsTable {
   type: (typeof ACCOUNT_TYPES)[number];
   system: Generated<boolean>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  cash_flow_group: 'cash' | 'operating' | 'investing' | 'financing';
 }
 
 export interface FinanceBankAccountsTable {
@@ -343,6 +345,8 @@ export interface FinanceBillItemsTable {
   quantity: ColumnType<string, string | number, string | number>;
   unit_price: ColumnType<number, number | bigint, number | bigint>;
   amount: ColumnType<number, number | bigint, number | bigint>;
+  tax_rate: ColumnType<string, string | number | undefined, string | number>;
+  tax: ColumnType<number, number | bigint | undefined, number | bigint>;
 }
 
 export interface FinanceBillPaymentsTable {
@@ -376,6 +380,17 @@ export interface FinanceBillsTable {
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   recurring_bill_id: string | null;
   recurring_period_on: string | null;
+  tax: ColumnType<number, number | bigint | undefined, number | bigint>;
+  subtotal: ColumnType<number, number | bigint, number | bigint>;
+}
+
+export interface FinanceCashFlowDaysTable {
+  business_id: string;
+  currency: string;
+  account_code: string;
+  date: string;
+  amount: ColumnType<string, string | number, string | number>;
+  slot: Generated<number>;
 }
 
 /** Journal entries per day; written only by a database trigger. */
@@ -409,6 +424,12 @@ export interface FinanceJournalLinesTable {
   credit: ColumnType<number, number | bigint, number | bigint>;
 }
 
+export interface FinanceLockDatesTable {
+  business_id: string;
+  lock_date: string;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface FinanceRecurringBillItemsTable {
   business_id: string;
   recurring_bill_id: string;
@@ -417,6 +438,8 @@ export interface FinanceRecurringBillItemsTable {
   quantity: ColumnType<string, string | number, string | number>;
   unit_price: ColumnType<number, number | bigint, number | bigint>;
   amount: ColumnType<number, number | bigint, number | bigint>;
+  tax_rate: ColumnType<string, string | number | undefined, string | number>;
+  tax: ColumnType<number, number | bigint | undefined, number | bigint>;
 }
 
 export interface FinanceRecurringBillsTable {
@@ -1158,9 +1181,11 @@ export interface Database {
   finance_bill_items: FinanceBillItemsTable;
   finance_bill_payments: FinanceBillPaymentsTable;
   finance_bills: FinanceBillsTable;
+  finance_cash_flow_days: FinanceCashFlowDaysTable;
   finance_entry_days: FinanceEntryDaysTable;
   finance_journal_entries: FinanceJournalEntriesTable;
   finance_journal_lines: FinanceJournalLinesTable;
+  finance_lock_dates: FinanceLockDatesTable;
   finance_recurring_bill_items: FinanceRecurringBillItemsTable;
   finance_recurring_bills: FinanceRecurringBillsTable;
   finance_sales_days: FinanceSalesDaysTable;
