@@ -39,6 +39,8 @@ export const financeModule: DomainModule = {
     'finance_bank_transactions',
     'finance_bank_rules',
     'finance_bank_matches',
+    'finance_cash_flow_days',
+    'finance_lock_dates',
   ],
   imports: [vendorImport],
   uploads: [{ path: '/v1/finance/bank-accounts/:id/statements', read: statementBody }],

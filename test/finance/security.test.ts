@@ -27,6 +27,7 @@ const {
   journal,
   reports,
   vat,
+  books,
 } = contract.finance;
 
 /** A list another business filtered by this business's ids or codes: answered, and empty. */
@@ -277,6 +278,26 @@ describeRouteSecurity({
     route(reports.getProfitLoss, async () => ({
       query: { start_date: '2026-01-01', end_date: '2026-12-31' },
     })),
+
+    route(books.getBalanceSheet, async () => ({ query: { as_of: '2026-12-31' } })),
+    route(books.getBalanceSheetPdf, async () => ({ query: { as_of: '2026-12-31' } })),
+    route(books.getProfitLossPdf, async () => ({
+      query: { start_date: '2026-01-01', end_date: '2026-12-31' },
+    })),
+    route(books.getCashFlow, async () => ({ query: { start_date: '2026-01-01', end_date: '2026-12-31' } })),
+    route(books.getAgedReceivables, async () => ({ query: {} })),
+    route(books.getAgedPayables, async () => ({ query: {} })),
+    // Another business has no such account: 422 naming it.
+    route(
+      books.getGeneralLedger,
+      async (t) => ({
+        query: { account: await usedAccount(t), start_date: '2026-01-01', end_date: '2026-12-31' },
+      }),
+      { otherBusiness: { status: 422, code: 'VALIDATION_ERROR', field: 'account' } },
+    ),
+    route(books.getVatReturn, async () => ({ query: { start_date: '2026-01-01', end_date: '2026-12-31' } })),
+    route(books.getLockDate, async () => ({})),
+    route(books.setLockDate, async () => ({ body: { lock_date: '2020-01-31' } })),
 
     route(vat.getVatThreshold, async () => ({})),
     // One configuration per business: each request is built for a business that has none.

@@ -223,6 +223,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   createVatThreshold: 'Set the VAT threshold',
   updateVatThreshold: 'Changed the VAT threshold',
   markVatRegistered: 'Marked the business registered for VAT',
+  setLockDate: 'Set the lock date of the books',
   // marketing
   createDomain: 'Added {resource}',
   verifyDomain: 'Checked the DNS records of {resource}',
@@ -399,6 +400,15 @@ export const PLAIN_VERBS: Readonly<Record<string, string>> = {
 /** What a read would have shown: `listCustomers` -> "the customers", `getProfitLoss` -> "the profit and loss report". */
 const READ_NOUNS: Readonly<Record<string, string>> = {
   getProfitLoss: 'the profit and loss report',
+  getProfitLossPdf: 'the profit and loss PDF',
+  getBalanceSheet: 'the balance sheet',
+  getBalanceSheetPdf: 'the balance sheet PDF',
+  getCashFlow: 'the cash-flow statement',
+  getAgedReceivables: 'the aged receivables',
+  getAgedPayables: 'the aged payables',
+  getGeneralLedger: 'the general ledger',
+  getVatReturn: 'the VAT return',
+  getLockDate: 'the lock date of the books',
   getInvoicePdf: 'the PDF of {resource}',
   getQuotePdf: 'the PDF of {resource}',
   getCreditNotePdf: 'the PDF of {resource}',
