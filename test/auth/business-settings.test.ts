@@ -47,6 +47,7 @@ describe('GET /v1/business', () => {
         tax_number: null,
         payment_instructions: null,
         invoice_reminders: { enabled: true, days_after_due: [0, 7, 14] },
+        financial_year_start_month: 1,
         require_two_factor: false,
         plan: 'standard',
         created_at: expect.stringMatching(ISO),
@@ -76,6 +77,7 @@ describe('PATCH /v1/business', () => {
           tax_number: 'NZ-123-456-789',
           payment_instructions: 'Direct credit to 12-3456-7890123-00',
           invoice_reminders: { enabled: false, days_after_due: [30, 1] },
+          financial_year_start_month: 4,
         },
       }),
     );
@@ -89,6 +91,7 @@ describe('PATCH /v1/business', () => {
       tax_number: 'NZ-123-456-789',
       payment_instructions: 'Direct credit to 12-3456-7890123-00',
       invoice_reminders: { enabled: false, days_after_due: [1, 30] },
+      financial_year_start_month: 4,
       require_two_factor: false,
       plan: 'standard',
       created_at: expect.stringMatching(ISO),

@@ -93,6 +93,8 @@ describe('POST /v1/finance/bills', () => {
         id: res.body.bill_id,
         vendor_id: a.vendor.id,
         vendor_name: 'Acme Supplies',
+        subtotal: 11996,
+        tax: 0,
         amount: 11996,
         amount_paid: 0,
         amount_due: 11996,
@@ -103,7 +105,16 @@ describe('POST /v1/finance/bills', () => {
         notes: 'November paper',
         created_at: NOW,
         updated_at: NOW,
-        items: [{ description: 'Printer paper (box)', quantity: 4, unit_price: 2999, amount: 11996 }],
+        items: [
+          {
+            description: 'Printer paper (box)',
+            quantity: 4,
+            unit_price: 2999,
+            amount: 11996,
+            tax_rate: 0,
+            tax: 0,
+          },
+        ],
         payments: [],
         recurring_bill_id: null,
       },
@@ -248,6 +259,48 @@ describe('POST /v1/finance/bills', () => {
     expectResultError(res, 422, 'VALIDATION_ERROR', field);
     expect(await billRows(server(), biz.businessId)).toEqual([]);
     expect(await journal(biz.client)).toEqual([]);
+  });
+
+  it('takes input tax per item: the exact taxes summed and rounded once, posted to 2210 VAT receivable', async () => {
+    const biz = await newBusiness();
+    const bill = await createBill(biz.client, {
+      vendor_id: biz.vendor.id,
+      items: [
+        // 3 x 33.33 at 20% = 99.99, tax 19.998 (20.00 on its own)
+        billItem({ description: 'Toner', quantity: 3, unit_price: 3333, tax_rate: 20 }),
+        // 1 x 0.05 at 12.5% = 0.05, tax 0.00625 (0.01 on its own)
+        billItem({ description: 'Stamp', quantity: 1, unit_price: 5, tax_rate: 12.5 }),
+        billItem({ description: 'Postage (exempt)', quantity: 1, unit_price: 100 }),
+      ],
+    });
+    // Exact tax 19.998 + 0.00625 = 20.00425, rounded once: 20.00; subtotal 99.99 + 0.05 + 1.00 = 101.04.
+    expect([bill.subtotal, bill.tax, bill.amount, bill.amount_due]).toEqual([10104, 2000, 12104, 12104]);
+    expect(bill.items.map((i) => [i.amount, i.tax_rate, i.tax])).toEqual([
+      [9999, 20, 2000],
+      [5, 12.5, 1],
+      [100, 0, 0],
+    ]);
+    const [entry] = await journal(biz.client);
+    expect(entry).toMatchObject({
+      source: { type: 'bill', id: bill.id },
+      debits: [
+        { account: '5000', amount: 10104 },
+        { account: '2210', amount: 2000 },
+      ],
+      credits: [{ account: '2000', amount: 12104 }],
+    });
+  });
+
+  it('refuses a tax_rate with more than 3 decimals or above 100 (422 naming the item); nothing is recorded', async () => {
+    const biz = await newBusiness();
+    for (const tax_rate of [20.0001, 100.5, -1]) {
+      const res = await send(biz, 'POST', '/bills', {
+        ...billBody({ vendor_id: biz.vendor.id }),
+        items: [{ ...billItem(), tax_rate }],
+      });
+      expectResultError(res, 422, 'VALIDATION_ERROR', 'items.0.tax_rate');
+    }
+    expect(await billRows(server(), biz.businessId)).toEqual([]);
   });
 
   it("takes the business's base currency when none is sent", async () => {
@@ -529,8 +582,15 @@ describe('PUT /v1/finance/bills/:id', () => {
       status: 'draft',
     });
     expect(replaced.items).toEqual([
-      { description: 'Toner', quantity: 1.5, unit_price: 1001, amount: 1502 },
-      { description: 'Printer paper (box)', quantity: 1, unit_price: 2999, amount: 2999 },
+      { description: 'Toner', quantity: 1.5, unit_price: 1001, amount: 1502, tax_rate: 0, tax: 0 },
+      {
+        description: 'Printer paper (box)',
+        quantity: 1,
+        unit_price: 2999,
+        amount: 2999,
+        tax_rate: 0,
+        tax: 0,
+      },
     ]);
     expect(await getBill(a.client, draft.id)).toEqual(replaced);
     expect(await entriesOf(a.client, draft.id)).toEqual([]);

@@ -415,8 +415,42 @@ describe('POST /v1/finance/accounts', () => {
     expect(res.body).toEqual({
       result: 'success',
       message: expect.any(String),
-      account: { code, name: 'Software subscriptions', type: 'expense', system: false },
+      account: {
+        code,
+        name: 'Software subscriptions',
+        type: 'expense',
+        cash_flow_group: 'operating',
+        system: false,
+      },
     });
+  });
+
+  it.each([
+    ['1510', 'asset', undefined, 'investing'],
+    ['1400', 'asset', undefined, 'operating'],
+    ['2600', 'liability', undefined, 'financing'],
+    ['3100', 'equity', undefined, 'financing'],
+    ['6100', 'expense', 'investing', 'investing'],
+  ] as const)(
+    "gives %s (%s) the cash-flow group given or its code's default (%s -> %s)",
+    async (code, type, cash_flow_group, expected) => {
+      const biz = await registerBusiness(server());
+      const account = await createAccount(biz.client, {
+        code,
+        type,
+        ...(cash_flow_group && { cash_flow_group }),
+      });
+      expect(account.cash_flow_group).toBe(expected);
+    },
+  );
+
+  it('keeps the cash accounts cash: another group for 1100-1199 is 422 naming cash_flow_group', async () => {
+    const biz = await registerBusiness(server());
+    const res = await biz.client.finance.accounts.createAccount({
+      body: { code: '1150', name: 'Petty cash', type: 'asset', cash_flow_group: 'operating' },
+    });
+    expectResultError(res, 422, 'VALIDATION_ERROR', 'cash_flow_group');
+    expect((await createAccount(biz.client, { code: '1150', type: 'asset' })).cash_flow_group).toBe('cash');
   });
 
   it.each(['asset', 'liability', 'equity', 'revenue', 'expense'] as const)(

@@ -445,7 +445,7 @@ describe(`the default chart of accounts, made by the database (${where})`, () =>
       db(),
     );
     const { rows } = await sql<{ code: string; name: string; type: string; system: boolean }>`
-      SELECT code, name, type, system FROM finance_accounts WHERE business_id = ${id} ORDER BY code`.execute(
+      SELECT code, name, type, cash_flow_group, system FROM finance_accounts WHERE business_id = ${id} ORDER BY code`.execute(
       db(),
     );
     expect(rows).toEqual(DEFAULT_CHART);

@@ -12,7 +12,7 @@ const server = useTestServer({ worker: false });
 
 const DAY = 86_400_000;
 /** The accounts every new business starts with. */
-const DEFAULT_CHART = 10;
+const DEFAULT_CHART = 11;
 
 /** The tables a reset keeps the sandbox's rows in (server/sandbox/reset/queries.ts). */
 const KEPT = [
