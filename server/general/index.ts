@@ -77,6 +77,9 @@ export { salesItems, type SalesItem } from './invoices/sales.js';
 export { receivablesAsOf } from './invoices/ageing.js';
 export { recordBankPayment, reverseBankPayment } from './invoices/service.js';
 export { invoicesByAmount, invoicesByNumber } from './invoices/queries.js';
+/** The business's own reports (balance sheet, profit and loss) as PDFs, for the finance group. */
+export { reportPdf } from './documents/delivery.js';
+export type { ReportRow, ReportView } from './documents/pdf.js';
 
 /** The document renderer, for bench/documents.ts. */
 export { renderPdf, type DocumentIssuer, type DocumentRecipient, type PdfSource } from './documents/pdf.js';

@@ -11,10 +11,12 @@ import { formatMoney } from './format.js';
 import { renderOffThread } from './render.js';
 import {
   pdfFileName,
+  type CustomerPdfSource,
   type DocumentIssuer,
   type DocumentRecipient,
   type DocumentSource,
   type PdfSource,
+  type ReportView,
 } from './pdf.js';
 
 /**
@@ -50,10 +52,22 @@ async function partiesOf(ctx: Ctx, customerId: string) {
 /** The document as a PDF file. */
 export async function documentPdf(
   ctx: Ctx,
-  source: PdfSource,
+  source: CustomerPdfSource,
 ): Promise<{ filename: string; content: Buffer }> {
   const { business, customer } = await partiesOf(ctx, source.document.customer_id);
   const content = await renderOffThread(ctx.state, source, issuerOf(business), recipientOf(customer));
+  return { filename: pdfFileName(source), content };
+}
+
+/** One of the business's own reports as a PDF file, under the business's name. */
+export async function reportPdf(
+  ctx: Ctx,
+  report: ReportView,
+): Promise<{ filename: string; content: Buffer }> {
+  const business = await findBusiness(ctx);
+  if (!business) throw notFound('Business');
+  const source: PdfSource = { kind: 'report', document: report };
+  const content = await renderOffThread(ctx.state, source, issuerOf(business), null);
   return { filename: pdfFileName(source), content };
 }
 

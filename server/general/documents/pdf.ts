@@ -10,7 +10,8 @@ import type { Statement } from '../../../contract/general/statements.js';
 import { formatMoney } from './format.js';
 
 /**
- * Invoices, quotes, credit notes and customer statements as A4 PDFs. Every page carries a running header (issuer, kind and number) and
+ * Invoices, quotes, credit notes, customer statements and the business's own reports (balance sheet,
+ * profit and loss) as A4 PDFs. Every page carries a running header (issuer, kind and number) and
  * the table's column header, so a page read on its own still says what it belongs to; rows are
  * never split across pages, and page numbers ("Page N of M") are written once the page count is
  * known. Text is set in DejaVu Sans, embedded, so any Latin, Greek or Cyrillic name prints as
@@ -39,19 +40,47 @@ export type DocumentSource =
   | { kind: 'quote'; document: Quote }
   | { kind: 'credit_note'; document: CreditNote };
 
-export type PdfSource = DocumentSource | { kind: 'statement'; document: Statement };
+/**
+ * A report of the business's own books as printed: sections of accounts under their headings, each
+ * closed by its total, then the report's totals. Amounts are in major units of `currency`.
+ */
+export interface ReportView {
+  /** "Balance sheet", "Profit and loss". */
+  title: string;
+  /** What the report covers, printed under the title and on every page: "As of 2026-09-30". */
+  period: string;
+  /** The dates beside the title, e.g. [['From', '2026-01-01'], ['To', '2026-09-30']]. */
+  dates: Array<[label: string, value: string]>;
+  currency: string;
+  /** The last day the report covers: the PDF is dated from it, so the same report renders the same bytes. */
+  date: string;
+  rows: ReportRow[];
+  totals: Array<{ label: string; amount: number; strong: boolean }>;
+  /** The file name without `.pdf`, e.g. `balance-sheet-2026-09-30`. */
+  file: string;
+}
 
-/** The document as a PDF (A4). */
+export type ReportRow =
+  | { type: 'heading'; label: string }
+  | { type: 'account'; code: string | null; name: string; amount: number }
+  | { type: 'total'; label: string; amount: number };
+
+/** What is printed for a customer: a document or their statement. */
+export type CustomerPdfSource = DocumentSource | { kind: 'statement'; document: Statement };
+
+export type PdfSource = CustomerPdfSource | { kind: 'report'; document: ReportView };
+
+/** The document as a PDF (A4); a report has no recipient. */
 export async function renderPdf(
   source: PdfSource,
   issuer: DocumentIssuer,
-  recipient: DocumentRecipient,
+  recipient: DocumentRecipient | null,
 ): Promise<Buffer> {
   const view = viewOf(source);
   const { doc, pen } = openDocument(await loadPdfKit(), view, issuer);
   const bytes = collect(doc);
   drawFirstPageHeader(pen, issuer, recipient);
-  for (const row of view.table.rows) drawRow(pen, row);
+  view.table.rows.forEach((row, index) => drawRow(pen, row, view.table.rows[index + 1]));
   drawTotals(pen);
   if (view.notes) drawNote(pen, view.kind === 'credit_note' ? 'Reason' : 'Notes', view.notes);
   if (view.kind === 'invoice' && issuer.payment_instructions) {
@@ -67,8 +96,9 @@ export function pdfFileName(source: PdfSource): string {
   if (source.kind === 'statement') {
     return `statement-${source.document.start_date}-${source.document.end_date}.pdf`;
   }
+  const name = source.kind === 'report' ? source.document.file : source.document.number;
   // The name goes into Content-Disposition headers and mail attachments: keep it to safe characters.
-  return `${source.document.number.replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
+  return `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.pdf`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -84,7 +114,8 @@ type Item = Invoice['items'][number];
 
 interface DocumentView {
   kind: PdfSource['kind'];
-  title: 'INVOICE' | 'QUOTE' | 'CREDIT NOTE' | 'STATEMENT';
+  /** A report's title is its own ("Balance sheet"). */
+  title: 'INVOICE' | 'QUOTE' | 'CREDIT NOTE' | 'STATEMENT' | (string & {});
   number: string;
   currency: string;
   /** Printed under the dates; a statement has none. */
@@ -114,15 +145,48 @@ function viewOf(source: PdfSource): DocumentView {
       return creditNoteView(source.document);
     case 'statement':
       return statementView(source.document);
+    case 'report':
+      return reportView(source.document);
   }
 }
 
-const TITLE_WORDS: Record<DocumentView['title'], string> = {
+const TITLE_WORDS: Partial<Record<DocumentView['title'], string>> = {
   INVOICE: 'Invoice',
   QUOTE: 'Quote',
   'CREDIT NOTE': 'Credit note',
   STATEMENT: 'Statement',
 };
+
+/**
+ * A report: one row per heading, account and section total, headings and totals in bold; the
+ * report's own totals under the table.
+ */
+function reportView(report: ReportView): DocumentView {
+  const money = (amount: number) => formatMoney(amount, report.currency);
+  const rows = report.rows.map((row): Row => {
+    switch (row.type) {
+      case 'heading':
+        return { cells: [row.label, ''], bold: true, keepWithNext: true };
+      case 'account':
+        return plain([row.code ? `${row.code} ${row.name}` : row.name, money(row.amount)]);
+      case 'total':
+        return { cells: [row.label, money(row.amount)], bold: true, keepWithNext: false };
+    }
+  });
+  return {
+    kind: 'report',
+    title: report.title,
+    number: report.period,
+    currency: report.currency,
+    status: null,
+    mark: null,
+    dates: [...report.dates, ['Currency', report.currency]],
+    table: tableOf(REPORT_COLUMNS, rows),
+    totals: report.totals,
+    notes: null,
+    updatedAt: `${report.date}T00:00:00.000Z`,
+  };
+}
 
 /**
  * A statement: the opening balance as its first row, then each line with its change and the running
@@ -137,7 +201,7 @@ function statementView(statement: Statement): DocumentView {
         ? [line.date, `${line.description}: ${money(line.amount)} of credit`, '', money(line.balance)]
         : [line.date, line.description, money(line.change), money(line.balance)],
     ),
-  ];
+  ].map(plain);
   return {
     kind: 'statement',
     title: 'STATEMENT',
@@ -401,11 +465,21 @@ interface Column {
   wraps: boolean;
 }
 
-/** A table as printed: its placed columns and each row's cells in their order. */
+/** A table as printed: its placed columns and its rows. */
 interface Table {
   columns: Column[];
-  rows: string[][];
+  rows: Row[];
 }
+
+/** A row's cells in the columns' order; a bold row is a heading or a total. */
+interface Row {
+  cells: string[];
+  bold: boolean;
+  /** A heading: never the last row of a page, away from the rows it heads. */
+  keepWithNext: boolean;
+}
+
+const plain = (cells: string[]): Row => ({ cells, bold: false, keepWithNext: false });
 
 type ColumnSpec = Omit<Column, 'x' | 'width' | 'wraps'> & {
   /** Absent on the wrapping column, which takes the width the others leave. */
@@ -413,7 +487,7 @@ type ColumnSpec = Omit<Column, 'x' | 'width' | 'wraps'> & {
 };
 
 /** Columns placed left to right, the one without a width taking what the others leave. */
-function tableOf(specs: ColumnSpec[], rows: string[][]): Table {
+function tableOf(specs: ColumnSpec[], rows: Row[]): Table {
   const fixed = specs.reduce((sum, c) => sum + (c.width ?? 0), 0);
   let x = MARGIN;
   const columns = specs.map((spec) => {
@@ -424,6 +498,11 @@ function tableOf(specs: ColumnSpec[], rows: string[][]): Table {
   });
   return { columns, rows };
 }
+
+const REPORT_COLUMNS: ColumnSpec[] = [
+  { label: 'Account', align: 'left' },
+  { label: 'Amount', width: 140, align: 'right' },
+];
 
 const STATEMENT_COLUMNS: ColumnSpec[] = [
   { label: 'Date', width: 70, align: 'left' },
@@ -456,7 +535,7 @@ function itemTable(items: readonly Item[], currency: string): Table {
   ];
   return tableOf(
     specs,
-    items.map((item) => specs.map((spec) => spec.cell(item, currency))),
+    items.map((item) => plain(specs.map((spec) => spec.cell(item, currency)))),
   );
 }
 
@@ -511,7 +590,7 @@ function openDocument(
     displayTitle: true,
     // Dated from the document rather than the clock, so an unchanged document renders the same bytes.
     info: {
-      Title: `${TITLE_WORDS[view.title]} ${view.number}`,
+      Title: `${TITLE_WORDS[view.title] ?? view.title} ${view.number}`,
       Author: issuer.name,
       CreationDate: updatedAt,
       ModDate: updatedAt,
@@ -661,7 +740,9 @@ function outlineOf(mark: string): { svg: string; width: number } {
 }
 
 function titleLine(view: DocumentView): string {
-  return `${view.title} ${view.number}${view.mark ? ` · ${view.mark}` : ''}`;
+  // A report's period is words ("As of 2026-09-30"), set apart from its title.
+  const separator = view.kind === 'report' ? ' · ' : ' ';
+  return `${view.title}${separator}${view.number}${view.mark ? ` · ${view.mark}` : ''}`;
 }
 
 function drawRunningHeader(pen: Pen): void {
@@ -685,12 +766,15 @@ function drawColumnHeader(pen: Pen, y: number): void {
   }
 }
 
-/** Issuer on the left, the document's kind, number, dates and status on the right, then the customer. */
-function drawFirstPageHeader(pen: Pen, issuer: DocumentIssuer, recipient: DocumentRecipient): void {
+/**
+ * Issuer on the left, the document's kind, number, dates and status on the right, then the customer
+ * (a report has none).
+ */
+function drawFirstPageHeader(pen: Pen, issuer: DocumentIssuer, recipient: DocumentRecipient | null): void {
   const issuerBottom = drawIssuer(pen, issuer);
   const factsBottom = drawFacts(pen);
-  const recipientBottom = drawRecipient(pen, recipient, Math.max(issuerBottom, factsBottom) + 24);
-  const tableTop = recipientBottom + 20;
+  const headerBottom = Math.max(issuerBottom, factsBottom);
+  const tableTop = recipient ? drawRecipient(pen, recipient, headerBottom + 24) + 20 : headerBottom + 24;
   drawColumnHeader(pen, tableTop);
   pen.y = tableTop + COLUMN_HEADER_HEIGHT + 4;
 }
@@ -739,32 +823,36 @@ function drawRecipient(pen: Pen, recipient: DocumentRecipient, top: number): num
   return y;
 }
 
-function drawRow(pen: Pen, cells: readonly string[]): void {
-  const { doc, view } = pen;
-  use(pen, BODY);
-  const { columns } = view.table;
+/** The row's height in the table (its wrapping cell's lines, padded). */
+function rowHeight(pen: Pen, row: Row): number {
+  const { columns } = pen.view.table;
   const wrapping = columns.findIndex((column) => column.wraps);
   const wrapped = columns[wrapping];
+  use(pen, row.bold ? BODY_BOLD : BODY);
   const textWidth = (wrapped?.width ?? 0) - 2 * CELL_PADDING;
-  const height =
-    Math.max(wrapped ? heightOf(pen, cells[wrapping] ?? '', textWidth) : 0, doc.currentLineHeight(true)) +
-    2 * ROW_PADDING;
-  reserve(pen, height);
+  return (
+    Math.max(
+      wrapped ? heightOf(pen, row.cells[wrapping] ?? '', textWidth) : 0,
+      pen.doc.currentLineHeight(true),
+    ) +
+    2 * ROW_PADDING
+  );
+}
+
+/** One row, on a new page when this one cannot hold it (with the next row too, for a heading). */
+function drawRow(pen: Pen, row: Row, next: Row | undefined): void {
+  const { columns } = pen.view.table;
+  const style = row.bold ? BODY_BOLD : BODY;
+  const height = rowHeight(pen, row);
+  reserve(pen, height + (row.keepWithNext && next ? rowHeight(pen, next) : 0));
   const textY = pen.y + ROW_PADDING;
   columns.forEach((column, index) => {
-    const text = cells[index] ?? '';
-    if (column.wraps) paragraph(pen, text, column.x + CELL_PADDING, textY, textWidth, BODY);
-    else if (column.align === 'left') textAt(pen, text, column.x + CELL_PADDING, textY, BODY);
-    else {
-      textRight(
-        pen,
-        text,
-        column.x + column.width - CELL_PADDING,
-        textY,
-        BODY,
-        column.width - 2 * CELL_PADDING,
-      );
-    }
+    const text = row.cells[index] ?? '';
+    const left = column.x + CELL_PADDING;
+    const textWidth = column.width - 2 * CELL_PADDING;
+    if (column.wraps) paragraph(pen, text, left, textY, textWidth, style);
+    else if (column.align === 'left') textAt(pen, text, left, textY, style);
+    else textRight(pen, text, column.x + column.width - CELL_PADDING, textY, style, textWidth);
   });
   pen.y += height;
   rule(pen, pen.y);

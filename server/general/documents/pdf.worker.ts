@@ -4,7 +4,7 @@ import { renderPdf, type DocumentIssuer, type DocumentRecipient, type PdfSource 
 export default async function render(task: {
   source: PdfSource;
   issuer: DocumentIssuer;
-  recipient: DocumentRecipient;
+  recipient: DocumentRecipient | null;
 }): Promise<Uint8Array> {
   return renderPdf(task.source, task.issuer, task.recipient);
 }

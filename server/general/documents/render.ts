@@ -21,7 +21,7 @@ export async function renderOffThread(
   state: ServiceState,
   source: PdfSource,
   issuer: DocumentIssuer,
-  recipient: DocumentRecipient,
+  recipient: DocumentRecipient | null,
 ): Promise<Buffer> {
   if (!compiled) return renderPdf(source, issuer, recipient);
   const held = state.get(RENDERERS);
