@@ -30,6 +30,8 @@ export function ExportButton<R extends ListRoute>(
   props: { route: R; query?: ExportRequest<R>['query']; params?: ExportRequest<R>['params'] } & {
     /** What the list holds, when the page has several lists: "Export CSV of the invoices". */
     what?: string;
+    /** The button's words when not "Export CSV" (a report's "Download CSV"). */
+    label?: string;
   },
 ) {
   const exporting = useAction();
@@ -52,7 +54,8 @@ export function ExportButton<R extends ListRoute>(
     <span class="export">
       <Button busy={busy} onClick={run} aria-describedby={error ? id : undefined}>
         {busy ? <span class="spinner" aria-hidden="true" /> : null}
-        Export CSV{props.what ? <span class="visually-hidden"> of {props.what}</span> : null}
+        {props.label ?? 'Export CSV'}
+        {props.what ? <span class="visually-hidden"> of {props.what}</span> : null}
       </Button>
       {error ? (
         <span id={id} class="error" role="alert">

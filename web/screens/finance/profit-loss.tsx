@@ -1,10 +1,11 @@
 import { unwrap, type finance } from '../../../client/index.js';
 import { currencyOf, rangeOf, RANGE_FIELDS, ReportPage } from './report.js';
+import { ReportPdf } from './report-pdf.js';
 import { Link, ScrollRegion } from '../../components/ui.js';
 import { date, money, today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here } from '../../lib/router.js';
-import { api } from '../../lib/api.js';
+import { api, can } from '../../lib/api.js';
 
 /** Revenue and expenses of the ledger over a range of days (the URL's, this year by default), and the net profit. */
 
@@ -100,6 +101,19 @@ export default function ProfitLoss() {
       defaults={{ start_date: start, end_date: end }}
       fields={RANGE_FIELDS}
       load={load}
+      actions={
+        can('getProfitLossPdf') ? (
+          <ReportPdf
+            fetch={() =>
+              api.value.finance.books.getProfitLossPdf({
+                query: { start_date: start, end_date: end, currency },
+              })
+            }
+            fallbackName={`profit-loss-${start}-${end}.pdf`}
+            what="the profit and loss report"
+          />
+        ) : null
+      }
     >
       {(data) => (
         <>

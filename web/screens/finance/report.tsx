@@ -6,7 +6,8 @@ import { ErrorMessage, Loading, PageHeader } from '../../components/ui.js';
 import { dateOf, FilterForm, type FilterField } from '../../components/filter-form.js';
 
 /**
- * What the finance reports (profit and loss, trial balance, revenue, sales schedule) have in common:
+ * What the finance reports (profit and loss, trial balance, balance sheet, cash flow, ageing, ledger,
+ * VAT return, revenue, sales schedule) have in common:
  * days and a currency read from the URL, the filter that sets them, and the report once loaded.
  */
 
@@ -34,13 +35,15 @@ export function ReportPage<T>(props: {
   fields: FilterField[];
   defaults?: Record<string, string>;
   load: Load<T>;
+  /** Beside the title: the report's downloads (CSV, PDF). */
+  actions?: ComponentChildren;
   children: (data: T) => ComponentChildren;
 }) {
   const base = useBaseCurrency();
   const { load } = props;
   return (
     <>
-      <PageHeader title={props.title} />
+      <PageHeader title={props.title}>{props.actions}</PageHeader>
       <FilterForm
         label={props.filterLabel}
         defaults={props.defaults}
