@@ -250,6 +250,13 @@ async function dayTotals(db: pg.Client, businessId: string): Promise<void> {
     [businessId],
   );
   await db.query(
+    `INSERT INTO finance_account_months (business_id, account_code, currency, month, debit, credit, slot)
+     SELECT business_id, account_code, currency, date_trunc('month', date)::date, sum(debit), sum(credit), slot
+     FROM finance_account_days WHERE business_id = $1
+     GROUP BY business_id, account_code, currency, date_trunc('month', date), slot`,
+    [businessId],
+  );
+  await db.query(
     `INSERT INTO finance_entry_days (business_id, date, entries, slot)
      SELECT business_id, date, count(*), hashtext(id) & 15 FROM finance_journal_entries WHERE business_id = $1
      GROUP BY business_id, date, hashtext(id) & 15`,
@@ -270,7 +277,7 @@ async function dayTotals(db: pg.Client, businessId: string): Promise<void> {
 
 /** The per-day totals (built and kept by the triggers) against direct sums over the lines, per account and day. */
 async function checkDayTotals(db: pg.Client, businessId: string): Promise<void> {
-  const { rows } = await db.query<{ accounts: string; cash: string; entries: string }>(
+  const { rows } = await db.query<{ accounts: string; cash: string; entries: string; months: string }>(
     `SELECT
        (SELECT count(*) FROM (
           SELECT account_code, date, sum(debit) AS debit, sum(credit) AS credit, count(DISTINCT entry_id) AS entries
@@ -296,13 +303,21 @@ async function checkDayTotals(db: pg.Client, businessId: string): Promise<void> 
         ) e FULL JOIN (
           SELECT date, sum(entries) AS n FROM finance_entry_days WHERE business_id = $1 GROUP BY date
         ) d USING (date)
-        WHERE e.n IS DISTINCT FROM d.n) AS entries`,
+        WHERE e.n IS DISTINCT FROM d.n) AS entries,
+       (SELECT count(*) FROM (
+          SELECT account_code, date_trunc('month', date) AS month, sum(debit) AS debit, sum(credit) AS credit
+          FROM finance_journal_lines WHERE business_id = $1 GROUP BY account_code, date_trunc('month', date)
+        ) l FULL JOIN (
+          SELECT account_code, month, sum(debit) AS debit, sum(credit) AS credit
+          FROM finance_account_months WHERE business_id = $1 GROUP BY account_code, month
+        ) m USING (account_code, month)
+        WHERE (l.debit, l.credit) IS DISTINCT FROM (m.debit, m.credit)) AS months`,
     [businessId],
   );
   const row = rows[0];
-  if (!row || row.accounts !== '0' || row.cash !== '0' || row.entries !== '0') {
+  if (!row || row.accounts !== '0' || row.cash !== '0' || row.entries !== '0' || row.months !== '0') {
     throw new Error(
-      `per-day totals differ from the lines (account, cash-flow, entry days): ${JSON.stringify(row)}`,
+      `per-day totals differ from the lines (account, cash-flow, entry days, account months): ${JSON.stringify(row)}`,
     );
   }
 }
@@ -435,7 +450,12 @@ try {
   console.log(`bulk-loaded the documents and the entries up to ${p.cut} in ${seconds(started)}`);
   // The triggers' lookups of an entry's lines are planned on these statistics: without them, a
   // lookup can walk an account's index instead of the entry's key, and a few thousand postings take minutes.
-  for (const table of ['finance_journal_entries', 'finance_journal_lines', 'finance_account_days']) {
+  for (const table of [
+    'finance_journal_entries',
+    'finance_journal_lines',
+    'finance_account_days',
+    'finance_account_months',
+  ]) {
     await data.query(`ANALYZE ${table}`);
   }
 
@@ -471,6 +491,7 @@ try {
     'finance_journal_entries',
     'finance_journal_lines',
     'finance_account_days',
+    'finance_account_months',
     'finance_entry_days',
     'finance_cash_flow_days',
   ]) {

@@ -23,6 +23,7 @@ const DEFAULT_ACCOUNTS = `
  * - each account's cash-flow group, defaulted by its code, and per day the cash that moved against
  *   each counter account (kept at commit, as the per-day totals are), so the cash-flow statement
  *   reads days rather than lines;
+ * - per-month totals of every account beside the per-day ones, so a balance reads months;
  * - bills with tax: each item's rate and tax, the bill's subtotal and tax (its amount stays the total),
  *   and 2210 VAT receivable in the chart;
  * - the month a business's financial year starts;
@@ -125,6 +126,51 @@ const STATEMENTS = [
       AND EXISTS (SELECT 1 FROM finance_journal_lines c
                    WHERE c.business_id = l.business_id AND c.entry_id = l.entry_id AND finance_is_cash(c.account_code))
     GROUP BY l.business_id, l.currency, l.date, l.account_code`,
+
+  // Debits and credits per account and month, kept by the same trigger as the days: a balance as of a
+  // day reads the whole months before it and the days of its own month, not every day since the start.
+  `CREATE TABLE finance_account_months (
+    business_id text NOT NULL,
+    account_code text NOT NULL,
+    currency text NOT NULL,
+    month date NOT NULL CHECK (month = date_trunc('month', month)::date),
+    debit numeric(30, 0) NOT NULL,
+    credit numeric(30, 0) NOT NULL,
+    slot smallint NOT NULL DEFAULT 0,
+    PRIMARY KEY (business_id, currency, month, account_code, slot)
+  )`,
+  `INSERT INTO finance_account_months (business_id, account_code, currency, month, debit, credit, slot)
+   SELECT business_id, account_code, currency, date_trunc('month', date)::date, sum(debit), sum(credit), slot
+     FROM finance_account_days
+    GROUP BY business_id, account_code, currency, date_trunc('month', date), slot`,
+  `CREATE OR REPLACE FUNCTION finance_account_days_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE
+     first_on_account integer := CASE WHEN EXISTS (
+       SELECT 1 FROM finance_journal_lines
+        WHERE business_id = NEW.business_id AND entry_id = NEW.entry_id
+          AND account_code = NEW.account_code AND line_no < NEW.line_no
+     ) THEN 0 ELSE 1 END;
+     entry_slot smallint := hashtext(NEW.entry_id) & 15;
+   BEGIN
+     INSERT INTO finance_account_days AS d (business_id, account_code, currency, date, debit, credit, entries, slot)
+     VALUES (NEW.business_id, NEW.account_code, NEW.currency, NEW.date, NEW.debit, NEW.credit, first_on_account, entry_slot)
+     ON CONFLICT (business_id, currency, account_code, date, slot)
+     DO UPDATE SET debit = d.debit + EXCLUDED.debit, credit = d.credit + EXCLUDED.credit,
+                   entries = d.entries + EXCLUDED.entries;
+     INSERT INTO finance_account_months AS m (business_id, account_code, currency, month, debit, credit, slot)
+     VALUES (NEW.business_id, NEW.account_code, NEW.currency, date_trunc('month', NEW.date)::date, NEW.debit,
+             NEW.credit, entry_slot)
+     ON CONFLICT (business_id, currency, month, account_code, slot)
+     DO UPDATE SET debit = m.debit + EXCLUDED.debit, credit = m.credit + EXCLUDED.credit;
+     RETURN NULL;
+   END $$`,
+  // The days of one month of every account, for the part of a balance after its last whole month.
+  `CREATE INDEX finance_account_days_date_idx ON finance_account_days (business_id, currency, date)`,
+
+  // Ageing as of today reads the unpaid invoices from this index alone.
+  `CREATE INDEX invoices_unpaid_idx ON invoices (business_id, currency, issue_date)
+     INCLUDE (id, customer_id, due_date, total_minor, amount_paid_minor, amount_credited_minor)
+     WHERE status = 'unpaid' AND deleted_at IS NULL`,
 
   // Bills with tax: amount = subtotal + tax; every existing bill is all subtotal.
   `ALTER TABLE finance_bill_items ADD COLUMN tax_rate numeric(7, 3) NOT NULL DEFAULT 0

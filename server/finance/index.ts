@@ -25,6 +25,7 @@ export const financeModule: DomainModule = {
     'finance_journal_entries',
     'finance_journal_lines',
     'finance_account_days',
+    'finance_account_months',
     'finance_entry_days',
     'finance_vendors',
     'finance_bills',

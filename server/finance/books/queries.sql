@@ -14,18 +14,39 @@ FROM
     SELECT
       account_code,
       sum(debit - credit) AS net_debit,
-      sum(debit - credit) FILTER (WHERE date < $1) AS before_year
+      sum(debit - credit) FILTER (WHERE day < $1) AS before_year
     FROM
-      finance_account_days
-    WHERE
-      business_id = $2
-      AND currency = $3
-      AND date <= $4
+      (
+        SELECT
+          account_code,
+          month AS day,
+          debit,
+          credit
+        FROM
+          finance_account_months
+        WHERE
+          business_id = $2
+          AND currency = $3
+          AND month < date_trunc('month', $4::date)::date
+        UNION ALL
+        SELECT
+          account_code,
+          date,
+          debit,
+          credit
+        FROM
+          finance_account_days
+        WHERE
+          business_id = $5
+          AND currency = $6
+          AND date >= date_trunc('month', $7::date)::date
+          AND date <= $8
+      ) t
     GROUP BY
       account_code
   ) d ON d.account_code = a.code
 WHERE
-  a.business_id = $5
+  a.business_id = $9
 ORDER BY
   a.code;
 
@@ -33,12 +54,34 @@ ORDER BY
 SELECT
   sum(debit - credit)::text AS cash
 FROM
-  finance_account_days
+  (
+    SELECT
+      account_code,
+      month AS day,
+      debit,
+      credit
+    FROM
+      finance_account_months
+    WHERE
+      business_id = $1
+      AND currency = $2
+      AND month < date_trunc('month', $3::date)::date
+    UNION ALL
+    SELECT
+      account_code,
+      date,
+      debit,
+      credit
+    FROM
+      finance_account_days
+    WHERE
+      business_id = $4
+      AND currency = $5
+      AND date >= date_trunc('month', $6::date)::date
+      AND date <= $7
+  ) t
 WHERE
-  business_id = $1
-  AND currency = $2
-  AND date <= $3
-  AND finance_is_cash(account_code);
+  finance_is_cash(account_code);
 
 -- cashMovements
 SELECT
@@ -182,107 +225,105 @@ ORDER BY
 
 -- payablesAsOf
 WITH
-  touched_after AS (
+  adjust AS (
     SELECT
-      bill_id AS id
+      bill_id AS id,
+      sum(amount) AS amount
     FROM
       finance_bill_payments
     WHERE
       business_id = $1
       AND payment_date > $2
-    UNION
-    SELECT
-      id
-    FROM
-      finance_bills
-    WHERE
-      business_id = $3
-      AND voided_at IS NOT NULL
-      AND (voided_at AT TIME ZONE $4)::date > $5
+    GROUP BY
+      bill_id
   ),
   open_bills AS (
     SELECT
       b.vendor_id,
       b.due_date,
-      b.amount - b.amount_paid AS open
+      b.amount - b.amount_paid + coalesce(a.amount, 0) AS open
     FROM
       finance_bills b
+      LEFT JOIN adjust a ON a.id = b.id
     WHERE
-      b.business_id = $6
+      b.business_id = $3
       AND b.status = 'pending'
       AND b.deleted_at IS NULL
-      AND b.currency = $7
-      AND b.issue_date <= $8
-      AND b.id NOT IN (
-        SELECT
-          id
-        FROM
-          touched_after
-      )
+      AND b.currency = $4
+      AND b.issue_date <= $5
     UNION ALL
     SELECT
       b.vendor_id,
       b.due_date,
-      b.amount - coalesce(
-        (
-          SELECT
-            sum(p.amount)
-          FROM
-            finance_bill_payments p
-          WHERE
-            p.business_id = b.business_id
-            AND p.bill_id = b.id
-            AND p.payment_date <= $9
-        ),
-        0
-      )
+      b.amount - b.amount_paid + a.amount
+    FROM
+      adjust a
+      JOIN finance_bills b ON b.business_id = $6
+        AND b.id = a.id
+    WHERE
+      b.status = 'paid'
+      AND b.deleted_at IS NULL
+      AND b.currency = $7
+      AND b.issue_date <= $8
+    UNION ALL
+    SELECT
+      b.vendor_id,
+      b.due_date,
+      b.amount - b.amount_paid + coalesce(a.amount, 0)
     FROM
       finance_bills b
+      LEFT JOIN adjust a ON a.id = b.id
     WHERE
-      b.business_id = $10
-      AND b.id IN (
-        SELECT
-          id
-        FROM
-          touched_after
-      )
-      AND b.status <> 'draft'
+      b.business_id = $9
+      AND b.status = 'void'
+      AND b.voided_at IS NOT NULL
+      AND (b.voided_at AT TIME ZONE $10)::date > $11
       AND b.deleted_at IS NULL
-      AND b.currency = $11
-      AND b.issue_date <= $12
-      AND (b.voided_at IS NULL OR (b.voided_at AT TIME ZONE $13)::date > $14)
+      AND b.currency = $12
+      AND b.issue_date <= $13
   ),
-  aged AS (
+  by_vendor AS (
     SELECT
       vendor_id,
-      open,
-      $15::date - due_date AS late
+      count(*)::int AS bills,
+      coalesce(sum(open) FILTER (WHERE late <= 0), 0) AS current,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0) AS days_1_30,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0) AS days_31_60,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0) AS days_61_90,
+      coalesce(sum(open) FILTER (WHERE late > 90), 0) AS days_over_90,
+      sum(open) AS total
     FROM
-      open_bills
-    WHERE
-      open > 0
+      (
+        SELECT
+          vendor_id,
+          open,
+          $14::date - due_date AS late
+        FROM
+          open_bills
+        WHERE
+          open > 0
+      ) aged
+    GROUP BY
+      vendor_id
   )
 SELECT
-  a.vendor_id,
+  b.vendor_id,
   v.name AS vendor_name,
-  count(*)::int AS bills,
-  coalesce(sum(open) FILTER (WHERE late <= 0), 0)::text AS current,
-  coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0)::text AS days_1_30,
-  coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0)::text AS days_31_60,
-  coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0)::text AS days_61_90,
-  coalesce(sum(open) FILTER (WHERE late > 90), 0)::text AS days_over_90,
-  sum(open)::text AS total
+  b.bills,
+  b.current::text AS current,
+  b.days_1_30::text AS days_1_30,
+  b.days_31_60::text AS days_31_60,
+  b.days_61_90::text AS days_61_90,
+  b.days_over_90::text AS days_over_90,
+  b.total::text AS total
 FROM
-  aged a
-  JOIN finance_vendors v ON v.business_id = $16
-    AND v.id = a.vendor_id
-GROUP BY
-  a.vendor_id,
-  v.name
+  by_vendor b
+  JOIN finance_vendors v ON v.business_id = $15
+    AND v.id = b.vendor_id
 ORDER BY
-  sum(open) DESC,
+  b.total DESC,
   v.name,
-  a.vendor_id;
+  b.vendor_id;
 
 -- findLockDate
 select

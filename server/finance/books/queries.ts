@@ -3,8 +3,21 @@ import type { AccountType, SourceType } from '../../../contract/finance/index.js
 import type { Executor } from '../../platform/db/database.js';
 
 /**
+ * The per-account totals in `currency` to the end of `asOf`: the whole months before its month from the
+ * per-month totals, the days of its month from the per-day ones (both kept by the database at commit).
+ */
+const totalsTo = (businessId: string, currency: string, asOf: string) => sql`
+  SELECT account_code, month AS day, debit, credit FROM finance_account_months
+   WHERE business_id = ${businessId} AND currency = ${currency}
+     AND month < date_trunc('month', ${asOf}::date)::date
+  UNION ALL
+  SELECT account_code, date, debit, credit FROM finance_account_days
+   WHERE business_id = ${businessId} AND currency = ${currency}
+     AND date >= date_trunc('month', ${asOf}::date)::date AND date <= ${asOf}`;
+
+/**
  * Every account's net debit (debit - credit) in `currency` at the end of `asOf`, and the part of it
- * dated before `yearStart`, from the per-day totals the database keeps: one pass over the days.
+ * dated before `yearStart` (the first day of a month, so whole months).
  */
 export async function balancesAsOf(
   db: Executor,
@@ -25,9 +38,8 @@ export async function balancesAsOf(
       FROM finance_accounts a
       LEFT JOIN (
         SELECT account_code, sum(debit - credit) AS net_debit,
-               sum(debit - credit) FILTER (WHERE date < ${yearStart}) AS before_year
-          FROM finance_account_days
-         WHERE business_id = ${businessId} AND currency = ${currency} AND date <= ${asOf}
+               sum(debit - credit) FILTER (WHERE day < ${yearStart}) AS before_year
+          FROM (${totalsTo(businessId, currency, asOf)}) t
          GROUP BY account_code
       ) d ON d.account_code = a.code
      WHERE a.business_id = ${businessId}
@@ -44,9 +56,8 @@ export async function cashAsOf(
 ): Promise<bigint> {
   const { rows } = await sql<{ cash: string | null }>`
     SELECT sum(debit - credit)::text AS cash
-      FROM finance_account_days
-     WHERE business_id = ${businessId} AND currency = ${currency} AND date <= ${to}
-       AND finance_is_cash(account_code)`.execute(db);
+      FROM (${totalsTo(businessId, currency, to)}) t
+     WHERE finance_is_cash(account_code)`.execute(db);
   return BigInt(rows[0]?.cash ?? 0);
 }
 
@@ -229,8 +240,8 @@ export interface PayablesRow {
 /**
  * What the business owed each vendor at the end of `asOf` in `currency`, by days past due
  * (docs/decisions.md D277): bills posted by then (pending or later, by issue date) and not voided by
- * then, less their payments dated by then. As for receivables, only bills touched after `asOf` are
- * summed by date; the others owe what they owe today.
+ * then. What a bill owed then is what it owes now plus its payments dated later, found by their date,
+ * so as of today nothing is added; the sums go by vendor before the names are joined.
  */
 export async function payablesAsOf(
   db: Executor,
@@ -240,44 +251,44 @@ export async function payablesAsOf(
   timeZone: string,
 ): Promise<PayablesRow[]> {
   const { rows } = await sql<PayablesRow>`
-    WITH touched_after AS (
-      SELECT bill_id AS id FROM finance_bill_payments WHERE business_id = ${businessId} AND payment_date > ${asOf}
-      UNION
-      SELECT id FROM finance_bills
-       WHERE business_id = ${businessId} AND voided_at IS NOT NULL
-         AND (voided_at AT TIME ZONE ${timeZone})::date > ${asOf}
+    WITH adjust AS (
+      SELECT bill_id AS id, sum(amount) AS amount
+        FROM finance_bill_payments WHERE business_id = ${businessId} AND payment_date > ${asOf}
+       GROUP BY bill_id
     ),
     open_bills AS (
-      SELECT b.vendor_id, b.due_date, b.amount - b.amount_paid AS open
-        FROM finance_bills b
+      SELECT b.vendor_id, b.due_date, b.amount - b.amount_paid + coalesce(a.amount, 0) AS open
+        FROM finance_bills b LEFT JOIN adjust a ON a.id = b.id
        WHERE b.business_id = ${businessId} AND b.status = 'pending' AND b.deleted_at IS NULL
          AND b.currency = ${currency} AND b.issue_date <= ${asOf}
-         AND b.id NOT IN (SELECT id FROM touched_after)
       UNION ALL
-      SELECT b.vendor_id, b.due_date,
-             b.amount - coalesce((SELECT sum(p.amount) FROM finance_bill_payments p
-                                   WHERE p.business_id = b.business_id AND p.bill_id = b.id
-                                     AND p.payment_date <= ${asOf}), 0)
-        FROM finance_bills b
-       WHERE b.business_id = ${businessId} AND b.id IN (SELECT id FROM touched_after)
-         AND b.status <> 'draft' AND b.deleted_at IS NULL
-         AND b.currency = ${currency} AND b.issue_date <= ${asOf}
-         AND (b.voided_at IS NULL OR (b.voided_at AT TIME ZONE ${timeZone})::date > ${asOf})
+      SELECT b.vendor_id, b.due_date, b.amount - b.amount_paid + a.amount
+        FROM adjust a JOIN finance_bills b ON b.business_id = ${businessId} AND b.id = a.id
+       WHERE b.status = 'paid' AND b.deleted_at IS NULL AND b.currency = ${currency} AND b.issue_date <= ${asOf}
+      UNION ALL
+      SELECT b.vendor_id, b.due_date, b.amount - b.amount_paid + coalesce(a.amount, 0)
+        FROM finance_bills b LEFT JOIN adjust a ON a.id = b.id
+       WHERE b.business_id = ${businessId} AND b.status = 'void' AND b.voided_at IS NOT NULL
+         AND (b.voided_at AT TIME ZONE ${timeZone})::date > ${asOf}
+         AND b.deleted_at IS NULL AND b.currency = ${currency} AND b.issue_date <= ${asOf}
     ),
-    aged AS (
-      SELECT vendor_id, open, ${asOf}::date - due_date AS late FROM open_bills WHERE open > 0
+    by_vendor AS (
+      SELECT vendor_id, count(*)::int AS bills,
+             coalesce(sum(open) FILTER (WHERE late <= 0), 0) AS current,
+             coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0) AS days_1_30,
+             coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0) AS days_31_60,
+             coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0) AS days_61_90,
+             coalesce(sum(open) FILTER (WHERE late > 90), 0) AS days_over_90,
+             sum(open) AS total
+        FROM (SELECT vendor_id, open, ${asOf}::date - due_date AS late FROM open_bills WHERE open > 0) aged
+       GROUP BY vendor_id
     )
-    SELECT a.vendor_id, v.name AS vendor_name, count(*)::int AS bills,
-           coalesce(sum(open) FILTER (WHERE late <= 0), 0)::text AS current,
-           coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0)::text AS days_1_30,
-           coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0)::text AS days_31_60,
-           coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0)::text AS days_61_90,
-           coalesce(sum(open) FILTER (WHERE late > 90), 0)::text AS days_over_90,
-           sum(open)::text AS total
-      FROM aged a
-      JOIN finance_vendors v ON v.business_id = ${businessId} AND v.id = a.vendor_id
-     GROUP BY a.vendor_id, v.name
-     ORDER BY sum(open) DESC, v.name, a.vendor_id`.execute(db);
+    SELECT b.vendor_id, v.name AS vendor_name, b.bills,
+           b.current::text AS current, b.days_1_30::text AS days_1_30, b.days_31_60::text AS days_31_60,
+           b.days_61_90::text AS days_61_90, b.days_over_90::text AS days_over_90, b.total::text AS total
+      FROM by_vendor b
+      JOIN finance_vendors v ON v.business_id = ${businessId} AND v.id = b.vendor_id
+     ORDER BY b.total DESC, v.name, b.vendor_id`.execute(db);
   return rows;
 }
 

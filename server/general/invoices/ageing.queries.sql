@@ -3,128 +3,130 @@
 
 -- receivablesAsOf
 WITH
-  touched_after AS (
+  later AS (
     SELECT
-      invoice_id AS id
+      invoice_id AS id,
+      amount_minor AS amount
     FROM
       payments
     WHERE
       business_id = $1
       AND payment_date > $2
-    UNION
+    UNION ALL
     SELECT
-      invoice_id
+      invoice_id,
+      credit_minor
     FROM
       credit_notes
     WHERE
       business_id = $3
-      AND (
-        issue_date > $4
-        OR (voided_at IS NOT NULL AND (voided_at AT TIME ZONE $5)::date > $6)
-      )
-    UNION
+      AND issue_date > $4
+      AND voided_at IS NULL
+    UNION ALL
     SELECT
-      id
+      invoice_id,
+      -credit_minor
     FROM
-      invoices
+      credit_notes
     WHERE
-      business_id = $7
+      business_id = $5
+      AND issue_date <= $6
       AND voided_at IS NOT NULL
-      AND (voided_at AT TIME ZONE $8)::date > $9
+      AND (voided_at AT TIME ZONE $7)::date > $8
+  ),
+  adjust AS (
+    SELECT
+      id,
+      sum(amount) AS amount
+    FROM
+      later
+    GROUP BY
+      id
   ),
   open_invoices AS (
     SELECT
       i.customer_id,
       i.due_date,
-      i.total_minor - i.amount_paid_minor - i.amount_credited_minor AS open
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0) AS open
     FROM
       invoices i
+      LEFT JOIN adjust a ON a.id = i.id
     WHERE
-      i.business_id = $10
+      i.business_id = $9
       AND i.status = 'unpaid'
       AND i.deleted_at IS NULL
-      AND i.currency = $11
-      AND i.issue_date <= $12
-      AND i.id NOT IN (
-        SELECT
-          id
-        FROM
-          touched_after
-      )
+      AND i.currency = $10
+      AND i.issue_date <= $11
     UNION ALL
     SELECT
       i.customer_id,
       i.due_date,
-      i.total_minor - coalesce(
-        (
-          SELECT
-            sum(p.amount_minor)
-          FROM
-            payments p
-          WHERE
-            p.business_id = i.business_id
-            AND p.invoice_id = i.id
-            AND p.payment_date <= $13
-        ),
-        0
-      ) - coalesce(
-        (
-          SELECT
-            sum(n.credit_minor)
-          FROM
-            credit_notes n
-          WHERE
-            n.business_id = i.business_id
-            AND n.invoice_id = i.id
-            AND n.issue_date <= $14
-            AND (n.voided_at IS NULL OR (n.voided_at AT TIME ZONE $15)::date > $16)
-        ),
-        0
-      )
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + a.amount
+    FROM
+      adjust a
+      JOIN invoices i ON i.business_id = $12
+        AND i.id = a.id
+    WHERE
+      i.status = 'paid'
+      AND i.deleted_at IS NULL
+      AND i.currency = $13
+      AND i.issue_date <= $14
+    UNION ALL
+    SELECT
+      i.customer_id,
+      i.due_date,
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0)
     FROM
       invoices i
+      LEFT JOIN adjust a ON a.id = i.id
     WHERE
-      i.business_id = $17
-      AND i.id IN (
-        SELECT
-          id
-        FROM
-          touched_after
-      )
-      AND i.status <> 'draft'
+      i.business_id = $15
+      AND i.status = 'void'
+      AND i.voided_at IS NOT NULL
+      AND (i.voided_at AT TIME ZONE $16)::date > $17
       AND i.deleted_at IS NULL
       AND i.currency = $18
       AND i.issue_date <= $19
-      AND (i.voided_at IS NULL OR (i.voided_at AT TIME ZONE $20)::date > $21)
   ),
-  aged AS (
+  by_customer AS (
     SELECT
       customer_id,
-      open,
-      $22::date - due_date AS late
+      count(*)::int AS invoices,
+      coalesce(sum(open) FILTER (WHERE late <= 0), 0) AS current,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0) AS days_1_30,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0) AS days_31_60,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0) AS days_61_90,
+      coalesce(sum(open) FILTER (WHERE late > 90), 0) AS days_over_90,
+      sum(open) AS total
     FROM
-      open_invoices
-    WHERE
-      open > 0
+      (
+        SELECT
+          customer_id,
+          open,
+          $20::date - due_date AS late
+        FROM
+          open_invoices
+        WHERE
+          open > 0
+      ) aged
+    GROUP BY
+      customer_id
   )
 SELECT
-  a.customer_id,
+  b.customer_id,
   c.name AS customer_name,
-  count(*)::int AS invoices,
-  coalesce(sum(open) FILTER (WHERE late <= 0), 0)::text AS current,
-  coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0)::text AS days_1_30,
-  coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0)::text AS days_31_60,
-  coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0)::text AS days_61_90,
-  coalesce(sum(open) FILTER (WHERE late > 90), 0)::text AS days_over_90,
-  sum(open)::text AS total
+  b.invoices,
+  b.current::text AS current,
+  b.days_1_30::text AS days_1_30,
+  b.days_31_60::text AS days_31_60,
+  b.days_61_90::text AS days_61_90,
+  b.days_over_90::text AS days_over_90,
+  b.total::text AS total
 FROM
-  aged a
-  JOIN customers c ON c.business_id = $23
-    AND c.id = a.customer_id
-GROUP BY
-  a.customer_id,
-  c.name
+  by_customer b
+  JOIN customers c ON c.business_id = $21
+    AND c.id = b.customer_id
 ORDER BY
-  sum(open) DESC,
+  b.total DESC,
   c.name,
-  a.customer_id;
+  b.customer_id;

@@ -254,6 +254,16 @@ export interface FinanceAccountDaysTable {
   slot: Generated<number>;
 }
 
+export interface FinanceAccountMonthsTable {
+  business_id: string;
+  account_code: string;
+  currency: string;
+  month: string;
+  debit: ColumnType<string, string | number, string | number>;
+  credit: ColumnType<string, string | number, string | number>;
+  slot: Generated<number>;
+}
+
 export interface FinanceAccountsTable {
   business_id: string;
   code: string;
@@ -1172,6 +1182,7 @@ export interface Database {
   customers: CustomersTable;
   events: EventsTable;
   finance_account_days: FinanceAccountDaysTable;
+  finance_account_months: FinanceAccountMonthsTable;
   finance_accounts: FinanceAccountsTable;
   finance_bank_accounts: FinanceBankAccountsTable;
   finance_bank_imports: FinanceBankImportsTable;
