@@ -228,7 +228,7 @@ WITH
   adjust AS (
     SELECT
       bill_id AS id,
-      sum(amount) AS amount
+      sum(amount)::bigint AS amount
     FROM
       finance_bill_payments
     WHERE

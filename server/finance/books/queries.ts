@@ -252,7 +252,7 @@ export async function payablesAsOf(
 ): Promise<PayablesRow[]> {
   const { rows } = await sql<PayablesRow>`
     WITH adjust AS (
-      SELECT bill_id AS id, sum(amount) AS amount
+      SELECT bill_id AS id, sum(amount)::bigint AS amount
         FROM finance_bill_payments WHERE business_id = ${businessId} AND payment_date > ${asOf}
        GROUP BY bill_id
     ),

@@ -37,7 +37,7 @@ WITH
   adjust AS (
     SELECT
       id,
-      sum(amount) AS amount
+      sum(amount)::bigint AS amount
     FROM
       later
     GROUP BY

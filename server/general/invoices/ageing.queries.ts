@@ -21,7 +21,7 @@ export interface ReceivablesRow {
  * dated later, credit notes dated later (and still live), less credit notes dated by then but voided
  * later. Those later changes are found by indexes on their dates, so as of today they are none, and the
  * unpaid invoices are read from their own covering index; the sums go by customer before the names
- * are joined.
+ * are joined, in bigint throughout (a numeric sum in the join costs as much as the rest of the query).
  */
 export async function receivablesAsOf(
   db: Executor,
@@ -43,7 +43,7 @@ export async function receivablesAsOf(
        WHERE business_id = ${businessId} AND issue_date <= ${asOf} AND voided_at IS NOT NULL
          AND (voided_at AT TIME ZONE ${timeZone})::date > ${asOf}
     ),
-    adjust AS (SELECT id, sum(amount) AS amount FROM later GROUP BY id),
+    adjust AS (SELECT id, sum(amount)::bigint AS amount FROM later GROUP BY id),
     open_invoices AS (
       SELECT i.customer_id, i.due_date,
              i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0) AS open
