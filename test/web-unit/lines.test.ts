@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   billMinor,
+  billTotals,
   decimalText,
   documentTotals,
   exponentOf,
@@ -81,5 +82,37 @@ describe('a bill as typed', () => {
   it('shows nothing while an item cannot be priced', () => {
     expect(itemMinor({ quantity: '1', unit_price: '1.001' }, 'USD')).toBeNull();
     expect(billMinor([{ quantity: '0', unit_price: '1' }], 'USD')).toBeNull();
+  });
+
+  it('prices input tax from the exact sum of the items, rounded half up once', () => {
+    // 3 x 33.33 = 99.99 at 20 %: 19.998; 1 x 0.05 at 12.5 %: 0.00625. Subtotal 100.04; tax 20.00425,
+    // rounded once: 20.00 (each item's tax alone: 20.00 and 0.01, which would sum to 20.01).
+    const totals = billTotals(
+      [
+        { quantity: '3', unit_price: '33.33', tax_rate: '20' },
+        { quantity: '1', unit_price: '0.05', tax_rate: '12.5' },
+      ],
+      'USD',
+    );
+    expect(totals).toEqual({
+      subtotalMinor: 10004n,
+      taxMinor: 2000n,
+      totalMinor: 12004n,
+      itemTaxes: [2000n, 1n],
+    });
+    // No rate typed is none: the subtotal is billMinor's amount.
+    const half = { quantity: '0.5', unit_price: '0.01' };
+    expect(billTotals([half, { ...half, tax_rate: '' }], 'USD')).toEqual({
+      subtotalMinor: billMinor([half, half], 'USD'),
+      taxMinor: 0n,
+      totalMinor: 1n,
+      itemTaxes: [0n, 0n],
+    });
+  });
+
+  it('shows no totals while a tax rate is not one: above 100 %, more than 3 decimals, not a number', () => {
+    for (const tax_rate of ['100.001', '7.1234', 'x', '-5'])
+      expect(billTotals([{ quantity: '1', unit_price: '10', tax_rate }], 'USD')).toBeNull();
+    expect(billTotals([{ quantity: '1', unit_price: '10', tax_rate: '100' }], 'USD')?.totalMinor).toBe(2000n);
   });
 });

@@ -291,7 +291,7 @@ describe('a manual journal entry', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     const { accounts } = await unwrap(owner.client.finance.accounts.listAccounts());
     expect(accounts.filter((a) => a.code === '3000')).toEqual([
-      { code: '3000', name: 'Owner’s capital', type: 'equity', system: false },
+      { code: '3000', name: 'Owner’s capital', type: 'equity', cash_flow_group: 'financing', system: false },
     ]);
     await expectAccessible(page, 'finance accounts');
     await screenshot(page, 'finance-accounts');
@@ -472,6 +472,77 @@ describe('reports and the VAT threshold', () => {
     expect(await page.locator('[data-net]').textContent()).toBe(await inPage(page, 0));
     expect(new URL(page.url()).searchParams.get('end_date')).toBe(lastYearEnd);
 
+    expectClean(app);
+    await app.close();
+  });
+});
+
+describe('a bill with input tax', () => {
+  it('shows the subtotal, tax and total while typing as the service answers them, then on the bill and in the list', async () => {
+    const owner = await registerBusiness(server(), 'Input Tax Ltd');
+    const vendor = await createVendor(owner.client, { name: 'Taxed Supplies' });
+    const app = await open(owner, `/finance/bills/new?vendor_id=${vendor.id}`);
+    const { page } = app;
+    await page.getByRole('heading', { name: 'New bill' }).waitFor();
+    await expect.poll(() => page.getByLabel('Vendor', { exact: true }).inputValue()).toBe(vendor.id);
+
+    await page.getByLabel('Description, item 1').fill('Toner');
+    await page.getByLabel('Quantity, item 1').fill('3');
+    await page.getByLabel('Unit price in USD, item 1').fill('33.33');
+    await page.getByLabel('Tax percent, item 1').fill('20');
+    await page.getByRole('button', { name: 'Add item' }).click();
+    await page.getByLabel('Description, item 2').fill('Envelopes');
+    await page.getByLabel('Unit price in USD, item 2').fill('0.05');
+    // A rate above 100 % prices nothing.
+    await page.getByLabel('Tax percent, item 2').fill('112.5');
+    expect(await page.locator('.totals-panel [data-total]').textContent()).toBe('—');
+    await page.getByLabel('Tax percent, item 2').fill('12.5');
+    // 99.99 at 20 % is 19.998, 0.05 at 12.5 % is 0.00625: the tax 20.00425 rounded once, 20.00.
+    const panel = page.locator('.totals-panel');
+    const shown = {
+      subtotal: await panel.locator('[data-subtotal]').textContent(),
+      tax: await panel.locator('[data-tax]').textContent(),
+      total: await panel.locator('[data-total]').textContent(),
+    };
+    expect(shown).toEqual({
+      subtotal: await inPage(page, 100.04),
+      tax: await inPage(page, 20),
+      total: await inPage(page, 120.04),
+    });
+    await expectAccessible(page, 'finance new bill with tax');
+
+    await page.getByRole('button', { name: 'Save as draft' }).click();
+    await page.getByRole('heading', { name: 'Bill from Taxed Supplies' }).waitFor();
+    const billId = /\/app\/finance\/bills\/(bill_\w+)$/.exec(page.url())?.[1];
+    const saved = await getBill(owner.client, billId!);
+    // What was shown while typing is what the service answers.
+    expect({
+      subtotal: await inPage(page, saved.subtotal / 100),
+      tax: await inPage(page, saved.tax / 100),
+      total: await inPage(page, saved.amount / 100),
+    }).toEqual(shown);
+    expect(saved).toMatchObject({ subtotal: 10004, tax: 2000, amount: 12004 });
+    expect(saved.items.map((i) => [i.tax_rate, i.tax])).toEqual([
+      [20, 2000],
+      [12.5, 1],
+    ]);
+
+    // The bill: each item's rate and tax, and its subtotal, tax and total.
+    const totals = page.locator('.totals');
+    expect(await totals.locator('[data-subtotal]').textContent()).toBe(shown.subtotal);
+    expect(await totals.locator('[data-tax]').textContent()).toBe(shown.tax);
+    expect(await totals.locator('[data-total]').textContent()).toBe(shown.total);
+    const items = page.getByRole('table', { name: 'Items' });
+    expect(await items.getByRole('columnheader', { name: 'Tax rate' }).count()).toBe(1);
+    expect(await items.getByRole('cell', { name: '12.5%' }).count()).toBe(1);
+    await expectAccessible(page, 'finance bill with tax');
+
+    // The list: subtotal and tax beside the amount.
+    await page.goto('/app/finance/bills');
+    const list = page.getByRole('table', { name: 'Bills' });
+    await list.getByRole('row', { name: /Taxed Supplies/ }).waitFor();
+    expect(await list.getByRole('columnheader', { name: 'Subtotal' }).count()).toBe(1);
+    expect(await list.getByRole('row', { name: /Taxed Supplies/ }).textContent()).toContain(shown.tax);
     expectClean(app);
     await app.close();
   });

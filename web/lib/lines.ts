@@ -93,10 +93,20 @@ export function documentTotals(lines: LineText[], currency: string): DocumentTot
   return pricing.priceDocument(priced);
 }
 
-/** A bill item as typed. */
+/** A bill item as typed; an empty or absent tax rate is none. */
 export interface ItemText {
   quantity: string;
   unit_price: string;
+  tax_rate?: string;
+}
+
+export type BillTotals = ReturnType<typeof pricing.priceBillWithTax>;
+
+/** A tax rate as typed, scaled by 10^TAX_RATE_PLACES (empty is 0); null when it is not a rate of 0 to 100 %. */
+function scaledRate(text: string | undefined): bigint | null {
+  const trimmed = text?.trim() ?? '';
+  const rate = trimmed === '' ? 0n : scaledDecimal(trimmed, TAX_RATE_PLACES);
+  return rate === null || rate > pricing.MAX_TAX_RATE_SCALED ? null : rate;
 }
 
 /** An item as scaled integers; null while not priceable. */
@@ -122,6 +132,21 @@ export function billMinor(items: ItemText[], currency: string): bigint | null {
     scaled.push(one);
   }
   return pricing.priceBill(scaled);
+}
+
+/**
+ * The bill's subtotal, tax and total as the service computes them (each item's tax too): the exact
+ * taxes of the items summed and rounded half up once; null while an item cannot be priced.
+ */
+export function billTotals(items: ItemText[], currency: string): BillTotals | null {
+  const scaled = [];
+  for (const item of items) {
+    const one = scaledItem(item, currency);
+    const rateScaled = scaledRate(item.tax_rate);
+    if (!one || rateScaled === null) return null;
+    scaled.push({ ...one, rateScaled });
+  }
+  return pricing.priceBillWithTax(scaled);
 }
 
 /** Minor units back in major units for `format.money`; null beyond what a number holds exactly. */

@@ -3,11 +3,12 @@ import { Empty, Link } from '../../components/ui.js';
 import { can } from '../../lib/api.js';
 import { minorMoney } from '../../lib/format.js';
 import type { FieldErrors } from '../../lib/forms.js';
-import { amountAdvice, billMinor, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
+import { amountAdvice, billTotals, itemMinor, priceMinor, showMinor } from '../../lib/lines.js';
 
 /**
- * A bill's items as typed (a bill, a recurring bill): description, quantity and unit price in major
- * units, with each amount and the total as the service will compute them (integer minor units, exact).
+ * A bill's items as typed (a bill, a recurring bill): description, quantity, unit price in major units
+ * and input tax rate, with each amount and the subtotal, tax and total as the service will compute them
+ * (integer minor units, exact).
  */
 
 export interface ItemDraft {
@@ -15,10 +16,18 @@ export interface ItemDraft {
   description: string;
   quantity: string;
   unit_price: string;
+  /** The input tax percent; empty is none. */
+  tax_rate: string;
 }
 
 let nextKey = 1;
-export const newItem = (): ItemDraft => ({ key: nextKey++, description: '', quantity: '1', unit_price: '' });
+export const newItem = (): ItemDraft => ({
+  key: nextKey++,
+  description: '',
+  quantity: '1',
+  unit_price: '',
+  tax_rate: '',
+});
 
 /** Prices typed in major units that are not amounts of the currency: refused here, beside the field. */
 export function priceErrors(items: ItemDraft[], currency: string): FieldErrors {
@@ -38,13 +47,14 @@ export function itemsBody(items: ItemDraft[], currency: string): Record<string, 
       description: item.description.trim(),
       quantity: item.quantity.trim() === '' ? undefined : Number(item.quantity.trim()),
       unit_price: price === null ? undefined : Number(price),
+      tax_rate: item.tax_rate.trim() === '' ? undefined : Number(item.tax_rate.trim()),
     };
     for (const key of Object.keys(line)) if (line[key] === undefined) delete line[key];
     return line;
   });
 }
 
-/** The items' table, one row per item with its amount, and the total below it. */
+/** The items' table, one row per item with its amount, and the subtotal, tax and total below it. */
 export function BillItems(props: {
   items: ItemDraft[];
   onItems: (update: (items: ItemDraft[]) => ItemDraft[]) => void;
@@ -54,7 +64,8 @@ export function BillItems(props: {
   const { items, currency, errors } = props;
   const change = (key: number, patch: Partial<ItemDraft>) =>
     props.onItems((all) => patchLine(all, key, patch));
-  const total = billMinor(items, currency);
+  const totals = billTotals(items, currency);
+  const show = (minor: bigint | undefined) => showMinor(minor ?? null, currency, minorMoney);
   return (
     <>
       <LineTable
@@ -105,6 +116,20 @@ export function BillItems(props: {
             ),
           },
           {
+            label: 'Tax %',
+            class: 'col-number',
+            cell: (item, index) => (
+              <CellInput
+                label={`Tax percent, item ${index + 1}`}
+                name={`items.${index}.tax_rate`}
+                inputMode="decimal"
+                value={item.tax_rate}
+                onValue={(tax_rate) => change(item.key, { tax_rate })}
+                error={errors[`items.${index}.tax_rate`]}
+              />
+            ),
+          },
+          {
             label: 'Amount',
             class: 'numeric col-amount',
             cellClass: 'numeric line-amount',
@@ -118,11 +143,16 @@ export function BillItems(props: {
       />
       <TotalsPanel
         rows={[
-          { label: 'Total', value: showMinor(total, currency, minorMoney), strong: true, data: 'total' },
+          { label: 'Subtotal', value: show(totals?.subtotalMinor), data: 'subtotal' },
+          { label: 'Tax', value: show(totals?.taxMinor), data: 'tax' },
+          { label: 'Total', value: show(totals?.totalMinor), strong: true, data: 'total' },
         ]}
         hint={
-          total === null ? (
-            <p class="hint">The total shows once every item has a quantity and a unit price in {currency}.</p>
+          totals === null ? (
+            <p class="hint">
+              The totals show once every item has a quantity, a unit price in {currency} and a tax rate from 0
+              to 100 % (or none).
+            </p>
           ) : null
         }
       />

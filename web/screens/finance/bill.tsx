@@ -38,6 +38,15 @@ export default function Bill({ params }: ScreenProps) {
   const bill = load.data.bill;
   const open = bill.status === 'pending' || bill.status === 'overdue';
   const title = `Bill from ${bill.vendor_name}`;
+  // As on an invoice: the tax columns and the subtotal and tax only when some item has input tax.
+  const anyTax = bill.tax !== 0 || bill.items.some((i) => i.tax_rate !== 0);
+  type Item = finance.Bill['items'][number];
+  const taxColumns = anyTax
+    ? [
+        { label: 'Tax rate', numeric: true, render: (i: Item) => `${i.tax_rate}%` },
+        { label: 'Tax', numeric: true, render: (i: Item) => minorMoney(i.tax, bill.currency) },
+      ]
+    : [];
 
   const approve = () => {
     setApproving(true);
@@ -149,15 +158,24 @@ export default function Bill({ params }: ScreenProps) {
         <Table
           caption="Items"
           columns={[
-            { label: 'Description', render: (i: finance.Bill['items'][number]) => i.description },
+            { label: 'Description', render: (i: Item) => i.description },
             { label: 'Quantity', numeric: true, render: (i) => i.quantity },
             { label: 'Unit price', numeric: true, render: (i) => minorMoney(i.unit_price, bill.currency) },
+            ...taxColumns,
             { label: 'Amount', numeric: true, render: (i) => minorMoney(i.amount, bill.currency) },
           ]}
           rows={bill.items}
           rowKey={(i) => `${i.description}-${i.quantity}-${i.unit_price}-${bill.items.indexOf(i)}`}
         />
         <dl class="totals">
+          {anyTax ? (
+            <>
+              <dt>Subtotal</dt>
+              <dd data-subtotal="">{minorMoney(bill.subtotal, bill.currency)}</dd>
+              <dt>Tax</dt>
+              <dd data-tax="">{minorMoney(bill.tax, bill.currency)}</dd>
+            </>
+          ) : null}
           <dt class="strong">Total</dt>
           <dd class="strong" data-total="">
             {minorMoney(bill.amount, bill.currency)}

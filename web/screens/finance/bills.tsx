@@ -37,6 +37,19 @@ const COLUMNS: Column<finance.BillSummary>[] = [
   },
 ];
 
+/** With input tax on a bill of the page: its subtotal and tax beside the amount (the total). */
+const TAX_COLUMNS: Column<finance.BillSummary>[] = [
+  { label: 'Subtotal', numeric: true, render: (b) => minorMoney(b.subtotal, b.currency) },
+  { label: 'Tax', numeric: true, render: (b) => minorMoney(b.tax, b.currency) },
+];
+
+/** The columns for `rows`: subtotal and tax only when some bill shown has tax. */
+function columnsFor(rows: finance.BillSummary[]): Column<finance.BillSummary>[] {
+  if (!rows.some((b) => b.tax !== 0)) return COLUMNS;
+  const amount = COLUMNS.findIndex((column) => column.label === 'Amount');
+  return [...COLUMNS.slice(0, amount), ...TAX_COLUMNS, ...COLUMNS.slice(amount)];
+}
+
 export default function Bills() {
   const query = here.value.query;
   const page = pageOf(query);
@@ -123,7 +136,7 @@ export default function Bills() {
       >
         {(rows) => (
           <>
-            <Table caption={label} columns={COLUMNS} rows={rows} rowKey={(b) => b.id} />
+            <Table caption={label} columns={columnsFor(rows)} rows={rows} rowKey={(b) => b.id} />
           </>
         )}
       </PagedList>

@@ -1,9 +1,10 @@
-import { finance, unwrap } from '../../../client/index.js';
+import { finance, pricing, unwrap } from '../../../client/index.js';
 import { RecordUnavailable } from '../../components/record.js';
 import { ScheduleFacts, ScheduleMade, ScheduleRecord } from '../../components/schedule.js';
 import { Table } from '../../components/ui.js';
 import { dateTime, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
+import { scaledDecimal } from '../../lib/lines.js';
 import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 
@@ -40,7 +41,32 @@ export default function RecurringBill({ params }: ScreenProps) {
   );
 }
 
+/**
+ * Each bill's subtotal as the service prices it (the items summed exactly, rounded half up once) and
+ * its tax, the rest of its amount; null for an item whose quantity cannot be read back.
+ */
+function pricedItems(recurring: finance.RecurringBill): { subtotal: number; tax: number } | null {
+  const scaled = [];
+  for (const item of recurring.items) {
+    const quantityScaled = scaledDecimal(String(item.quantity), pricing.QUANTITY_PLACES);
+    if (quantityScaled === null) return null;
+    scaled.push({ quantityScaled, unitPriceMinor: BigInt(item.unit_price) });
+  }
+  const subtotal = Number(pricing.priceBill(scaled));
+  return { subtotal, tax: recurring.amount - subtotal };
+}
+
 function RecurringBillBody({ recurring }: { recurring: finance.RecurringBill }) {
+  type Item = finance.RecurringBill['items'][number];
+  // The tax columns and each bill's subtotal and tax only when some item has input tax.
+  const anyTax = recurring.items.some((i) => i.tax_rate !== 0);
+  const taxColumns = anyTax
+    ? [
+        { label: 'Tax rate', numeric: true, render: (i: Item) => `${i.tax_rate}%` },
+        { label: 'Tax', numeric: true, render: (i: Item) => minorMoney(i.tax, recurring.currency) },
+      ]
+    : [];
+  const totals = anyTax ? pricedItems(recurring) : null;
   return (
     <>
       <section class="panel" aria-labelledby="recurring-details">
@@ -66,19 +92,28 @@ function RecurringBillBody({ recurring }: { recurring: finance.RecurringBill }) 
         <Table
           caption="Items"
           columns={[
-            { label: 'Description', render: (i: finance.RecurringBill['items'][number]) => i.description },
+            { label: 'Description', render: (i: Item) => i.description },
             { label: 'Quantity', numeric: true, render: (i) => i.quantity },
             {
               label: 'Unit price',
               numeric: true,
               render: (i) => minorMoney(i.unit_price, recurring.currency),
             },
+            ...taxColumns,
             { label: 'Amount', numeric: true, render: (i) => minorMoney(i.amount, recurring.currency) },
           ]}
           rows={recurring.items}
           rowKey={(i) => `${recurring.items.indexOf(i)}`}
         />
         <dl class="totals">
+          {totals ? (
+            <>
+              <dt>Subtotal</dt>
+              <dd data-subtotal="">{minorMoney(totals.subtotal, recurring.currency)}</dd>
+              <dt>Tax</dt>
+              <dd data-tax="">{minorMoney(totals.tax, recurring.currency)}</dd>
+            </>
+          ) : null}
           <dt class="strong">Total</dt>
           <dd class="strong" data-total="">
             {minorMoney(recurring.amount, recurring.currency)}
