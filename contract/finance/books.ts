@@ -225,7 +225,7 @@ export type VatReturnQuery = z.infer<typeof VatReturnQuerySchema>;
 
 export const VatReturnDocumentSchema = z.object({
   side: z.enum(VAT_SIDES).describe('output: sales (invoices, credit notes); input: purchases (bills).'),
-  date: DateSchema.describe('The posting date.'),
+  date: dateField('The posting date.'),
   entry_id: z.string(),
   source: z.object({ type: z.enum(SOURCE_TYPES), id: z.string() }),
   description: z
@@ -254,7 +254,7 @@ export type VatReturn = z.infer<typeof VatReturnSchema>;
 // Lock date -----------------------------------------------------------------------------------
 
 export const LockDateSchema = z.object({
-  lock_date: DateSchema.nullable().describe('Nothing is posted on or before it; null: no period is locked.'),
+  lock_date: dateField('Nothing is posted on or before it; null: no period is locked.').nullable(),
   updated_at: z.string().nullable().describe('When it was last set.'),
 });
 export type LockDate = z.infer<typeof LockDateSchema>;
@@ -262,9 +262,9 @@ export type LockDate = z.infer<typeof LockDateSchema>;
 export const SetLockDateBodySchema = extendApi(
   z
     .object({
-      lock_date: DateSchema.nullable().describe(
+      lock_date: dateField(
         'Today or earlier. Moving it earlier (or to null) is for owners only (403 FORBIDDEN otherwise).',
-      ),
+      ).nullable(),
     })
     .strict(),
   { title: 'SetLockDateBody', example: { lock_date: '2026-09-30' } },
@@ -405,7 +405,7 @@ export const booksContract = c.router({
     body: SetLockDateBodySchema,
     responses: {
       200: resultEnvelope({ message: z.string(), data: LockDateSchema }),
-      ...resultErrors(),
+      ...resultErrors(409),
     },
     metadata: financeRoute,
   },

@@ -137,7 +137,10 @@ describe('every operation with a token of every role', () => {
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           ...(route.method === 'GET' ? {} : { body: '{}' }),
         });
-        const body = (await res.json()) as { error?: { code: string; message: string } };
+        // A report's PDF answers its file, not JSON, when the request passes the check.
+        const body = (
+          res.headers.get('content-type')?.startsWith('application/json') ? await res.json() : {}
+        ) as { error?: { code: string; message: string } };
         const refused = res.status === 403 && REFUSAL.exec(body.error?.message ?? '');
         if (ROLE_PERMISSIONS[role].includes(permission)) {
           expect(refused, `${who} ${name}: ${res.status} ${JSON.stringify(body)}`).toBeFalsy();
