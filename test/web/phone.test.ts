@@ -294,5 +294,6 @@ describe('the dashboard on a phone', () => {
     }
     expectClean(app);
     await app.close();
-  });
+    // One walk over every screen of the dashboard: it grows with the screens (about 100 s alone for 90).
+  }, 360_000);
 });
