@@ -375,6 +375,8 @@ describe('bank rules', () => {
     await dialog.getByRole('button', { name: 'Add rule' }).click();
     await page.getByText('“card fee” was added.').waitFor();
     const row = page.getByRole('row').filter({ hasText: 'card fee' });
+    // The message comes with the answer; the list shows the rule once it has been read again.
+    await row.waitFor();
     expect((await row.getByRole('cell').allTextContents()).slice(0, 4)).toEqual([
       'card fee',
       'Money out',

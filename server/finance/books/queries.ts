@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AccountType, SourceType } from '../../../contract/finance/index.js';
+import { ageingColumns, ageingSums } from '../../platform/db/ageing.js';
 import type { Executor } from '../../platform/db/database.js';
 
 /**
@@ -273,19 +274,12 @@ export async function payablesAsOf(
          AND b.deleted_at IS NULL AND b.currency = ${currency} AND b.issue_date <= ${asOf}
     ),
     by_vendor AS (
-      SELECT vendor_id, count(*)::int AS bills,
-             coalesce(sum(open) FILTER (WHERE late <= 0), 0) AS current,
-             coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0) AS days_1_30,
-             coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0) AS days_31_60,
-             coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0) AS days_61_90,
-             coalesce(sum(open) FILTER (WHERE late > 90), 0) AS days_over_90,
-             sum(open) AS total
+      SELECT vendor_id, count(*)::int AS bills, ${ageingSums}
         FROM (SELECT vendor_id, open, ${asOf}::date - due_date AS late FROM open_bills WHERE open > 0) aged
        GROUP BY vendor_id
     )
     SELECT b.vendor_id, v.name AS vendor_name, b.bills,
-           b.current::text AS current, b.days_1_30::text AS days_1_30, b.days_31_60::text AS days_31_60,
-           b.days_61_90::text AS days_61_90, b.days_over_90::text AS days_over_90, b.total::text AS total
+           ${ageingColumns}
       FROM by_vendor b
       JOIN finance_vendors v ON v.business_id = ${businessId} AND v.id = b.vendor_id
      ORDER BY b.total DESC, v.name, b.vendor_id`.execute(db);

@@ -47,10 +47,9 @@ WITH
     SELECT
       i.customer_id,
       i.due_date,
-      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0) AS open
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor AS open
     FROM
       invoices i
-      LEFT JOIN adjust a ON a.id = i.id
     WHERE
       i.business_id = $9
       AND i.status = 'unpaid'
@@ -75,10 +74,9 @@ WITH
     SELECT
       i.customer_id,
       i.due_date,
-      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0)
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor
     FROM
       invoices i
-      LEFT JOIN adjust a ON a.id = i.id
     WHERE
       i.business_id = $15
       AND i.status = 'void'
@@ -130,3 +128,164 @@ ORDER BY
   b.total DESC,
   c.name,
   b.customer_id;
+
+-- receivablesAsOf (changedAfter = true)
+WITH
+  later AS (
+    SELECT
+      invoice_id AS id,
+      amount_minor AS amount
+    FROM
+      payments
+    WHERE
+      business_id = $1
+      AND payment_date > $2
+    UNION ALL
+    SELECT
+      invoice_id,
+      credit_minor
+    FROM
+      credit_notes
+    WHERE
+      business_id = $3
+      AND issue_date > $4
+      AND voided_at IS NULL
+    UNION ALL
+    SELECT
+      invoice_id,
+      -credit_minor
+    FROM
+      credit_notes
+    WHERE
+      business_id = $5
+      AND issue_date <= $6
+      AND voided_at IS NOT NULL
+      AND (voided_at AT TIME ZONE $7)::date > $8
+  ),
+  adjust AS (
+    SELECT
+      id,
+      sum(amount)::bigint AS amount
+    FROM
+      later
+    GROUP BY
+      id
+  ),
+  open_invoices AS (
+    SELECT
+      i.customer_id,
+      i.due_date,
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0) AS open
+    FROM
+      invoices i
+      LEFT JOIN adjust a ON a.id = "i"."id"
+    WHERE
+      i.business_id = $9
+      AND i.status = 'unpaid'
+      AND i.deleted_at IS NULL
+      AND i.currency = $10
+      AND i.issue_date <= $11
+    UNION ALL
+    SELECT
+      i.customer_id,
+      i.due_date,
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + a.amount
+    FROM
+      adjust a
+      JOIN invoices i ON i.business_id = $12
+        AND i.id = a.id
+    WHERE
+      i.status = 'paid'
+      AND i.deleted_at IS NULL
+      AND i.currency = $13
+      AND i.issue_date <= $14
+    UNION ALL
+    SELECT
+      i.customer_id,
+      i.due_date,
+      i.total_minor - i.amount_paid_minor - i.amount_credited_minor + coalesce(a.amount, 0)
+    FROM
+      invoices i
+      LEFT JOIN adjust a ON a.id = "i"."id"
+    WHERE
+      i.business_id = $15
+      AND i.status = 'void'
+      AND i.voided_at IS NOT NULL
+      AND (i.voided_at AT TIME ZONE $16)::date > $17
+      AND i.deleted_at IS NULL
+      AND i.currency = $18
+      AND i.issue_date <= $19
+  ),
+  by_customer AS (
+    SELECT
+      customer_id,
+      count(*)::int AS invoices,
+      coalesce(sum(open) FILTER (WHERE late <= 0), 0) AS current,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 1 AND 30), 0) AS days_1_30,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 31 AND 60), 0) AS days_31_60,
+      coalesce(sum(open) FILTER (WHERE late BETWEEN 61 AND 90), 0) AS days_61_90,
+      coalesce(sum(open) FILTER (WHERE late > 90), 0) AS days_over_90,
+      sum(open) AS total
+    FROM
+      (
+        SELECT
+          customer_id,
+          open,
+          $20::date - due_date AS late
+        FROM
+          open_invoices
+        WHERE
+          open > 0
+      ) aged
+    GROUP BY
+      customer_id
+  )
+SELECT
+  b.customer_id,
+  c.name AS customer_name,
+  b.invoices,
+  b.current::text AS current,
+  b.days_1_30::text AS days_1_30,
+  b.days_31_60::text AS days_31_60,
+  b.days_61_90::text AS days_61_90,
+  b.days_over_90::text AS days_over_90,
+  b.total::text AS total
+FROM
+  by_customer b
+  JOIN customers c ON c.business_id = $21
+    AND c.id = b.customer_id
+ORDER BY
+  b.total DESC,
+  c.name,
+  b.customer_id;
+
+-- changedAfter
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      payments
+    WHERE
+      business_id = $1
+      AND payment_date > $2
+  )
+  OR EXISTS (
+    SELECT
+      1
+    FROM
+      credit_notes
+    WHERE
+      business_id = $3
+      AND issue_date > $4
+  )
+  OR EXISTS (
+    SELECT
+      1
+    FROM
+      credit_notes
+    WHERE
+      business_id = $5
+      AND voided_at IS NOT NULL
+      AND (voided_at AT TIME ZONE $6)::date > $7
+  ) AS changed;
