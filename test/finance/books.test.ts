@@ -750,3 +750,35 @@ describe('a report as CSV', () => {
     ]);
   });
 });
+
+describe('refusals of the reports', () => {
+  it.each([
+    ['cash-flow', 'end_date before start_date', 'start_date=2026-06-01&end_date=2026-05-31', 'end_date'],
+    ['cash-flow', 'a range of ten years', 'start_date=2016-01-01&end_date=2026-01-01', 'end_date'],
+    ['cash-flow', 'no start_date', 'end_date=2026-05-31', 'start_date'],
+    ['vat-return', 'end_date before start_date', 'start_date=2026-06-01&end_date=2026-05-31', 'end_date'],
+    ['vat-return', 'an impossible date', 'start_date=2026-02-30&end_date=2026-05-31', 'start_date'],
+    [
+      'general-ledger',
+      'end_date before start_date',
+      'account=1200&start_date=2026-06-01&end_date=2026-05-31',
+      'end_date',
+    ],
+    ['general-ledger', 'no account', 'start_date=2026-01-01&end_date=2026-05-31', 'account'],
+    [
+      'general-ledger',
+      'a page above 1,000 lines',
+      'account=1200&start_date=2026-01-01&end_date=2026-05-31&limit=1001',
+      'limit',
+    ],
+    ['balance-sheet', 'a date that is not one', 'as_of=31/12/2026', 'as_of'],
+    ['balance-sheet', 'a currency that is not a code', 'currency=dollars', 'currency'],
+    ['aged-receivables', 'a date that is not one', 'as_of=2026-13-01', 'as_of'],
+    ['aged-payables', 'a currency that is not a code', 'currency=usd1', 'currency'],
+  ])('%s refuses %s (422 naming the parameter)', async (report, _, query, field) => {
+    const res = await raw(server(), 'GET', `/v1/finance/reports/${report}?${query}`, {
+      token: s.t.accessToken,
+    });
+    expectResultError(res, 422, 'VALIDATION_ERROR', field);
+  });
+});
