@@ -14,7 +14,8 @@ import * as queries from './queries.js';
 import { trialBalance } from '../ledger/queries.js';
 import { toAccount } from './mappers.js';
 
-const DEBIT_NORMAL = new Set(['asset', 'expense']);
+/** The account types whose balance is on the debit side (a debit raises it); the others' on the credit side. */
+export const DEBIT_NORMAL: ReadonlySet<string> = new Set(['asset', 'expense']);
 
 export async function listAccounts(ctx: Ctx): Promise<Account[]> {
   return (await queries.listAccounts(ctx.db, ctx.businessId)).map(toAccount);

@@ -27,6 +27,7 @@ import { baseCurrency, businessSettings } from '../../platform/settings.js';
 import type { Role } from '../../../contract/roles.js';
 import { receivablesAsOf } from '../../general/index.js';
 import { requireRange } from '../reports/service.js';
+import { DEBIT_NORMAL } from '../accounts/service.js';
 import { ACCOUNTS } from '../ledger/service.js';
 import * as queries from './queries.js';
 
@@ -222,8 +223,6 @@ export async function agedPayables(ctx: Ctx, query: AgeingQuery) {
 }
 
 // General ledger ------------------------------------------------------------------------------
-
-const DEBIT_NORMAL = new Set(['asset', 'expense']);
 
 export async function generalLedger(
   ctx: Ctx,
