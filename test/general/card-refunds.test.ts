@@ -71,7 +71,7 @@ const cardRefund = (biz: Biz, invoiceId: string, amount: number) =>
   });
 
 /** The balance of an account over the whole journal (debits less credits), minor units. */
-async function balanceOf(biz: Biz, account: string): Promise<number> {
+async function balanceOf(biz: Pick<Biz, 'client'>, account: string): Promise<number> {
   let balance = 0;
   for (const entry of await journal(biz.client, { account })) {
     for (const line of entry.debits) if (line.account === account) balance += line.amount;
@@ -362,5 +362,72 @@ describe('a Stripe payout', () => {
       debits: [{ account: '1010', amount: 25000 }],
       credits: [{ account: '1030', amount: 25000 }],
     });
+  });
+
+  it('is found on the bank statement like any other money: the payout line suggested and matched into the bank account', async () => {
+    const live = await registerBusiness(server());
+    await unwrap(
+      live.client.auth.updatePaymentSettings({
+        body: { provider: 'stripe', secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },
+      }),
+    );
+    const signed = signedEvent(
+      WEBHOOK_SECRET,
+      payoutPaid({ payoutId: 'po_test_0002', amount: 41250, currency: 'GBP', arrivalDate: Date.UTC(2026, 10, 20) / 1000 }),
+    );
+    const told = await raw(server(), 'POST', `/v1/payments/webhooks/stripe/${live.businessId}`, {
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+      body: signed.body,
+    });
+    expect(told.status).toBe(200);
+    const payout = await entryOf(live.client, 'payout', 'po_test_0002');
+
+    // The bank's statement shows the payout arriving the next working day.
+    const bank = (
+      await unwrap(
+        live.client.finance.bankAccounts.createBankAccount({
+          body: { name: 'Current account', currency: 'GBP', opening_balance: 0, opening_date: '2026-11-01' },
+        }),
+      )
+    ).bank_account;
+    const mapping = encodeURIComponent(JSON.stringify({ date: 'Date', description: 'Details', amount: 'Amount' }));
+    const imported = await raw(server(), 'POST', `/v1/finance/bank-accounts/${bank.id}/statements?mapping=${mapping}`, {
+      headers: { 'content-type': 'text/csv' },
+      body: 'Date,Details,Amount\n2026-11-23,STRIPE PAYMENTS UK PAYOUT,412.50\n',
+      token: live.accessToken,
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    const lines = (
+      await unwrap(live.client.finance.bankTransactions.listBankTransactions({ query: { bank_account_id: bank.id } }))
+    ).bank_transactions;
+    expect(lines).toHaveLength(1);
+    const line = lines[0]!;
+
+    const held = `${payout.id}:1`;
+    const { suggestions } = await unwrap(
+      live.client.finance.bankTransactions.getBankTransactionSuggestions({ params: { id: line.id } }),
+    );
+    expect(suggestions[0]).toMatchObject({ kind: 'journal_line', amount: 41250, date: '2026-11-20', journal_line_id: held });
+
+    const { bank_transaction: done } = await unwrap(
+      live.client.finance.bankTransactions.matchBankTransaction({
+        params: { id: line.id },
+        body: { matches: [{ journal_line_id: held, amount: 41250 }] },
+      }),
+    );
+    expect(done.status).toBe('matched');
+    const moved = (await journal(live.client, { account: bank.account_code })).filter(
+      (e) => e.source.type === 'bank_transaction',
+    );
+    expect(moved).toHaveLength(1);
+    expect(moved[0]).toMatchObject({
+      date: '2026-11-23',
+      debits: [{ account: bank.account_code, amount: 41250 }],
+      credits: [{ account: '1010', amount: 41250 }],
+    });
+    // Clearing emptied by the payout, 1010 by the statement: the money is where the bank says it is.
+    expect(await balanceOf(live, '1030')).toBe(-41250);
+    expect(await balanceOf(live, '1010')).toBe(0);
+    expect(await balanceOf(live, bank.account_code)).toBe(41250);
   });
 });
