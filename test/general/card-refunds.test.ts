@@ -373,7 +373,12 @@ describe('a Stripe payout', () => {
     );
     const signed = signedEvent(
       WEBHOOK_SECRET,
-      payoutPaid({ payoutId: 'po_test_0002', amount: 41250, currency: 'GBP', arrivalDate: Date.UTC(2026, 10, 20) / 1000 }),
+      payoutPaid({
+        payoutId: 'po_test_0002',
+        amount: 41250,
+        currency: 'GBP',
+        arrivalDate: Date.UTC(2026, 10, 20) / 1000,
+      }),
     );
     const told = await raw(server(), 'POST', `/v1/payments/webhooks/stripe/${live.businessId}`, {
       headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
@@ -390,15 +395,24 @@ describe('a Stripe payout', () => {
         }),
       )
     ).bank_account;
-    const mapping = encodeURIComponent(JSON.stringify({ date: 'Date', description: 'Details', amount: 'Amount' }));
-    const imported = await raw(server(), 'POST', `/v1/finance/bank-accounts/${bank.id}/statements?mapping=${mapping}`, {
-      headers: { 'content-type': 'text/csv' },
-      body: 'Date,Details,Amount\n2026-11-23,STRIPE PAYMENTS UK PAYOUT,412.50\n',
-      token: live.accessToken,
-    });
+    const mapping = encodeURIComponent(
+      JSON.stringify({ date: 'Date', description: 'Details', amount: 'Amount' }),
+    );
+    const imported = await raw(
+      server(),
+      'POST',
+      `/v1/finance/bank-accounts/${bank.id}/statements?mapping=${mapping}`,
+      {
+        headers: { 'content-type': 'text/csv' },
+        body: 'Date,Details,Amount\n2026-11-23,STRIPE PAYMENTS UK PAYOUT,412.50\n',
+        token: live.accessToken,
+      },
+    );
     expect(imported.status, JSON.stringify(imported.body)).toBe(200);
     const lines = (
-      await unwrap(live.client.finance.bankTransactions.listBankTransactions({ query: { bank_account_id: bank.id } }))
+      await unwrap(
+        live.client.finance.bankTransactions.listBankTransactions({ query: { bank_account_id: bank.id } }),
+      )
     ).bank_transactions;
     expect(lines).toHaveLength(1);
     const line = lines[0]!;
@@ -407,7 +421,12 @@ describe('a Stripe payout', () => {
     const { suggestions } = await unwrap(
       live.client.finance.bankTransactions.getBankTransactionSuggestions({ params: { id: line.id } }),
     );
-    expect(suggestions[0]).toMatchObject({ kind: 'journal_line', amount: 41250, date: '2026-11-20', journal_line_id: held });
+    expect(suggestions[0]).toMatchObject({
+      kind: 'journal_line',
+      amount: 41250,
+      date: '2026-11-20',
+      journal_line_id: held,
+    });
 
     const { bank_transaction: done } = await unwrap(
       live.client.finance.bankTransactions.matchBankTransaction({
