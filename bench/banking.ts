@@ -183,10 +183,10 @@ async function load(service: BenchService, businessId: string, b: Books): Promis
     [businessId, Array.from({ length: VENDORS }, (_, v) => vendorName(v))],
   );
   await data.query(
-    `INSERT INTO finance_bills (business_id, id, vendor_id, status, currency, amount, amount_paid, issue_date,
-                                due_date, created_at, updated_at)
+    `INSERT INTO finance_bills (business_id, id, vendor_id, status, currency, subtotal, amount, amount_paid,
+                                issue_date, due_date, created_at, updated_at)
      SELECT $1, 'bill_BANK' || lpad(i::text, 21, '0'), 'ven_BANK' || lpad((1 + (i - 1) % $2::int)::text, 22, '0'),
-            'pending', 'USD', a.amount, 0, current_date - (i % 90)::int, current_date - (i % 90)::int + 30, now(), now()
+            'pending', 'USD', a.amount, a.amount, 0, current_date - (i % 90)::int, current_date - (i % 90)::int + 30, now(), now()
      FROM unnest($3::bigint[]) WITH ORDINALITY AS a (amount, i)`,
     [businessId, VENDORS, b.bills],
   );

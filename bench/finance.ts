@@ -175,8 +175,8 @@ async function payables(
   vendorId: string,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO finance_bills (business_id, id, vendor_id, status, currency, amount, issue_date, due_date, created_at, updated_at)
-     SELECT $1, 'bill_BENCH' || lpad(i::text, 21, '0'), $3, 'pending', 'USD', 100000000, date '2026-01-01', date '2030-01-01', now(), now()
+    `INSERT INTO finance_bills (business_id, id, vendor_id, status, currency, subtotal, amount, issue_date, due_date, created_at, updated_at)
+     SELECT $1, 'bill_BENCH' || lpad(i::text, 21, '0'), $3, 'pending', 'USD', 100000000, 100000000, date '2026-01-01', date '2030-01-01', now(), now()
      FROM generate_series(1, $2::int) AS i`,
     [businessId, PAYABLE_DOCUMENTS, vendorId],
   );
