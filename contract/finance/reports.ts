@@ -121,7 +121,10 @@ export type ProfitLoss = z.infer<typeof ProfitLossSchema>;
 export const ProfitLossQuerySchema = z.object({
   start_date: DateSchema,
   end_date: dateField('On or after start_date, at most 10 years later (422 otherwise).'),
-  currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+  currency: CurrencySchema.optional().describe(
+    "Default: every currency, each line converted to the business's base currency at the rate it posted at. " +
+      "A currency: only that currency's entries, in their own amounts.",
+  ),
 });
 export type ProfitLossQuery = z.infer<typeof ProfitLossQuerySchema>;
 

@@ -60,15 +60,6 @@ export async function renameChartAccount(trx: Trx, businessId: string, code: str
     .execute();
 }
 
-/** A chart account, unless the business has one of that code already (which it keeps as it is). */
-export async function addAccountIfMissing(trx: Trx, values: Insertable<FinanceAccountsTable>) {
-  await trx
-    .insertInto('finance_accounts')
-    .values(values)
-    .onConflict((oc) => oc.columns(['business_id', 'code']).doNothing())
-    .execute();
-}
-
 /* Statement import (docs/decisions.md D273). */
 
 /** The bank account locked: one import into it at a time, each seeing the lines of the one before. */

@@ -18,7 +18,7 @@ import { lineAmounts, MAX_MINOR, QUANTITY_PLACES, toScaledInteger } from '../../
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
 import * as queries from './queries.js';
-import { ACCOUNTS, cashAccountOf, post, reverse } from '../ledger/service.js';
+import { ACCOUNTS, cashAccountOf, post, reverse, settlementBase } from '../ledger/service.js';
 import { bankAccountCode } from '../bank-accounts/service.js';
 
 type Items = CreateBillBody['items'];
@@ -368,12 +368,20 @@ export async function addBillPayment(
     ...(paid && { status: 'paid' as const, paid_at: now }),
     updated_at: now,
   });
+  // The payable settles at the bill's rate, the money at the payment's: the difference is a
+  // realised gain or loss (docs/decisions.md D278).
+  const settled = await settlementBase(ctx, {
+    document: { type: 'bill', id },
+    currency: current.currency,
+    before: current.amount_paid,
+    amount: input.amount,
+  });
   await post(ctx, {
     date: input.payment_date,
     description: `Payment to ${current.vendor_name}`,
     currency: current.currency,
     source: { type: 'bill_payment', id: payment.id },
-    debits: [{ account: ACCOUNTS.payable, amount: input.amount }],
+    debits: [{ account: ACCOUNTS.payable, amount: input.amount, ...(settled && { base: settled.base }) }],
     credits: [{ account: credited, amount: input.amount }],
   });
   await emit(ctx, 'payment.created', toPayment(payment));

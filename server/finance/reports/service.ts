@@ -103,10 +103,11 @@ export async function revenueCalculator(ctx: Ctx, query: RevenueCalculatorQuery)
 export async function profitLoss(ctx: Ctx, query: ProfitLossQuery): Promise<ProfitLoss> {
   requireRange(query.start_date, query.end_date, { end: 'end_date' });
   const currency = query.currency ?? (await baseCurrency(ctx));
+  // No currency asked: every currency, in the base (docs/decisions.md D278).
   const rows = await accountTotalsBetween(
     ctx.db,
     ctx.businessId,
-    currency,
+    query.currency ?? null,
     query.start_date,
     query.end_date,
     ['revenue', 'expense'],
