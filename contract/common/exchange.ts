@@ -76,6 +76,20 @@ export function toBase(amount: number, currency: string, base: string, rate: str
 }
 
 /**
+ * `amount` minor units of `base` in minor units of `currency` at `rate` (units of base per unit of
+ * `currency`), rounded once, half away from zero: the way back of `toBase`, for sums (BigInt).
+ * 30.86 GBP (3086) at 2.5 GBP a dinar is 12.344 KWD (12344).
+ */
+export function fromBase(amount: bigint, currency: string, base: string, rate: string): bigint {
+  const { digits, scale } = parse(rate);
+  // amount / 10^exp(base) / (digits / 10^scale) * 10^exp(currency)
+  const shift = currencyExponent(currency) - currencyExponent(base) + scale;
+  return shift >= 0
+    ? divideRounded(amount * 10n ** BigInt(shift), digits)
+    : divideRounded(amount, digits * 10n ** BigInt(-shift));
+}
+
+/**
  * A rate quoted against a third currency turned into a rate to the base, to 10 significant digits
  * (half away from zero): the ECB quotes units per euro, so a currency's rate to the base is the
  * base's units per euro over the currency's. `perPivotOfBase` / `perPivotOfCurrency`.

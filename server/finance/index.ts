@@ -11,6 +11,8 @@ import { financeRoutes } from './routes.js';
 import { journalBatches } from './journal/service.js';
 import { restoreDefaultAccounts } from './accounts/service.js';
 import { vendorImport } from './vendors/service.js';
+import { exchangeRateImport } from './exchange-rates/service.js';
+import { FEED_INTERVAL_MS, refreshReferenceRates } from './exchange-rates/feed-job.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -43,7 +45,7 @@ export const financeModule: DomainModule = {
     'finance_cash_flow_days',
     'finance_lock_dates',
   ],
-  imports: [vendorImport],
+  imports: [vendorImport, exchangeRateImport],
   uploads: [{ path: '/v1/finance/bank-accounts/:id/statements', read: statementBody }],
   mount: (app, deps, options) =>
     createExpressEndpoints(
@@ -61,6 +63,13 @@ export const financeModule: DomainModule = {
   periodic: [
     { name: 'recurring bills', everyMs: () => 60_000, run: recordRecurringBills },
     { name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds },
+    // The reference rates of the daily feed (docs/decisions.md D278), when FX_RATES_URL names one.
+    {
+      name: 'exchange rate feed',
+      everyMs: () => FEED_INTERVAL_MS,
+      atStart: true,
+      run: (deps) => refreshReferenceRates(deps),
+    },
   ],
   due: [
     {

@@ -76,6 +76,8 @@ export interface DemoSeed {
 export interface Periodic {
   name: string;
   everyMs(config: Readonly<Config>): number;
+  /** Also run once as the worker starts, for work whose interval is long (a daily fetch). */
+  atStart?: boolean;
   run(deps: Deps): Promise<unknown>;
 }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { expectError, expectResultError } from '../support/expect.js';
-import { billOf, entryOf, journal, payBill } from '../support/finance.js';
+import { billOf, entryOf, journal, payBill, setRate } from '../support/finance.js';
 import { createInvoice, getInvoice, invoiceLine, issuedInvoice, payInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -19,8 +19,6 @@ beforeEach(() => server().clock.set('2026-12-05T09:00:00.000Z'));
 afterEach(() => server().clock.reset());
 
 const rates = (t: TestTenant) => t.client.finance.exchangeRates;
-const setRate = async (t: TestTenant, currency: string, date: string, rate: string | number) =>
-  (await unwrap(rates(t).createExchangeRate({ body: { currency, date, rate } }))).exchange_rate;
 
 /** An issued invoice of one line of `price` (major units) in `currency`, dated `date`. */
 const invoiceIn = (t: TestTenant, currency: string, price: number, date: string) =>
@@ -68,7 +66,15 @@ describe('exchange rates', () => {
       source: 'manual',
     });
     expect(await on('USD', '2026-11-09')).toMatchObject({ rate: '1', source: 'base' });
-    expectResultError(await rates(t).lookupExchangeRate({ query: { currency: 'EUR', date: '2026-11-01' } }), 404, 'NOT_FOUND');
+    // Before the business's own rate, the daily feed's (per euro, the test database's of 2026-01-02).
+    expect(await on('EUR', '2026-11-01')).toMatchObject({ rate: '1.1', rate_date: '2026-01-02', source: 'feed' });
+    // Pounds through the euro: 1.1 USD / 0.85 GBP, to 10 significant digits.
+    expect(await on('GBP', '2026-11-01')).toMatchObject({ rate: '1.294117647', source: 'feed' });
+    expectResultError(
+      await rates(t).lookupExchangeRate({ query: { currency: 'CHF', date: '2026-11-01' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('refuses the base currency, a rate of more than 10 significant digits, 0 and a comma (422)', async () => {
@@ -84,7 +90,7 @@ describe('exchange rates', () => {
   });
 });
 
-describe('an invoice in euros', () => {
+describe('an invoice in another currency', () => {
   it('posts its base amount at the rate of its date, keeping the euro amounts on the lines', async () => {
     const t = await registerTenant(server());
     await setRate(t, 'EUR', '2026-11-02', '1.05');
@@ -153,9 +159,10 @@ describe('an invoice in euros', () => {
 
   it('is refused at issue when no rate is known, naming the currency and the date and both ways out; nothing posts', async () => {
     const t = await registerTenant(server());
+    // No rate of Swiss francs, neither the business's nor the feed's.
     const draft = await createInvoice(t.client, {
       customer_id: t.customerId,
-      currency: 'EUR',
+      currency: 'CHF',
       issue_date: '2026-11-03',
       items: [invoiceLine({ unit_price: 1000 })],
     });
@@ -165,7 +172,7 @@ describe('an invoice in euros', () => {
       'VALIDATION_ERROR',
       'exchange_rate',
     );
-    expect(refused.details?.[0]?.message).toMatch(/EUR to USD on or before 2026-11-03/);
+    expect(refused.details?.[0]?.message).toMatch(/CHF to USD on or before 2026-11-03/);
     expect(refused.details?.[0]?.message).toMatch(/POST \/v1\/finance\/exchange-rates/);
     expect(refused.details?.[0]?.message).toMatch(/send exchange_rate/);
     expect((await getInvoice(t.client, draft.id)).status).toBe('draft');

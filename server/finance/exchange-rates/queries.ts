@@ -42,6 +42,23 @@ export const latestReferencePair = (db: Executor, currency: string, base: string
     .limit(1)
     .executeTakeFirst();
 
+/** The business's rates of `currencies` from `from` to `to` (both included): which days are set. */
+export const rateDays = (
+  db: Executor,
+  businessId: string,
+  currencies: readonly string[],
+  from: string,
+  to: string,
+) =>
+  db
+    .selectFrom('finance_exchange_rates')
+    .select(['currency', 'date'])
+    .where('business_id', '=', businessId)
+    .where('currency', 'in', currencies)
+    .where('date', '>=', from)
+    .where('date', '<=', to)
+    .execute();
+
 export interface RateFilter {
   currency?: string | undefined;
   start_date?: string | undefined;

@@ -1,12 +1,15 @@
-import type {
-  AppliedRate,
-  CreateExchangeRateBody,
-  ExchangeRate,
+import {
+  CreateExchangeRateBodySchema,
+  type AppliedRate,
+  type CreateExchangeRateBody,
+  type ExchangeRate,
 } from '../../../contract/finance/index.js';
 import { crossRate, normaliseRate } from '../../../contract/common/exchange.js';
+import { CurrencySchema, DateSchema } from '../../../contract/common/schemas.js';
 import { inTransaction, type Ctx, type TxCtx } from '../../platform/context.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import { today } from '../../platform/calendar.js';
+import type { ImportTarget } from '../../platform/import-target.js';
 import { baseCurrency } from '../../platform/settings.js';
 import * as queries from './queries.js';
 
@@ -98,7 +101,10 @@ export async function listExchangeRates(
 async function refuseBase(ctx: RateCtx, currency: string, field: string): Promise<void> {
   const base = await baseCurrency(ctx);
   if (currency === base) {
-    throw invalid(field, `${currency} is the base currency: its rate is always 1; set rates of other currencies`);
+    throw invalid(
+      field,
+      `${currency} is the base currency: its rate is always 1; set rates of other currencies`,
+    );
   }
 }
 
@@ -141,3 +147,50 @@ export async function lookupExchangeRate(
   if (!found) throw notFound(`An exchange rate of ${query.currency} on or before ${date}`);
   return found;
 }
+
+/** A rate's key in an import, and its id in the import's report: `USD:2026-11-27`. */
+const rateKey = (currency: string, date: string) => `${currency}:${date}`;
+
+/**
+ * Rows of a CSV file set as rates with source `import`, in the import's transaction; a row of the
+ * base currency is refused on its `currency` (docs/decisions.md D278), which the import answers row by
+ * row. Returns each row's key.
+ */
+async function importRates(ctx: TxCtx, bodies: readonly Record<string, unknown>[]): Promise<string[]> {
+  const rates = bodies as CreateExchangeRateBody[];
+  for (const currency of new Set(rates.map((r) => r.currency))) await refuseBase(ctx, currency, 'currency');
+  await setRates(ctx, rates, 'import');
+  return rates.map((r) => rateKey(r.currency, r.date));
+}
+
+/**
+ * Exchange rates from CSV (`date,currency,rate`), each row checked as `POST /v1/finance/exchange-rates`
+ * checks its body and matched by its currency and date: a rate already set that day is replaced.
+ */
+export const exchangeRateImport: ImportTarget = {
+  kind: 'exchange_rates',
+  create: CreateExchangeRateBodySchema,
+  update: CreateExchangeRateBodySchema,
+  key: 'date',
+  compositeKey: {
+    name: 'currency and date',
+    of: (body) => {
+      const currency = CurrencySchema.safeParse(body.currency);
+      const date = DateSchema.safeParse(body.date);
+      return currency.success && date.success ? rateKey(currency.data, date.data) : null;
+    },
+  },
+  existing: async (ctx, keys) => {
+    const pairs = keys.map((key) => key.split(':') as [string, string]);
+    const dates = pairs.map(([, date]) => date).sort();
+    const currencies = [...new Set(pairs.map(([currency]) => currency))];
+    const rows = await queries.rateDays(ctx.db, ctx.businessId, currencies, dates[0]!, dates.at(-1)!);
+    const wanted = new Set(keys);
+    const found = rows.map((row) => rateKey(row.currency, row.date)).filter((key) => wanted.has(key));
+    return new Map(found.map((key) => [key, key]));
+  },
+  createOne: async (ctx, body) => ({ id: (await importRates(ctx, [body]))[0]! }),
+  updateOne: async (ctx, _id, body) => ({ id: (await importRates(ctx, [body]))[0]! }),
+  // No `updateMany`: the base currency is a rule beyond the schema, so a dry run writes and undoes.
+  createMany: (ctx, bodies) => importRates(ctx, bodies),
+};

@@ -517,6 +517,7 @@ export interface FinanceSalesDaysTable {
   slot: number;
   revenue: ColumnType<string, string | number, string | number>;
   invoices: number;
+  base_revenue: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface FinanceVatThresholdsTable {
