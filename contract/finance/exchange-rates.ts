@@ -3,8 +3,8 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { resultEnvelope } from '../common/envelopes.js';
 import { resultErrors } from '../common/errors.js';
-import { normaliseRate, rateProblem } from '../common/exchange.js';
 import { minorAmount } from '../common/money.js';
+import { RateInputSchema, RateSchema } from '../common/rates.js';
 import {
   CurrencySchema,
   DateSchema,
@@ -22,36 +22,7 @@ const c = initContract();
  * revaluations of what is still open in other currencies.
  */
 
-/** A rate in an answer: a decimal string, exact. */
-export const RateSchema = extendApi(z.string(), {
-  description: 'Units of the base currency one unit of the currency buys (base = amount x rate), a decimal string.',
-  example: '0.8642',
-});
-
-/**
- * A rate in a request: a decimal string (or a JSON number) of at most 10 significant digits,
- * answered back written plainly ("0.86420" is "0.8642").
- */
-export const RateInputSchema = extendApi(
-  z
-    .union([z.string(), z.number()])
-    .transform((value, ctx) => {
-      const text = typeof value === 'number' ? String(value) : value.trim();
-      const problem = rateProblem(text);
-      if (problem !== null) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${problem}; send it as a string such as "0.8642"` });
-        return z.NEVER;
-      }
-      return normaliseRate(text);
-    }),
-  {
-    type: 'string',
-    description:
-      'Units of the base currency one unit of the currency buys, up to 10 significant digits; a string ' +
-      '("0.8642") keeps every digit, a number is read as JavaScript writes it.',
-    example: '0.8642',
-  },
-);
+export { RateInputSchema, RateSchema } from '../common/rates.js';
 
 export const RATE_SOURCES = ['manual', 'import', 'demo'] as const;
 export const APPLIED_RATE_SOURCES = ['manual', 'import', 'demo', 'feed', 'base'] as const;

@@ -61,12 +61,19 @@ export const SalesScheduleSchema = extendApi(
 );
 export type SalesSchedule = z.infer<typeof SalesScheduleSchema>;
 
-/** `converted`: every currency's sales in the base currency (docs/decisions.md D278). */
-const converted = BooleanQuerySchema.optional().describe(
-  "Default `false`: only the sales in `currency`, in their own amounts. `true`: every sale, whatever its currency, " +
-    "in the business's base currency at the rate its invoice posted at (a credit note at its invoice's); " +
-    '`currency` may then only be the base currency (422 naming `converted` otherwise).',
-);
+/**
+ * `converted`: every currency's sales in the base currency (docs/decisions.md D278). A query string
+ * carries `true` or `false`; the typed client may also send a boolean, so that a parsed query (this
+ * file's types) is still a query it can send.
+ */
+const converted = z
+  .union([z.boolean(), BooleanQuerySchema])
+  .optional()
+  .describe(
+    'Default `false`: only the sales in `currency`, in their own amounts. `true`: every sale, whatever its currency, ' +
+      "in the business's base currency at the rate its invoice posted at (a credit note at its invoice's); " +
+      '`currency` may then only be the base currency (422 naming `converted` otherwise).',
+  );
 
 export const SalesScheduleQuerySchema = z.object({
   startDate: DateSchema,

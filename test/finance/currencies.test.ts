@@ -67,7 +67,11 @@ describe('exchange rates', () => {
     });
     expect(await on('USD', '2026-11-09')).toMatchObject({ rate: '1', source: 'base' });
     // Before the business's own rate, the daily feed's (per euro, the test database's of 2026-01-02).
-    expect(await on('EUR', '2026-11-01')).toMatchObject({ rate: '1.1', rate_date: '2026-01-02', source: 'feed' });
+    expect(await on('EUR', '2026-11-01')).toMatchObject({
+      rate: '1.1',
+      rate_date: '2026-01-02',
+      source: 'feed',
+    });
     // Pounds through the euro: 1.1 USD / 0.85 GBP, to 10 significant digits.
     expect(await on('GBP', '2026-11-01')).toMatchObject({ rate: '1.294117647', source: 'feed' });
     expectResultError(
@@ -130,7 +134,8 @@ describe('an invoice in another currency', () => {
     await setRate(t, 'EUR', '2026-11-02', '1.05');
     await setRate(t, 'EUR', '2026-11-12', '1.02');
     const invoice = await invoiceIn(t, 'EUR', 1000, '2026-11-02');
-    const payment = (await payInvoice(t.client, invoice.id, 1000, { payment_date: '2026-11-12' })).payments[0]!;
+    const payment = (await payInvoice(t.client, invoice.id, 1000, { payment_date: '2026-11-12' }))
+      .payments[0]!;
     expect(await entryOf(t.client, 'invoice_payment', payment.id)).toMatchObject({
       exchange_rate: '1.02',
       debits: [line('1010', 100000, 102000), line('5900', 0, 3000)],
@@ -148,13 +153,19 @@ describe('an invoice in another currency', () => {
     const paid = await payInvoice(t.client, invoice.id, 66.68, { payment_date: '2026-11-04' });
     const [first, second] = paid.payments;
     // 33.33 EUR takes off round(33.33 x 0.8642) = 28.80; the rest of the 86.43, 57.63, goes with the last.
-    expect((await entryOf(t.client, 'invoice_payment', first!.id)).credits).toEqual([line('1200', 3333, 2880)]);
+    expect((await entryOf(t.client, 'invoice_payment', first!.id)).credits).toEqual([
+      line('1200', 3333, 2880),
+    ]);
     const last = await entryOf(t.client, 'invoice_payment', second!.id);
     // 66.68 EUR received at the same rate is 57.62: the rounding of two conversions, a cent, is a loss.
     expect(last.debits).toEqual([line('1010', 6668, 5762), line('5900', 0, 1)]);
     expect(last.credits).toEqual([line('1200', 6668, 5763)]);
     const tb = await trialBalanceOf(t);
-    expect(tb.accounts.find((a) => a.code === '1200')).toMatchObject({ debit: 8643, credit: 8643, balance: 0 });
+    expect(tb.accounts.find((a) => a.code === '1200')).toMatchObject({
+      debit: 8643,
+      credit: 8643,
+      balance: 0,
+    });
   });
 
   it('is refused at issue when no rate is known, naming the currency and the date and both ways out; nothing posts', async () => {
@@ -177,6 +188,83 @@ describe('an invoice in another currency', () => {
     expect(refused.details?.[0]?.message).toMatch(/send exchange_rate/);
     expect((await getInvoice(t.client, draft.id)).status).toBe('draft');
     expect(await journal(t.client)).toEqual([]);
+  });
+});
+
+describe("a document's own exchange rate", () => {
+  it('wins over the table for the invoice, its payment, the bill and its payment', async () => {
+    const t = await registerTenant(server());
+    await setRate(t, 'EUR', '2026-11-01', '1.05');
+    const invoice = await issuedInvoice(t.client, {
+      customer_id: t.customerId,
+      currency: 'EUR',
+      issue_date: '2026-11-02',
+      exchange_rate: '1.0712',
+      items: [invoiceLine({ unit_price: 500 })],
+    });
+    expect(invoice.exchange_rate).toBe('1.0712');
+    expect((await entryOf(t.client, 'invoice', invoice.id)).debits).toEqual([line('1200', 50000, 53560)]);
+    const paid = await payInvoice(t.client, invoice.id, 500, {
+      payment_date: '2026-11-05',
+      exchange_rate: 1.0699,
+    });
+    const payment = paid.payments[0]!;
+    expect(payment.exchange_rate).toBe('1.0699');
+    expect(await entryOf(t.client, 'invoice_payment', payment.id)).toMatchObject({
+      exchange_rate: '1.0699',
+      debits: [line('1010', 50000, 53495), line('5900', 0, 65)],
+      credits: [line('1200', 50000, 53560)],
+    });
+
+    const bill = await billOf(t.client, 20000, {
+      currency: 'EUR',
+      issue_date: '2026-11-02',
+      exchange_rate: '1.1',
+    });
+    expect(bill.exchange_rate).toBe('1.1');
+    const settled = await payBill(t.client, bill.id, 20000, {
+      payment_date: '2026-11-06',
+      exchange_rate: '1.05',
+    });
+    // The euros cost less than the bill was booked at: a gain.
+    expect(await entryOf(t.client, 'bill_payment', settled.payment_id)).toMatchObject({
+      exchange_rate: '1.05',
+      debits: [line('2000', 20000, 22000)],
+      credits: [line('1010', 20000, 21000), line('4900', 0, 1000)],
+    });
+  });
+
+  it('refuses a rate that is not a positive decimal of at most 10 significant digits (422 naming it)', async () => {
+    const t = await registerTenant(server());
+    expectError(
+      await t.client.general.invoices.createInvoice({
+        body: {
+          customer_id: t.customerId,
+          currency: 'EUR',
+          due_date: '2026-12-31',
+          exchange_rate: '-1',
+          items: [invoiceLine()],
+        },
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'exchange_rate',
+    );
+    expectResultError(
+      await t.client.finance.journal.createJournalEntry({
+        body: {
+          date: '2026-11-02',
+          description: 'Transfer',
+          currency: 'EUR',
+          exchange_rate: '12345678901',
+          debits: [{ account: '1010', amount: 100 }],
+          credits: [{ account: '1000', amount: 100 }],
+        },
+      }),
+      422,
+      'VALIDATION_ERROR',
+      'exchange_rate',
+    );
   });
 });
 
@@ -219,7 +307,9 @@ describe('revaluation', () => {
     await setRate(t, 'EUR', '2026-11-02', '1.05');
     await invoiceIn(t, 'EUR', 1000, '2026-11-02');
     await setRate(t, 'EUR', '2026-11-30', '1.1');
-    const made = await unwrap(t.client.finance.revaluations.createRevaluation({ body: { as_of: '2026-11-30' } }));
+    const made = await unwrap(
+      t.client.finance.revaluations.createRevaluation({ body: { as_of: '2026-11-30' } }),
+    );
     const revaluation = made.revaluation;
     expect(revaluation).toMatchObject({
       as_of: '2026-11-30',
@@ -284,7 +374,8 @@ describe('reports after mixed-currency activity', () => {
     const tb = await trialBalanceOf(t, { as_of: '2026-11-20' });
     expect(tb.currency).toBe('USD');
     expect(tb.total_debit).toBe(tb.total_credit);
-    const sheet = (await unwrap(t.client.finance.books.getBalanceSheet({ query: { as_of: '2026-11-20' } }))).data;
+    const sheet = (await unwrap(t.client.finance.books.getBalanceSheet({ query: { as_of: '2026-11-20' } })))
+      .data;
     expect(sheet.total_assets).toBe(sheet.total_liabilities + sheet.total_equity);
 
     const euros = await trialBalanceOf(t, { as_of: '2026-11-20', currency: 'EUR' });

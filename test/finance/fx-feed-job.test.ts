@@ -19,6 +19,9 @@ import { waitFor } from '../support/wait.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/fx/${name}`, import.meta.url), 'utf8');
 
+/** The first day of ecb-hist.xml, whose last is 2026-11-27. */
+const FIRST_DAY = '2026-11-25';
+
 /** What the local feed answers, changed by the tests between runs. */
 const feed = { status: 200, body: fixture('ecb-hist.xml') };
 const http = createServer((_req, res) => {
@@ -47,15 +50,25 @@ async function lookup(biz: TestBusiness, currency: string, date: string) {
   return answer.body.exchange_rate;
 }
 
-/** Every reference rate kept, as `date currency per_euro`, in order. */
-async function referenceRates(): Promise<string[]> {
+/**
+ * The reference rates kept from `from` on (by default every one, the test seed's included), as
+ * `date currency per_euro`, in order.
+ */
+async function referenceRates(from = '0001-01-01'): Promise<string[]> {
   const rows = await server()
     .deps.db.selectFrom('finance_reference_rates')
     .select(['date', 'currency', 'per_euro'])
+    .where('date', '>=', from)
     .orderBy('date')
     .orderBy('currency')
     .execute();
   return rows.map((r) => `${r.date} ${r.currency} ${String(r.per_euro)}`);
+}
+
+/** The rate of `currency` on the file's last day once the feed has stored it, else null. */
+async function fetchedRate(biz: TestBusiness, currency: string) {
+  const found = await lookup(biz, currency, '2026-11-27');
+  return found?.rate_date === '2026-11-27' ? found : null;
 }
 
 /** The warnings the service logged about the feed since `from` lines were written. */
@@ -68,11 +81,7 @@ const feedWarnings = (from: number) =>
 describe('the exchange rate feed (FX_RATES_URL)', () => {
   it('is stored as the worker starts: every day of the file, read per euro', async () => {
     const biz = await businessIn('EUR');
-    const found = await waitFor(
-      'the feed stored by the worker',
-      () => lookup(biz, 'USD', '2026-11-27'),
-      30_000,
-    );
+    const found = await waitFor('the feed stored by the worker', () => fetchedRate(biz, 'USD'), 30_000);
     expect(found).toEqual({
       currency: 'USD',
       base_currency: 'EUR',
@@ -88,13 +97,15 @@ describe('the exchange rate feed (FX_RATES_URL)', () => {
       rate_date: '2026-11-27',
       source: 'feed',
     });
-    expect(await lookup(biz, 'USD', '2026-11-24')).toBeNull();
-    expect(await referenceRates()).toHaveLength(12);
+    // The file's first day, and nothing before it (the test seed holds no CHF rate).
+    expect(await lookup(biz, 'CHF', '2026-11-25')).toMatchObject({ rate: '1.07538445', source: 'feed' });
+    expect(await lookup(biz, 'CHF', '2026-11-24')).toBeNull();
+    expect(await referenceRates(FIRST_DAY)).toHaveLength(12);
   });
 
   it('gives a business of another base currency the cross rate through the euro', async () => {
     const biz = await businessIn('GBP');
-    await waitFor('the feed stored by the worker', () => lookup(biz, 'USD', '2026-11-27'));
+    await waitFor('the feed stored by the worker', () => fetchedRate(biz, 'USD'), 30_000);
     expect(await lookup(biz, 'USD', '2026-11-27')).toMatchObject({ rate: '0.7906635071', source: 'feed' });
     expect(await lookup(biz, 'USD', '2026-11-26')).toMatchObject({ rate: '0.793389217', source: 'feed' });
     expect(await lookup(biz, 'EUR', '2026-11-25')).toMatchObject({ rate: '0.8336', source: 'feed' });
@@ -106,7 +117,7 @@ describe('the exchange rate feed (FX_RATES_URL)', () => {
     expect(await refreshReferenceRates(server().deps)).toBe(12);
     expect(await lookup(biz, 'USD', '2026-11-27')).toMatchObject({ rate: '0.9433962264', source: 'feed' });
     expect(await lookup(biz, 'USD', '2026-11-26')).toMatchObject({ rate: '0.9525623928' });
-    expect(await referenceRates()).toHaveLength(12);
+    expect(await referenceRates(FIRST_DAY)).toHaveLength(12);
   });
 
   it('changes nothing for a malformed file, a bad rate or an HTTP error, and logs why', async () => {
@@ -134,7 +145,8 @@ describe('the exchange rate feed (FX_RATES_URL)', () => {
   });
 
   it('does nothing without FX_RATES_URL', async () => {
-    const { FX_RATES_URL: _unset, ...config } = server().deps.config;
+    const config = { ...server().deps.config };
+    delete config.FX_RATES_URL;
     const before = await referenceRates();
     expect(await refreshReferenceRates({ ...server().deps, config })).toBe(0);
     expect(await referenceRates()).toEqual(before);

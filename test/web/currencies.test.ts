@@ -67,10 +67,9 @@ const text = async (page: Page, selector: string) =>
 /** The page is no wider than a phone's window: nothing scrolls sideways. */
 async function expectFitsPhone(page: Page): Promise<void> {
   await page.setViewportSize(PHONE);
-  const widths = await page.evaluate(() => ({
-    window: window.innerWidth,
-    document: document.documentElement.scrollWidth,
-  }));
+  const widths = await page.evaluate<{ window: number; document: number }>(
+    '({ window: window.innerWidth, document: document.documentElement.scrollWidth })',
+  );
   expect(widths.document).toBe(widths.window);
 }
 
@@ -221,7 +220,9 @@ describe('revaluation', () => {
     const revalue = page.getByRole('form', { name: 'Revalue' });
     const asOf = revalue.getByLabel('As of');
     expect(await asOf.inputValue()).toBe('2026-11-30');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('as_of');
+    await expect
+      .poll(() => page.evaluate<string | null>("document.activeElement?.getAttribute('name') ?? null"))
+      .toBe('as_of');
     await page.getByText('No revaluation yet').waitFor();
 
     // A day after today: its rates are not known yet.
@@ -267,7 +268,9 @@ describe('revaluation', () => {
     // Its entries in the journal: the difference in dollars on an entry in euros, and its reversal.
     await result.getByRole('link', { name: 'See the entries in the journal' }).click();
     await page.getByRole('heading', { name: 'Journal', level: 1 }).waitFor();
-    const revaluationEntry = page.locator('tr.entry-start', { hasText: 'Revaluation of EUR balances' });
+    const revaluationEntry = page.locator('tr.entry-start').filter({
+      has: page.locator('td:nth-child(2)', { hasText: /^Revaluation of EUR balances/ }),
+    });
     await revaluationEntry.waitFor();
     expect(await revaluationEntry.locator('.fx-base').first().textContent()).toBe(
       await withCode(page, 5000, 'USD'),
@@ -275,6 +278,13 @@ describe('revaluation', () => {
     expect(await revaluationEntry.locator('.fx-amount').first().textContent()).toBe(
       await withCode(page, 0, 'EUR'),
     );
+
+    // Back on the rates screen, a revaluation made shows its lines again.
+    await page.goto('/app/finance/exchange-rates');
+    await page
+      .getByRole('button', { name: `Show the revaluation of ${await dayIn(page, '2026-11-30')}` })
+      .click();
+    await result.locator('[data-difference="5000"]').waitFor();
 
     expectClean(app, [409, 422]);
     await app.close();

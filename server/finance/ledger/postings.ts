@@ -20,6 +20,7 @@ export const invoiceSubscriptions: Subscriptions = {
       date: invoice.issueDate,
       description: `Invoice ${invoice.number}`,
       currency: invoice.currency,
+      rate: invoice.exchangeRate,
       source: { type: 'invoice', id: invoice.id },
       debits: [{ account: ACCOUNTS.receivable, amount: invoice.totalMinor }],
       credits: [
@@ -48,7 +49,7 @@ export const invoiceSubscriptions: Subscriptions = {
       date: payment.paymentDate,
       description: `Payment of invoice ${invoice.number}`,
       currency: invoice.currency,
-      rate: payment.method === 'credit' ? (settled?.rate ?? null) : null,
+      rate: payment.method === 'credit' ? (settled?.rate ?? null) : payment.exchangeRate,
       source: { type: 'invoice_payment', id: payment.id },
       // Customer credit applied at issue comes out of 2300 Customer credit, not a cash account; a
       // card payment a provider took waits in 1030 for the provider's payout (docs/decisions.md D270).

@@ -35,7 +35,11 @@ async function baseAmount(
  */
 export async function countSale(ctx: TxCtx, invoice: InvoiceFacts, sign: 1 | -1): Promise<void> {
   if (!invoice.issueDate) throw new Error(`Invoice ${invoice.id} has no issue date`);
-  const base = await baseAmount(ctx, { type: 'invoice', id: invoice.id, currency: invoice.currency }, invoice.subtotalMinor);
+  const base = await baseAmount(
+    ctx,
+    { type: 'invoice', id: invoice.id, currency: invoice.currency },
+    invoice.subtotalMinor,
+  );
   await addToSalesDay(
     ctx.db,
     {
@@ -54,7 +58,11 @@ export async function countSale(ctx: TxCtx, invoice: InvoiceFacts, sign: 1 | -1)
  * rate of its own posting, which is its invoice's (docs/decisions.md D278).
  */
 export async function countCreditNote(ctx: TxCtx, creditNote: CreditNoteFacts, sign: 1 | -1): Promise<void> {
-  const base = await baseAmount(ctx, { type: 'credit_note', id: creditNote.id, currency: creditNote.currency }, creditNote.subtotalMinor);
+  const base = await baseAmount(
+    ctx,
+    { type: 'credit_note', id: creditNote.id, currency: creditNote.currency },
+    creditNote.subtotalMinor,
+  );
   await addToSalesDay(
     ctx.db,
     {

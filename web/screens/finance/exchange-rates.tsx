@@ -57,7 +57,7 @@ function RateForm(props: { base: string; currency: string; onSaved: (rate: finan
           inputMode="decimal"
           autoComplete="off"
           placeholder="1.0842"
-          hint={`What one unit of the currency buys in ${props.base}, up to 10 significant digits.`}
+          hint={`What one unit buys in ${props.base}; up to 10 significant digits.`}
           {...bind('rate', form.errors)}
         />
         <div class="rate-submit">
@@ -113,7 +113,7 @@ export default function ExchangeRates() {
           />
         </section>
       ) : null}
-      <section aria-labelledby="rates-list">
+      <section aria-labelledby="rates-list" class="exchange-rates">
         <h2 id="rates-list">The business’s rates</h2>
         <FilterForm
           label="Filter the rates"
@@ -158,7 +158,6 @@ export default function ExchangeRates() {
               rowKey={(r) => `${r.currency}-${r.date}`}
               columns={[
                 { label: 'Date', render: (r: finance.ExchangeRate) => date(r.date) },
-                { label: 'Currency', render: (r) => r.currency },
                 {
                   label: 'Rate',
                   numeric: true,
