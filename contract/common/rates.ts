@@ -9,7 +9,8 @@ import { normaliseRate, rateProblem } from './exchange.js';
 
 /** A rate in an answer: a decimal string, exact. */
 export const RateSchema = extendApi(z.string(), {
-  description: 'Units of the base currency one unit of the currency buys (base = amount x rate), a decimal string.',
+  description:
+    'Units of the base currency one unit of the currency buys (base = amount x rate), a decimal string.',
   example: '0.8642',
 });
 
@@ -18,17 +19,18 @@ export const RateSchema = extendApi(z.string(), {
  * answered back written plainly ("0.86420" is "0.8642").
  */
 export const RateInputSchema = extendApi(
-  z
-    .union([z.string(), z.number()])
-    .transform((value, ctx) => {
-      const text = typeof value === 'number' ? String(value) : value.trim();
-      const problem = rateProblem(text);
-      if (problem !== null) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${problem}; send it as a string such as "0.8642"` });
-        return z.NEVER;
-      }
-      return normaliseRate(text);
-    }),
+  z.union([z.string(), z.number()]).transform((value, ctx) => {
+    const text = typeof value === 'number' ? String(value) : value.trim();
+    const problem = rateProblem(text);
+    if (problem !== null) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `${problem}; send it as a string such as "0.8642"`,
+      });
+      return z.NEVER;
+    }
+    return normaliseRate(text);
+  }),
   {
     type: 'string',
     description:
@@ -37,4 +39,3 @@ export const RateInputSchema = extendApi(
     example: '0.8642',
   },
 );
-

@@ -77,7 +77,9 @@ export const AppliedRateSchema = extendApi(
     rate_date: DateSchema.describe('The day the rate is of: the latest on or before `date`.'),
     source: z
       .enum(APPLIED_RATE_SOURCES)
-      .describe('The business\'s own rates (`manual`, `import`, `demo`), the daily feed (`feed`), or `base` (1).'),
+      .describe(
+        "The business's own rates (`manual`, `import`, `demo`), the daily feed (`feed`), or `base` (1).",
+      ),
   }),
   {
     title: 'AppliedRate',
@@ -146,7 +148,10 @@ export const RevaluationLineSchema = z.object({
   base_balance: minorAmount('Its carrying amount in the base currency before the revaluation', 86000),
   rate: RateSchema,
   revalued: minorAmount('The balance at the rate of as_of, in the base currency', 87000),
-  difference: minorAmount('revalued - base_balance: posted to the account, 4910 or 5910 taking the other side', 1000),
+  difference: minorAmount(
+    'revalued - base_balance: posted to the account, 4910 or 5910 taking the other side',
+    1000,
+  ),
 });
 export type RevaluationLine = z.infer<typeof RevaluationLineSchema>;
 
@@ -157,7 +162,9 @@ export const RevaluationSchema = extendApi(
     lines: z.array(RevaluationLineSchema),
     gain: minorAmount('Net unrealised gain posted to 4910 (0 when none)', 1000),
     loss: minorAmount('Net unrealised loss posted to 5910 (0 when none)', 0),
-    entry_ids: z.array(z.string()).describe('The entries posted on as_of, one per currency with a difference.'),
+    entry_ids: z
+      .array(z.string())
+      .describe('The entries posted on as_of, one per currency with a difference.'),
     reversal_date: DateSchema.describe('The day after as_of, when each entry is reversed.'),
     created_at: TimestampSchema,
   }),

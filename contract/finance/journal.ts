@@ -52,7 +52,8 @@ export const JournalEntrySchema = extendApi(
     credits: z.array(JournalLineSchema),
     currency: z.string(),
     exchange_rate: extendApi(z.string(), {
-      description: "Units of the base currency one unit of the entry's currency bought (1 in the base currency).",
+      description:
+        "Units of the base currency one unit of the entry's currency bought (1 in the base currency).",
       example: '1',
     }),
     source: z.object({

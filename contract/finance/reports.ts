@@ -63,17 +63,19 @@ export type SalesSchedule = z.infer<typeof SalesScheduleSchema>;
 
 /**
  * `converted`: every currency's sales in the base currency (docs/decisions.md D278). A query string
- * carries `true` or `false`; the typed client may also send a boolean, so that a parsed query (this
- * file's types) is still a query it can send.
+ * carries `true` or `false` (as the document says); the typed client may also be given a boolean,
+ * which it writes as that text, so that a parsed query (this file's types) is still one it can send.
  */
-const converted = z
-  .union([z.boolean(), BooleanQuerySchema])
-  .optional()
-  .describe(
-    'Default `false`: only the sales in `currency`, in their own amounts. `true`: every sale, whatever its currency, ' +
-      "in the business's base currency at the rate its invoice posted at (a credit note at its invoice's); " +
-      '`currency` may then only be the base currency (422 naming `converted` otherwise).',
-  );
+const FlagSchema = z.preprocess(
+  (value) => (typeof value === 'boolean' ? String(value) : value),
+  BooleanQuerySchema,
+) as z.ZodType<boolean, z.ZodTypeDef, boolean | 'true' | 'false'>;
+
+const converted = FlagSchema.optional().describe(
+  'Default `false`: only the sales in `currency`, in their own amounts. `true`: every sale, whatever its currency, ' +
+    "in the business's base currency at the rate its invoice posted at (a credit note at its invoice's); " +
+    '`currency` may then only be the base currency (422 naming `converted` otherwise).',
+);
 
 export const SalesScheduleQuerySchema = z.object({
   startDate: DateSchema,

@@ -62,7 +62,7 @@ export const PaymentSchema = extendApi(
     payment_date: DateSchema,
     reference: z.string().nullable(),
     bank_account_id: z.string().nullable().describe('The bank account the money reached, when named.'),
-    exchange_rate: z.string().nullable().describe('The rate it was given to post at; null: the table\'s.'),
+    exchange_rate: z.string().nullable().describe("The rate it was given to post at; null: the table's."),
     created_at: TimestampSchema,
   }),
   { title: 'Payment' },
@@ -279,8 +279,8 @@ export const CreatePaymentBodySchema = extendApi(
       payment_date: DateSchema.optional().describe("Defaults to today in the business's time zone."),
       reference: z.string().max(100).optional(),
       exchange_rate: RateInputSchema.optional().describe(
-        "For an invoice in another currency than the base: the rate the money came in at (default: the latest " +
-          'rate on or before payment_date); the difference from the invoice\'s own is a realised gain or loss.',
+        'For an invoice in another currency than the base: the rate the money came in at (default: the latest ' +
+          "rate on or before payment_date); the difference from the invoice's own is a realised gain or loss.",
       ),
       bank_account_id: z
         .string()

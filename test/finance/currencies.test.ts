@@ -206,7 +206,7 @@ describe("a document's own exchange rate", () => {
     expect((await entryOf(t.client, 'invoice', invoice.id)).debits).toEqual([line('1200', 50000, 53560)]);
     const paid = await payInvoice(t.client, invoice.id, 500, {
       payment_date: '2026-11-05',
-      exchange_rate: 1.0699,
+      exchange_rate: '1.0699',
     });
     const payment = paid.payments[0]!;
     expect(payment.exchange_rate).toBe('1.0699');

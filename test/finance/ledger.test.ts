@@ -436,7 +436,11 @@ describe('the trial balance', () => {
       '2000': { credit: 270 },
     });
     expect(tb.currency).toBe('EUR');
-    await expectTrialBalance(t.client, { '1010': { debit: 5000 }, '1000': { credit: 5000 } }, { currency: 'EUR' });
+    await expectTrialBalance(
+      t.client,
+      { '1010': { debit: 5000 }, '1000': { credit: 5000 } },
+      { currency: 'EUR' },
+    );
     await expectTrialBalance(
       t.client,
       { '5000': { debit: 300 }, '2000': { credit: 300 } },

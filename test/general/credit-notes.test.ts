@@ -178,7 +178,8 @@ describe('create', () => {
       { account: '2300', amount: 4_000 },
     ]);
     // In the base currency, every line's base amount is its amount.
-    for (const l of [...linesOf(entry).debits, ...linesOf(entry).credits]) expect(l.base_amount).toBe(l.amount);
+    for (const l of [...linesOf(entry).debits, ...linesOf(entry).credits])
+      expect(l.base_amount).toBe(l.amount);
     expect(await getInvoice(t.client, invoice.id)).toMatchObject({
       status: 'paid',
       amount_credited: 0,

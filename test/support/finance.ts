@@ -269,6 +269,7 @@ export async function setRate(
   date: string,
   rate: string | number,
 ): Promise<finance.ExchangeRate> {
-  return (await unwrap(biz.client.finance.exchangeRates.createExchangeRate({ body: { currency, date, rate } })))
-    .exchange_rate;
+  return (
+    await unwrap(biz.client.finance.exchangeRates.createExchangeRate({ body: { currency, date, rate } }))
+  ).exchange_rate;
 }

@@ -3,7 +3,6 @@ import type { ListBankAccountsQuery } from '../../../contract/finance/index.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type {
-  FinanceAccountsTable,
   FinanceBankAccountsTable,
   FinanceBankImportsTable,
   FinanceBankTransactionsTable,

@@ -23,7 +23,11 @@ export function toEntries(rows: EntryLineRow[], ids: string[]): JournalEntry[] {
     }
     // A line is a debit when it debits either amount (an exchange difference has amount 0).
     if (Number(row.debit) > 0 || Number(row.base_debit) > 0) {
-      entry.debits.push({ account: row.account_code, amount: Number(row.debit), base_amount: Number(row.base_debit) });
+      entry.debits.push({
+        account: row.account_code,
+        amount: Number(row.debit),
+        base_amount: Number(row.base_debit),
+      });
     } else {
       entry.credits.push({
         account: row.account_code,

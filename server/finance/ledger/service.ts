@@ -144,8 +144,10 @@ export async function post(ctx: TxCtx, posting: Posting): Promise<string | null>
     // line of amount 0 on the gain or loss account.
     const gap = baseSum(debits) - baseSum(credits);
     const accounts = posting.differences ?? { gain: ACCOUNTS.exchangeGain, loss: ACCOUNTS.exchangeLoss };
-    if (gap > 0n) credits.push({ account: await exchangeAccount(ctx, accounts.gain), amount: 0, base: Number(gap) });
-    if (gap < 0n) debits.push({ account: await exchangeAccount(ctx, accounts.loss), amount: 0, base: Number(-gap) });
+    if (gap > 0n)
+      credits.push({ account: await exchangeAccount(ctx, accounts.gain), amount: 0, base: Number(gap) });
+    if (gap < 0n)
+      debits.push({ account: await exchangeAccount(ctx, accounts.loss), amount: 0, base: Number(-gap) });
   } else {
     absorbRounding(debits, credits);
   }
@@ -207,7 +209,12 @@ export async function settlementBase(
 ): Promise<{ base: number; rate: string } | null> {
   const base = await baseCurrency(ctx);
   if (settling.currency === base) return { base: settling.amount, rate: '1' };
-  const posted = await queries.postedRate(ctx.db, ctx.businessId, settling.document.type, settling.document.id);
+  const posted = await queries.postedRate(
+    ctx.db,
+    ctx.businessId,
+    settling.document.type,
+    settling.document.id,
+  );
   // A document that posted nothing settles at the payment's own rate, with no difference.
   if (posted === undefined) return null;
   const at = (amount: number) => toBase(amount, settling.currency, base, posted);

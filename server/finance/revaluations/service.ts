@@ -30,12 +30,17 @@ const toRevaluation = (row: queries.RevaluationRow): Revaluation => ({
 });
 
 /** The revaluation's own source id for one currency's entry (a document posts once per source). */
-const sourceOf = (id: string, currency: string) => ({ type: 'revaluation' as const, id: `${id}:${currency}` });
+const sourceOf = (id: string, currency: string) => ({
+  type: 'revaluation' as const,
+  id: `${id}:${currency}`,
+});
 
 /** Revalues on `asOf` in the caller's transaction: the lines, the entries posted and reversed. */
 export async function revalue(ctx: TxCtx, asOf: string): Promise<Revaluation> {
   if (await queries.findRevaluationOn(ctx.db, ctx.businessId, asOf)) {
-    throw conflict(`The books were already revalued on ${asOf}: revalue another day, or read it in GET /v1/finance/revaluations`);
+    throw conflict(
+      `The books were already revalued on ${asOf}: revalue another day, or read it in GET /v1/finance/revaluations`,
+    );
   }
   const base = await baseCurrency(ctx);
   const id = newId('reval');
@@ -74,11 +79,20 @@ export async function revalue(ctx: TxCtx, asOf: string): Promise<Revaluation> {
       rate: changed[0]!.rate,
       source: sourceOf(id, currency),
       differences: { gain: ACCOUNTS.unrealisedGain, loss: ACCOUNTS.unrealisedLoss },
-      debits: changed.filter((l) => l.difference > 0).map((l) => ({ account: l.account_code, amount: 0, base: l.difference })),
-      credits: changed.filter((l) => l.difference < 0).map((l) => ({ account: l.account_code, amount: 0, base: -l.difference })),
+      debits: changed
+        .filter((l) => l.difference > 0)
+        .map((l) => ({ account: l.account_code, amount: 0, base: l.difference })),
+      credits: changed
+        .filter((l) => l.difference < 0)
+        .map((l) => ({ account: l.account_code, amount: 0, base: -l.difference })),
     });
     if (entryId) entryIds.push(entryId);
-    await reverse(ctx, sourceOf(id, currency), addDays(asOf, 1), `Reversal of the revaluation of ${currency} balances on ${asOf}`);
+    await reverse(
+      ctx,
+      sourceOf(id, currency),
+      addDays(asOf, 1),
+      `Reversal of the revaluation of ${currency} balances on ${asOf}`,
+    );
   }
   const summary: Summary = { lines, gain, loss, entry_ids: entryIds };
   const row = await queries.insertRevaluation(ctx.db, {
@@ -93,7 +107,8 @@ export async function revalue(ctx: TxCtx, asOf: string): Promise<Revaluation> {
 
 export async function createRevaluation(ctx: Ctx, input: { as_of: string }): Promise<Revaluation> {
   const now = await today(ctx);
-  if (input.as_of > now) throw invalid('as_of', `Must be on or before today (${now}): rates of later days are not known`);
+  if (input.as_of > now)
+    throw invalid('as_of', `Must be on or before today (${now}): rates of later days are not known`);
   try {
     return await inTransaction(ctx, (ctx) => revalue(ctx, input.as_of));
   } catch (err) {
