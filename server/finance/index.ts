@@ -7,6 +7,7 @@ import { seedFinanceDemo } from './demo.js';
 import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
 import { hasDueRecurringBills, recordRecurringBills } from './recurring-bills/service.js';
+import { revalueMonthEnd } from './revaluations/service.js';
 import { financeRoutes } from './routes.js';
 import { journalBatches } from './journal/service.js';
 import { restoreDefaultAccounts } from './accounts/service.js';
@@ -82,6 +83,7 @@ export const financeModule: DomainModule = {
       grows: ['finance_bills', 'finance_bill_items', 'finance_journal_entries', 'finance_journal_lines'],
     },
     { counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending },
+    { counts: 'revaluations_posted', run: revalueMonthEnd, askedBy: 'revalue_month_ends' },
   ],
   restoreDefaults: restoreDefaultAccounts,
   seedDemo: seedFinanceDemo,

@@ -57,6 +57,8 @@ export interface DueRule {
    * that has made many refreshes their planner statistics as they grow (docs/decisions.md D264).
    */
   grows?: readonly (keyof Database)[];
+  /** A rule an advance runs only when its body asks for it (`revalue_month_ends`). */
+  askedBy?: 'revalue_month_ends';
 }
 
 /** What a domain's demo data is made with (`POST /v1/sandbox/reset {"seed": true}`). */

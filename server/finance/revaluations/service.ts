@@ -1,7 +1,7 @@
 import type { Revaluation, RevaluationLine } from '../../../contract/finance/index.js';
 import { toBase } from '../../../contract/common/exchange.js';
 import { addDays, today } from '../../platform/calendar.js';
-import { inTransaction, type Ctx, type TxCtx } from '../../platform/context.js';
+import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { conflict, invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -122,4 +122,20 @@ export async function createRevaluation(ctx: Ctx, input: { as_of: string }): Pro
 export async function listRevaluations(ctx: Ctx, page: { limit: number; offset: number }) {
   const { rows, total } = await queries.listRevaluations(ctx.db, ctx.businessId, page);
   return { revaluations: rows.map(toRevaluation), total_count: total };
+}
+
+/**
+ * The sandbox's month-end close: on the first day of a month (the business's today at the step of a
+ * test-clock advance), revalues as of the day before unless that day was revalued already.
+ */
+export async function revalueMonthEnd(deps: CtxSource, businessId: string): Promise<number> {
+  const ctx = jobCtx(deps, businessId, 'month-end revaluation');
+  const on = await today(ctx);
+  if (!on.endsWith('-01')) return 0;
+  const asOf = addDays(on, -1);
+  return inTransaction(ctx, async (tx) => {
+    if (await queries.findRevaluationOn(tx.db, tx.businessId, asOf)) return 0;
+    await revalue(tx, asOf);
+    return 1;
+  });
 }
