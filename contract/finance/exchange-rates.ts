@@ -72,9 +72,9 @@ export const AppliedRateSchema = extendApi(
   z.object({
     currency: z.string(),
     base_currency: z.string(),
-    date: DateSchema.describe('The day asked about.'),
+    date: dateField('The day asked about.'),
     rate: RateSchema,
-    rate_date: DateSchema.describe('The day the rate is of: the latest on or before `date`.'),
+    rate_date: dateField('The day the rate is of: the latest on or before `date`.'),
     source: z
       .enum(APPLIED_RATE_SOURCES)
       .describe(
@@ -165,7 +165,7 @@ export const RevaluationSchema = extendApi(
     entry_ids: z
       .array(z.string())
       .describe('The entries posted on as_of, one per currency with a difference.'),
-    reversal_date: DateSchema.describe('The day after as_of, when each entry is reversed.'),
+    reversal_date: dateField('The day after as_of, when each entry is reversed.'),
     created_at: TimestampSchema,
   }),
   {
