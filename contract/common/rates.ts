@@ -33,6 +33,7 @@ export const RateInputSchema = extendApi(
   }),
   {
     type: 'string',
+    maxLength: 40,
     description:
       'Units of the base currency one unit of the currency buys, up to 10 significant digits; a string ' +
       '("0.8642") keeps every digit, a number is read as JavaScript writes it.',
