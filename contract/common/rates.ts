@@ -19,24 +19,28 @@ export const RateSchema = extendApi(z.string(), {
  * answered back written plainly ("0.86420" is "0.8642").
  */
 export const RateInputSchema = extendApi(
-  z.union([z.string(), z.number()]).transform((value, ctx) => {
-    const text = typeof value === 'number' ? String(value) : value.trim();
-    const problem = rateProblem(text);
-    if (problem !== null) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: `${problem}; send it as a string such as "0.8642"`,
-      });
-      return z.NEVER;
-    }
-    return normaliseRate(text);
-  }),
+  z.preprocess(
+    (value) => (typeof value === 'number' ? String(value) : value),
+    z
+      .string({ invalid_type_error: 'Expected a decimal string such as "0.8642" (or a number)' })
+      .max(40)
+      .transform((value, ctx) => {
+        const text = value.trim();
+        const problem = rateProblem(text);
+        if (problem !== null) {
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: `${problem}; send it as a string such as "0.8642"`,
+          });
+          return z.NEVER;
+        }
+        return normaliseRate(text);
+      }),
+  ) as unknown as z.ZodType<string, z.ZodTypeDef, string | number>,
   {
-    type: 'string',
-    maxLength: 40,
     description:
-      'Units of the base currency one unit of the currency buys, up to 10 significant digits; a string ' +
-      '("0.8642") keeps every digit, a number is read as JavaScript writes it.',
+      'Units of the base currency one unit of the currency buys, up to 10 significant digits, as a decimal ' +
+      'string ("0.8642" keeps every digit; a JSON number is taken too, read as JavaScript writes it).',
     example: '0.8642',
   },
 );
