@@ -200,7 +200,9 @@ async function load(service: BenchService, businessId: string, b: Books): Promis
     [businessId, b.ledger.map((l) => l.description), DAYS],
   );
   await data.query(
-    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
      SELECT $1, 'je_BANK' || lpad(a.i::text, 23, '0'), l.line_no, l.account, current_date - (a.i % $3::int)::int, 'USD',
             l.debit, l.credit
      FROM unnest($2::bigint[]) WITH ORDINALITY AS a (amount, i)
@@ -210,14 +212,17 @@ async function load(service: BenchService, businessId: string, b: Books): Promis
          (false, 1, '5000', -a.amount, 0::bigint), (false, 2, '1010', 0::bigint, -a.amount)
        ) AS v (money_in, line_no, account, debit, credit)
        WHERE v.money_in = (a.amount > 0)
-     ) AS l`,
+     ) AS l
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
     [businessId, b.ledger.map((l) => l.amount), DAYS],
   );
   await data.query('DELETE FROM finance_account_days WHERE business_id = $1', [businessId]);
   await data.query('DELETE FROM finance_entry_days WHERE business_id = $1', [businessId]);
   await data.query(
-    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries)
-     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id)
+    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries,
+                                       base_debit, base_credit)
+     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id),
+            sum(base_debit), sum(base_credit)
      FROM finance_journal_lines WHERE business_id = $1
      GROUP BY business_id, account_code, currency, date`,
     [businessId],

@@ -181,8 +181,11 @@ async function journal(db: pg.Client, p: Plan, part: 'older' | 'recent'): Promis
     );
   const lines = (select: string) =>
     db.query(
-      `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
-       ${select}`,
+      `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
+       ${select}
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
       args,
     );
   // Invoices: Dr 1200 total, Cr 2200 tax, Cr 4000 net.
@@ -242,16 +245,19 @@ async function journal(db: pg.Client, p: Plan, part: 'older' | 'recent'): Promis
 /** The per-day totals the triggers keep, built from the lines written so far (the business had none). */
 async function dayTotals(db: pg.Client, businessId: string): Promise<void> {
   await db.query(
-    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries, slot)
+    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries, slot,
+                                       base_debit, base_credit)
      SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id),
-            hashtext(entry_id) & 15
+            hashtext(entry_id) & 15, sum(base_debit), sum(base_credit)
      FROM finance_journal_lines WHERE business_id = $1
      GROUP BY business_id, account_code, currency, date, hashtext(entry_id) & 15`,
     [businessId],
   );
   await db.query(
-    `INSERT INTO finance_account_months (business_id, account_code, currency, month, debit, credit, slot)
-     SELECT business_id, account_code, currency, date_trunc('month', date)::date, sum(debit), sum(credit), slot
+    `INSERT INTO finance_account_months (business_id, account_code, currency, month, debit, credit, slot,
+                                         base_debit, base_credit)
+     SELECT business_id, account_code, currency, date_trunc('month', date)::date, sum(debit), sum(credit), slot,
+            sum(base_debit), sum(base_credit)
      FROM finance_account_days WHERE business_id = $1
      GROUP BY business_id, account_code, currency, date_trunc('month', date), slot`,
     [businessId],
@@ -264,8 +270,9 @@ async function dayTotals(db: pg.Client, businessId: string): Promise<void> {
   );
   // Each non-cash line of an entry with a cash line: the cash that moved against its account.
   await db.query(
-    `INSERT INTO finance_cash_flow_days (business_id, currency, account_code, date, amount, slot)
-     SELECT l.business_id, l.currency, l.account_code, l.date, sum(l.credit - l.debit), hashtext(l.entry_id) & 15
+    `INSERT INTO finance_cash_flow_days (business_id, currency, account_code, date, amount, slot, base_amount)
+     SELECT l.business_id, l.currency, l.account_code, l.date, sum(l.credit - l.debit), hashtext(l.entry_id) & 15,
+            sum(l.base_credit - l.base_debit)
      FROM finance_journal_lines l
      WHERE l.business_id = $1 AND NOT finance_is_cash(l.account_code)
        AND EXISTS (SELECT 1 FROM finance_journal_lines c

@@ -62,10 +62,13 @@ async function loadJournal(service: BenchService, businessId: string): Promise<v
       range,
     );
     await service.data.query(
-      `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+      `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
        SELECT $1, ${id}, 1, '1010', ${date}, 'USD', ${amount}, 0 FROM generate_series($2::int, $3::int) AS g
        UNION ALL
-       SELECT $1, ${id}, 2, '1000', ${date}, 'USD', 0, ${amount} FROM generate_series($2::int, $3::int) AS g`,
+       SELECT $1, ${id}, 2, '1000', ${date}, 'USD', 0, ${amount} FROM generate_series($2::int, $3::int) AS g
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
       range,
     );
     await service.data.query('COMMIT');

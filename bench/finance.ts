@@ -125,7 +125,9 @@ async function bulkLoad(db: pg.Client, businessId: string, count: number): Promi
     [businessId, count],
   );
   await db.query(
-    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
      SELECT $1, 'je_BENCH' || lpad(i::text, 22, '0'), l.line_no, l.account, date '2024-01-01' + (i % 1096), 'USD',
             l.debit, l.credit
      FROM generate_series(1, $2::int) AS i
@@ -138,14 +140,17 @@ async function bulkLoad(db: pg.Client, businessId: string, count: number): Promi
          (3, 1, '1010', a.amount * 12 / 10, 0), (3, 2, '1200', 0, a.amount * 12 / 10)
        ) AS v (kind, line_no, account, debit, credit)
        WHERE v.kind = i % 4
-     ) AS l`,
+     ) AS l
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
     [businessId, count],
   );
   await db.query('DELETE FROM finance_account_days WHERE business_id = $1', [businessId]);
   await db.query('DELETE FROM finance_entry_days WHERE business_id = $1', [businessId]);
   await db.query(
-    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries)
-     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id)
+    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries,
+                                       base_debit, base_credit)
+     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id),
+            sum(base_debit), sum(base_credit)
      FROM finance_journal_lines WHERE business_id = $1
      GROUP BY business_id, account_code, currency, date`,
     [businessId],
@@ -371,12 +376,15 @@ async function reportsPart(service: BenchService): Promise<void> {
     [businessId],
   );
   await data.query(
-    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
      SELECT i.business_id, 'je_RPT' || substr(i.id, 8), l.n, l.account, i.issue_date, 'USD', l.debit, l.credit
      FROM invoices i
      CROSS JOIN LATERAL (VALUES (1, '1200', i.total_minor, 0::bigint), (2, '4000', 0, i.subtotal_minor),
                                 (3, '2200', 0, i.tax_minor)) AS l (n, account, debit, credit)
-     WHERE i.business_id = $1 AND i.status <> 'void'`,
+     WHERE i.business_id = $1 AND i.status <> 'void'
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
     [businessId],
   );
   await data.query(
@@ -386,10 +394,13 @@ async function reportsPart(service: BenchService): Promise<void> {
     [businessId, INVOICES],
   );
   await data.query(
-    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
      SELECT $1, 'je_RPTB' || lpad(i::text, 22, '0'), l.n, l.account, date '2024-01-01' + (i % 1096), 'USD', l.debit, l.credit
      FROM generate_series(1, $2::int / 10) AS i
-     CROSS JOIN LATERAL (VALUES (1, '5000', 20000::bigint, 0::bigint), (2, '2000', 0, 20000)) AS l (n, account, debit, credit)`,
+     CROSS JOIN LATERAL (VALUES (1, '5000', 20000::bigint, 0::bigint), (2, '2000', 0, 20000)) AS l (n, account, debit, credit)
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
     [businessId, INVOICES],
   );
   // The per-day totals the triggers would have kept, rebuilt from the rows.
@@ -400,8 +411,10 @@ async function reportsPart(service: BenchService): Promise<void> {
     [businessId],
   );
   await data.query(
-    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries)
-     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id)
+    `INSERT INTO finance_account_days (business_id, account_code, currency, date, debit, credit, entries,
+                                       base_debit, base_credit)
+     SELECT business_id, account_code, currency, date, sum(debit), sum(credit), count(DISTINCT entry_id),
+            sum(base_debit), sum(base_credit)
      FROM finance_journal_lines WHERE business_id = $1 GROUP BY business_id, account_code, currency, date`,
     [businessId],
   );

@@ -121,12 +121,15 @@ async function load(service: BenchService, businessId: string): Promise<void> {
     [businessId],
   );
   await data.query(
-    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+    `INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                   base_debit, base_credit)
+     SELECT b, e, n, a, d, c, dr, cr, dr, cr FROM (
      SELECT i.business_id, 'je_BENCH' || substr(i.id, 10), l.n, l.account, i.issue_date, 'USD', l.debit, l.credit
      FROM invoices i
      CROSS JOIN LATERAL (VALUES (1, '1200', i.total_minor, 0::bigint), (2, '2200', 0, i.tax_minor),
                                 (3, '4000', 0, i.subtotal_minor)) AS l (n, account, debit, credit)
-     WHERE i.business_id = $1`,
+     WHERE i.business_id = $1
+     ) AS base_currency_lines (b, e, n, a, d, c, dr, cr)`,
     [businessId],
   );
   await data.query(

@@ -14,6 +14,11 @@ export * as pricing from '../contract/common/pricing.js';
  * the rule the service makes them by, for showing the next dates before creating a schedule.
  */
 export * as schedule from '../contract/common/schedule.js';
+/**
+ * How an amount in another currency is converted to the base currency at a rate (`exchange.toBase`),
+ * exact in BigInt and rounded once as the service posts it, for showing a base equivalent.
+ */
+export * as exchange from '../contract/common/exchange.js';
 /** Who may do what: each operation's permission and each role's permissions (a UI hides the rest). */
 export {
   OPERATION_PERMISSIONS,

@@ -213,6 +213,12 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   getVatReturn: 'finance.read',
   getLockDate: 'finance.read',
   setLockDate: 'finance.write',
+  // finance.exchangeRates and finance.revaluations
+  listExchangeRates: 'finance.read',
+  createExchangeRate: 'finance.write',
+  lookupExchangeRate: 'finance.read',
+  createRevaluation: 'finance.write',
+  listRevaluations: 'finance.read',
   // finance.journal
   listJournal: 'finance.read',
   createJournalEntry: 'finance.write',
@@ -327,6 +333,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   importProducts: 'sales.write',
   importVendors: 'finance.write',
   importEmployees: 'hr.write',
+  importExchangeRates: 'finance.write',
 };
 
 /** Whether the role may do what the permission allows. */

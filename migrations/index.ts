@@ -45,6 +45,8 @@ import * as generalCardRefunds from './2026_11_29_0033_general_card_refunds.js';
 import * as financeBankAccounts from './2026_11_29_0041_finance_bank_accounts.js';
 import * as financeBankReconciliation from './2026_11_29_0042_finance_bank_reconciliation.js';
 import * as financeBooks from './2026_11_29_0043_finance_books.js';
+import * as financeCurrencies from './2026_11_29_0044_finance_currencies.js';
+import * as financeSalesConverted from './2026_11_29_0045_finance_sales_converted.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -94,4 +96,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0041_finance_bank_accounts': financeBankAccounts,
   '2026_11_29_0042_finance_bank_reconciliation': financeBankReconciliation,
   '2026_11_29_0043_finance_books': financeBooks,
+  '2026_11_29_0044_finance_currencies': financeCurrencies,
+  '2026_11_29_0045_finance_sales_converted': financeSalesConverted,
 };

@@ -89,6 +89,13 @@ const EXAMPLES: Record<string, Example | Example[]> = {
     { segment: { ...SEGMENT, listed: 0 } },
     { segment: { ...SEGMENT, filters: null } },
   ],
+  // A currency's sales, and every currency's in the base currency (null).
+  'finance/sales/queries.ts:salesBetween': [{}, { currency: null }],
+  'finance/sales/queries.ts:salesByPeriod': [{}, { currency: null }],
+  'general/invoices/sales.queries.ts:salesItems': [
+    {},
+    { query: { currency: null, from: DAY, to: DAY, limit: 50, offset: 0 } },
+  ],
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -85,6 +85,12 @@ export const ConfigSchema = z
     PAYMENTS_TEST_PROVIDER: bool.default('false'),
     /** Where the Stripe adapter sends its API calls: Stripe's own unless set (tests point it at a stand-in). */
     STRIPE_API_BASE: z.string().url().optional(),
+    /**
+     * The European Central Bank's reference rates in its XML (such as
+     * https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml): a worker fetches it at start and
+     * once a day. Unset: no feed, and postings convert at the businesses' own rates only.
+     */
+    FX_RATES_URL: z.string().url().optional(),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
     /** How often a worker looks for webhook retries that have come due. */
     WEBHOOK_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),

@@ -305,6 +305,13 @@ export const SCREENS: Screen[] = [
     nav: { group: 'Finance', label: 'Lock date' },
   },
   {
+    path: '/finance/exchange-rates',
+    title: 'Exchange rates',
+    permission: 'finance.read',
+    load: () => import('./screens/finance/exchange-rates.js'),
+    nav: { group: 'Finance', label: 'Exchange rates' },
+  },
+  {
     path: '/finance/sales-schedule',
     title: 'Sales schedule',
     permission: 'finance.read',

@@ -59,7 +59,10 @@ export const TrialBalanceQuerySchema = z.object({
   as_of: DateSchema.optional().describe(
     "Entries dated on or before this day; default: today in the business's time zone.",
   ),
-  currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+  currency: CurrencySchema.optional().describe(
+    "Default: every currency, each line converted to the business's base currency at the rate it posted at. " +
+      "A currency: only that currency's entries, in their own amounts.",
+  ),
 });
 export type TrialBalanceQuery = z.infer<typeof TrialBalanceQuerySchema>;
 

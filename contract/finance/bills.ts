@@ -13,6 +13,7 @@ import {
   idOf,
   TimestampSchema,
 } from '../common/schemas.js';
+import { RateInputSchema } from '../common/rates.js';
 import { minorAmount, minorAmountInput } from '../common/money.js';
 import { FinancePageQuerySchema, financeRoute } from './shared.js';
 
@@ -43,6 +44,7 @@ export const BillPaymentSchema = extendApi(
     payment_method: z.enum(BILL_PAYMENT_METHODS),
     payment_date: DateSchema,
     bank_account_id: z.string().nullable().describe('The bank account the money left, when named.'),
+    exchange_rate: z.string().nullable().describe("The rate it was given to post at; null: the table's."),
     created_at: TimestampSchema,
   }),
   { title: 'BillPayment' },
@@ -59,6 +61,10 @@ const billFields = {
   amount_paid: minorAmount('Sum of the payments', 0),
   amount_due: minorAmount('amount less amount_paid', 11996),
   currency: z.string(),
+  exchange_rate: z
+    .string()
+    .nullable()
+    .describe("The rate it was given to post at; null: the exchange-rate table's of its issue date."),
   status: z.enum(BILL_STATUSES),
   issue_date: DateSchema,
   due_date: DateSchema,
@@ -109,6 +115,12 @@ export const CreateBillBodySchema = extendApi(
       vendor_id: z.string().max(64).describe('A vendor of the business; 422 otherwise.'),
       items: z.array(BillItemInputSchema).min(1).max(200),
       currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+      exchange_rate: RateInputSchema.nullable()
+        .optional()
+        .describe(
+          'For a currency other than the base: the rate the bill posts at, over the exchange-rate table ' +
+            '(default: the latest rate on or before the issue date).',
+        ),
       due_date: dateField('On or after issue_date (422 otherwise).'),
       issue_date: DateSchema.optional().describe(
         "Default: today in the business's time zone; the ledger posting is dated on it.",
@@ -144,6 +156,10 @@ export const PayBillBodySchema = extendApi(
       amount: minorAmountInput({ description: 'At most amount_due (422 otherwise)', min: 1, example: 11996 }),
       payment_method: z.enum(BILL_PAYMENT_METHODS),
       payment_date: DateSchema,
+      exchange_rate: RateInputSchema.optional().describe(
+        'For a bill in another currency than the base: the rate the money left at (default: the latest rate on ' +
+          "or before payment_date); the difference from the bill's own is a realised gain or loss.",
+      ),
       bank_account_id: z
         .string()
         .max(64)

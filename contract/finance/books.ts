@@ -20,6 +20,11 @@ const c = initContract();
  */
 
 const currencyQuery = CurrencySchema.optional().describe("Default: the business's base currency.");
+/** The currency of a report of the whole books (docs/decisions.md D278). */
+const convertedCurrencyQuery = CurrencySchema.optional().describe(
+  "Default: every currency, each line converted to the business's base currency at the rate it posted at. " +
+    "A currency: only that currency's entries, in their own amounts.",
+);
 const asOfQuery = DateSchema.optional().describe("Default: today in the business's time zone.");
 const rangeQuery = {
   start_date: DateSchema,
@@ -31,7 +36,7 @@ const rangeQuery = {
 
 export const BALANCE_SHEET_SECTIONS = ['asset', 'liability', 'equity'] as const;
 
-export const BalanceSheetQuerySchema = z.object({ as_of: asOfQuery, currency: currencyQuery });
+export const BalanceSheetQuerySchema = z.object({ as_of: asOfQuery, currency: convertedCurrencyQuery });
 export type BalanceSheetQuery = z.infer<typeof BalanceSheetQuerySchema>;
 
 export const BalanceSheetLineSchema = z.object({
@@ -81,7 +86,7 @@ export const CASH_FLOW_CATEGORIES = [
 ] as const;
 export type CashFlowCategory = (typeof CASH_FLOW_CATEGORIES)[number];
 
-export const CashFlowQuerySchema = z.object(rangeQuery);
+export const CashFlowQuerySchema = z.object({ ...rangeQuery, currency: convertedCurrencyQuery });
 export type CashFlowQuery = z.infer<typeof CashFlowQuerySchema>;
 
 export const CashFlowLineSchema = z.object({

@@ -4,6 +4,7 @@ import { bankAccountsContract } from './bank-accounts.js';
 import { bankRulesContract, bankTransactionsContract } from './bank-transactions.js';
 import { billsContract } from './bills.js';
 import { booksContract } from './books.js';
+import { exchangeRatesContract, revaluationsContract } from './exchange-rates.js';
 import { journalContract } from './journal.js';
 import { recurringBillsContract } from './recurring-bills.js';
 import { reportsContract } from './reports.js';
@@ -29,6 +30,8 @@ export const financeContract: {
   bankTransactions: typeof bankTransactionsContract;
   bankRules: typeof bankRulesContract;
   books: typeof booksContract;
+  exchangeRates: typeof exchangeRatesContract;
+  revaluations: typeof revaluationsContract;
 } = c.router({
   vendors: vendorsContract,
   bills: billsContract,
@@ -41,6 +44,8 @@ export const financeContract: {
   bankTransactions: bankTransactionsContract,
   bankRules: bankRulesContract,
   books: booksContract,
+  exchangeRates: exchangeRatesContract,
+  revaluations: revaluationsContract,
 });
 
 export * from './accounts.js';
@@ -48,6 +53,7 @@ export * from './bank-accounts.js';
 export * from './bank-transactions.js';
 export * from './bills.js';
 export * from './books.js';
+export * from './exchange-rates.js';
 export * from './journal.js';
 export * from './recurring-bills.js';
 export * from './reports.js';

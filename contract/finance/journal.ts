@@ -12,6 +12,7 @@ import {
 } from '../common/schemas.js';
 import { minorAmount, minorAmountInput } from '../common/money.js';
 import type { CsvRows } from '../common/exports.js';
+import { RateInputSchema } from './exchange-rates.js';
 import { AccountCodeSchema, FinancePageQuerySchema, financeRoute } from './shared.js';
 
 const c = initContract();
@@ -27,6 +28,7 @@ export const SOURCE_TYPES = [
   'payout',
   'bank_opening',
   'bank_transaction',
+  'revaluation',
   'void',
   'manual',
 ] as const;
@@ -34,7 +36,11 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export const JournalLineSchema = z.object({
   account: z.string().describe('Account code.'),
-  amount: minorAmount('Amount in the entry currency', 120000),
+  amount: minorAmount('Amount in the entry currency (0 on an exchange difference)', 120000),
+  base_amount: minorAmount(
+    "The amount in the business's base currency, at the entry's exchange_rate (a settlement line at its document's)",
+    103700,
+  ),
 });
 
 export const JournalEntrySchema = extendApi(
@@ -45,6 +51,11 @@ export const JournalEntrySchema = extendApi(
     debits: z.array(JournalLineSchema),
     credits: z.array(JournalLineSchema),
     currency: z.string(),
+    exchange_rate: extendApi(z.string(), {
+      description:
+        "Units of the base currency one unit of the entry's currency bought (1 in the base currency).",
+      example: '1',
+    }),
     source: z.object({
       type: z.enum(SOURCE_TYPES),
       id: z
@@ -59,9 +70,10 @@ export const JournalEntrySchema = extendApi(
       id: 'je_01JD7X2R5VQ8N3K4M6P9T1W2Y3',
       date: '2026-11-21',
       description: 'Bill from Acme Supplies',
-      debits: [{ account: '5000', amount: 120000 }],
-      credits: [{ account: '2000', amount: 120000 }],
+      debits: [{ account: '5000', amount: 120000, base_amount: 120000 }],
+      credits: [{ account: '2000', amount: 120000, base_amount: 120000 }],
       currency: 'USD',
+      exchange_rate: '1',
       source: { type: 'bill', id: 'bill_01JD7X2R5VQ8N3K4M6P9T1W2Y4' },
       created_at: '2026-11-21T09:30:00.000Z',
     },
@@ -82,6 +94,9 @@ export const CreateJournalEntryBodySchema = extendApi(
       date: DateSchema,
       description: z.string().trim().min(1).max(500),
       currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+      exchange_rate: RateInputSchema.optional().describe(
+        'For an entry in another currency than the base: its rate. Default: the latest rate on or before the date.',
+      ),
       debits: z.array(LineInputSchema).min(1).max(100),
       credits: z.array(LineInputSchema).min(1).max(100),
     })
@@ -107,18 +122,35 @@ export const JournalLineCsvSchema = z.object({
   date: DateSchema,
   description: z.string(),
   currency: z.string(),
+  exchange_rate: z.string(),
   source: JournalEntrySchema.shape.source,
   created_at: TimestampSchema,
   account: z.string(),
   debit: z.number().int().nullable(),
   credit: z.number().int().nullable(),
+  base_debit: z.number().int().nullable(),
+  base_credit: z.number().int().nullable(),
 });
 
 const journalCsv: CsvRows<JournalEntry, z.infer<typeof JournalLineCsvSchema>> = {
   row: JournalLineCsvSchema,
   rowsOf: ({ debits, credits, ...entry }) => [
-    ...debits.map((l) => ({ ...entry, account: l.account, debit: l.amount, credit: null })),
-    ...credits.map((l) => ({ ...entry, account: l.account, debit: null, credit: l.amount })),
+    ...debits.map((l) => ({
+      ...entry,
+      account: l.account,
+      debit: l.amount,
+      credit: null,
+      base_debit: l.base_amount,
+      base_credit: null,
+    })),
+    ...credits.map((l) => ({
+      ...entry,
+      account: l.account,
+      debit: null,
+      credit: l.amount,
+      base_debit: null,
+      base_credit: l.base_amount,
+    })),
   ],
 };
 

@@ -5,6 +5,7 @@ import { dataEnvelope, resultEnvelope } from '../common/envelopes.js';
 import { generalErrors, resultErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { majorAmount, minorAmount } from '../common/money.js';
+import { BooleanQuerySchema } from '../common/pagination.js';
 import { CurrencySchema, DateSchema, dateField } from '../common/schemas.js';
 import { financeRoute } from './shared.js';
 
@@ -16,7 +17,10 @@ export const GROUP_BY = ['month', 'quarter', 'year'] as const;
 export const VatBlockSchema = z.object({
   configured: z.boolean(),
   thresholdAmount: minorAmount('The registration threshold', 9000000),
-  currentRevenue: minorAmount('Net revenue of the window', 6120000),
+  currentRevenue: minorAmount(
+    "Net revenue of the window in the configuration's currency, every sale counted whatever its currency",
+    6120000,
+  ),
   percentageReached: z.number(),
   registered: z.boolean(),
   registrationNumber: z.string().nullable(),
@@ -32,8 +36,8 @@ export const SalesScheduleSchema = extendApi(
         invoiceNumber: z.string(),
         clientName: z.string(),
         issueDate: DateSchema,
-        amount: minorAmount('Net (pre-tax) total', 45000),
-        currency: z.string(),
+        amount: minorAmount("Net (pre-tax) total, in the invoice's own currency", 45000),
+        currency: z.string().describe("The invoice's own currency (with `converted=true`, any of them)."),
         status: z.string().describe('unpaid, paid or overdue.'),
       }),
     ),
@@ -49,7 +53,7 @@ export const SalesScheduleSchema = extendApi(
     summary: z.object({
       totalRevenue: minorAmount('Net revenue of the whole range', 3400000),
       totalInvoices: z.number().int(),
-      currency: z.string(),
+      currency: z.string().describe('The currency of the sums: the base currency with `converted=true`.'),
     }),
     vatThreshold: VatBlockSchema,
   }),
@@ -57,11 +61,28 @@ export const SalesScheduleSchema = extendApi(
 );
 export type SalesSchedule = z.infer<typeof SalesScheduleSchema>;
 
+/**
+ * `converted`: every currency's sales in the base currency (docs/decisions.md D278). A query string
+ * carries `true` or `false` (as the document says); the typed client may also be given a boolean,
+ * which it writes as that text, so that a parsed query (this file's types) is still one it can send.
+ */
+const FlagSchema = z.preprocess(
+  (value) => (typeof value === 'boolean' ? String(value) : value),
+  BooleanQuerySchema,
+) as z.ZodType<boolean, z.ZodTypeDef, boolean | 'true' | 'false'>;
+
+const converted = FlagSchema.optional().describe(
+  'Default `false`: only the sales in `currency`, in their own amounts. `true`: every sale, whatever its currency, ' +
+    "in the business's base currency at the rate its invoice posted at (a credit note at its invoice's); " +
+    '`currency` may then only be the base currency (422 naming `converted` otherwise).',
+);
+
 export const SalesScheduleQuerySchema = z.object({
   startDate: DateSchema,
   endDate: dateField('On or after startDate, at most 10 years later (422 otherwise).'),
   groupBy: z.enum(GROUP_BY).default('month'),
   currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+  converted,
   limit: z.coerce
     .number()
     .int()
@@ -90,6 +111,7 @@ export type RevenueMetrics = z.infer<typeof RevenueMetricsSchema>;
 export const RevenueCalculatorQuerySchema = z.object({
   asOfDate: DateSchema.optional().describe("Default: today in the business's time zone."),
   currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+  converted,
 });
 export type RevenueCalculatorQuery = z.infer<typeof RevenueCalculatorQuerySchema>;
 
@@ -121,7 +143,10 @@ export type ProfitLoss = z.infer<typeof ProfitLossSchema>;
 export const ProfitLossQuerySchema = z.object({
   start_date: DateSchema,
   end_date: dateField('On or after start_date, at most 10 years later (422 otherwise).'),
-  currency: CurrencySchema.optional().describe("Default: the business's base currency."),
+  currency: CurrencySchema.optional().describe(
+    "Default: every currency, each line converted to the business's base currency at the rate it posted at. " +
+      "A currency: only that currency's entries, in their own amounts.",
+  ),
 });
 export type ProfitLossQuery = z.infer<typeof ProfitLossQuerySchema>;
 
@@ -132,9 +157,9 @@ export const reportsContract = c.router({
     summary: 'Sales schedule',
     description:
       'Net revenue of issued, non-void invoices by issue date, less the net of live credit notes by theirs, in ' +
-      'one currency: every period of the range (empty ' +
-      'ones at 0) with a running cumulative, a summary, the VAT block, and the invoices themselves paged by ' +
-      '`limit`/`offset` (issue date, then number).',
+      'one currency (or, with `converted=true`, every currency in the base currency): every period of the range ' +
+      '(empty ones at 0) with a running cumulative, a summary, the VAT block, and the invoices themselves paged ' +
+      'by `limit`/`offset` (issue date, then number).',
     query: SalesScheduleQuerySchema,
     responses: { 200: resultEnvelope({ data: SalesScheduleSchema }), ...resultErrors() },
     metadata: financeRoute,
@@ -145,7 +170,8 @@ export const reportsContract = c.router({
     summary: 'Revenue calculator',
     description:
       'Year to date, the 12 months ending asOfDate, their monthly average and the year projected from the days ' +
-      'elapsed (asOfDate counts as elapsed); integers, rounded half up.',
+      'elapsed (asOfDate counts as elapsed); integers, rounded half up. One currency, or with `converted=true` ' +
+      'every currency in the base currency.',
     query: RevenueCalculatorQuerySchema,
     responses: { 200: resultEnvelope({ data: RevenueMetricsSchema }), ...resultErrors() },
     metadata: financeRoute,

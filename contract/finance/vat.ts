@@ -30,7 +30,13 @@ export const VatThresholdSchema = extendApi(
     registered: z.boolean(),
     registrationDate: DateSchema.nullable(),
     registrationNumber: z.string().nullable(),
-    currentRevenue: minorAmount('Net invoiced revenue in `currency` over the window ending today', 6120000),
+    currentRevenue: minorAmount(
+      'Net invoiced revenue in `currency` over the window ending today. Every sale counts, whatever its ' +
+        "currency, at its amount in the business's base currency (the rate it posted at); a configuration in " +
+        'another currency than the base has that converted at the latest rate on or before today (without one, ' +
+        'only the sales in `currency` count)',
+      6120000,
+    ),
     percentageReached: z.number().describe('currentRevenue / thresholdAmount x 100, two decimals.'),
     projectedCrossingDate: DateSchema.nullable().describe(
       'When the window would reach the threshold at the average daily revenue of the last 90 days; null ' +

@@ -5,6 +5,7 @@ import { dataEnvelope, pageEnvelope } from '../common/envelopes.js';
 import { generalErrors } from '../common/errors.js';
 import { meta } from '../common/metadata.js';
 import { majorAmount, majorAmountInput } from '../common/money.js';
+import { RateInputSchema } from '../common/rates.js';
 import { PageQuerySchema, sortQuery } from '../common/pagination.js';
 import {
   CurrencySchema,
@@ -61,6 +62,7 @@ export const PaymentSchema = extendApi(
     payment_date: DateSchema,
     reference: z.string().nullable(),
     bank_account_id: z.string().nullable().describe('The bank account the money reached, when named.'),
+    exchange_rate: z.string().nullable().describe("The rate it was given to post at; null: the table's."),
     created_at: TimestampSchema,
   }),
   { title: 'Payment' },
@@ -75,6 +77,10 @@ export const InvoiceSchema = extendApi(
     customer: z.object({ id: z.string(), name: z.string() }),
     status: InvoiceStatusSchema,
     currency: z.string(),
+    exchange_rate: z
+      .string()
+      .nullable()
+      .describe("The rate it was given to post at; null: the exchange-rate table's of its issue date."),
     issue_date: DateSchema.nullable(),
     due_date: DateSchema,
     notes: z.string().nullable(),
@@ -237,6 +243,12 @@ export const CreateInvoiceBodySchema = extendApi(
       due_date: DateSchema,
       issue_date: DateSchema.optional().describe('Defaults to the day the invoice is issued.'),
       currency: CurrencySchema.optional().describe("Defaults to the business's base currency."),
+      exchange_rate: RateInputSchema.nullable()
+        .optional()
+        .describe(
+          'For a currency other than the base: the rate the invoice posts at, over the exchange-rate table ' +
+            '(default: the latest rate on or before the issue date).',
+        ),
       notes: z.string().max(2000).nullable().optional(),
     })
     .strict(),
@@ -266,6 +278,10 @@ export const CreatePaymentBodySchema = extendApi(
       payment_method: z.enum(PAYMENT_METHODS),
       payment_date: DateSchema.optional().describe("Defaults to today in the business's time zone."),
       reference: z.string().max(100).optional(),
+      exchange_rate: RateInputSchema.optional().describe(
+        'For an invoice in another currency than the base: the rate the money came in at (default: the latest ' +
+          "rate on or before payment_date); the difference from the invoice's own is a realised gain or loss.",
+      ),
       bank_account_id: z
         .string()
         .max(64)

@@ -10,7 +10,7 @@ import { IdempotencyHeadersSchema } from '../common/schemas.js';
 const c = initContract();
 
 /** What a business brings in from a spreadsheet (docs/decisions.md D165), and what each row is matched by. */
-export const IMPORT_KINDS = ['customers', 'products', 'vendors', 'employees'] as const;
+export const IMPORT_KINDS = ['customers', 'products', 'vendors', 'employees', 'exchange_rates'] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** The largest file an import takes, and its most rows (after the header). */
@@ -47,7 +47,10 @@ export const ImportRowSchema = extendApi(
     id: z
       .string()
       .nullable()
-      .describe('The record created or updated (on a dry run, only the one an update would change).'),
+      .describe(
+        'The record created or updated (on a dry run, only the one an update would change); an exchange ' +
+          'rate is named by its currency and date, `USD:2026-11-27`.',
+      ),
     errors: z.array(ErrorDetailSchema).describe('Why the row is refused: each field and reason.'),
   }),
   { title: 'ImportRow' },
@@ -93,13 +96,17 @@ const matching: Record<ImportKind, string> = {
   products: 'an existing product with the same `sku` is updated',
   vendors: 'an existing vendor with the same `email` is updated',
   employees: 'an existing employee with the same `email` is updated',
+  exchange_rates:
+    'columns `date`, `currency` (not the base currency) and `rate` (units of the base currency one unit buys, ' +
+    'as `POST /v1/finance/exchange-rates` takes it); a rate already set for the same `currency` and `date` is ' +
+    'replaced',
 };
 
 const importRoute = <K extends ImportKind>(kind: K) =>
   ({
     method: 'POST',
-    path: `/imports/${kind}`,
-    summary: `Import ${kind} from CSV`,
+    path: `/imports/${kind.replace('_', '-')}`,
+    summary: `Import ${kind.replace('_', ' ')} from CSV`,
     description:
       `A CSV file (UTF-8, header row, at most 10 MiB and ${IMPORT_MAX_ROWS.toLocaleString('en')} rows) as ` +
       '`text/csv` or as the `file` field of `multipart/form-data`. Columns are matched to fields by header ' +
@@ -121,4 +128,5 @@ export const importsContract = c.router({
   importProducts: importRoute('products'),
   importVendors: importRoute('vendors'),
   importEmployees: importRoute('employees'),
+  importExchangeRates: importRoute('exchange_rates'),
 });

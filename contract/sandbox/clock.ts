@@ -44,6 +44,10 @@ export const DueRunSchema = extendApi(
       .int()
       .describe('Scheduled campaigns whose time came: they are now sending.'),
     vat_alerts_sent: z.number().int().describe('VAT threshold alerts mailed (captured) as windows moved.'),
+    revaluations_posted: z
+      .number()
+      .int()
+      .describe('Month ends passed on which foreign balances were revalued (when `revalue_month_ends`).'),
   }),
   { title: 'SandboxDueRun' },
 );
@@ -55,6 +59,13 @@ export const AdvanceClockBodySchema = extendApi(
       advance_to: dateTimeField(
         "The sandbox's new time: later than its current time, at most 5 years (1,826 days) ahead of it.",
       ),
+      revalue_month_ends: z
+        .boolean()
+        .optional()
+        .describe(
+          'Revalue foreign balances (POST /v1/finance/revaluations) as of each month end passed on the way, as ' +
+            'a month-end close would; default false.',
+        ),
     })
     .strict(),
   { title: 'AdvanceClockBody', example: { advance_to: '2027-11-21T09:30:00Z' } },

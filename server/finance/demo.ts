@@ -4,6 +4,7 @@ import { addDays, today } from '../platform/calendar.js';
 import type { DemoSeed } from '../platform/module.js';
 import { baseCurrency, businessEmail } from '../platform/settings.js';
 import { seedBankDemo } from './bank-accounts/demo.js';
+import { seedRateDemo } from './exchange-rates/demo.js';
 import { createBill, payBill, voidBill } from './bills/service.js';
 import { revenueCalculator } from './reports/service.js';
 import { createVatThreshold } from './vat/service.js';
@@ -13,8 +14,9 @@ import { createVendor } from './vendors/service.js';
  * Finance's part of the demo business (`POST /v1/sandbox/reset {"seed": true}`): six vendors and
  * about thirty bills over the last 18 months (rent, energy, software, green coffee, packaging, the
  * accountant), most paid some days after they came in, a few still open or past due, one voided;
- * and a VAT threshold at a believable share of the revenue the general group's invoices made. Every
- * bill goes through the bill services at the time it happened, so the journal posts itself.
+ * rates of the euro, the pound and the yen over the whole span; and a VAT threshold at a believable
+ * share of the revenue the general group's invoices made. Every bill goes through the bill services
+ * at the time it happened, so the journal posts itself.
  */
 
 const DAY = 86_400_000;
@@ -190,6 +192,7 @@ export async function seedFinanceDemo(seed: DemoSeed): Promise<void> {
   const setup = seed.at(seed.start);
   const currency = await baseCurrency(setup);
   const random = () => seed.random();
+  await seedRateDemo(seed, currency);
 
   const planned: { vendor: DemoVendor; id: string; daysAgo: number; items: Item[]; outcome?: Outcome }[] = [];
   for (const vendor of VENDORS) {

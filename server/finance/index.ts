@@ -7,10 +7,13 @@ import { seedFinanceDemo } from './demo.js';
 import { checkAllVatThresholds, checkBusinessVatThreshold, vatAlertsPending } from './vat/service.js';
 import { invoiceSubscriptions } from './ledger/postings.js';
 import { hasDueRecurringBills, recordRecurringBills } from './recurring-bills/service.js';
+import { revalueMonthEnd } from './revaluations/service.js';
 import { financeRoutes } from './routes.js';
 import { journalBatches } from './journal/service.js';
 import { restoreDefaultAccounts } from './accounts/service.js';
 import { vendorImport } from './vendors/service.js';
+import { exchangeRateImport } from './exchange-rates/service.js';
+import { FEED_INTERVAL_MS, refreshReferenceRates } from './exchange-rates/feed-job.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -42,8 +45,11 @@ export const financeModule: DomainModule = {
     'finance_bank_matches',
     'finance_cash_flow_days',
     'finance_lock_dates',
+    'finance_exchange_rates',
+    'finance_reference_rates',
+    'finance_revaluations',
   ],
-  imports: [vendorImport],
+  imports: [vendorImport, exchangeRateImport],
   uploads: [{ path: '/v1/finance/bank-accounts/:id/statements', read: statementBody }],
   mount: (app, deps, options) =>
     createExpressEndpoints(
@@ -61,6 +67,13 @@ export const financeModule: DomainModule = {
   periodic: [
     { name: 'recurring bills', everyMs: () => 60_000, run: recordRecurringBills },
     { name: 'vat threshold alerts', everyMs: () => HOUR, run: checkAllVatThresholds },
+    // The reference rates of the daily feed (docs/decisions.md D278), when FX_RATES_URL names one.
+    {
+      name: 'exchange rate feed',
+      everyMs: () => FEED_INTERVAL_MS,
+      atStart: true,
+      run: (deps) => refreshReferenceRates(deps),
+    },
   ],
   due: [
     {
@@ -70,6 +83,7 @@ export const financeModule: DomainModule = {
       grows: ['finance_bills', 'finance_bill_items', 'finance_journal_entries', 'finance_journal_lines'],
     },
     { counts: 'vat_alerts_sent', run: checkBusinessVatThreshold, pending: vatAlertsPending },
+    { counts: 'revaluations_posted', run: revalueMonthEnd, askedBy: 'revalue_month_ends' },
   ],
   restoreDefaults: restoreDefaultAccounts,
   seedDemo: seedFinanceDemo,

@@ -11,6 +11,8 @@ import * as bankRules from './bank-rules/service.js';
 import * as bankTransactions from './bank-transactions/service.js';
 import { suggestionsFor } from './bank-transactions/suggestions.js';
 import * as bills from './bills/service.js';
+import * as exchangeRates from './exchange-rates/service.js';
+import * as revaluations from './revaluations/service.js';
 import * as books from './books/service.js';
 import * as booksPdf from './books/pdf.js';
 import * as journal from './journal/service.js';
@@ -109,6 +111,30 @@ export const financeRoutes = (deps: Deps) => {
             bank_transaction: await bankTransactions.unmatchBankTransaction(ctx(req), params.id),
           }),
         ),
+    },
+    exchangeRates: {
+      listExchangeRates: async ({ query, req }) =>
+        ok(success(await exchangeRates.listExchangeRates(ctx(req), query))),
+      createExchangeRate: async ({ body, req }) =>
+        created(
+          success({
+            message: 'Exchange rate set',
+            exchange_rate: await exchangeRates.createExchangeRate(ctx(req), body),
+          }),
+        ),
+      lookupExchangeRate: async ({ query, req }) =>
+        ok(success({ exchange_rate: await exchangeRates.lookupExchangeRate(ctx(req), query) })),
+    },
+    revaluations: {
+      createRevaluation: async ({ body, req }) =>
+        created(
+          success({
+            message: 'Revaluation posted',
+            revaluation: await revaluations.createRevaluation(ctx(req), body),
+          }),
+        ),
+      listRevaluations: async ({ query, req }) =>
+        ok(success(await revaluations.listRevaluations(ctx(req), query))),
     },
     bankRules: {
       listBankRules: async ({ query, req }) => ok(success(await bankRules.listBankRules(ctx(req), query))),

@@ -15,6 +15,7 @@ const OPERATIONS: Record<ImportKind, keyof typeof contract.imports> = {
   products: 'importProducts',
   vendors: 'importVendors',
   employees: 'importEmployees',
+  exchange_rates: 'importExchangeRates',
 };
 
 export const importRoutes = (deps: Deps) => {
@@ -35,5 +36,6 @@ export const importRoutes = (deps: Deps) => {
     importProducts: async ({ query, req }) => run('products', req, req.body, query),
     importVendors: async ({ query, req }) => run('vendors', req, req.body, query),
     importEmployees: async ({ query, req }) => run('employees', req, req.body, query),
+    importExchangeRates: async ({ query, req }) => run('exchange_rates', req, req.body, query),
   });
 };

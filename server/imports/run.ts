@@ -10,10 +10,11 @@ import type { ImportTarget } from '../platform/import-target.js';
 import { apiErrors, bodyOf, mapColumns, readCsv, refuseFile, zodErrors, type ColumnMap } from './csv.js';
 
 /**
- * CSV import (docs/decisions.md D160): a file of customers, products, vendors or employees, read with
- * csv-parse, its columns mapped to the create operation's fields by header name, each row checked by
- * that operation's own schema and matched to an existing record by its key (email or SKU), then
- * written through the domain's own services in one transaction, or not at all.
+ * CSV import (docs/decisions.md D160): a file of customers, products, vendors, employees or exchange
+ * rates, read with csv-parse, its columns mapped to the create operation's fields by header name, each
+ * row checked by that operation's own schema and matched to an existing record by its key (email, SKU,
+ * or a rate's currency and date), then written through the domain's own services in one transaction,
+ * or not at all.
  */
 
 /** How many rows one bulk statement writes. */
@@ -136,6 +137,7 @@ async function plan(
 ): Promise<Planned[]> {
   const bodies = rows.map((row) => bodyOf(row.cells, columns, target.create));
   const keyOf = (body: Record<string, unknown>) => {
+    if (target.compositeKey) return target.compositeKey.of(body);
     const key = body[target.key];
     return typeof key === 'string' && key.trim() !== '' ? key.trim().toLowerCase() : null;
   };
@@ -155,7 +157,8 @@ async function plan(
     if (key !== null) {
       const earlier = firstLine.get(key);
       if (earlier !== undefined) {
-        return refuse([{ field: target.key, message: `The same ${target.key} as line ${earlier}` }]);
+        const name = target.compositeKey?.name ?? target.key;
+        return refuse([{ field: target.key, message: `The same ${name} as line ${earlier}` }]);
       }
       firstLine.set(key, row.line);
     }

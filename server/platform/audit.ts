@@ -42,6 +42,7 @@ export const SELF_AUDITED: ReadonlySet<string> = new Set([
   'importProducts',
   'importVendors',
   'importEmployees',
+  'importExchangeRates',
 ]);
 
 const keyOf = (route: Pick<AppRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;

@@ -1,7 +1,7 @@
 import { RequestValidationError } from '@ts-rest/express';
 import type { ErrorRequestHandler } from 'express';
 import type { ZodError } from 'zod';
-import { isConcurrencyFailure, isPeriodLocked } from './db/errors.js';
+import { isBaseCurrencyFixed, isConcurrencyFailure, isPeriodLocked } from './db/errors.js';
 import {
   ERROR_STATUS,
   envelopeForPath,
@@ -105,6 +105,11 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError('BAD_REQUEST', 'The request body could not be read as sent');
   }
   if (isPeriodLocked(err)) return new ApiError('PERIOD_LOCKED', err.message);
+  if (isBaseCurrencyFixed(err)) {
+    return new ApiError('VALIDATION_ERROR', 'Request validation failed', [
+      { field: 'base_currency', message: `${err.message}; convert with exchange rates instead` },
+    ]);
+  }
   if (isConcurrencyFailure(err)) {
     // Still failing after inTransaction's new attempts, or in a transaction only its owner could
     // start again: the client can (Retry-After also keeps the answer out of the idempotency store).

@@ -6,6 +6,8 @@ export interface InvoiceFacts {
   number: string;
   customerId: string;
   currency: string;
+  /** The rate it was given to post at (docs/decisions.md D278); null: the rate of its issue date. */
+  exchangeRate: string | null;
   /** `YYYY-MM-DD`; set once the invoice is issued. */
   issueDate: string | null;
   subtotalMinor: number;
@@ -52,6 +54,8 @@ export interface InvoicePaymentFacts {
   provider: string | null;
   /** The bank account the money reached, when named: its chart account takes the payment. */
   bankAccountId: string | null;
+  /** The rate it was given to post at (docs/decisions.md D278); null: the rate of its date. */
+  exchangeRate: string | null;
 }
 
 /**

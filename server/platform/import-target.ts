@@ -15,7 +15,13 @@ export interface ImportTarget {
   create: z.ZodObject<z.ZodRawShape>;
   update: z.ZodObject<z.ZodRawShape>;
   /** The field a row is matched to an existing record by. */
-  key: 'email' | 'sku';
+  key: 'email' | 'sku' | 'date';
+  /**
+   * A key of several fields (an exchange rate is of a currency on a date): the row's key, null when
+   * its cells cannot make one, and what the key is called where a row repeats an earlier one. Without
+   * it, the key is the `key` field's text, trimmed and lower-cased.
+   */
+  compositeKey?: { of(body: Record<string, unknown>): string | null; name: string };
   /** The ids of the existing records with these keys (lower-cased), by lower-cased key. */
   existing(ctx: Ctx, keys: readonly string[]): Promise<Map<string, string>>;
   createOne(ctx: TxCtx, body: Record<string, unknown>): Promise<{ id: string }>;

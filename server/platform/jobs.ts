@@ -205,10 +205,13 @@ export class JobEngine {
     this.workerIds.push(id);
   }
 
-  /** Runs `task` every `ms` until the engine stops; a run never overlaps the previous one. */
-  every(ms: number, name: string, task: () => Promise<unknown>): void {
+  /**
+   * Runs `task` every `ms` until the engine stops, and at once too when `atStart`; a run never
+   * overlaps the previous one.
+   */
+  every(ms: number, name: string, task: () => Promise<unknown>, options: { atStart?: boolean } = {}): void {
     let running = false;
-    const timer = setInterval(() => {
+    const run = () => {
       if (running) return;
       running = true;
       task()
@@ -216,9 +219,11 @@ export class JobEngine {
         .finally(() => {
           running = false;
         });
-    }, ms);
+    };
+    const timer = setInterval(run, ms);
     timer.unref();
     this.timers.push(timer);
+    if (options.atStart) run();
   }
 
   /** Stops the workers, letting running jobs finish, then the engine. */

@@ -57,6 +57,8 @@ export interface DueRule {
    * that has made many refreshes their planner statistics as they grow (docs/decisions.md D264).
    */
   grows?: readonly (keyof Database)[];
+  /** A rule an advance runs only when its body asks for it (`revalue_month_ends`). */
+  askedBy?: 'revalue_month_ends';
 }
 
 /** What a domain's demo data is made with (`POST /v1/sandbox/reset {"seed": true}`). */
@@ -76,6 +78,8 @@ export interface DemoSeed {
 export interface Periodic {
   name: string;
   everyMs(config: Readonly<Config>): number;
+  /** Also run once as the worker starts, for work whose interval is long (a daily fetch). */
+  atStart?: boolean;
   run(deps: Deps): Promise<unknown>;
 }
 

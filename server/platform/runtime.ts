@@ -119,7 +119,7 @@ export async function startWorker(deps: Deps): Promise<void> {
       await workQueue(deps, job);
     }
     for (const task of module.periodic ?? []) {
-      deps.jobs.every(task.everyMs(deps.config), task.name, () => task.run(deps));
+      deps.jobs.every(task.everyMs(deps.config), task.name, () => task.run(deps), { atStart: task.atStart });
     }
   }
   startEventRelay(deps);

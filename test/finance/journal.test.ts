@@ -73,9 +73,10 @@ describe('POST /v1/finance/journal', () => {
         id: res.body.entry_id,
         date: '2026-11-20',
         description: 'Owner investment',
-        debits: [{ account: '1010', amount: 500_000 }],
-        credits: [{ account: '4000', amount: 500_000 }],
+        debits: [{ account: '1010', amount: 500_000, base_amount: 500_000 }],
+        credits: [{ account: '4000', amount: 500_000, base_amount: 500_000 }],
         currency: 'USD',
+        exchange_rate: '1',
         source: { type: 'manual', id: res.body.entry_id },
         created_at: NOW,
       },
@@ -97,17 +98,59 @@ describe('POST /v1/finance/journal', () => {
         { account: '1020', amount: 150 },
       ],
     });
+    // Converted at the feed's rate of the date (1.1 USD a euro in the test database), line by line.
     expect(entry).toMatchObject({
       currency: 'EUR',
+      exchange_rate: '1.1',
       description: 'Payroll split',
       debits: [
-        { account: '5000', amount: 700 },
-        { account: '1010', amount: 300 },
+        { account: '5000', amount: 700, base_amount: 770 },
+        { account: '1010', amount: 300, base_amount: 330 },
       ],
       credits: [
-        { account: '1010', amount: 600 },
-        { account: '1000', amount: 250 },
-        { account: '1020', amount: 150 },
+        { account: '1010', amount: 600, base_amount: 660 },
+        { account: '1000', amount: 250, base_amount: 275 },
+        { account: '1020', amount: 150, base_amount: 165 },
+      ],
+    });
+  });
+
+  it('takes its own exchange_rate for another currency, the rounding of each line taken up by the largest of the longer side', async () => {
+    const entry = await createEntry(a.client, {
+      currency: 'EUR',
+      exchange_rate: '1.0837',
+      debits: [{ account: '1010', amount: 1001 }],
+      credits: [
+        { account: '4000', amount: 667 },
+        { account: '2200', amount: 334 },
+      ],
+    });
+    // 1001 x 1.0837 = 1084.7837: 1085; 667 x 1.0837 = 722.83 (723), 334 x 1.0837 = 361.96 (362), 1085 in all.
+    expect(entry).toMatchObject({
+      exchange_rate: '1.0837',
+      debits: [{ account: '1010', amount: 1001, base_amount: 1085 }],
+      credits: [
+        { account: '4000', amount: 667, base_amount: 723 },
+        { account: '2200', amount: 334, base_amount: 362 },
+      ],
+    });
+    const rounded = await createEntry(a.client, {
+      currency: 'EUR',
+      exchange_rate: '1.5',
+      debits: [{ account: '1010', amount: 3 }],
+      credits: [
+        { account: '4000', amount: 1 },
+        { account: '2200', amount: 1 },
+        { account: '1000', amount: 1 },
+      ],
+    });
+    // 3 x 1.5 = 4.5: 5; each 1 x 1.5 = 1.5: 2, 6 in all; the first largest credit takes the cent back.
+    expect(rounded).toMatchObject({
+      debits: [{ account: '1010', amount: 3, base_amount: 5 }],
+      credits: [
+        { account: '4000', amount: 1, base_amount: 1 },
+        { account: '2200', amount: 1, base_amount: 2 },
+        { account: '1000', amount: 1, base_amount: 2 },
       ],
     });
   });
@@ -118,7 +161,7 @@ describe('POST /v1/finance/journal', () => {
       debits: [{ account: '1010', amount: 1 }],
       credits: [{ account: account.code, amount: 1 }],
     });
-    expect(entry.credits).toEqual([{ account: account.code, amount: 1 }]);
+    expect(entry.credits).toEqual([{ account: account.code, amount: 1, base_amount: 1 }]);
   });
 
   it.each([

@@ -33,6 +33,9 @@ interface RawLine {
   account: string;
   debit?: number;
   credit?: number;
+  /** In the base currency: the amount unless told (docs/decisions.md D278). */
+  base_debit?: number;
+  base_credit?: number;
   /** The entry's date and currency unless told. */
   date?: string;
   currency?: string;
@@ -67,9 +70,11 @@ async function insertLines(
 ): Promise<void> {
   for (const [i, line] of lines.entries()) {
     await sql`
-      INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
+      INSERT INTO finance_journal_lines (business_id, entry_id, line_no, account_code, date, currency, debit, credit,
+                                         base_debit, base_credit)
       VALUES (${businessId}, ${entryId}, ${firstLineNo + i}, ${line.account}, ${line.date ?? entry.date},
-              ${line.currency ?? entry.currency}, ${line.debit ?? 0}, ${line.credit ?? 0})`.execute(trx);
+              ${line.currency ?? entry.currency}, ${line.debit ?? 0}, ${line.credit ?? 0},
+              ${line.base_debit ?? line.debit ?? 0}, ${line.base_credit ?? line.credit ?? 0})`.execute(trx);
   }
 }
 
@@ -177,6 +182,40 @@ describe(`the balance of every entry, checked by the database at commit (${where
         }),
       '23514',
       UNBALANCED,
+    );
+  });
+
+  it('refuses an entry balanced in its currency but not in the base currency: nothing of it is stored', async () => {
+    await expectRefused(
+      t,
+      () =>
+        inTransaction(async (trx) => {
+          await insertEntry(
+            trx,
+            t.businessId,
+            [
+              { account: '1010', debit: 100, base_debit: 110 },
+              { account: '1000', credit: 100, base_credit: 109 },
+            ],
+            { currency: 'EUR' },
+          );
+        }),
+      '23514',
+      UNBALANCED,
+    );
+  });
+
+  it('refuses a line debiting one amount and crediting the other (a debit of 100, a base credit of 100)', async () => {
+    await expectRefused(
+      t,
+      () =>
+        inTransaction(async (trx) => {
+          await insertEntry(trx, t.businessId, [
+            { account: '1010', debit: 100, base_credit: 100 },
+            { account: '1000', credit: 100, base_debit: 100 },
+          ]);
+        }),
+      '23514',
     );
   });
 

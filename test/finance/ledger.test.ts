@@ -31,6 +31,7 @@ import {
   payInvoice,
   voidInvoice,
 } from '../support/general.js';
+import { setRate } from '../support/finance.js';
 import { useTestServer } from '../support/setup.js';
 import { updateBusiness } from '../support/auth.js';
 
@@ -59,15 +60,27 @@ const invoiceOf = (t: TestTenant, price: number, tax_rate = 0, issue_date = '202
   });
 
 /** The entry exactly as the journal answers it. */
+type LineOf = { account: string; amount: number; base_amount?: number };
+
+/** A line in the base currency: its base amount is its amount (docs/decisions.md D278). */
+const inBase = (lines: LineOf[]) => lines.map((l) => ({ base_amount: l.amount, ...l }));
+
+/** An entry exactly; in USD at rate 1 unless told, each line's base amount its amount unless told. */
 const entry = (
-  fields: Pick<finance.JournalEntry, 'date' | 'description' | 'debits' | 'credits' | 'source'> & {
+  fields: Pick<finance.JournalEntry, 'date' | 'description' | 'source'> & {
+    debits: LineOf[];
+    credits: LineOf[];
     currency?: string;
+    exchange_rate?: string;
   },
 ) => ({
   id: expect.stringMatching(/^je_/),
   currency: 'USD',
+  exchange_rate: '1',
   created_at: expect.stringMatching(ISO),
   ...fields,
+  debits: inBase(fields.debits),
+  credits: inBase(fields.credits),
 });
 
 describe('the default chart of accounts', () => {
@@ -199,13 +212,20 @@ describe('bills on the ledger', () => {
     );
   });
 
-  it('posts a bill in its own currency, apart from the USD books (no conversion)', async () => {
+  it('posts a bill in its own currency, converted in the books at the rate of its date', async () => {
     const t = await newTenant();
+    await setRate(t, 'EUR', '2026-11-01', '1.1');
     const bill = await billOf(t.client, 5_000, { currency: 'EUR', issue_date: '2026-11-02' });
     const { payment_id } = await payBill(t.client, bill.id, 2_000, { payment_method: 'cash' });
     expect((await entryOf(t.client, 'bill', bill.id)).currency).toBe('EUR');
     expect((await entryOf(t.client, 'bill_payment', payment_id)).currency).toBe('EUR');
-    await expectTrialBalance(t.client, {});
+    // The books in the base currency: every line at the rate it posted at (1.1 throughout).
+    await expectTrialBalance(
+      t.client,
+      { '5000': { debit: 5_500 }, '2000': { debit: 2_200, credit: 5_500 }, '1000': { credit: 2_200 } },
+      { as_of: '2026-12-31' },
+    );
+    await expectTrialBalance(t.client, {}, { currency: 'USD', as_of: '2026-12-31' });
     const eur = await expectTrialBalance(
       t.client,
       { '5000': { debit: 5_000 }, '2000': { debit: 2_000, credit: 5_000 }, '1000': { credit: 2_000 } },
@@ -256,8 +276,8 @@ describe('invoices on the ledger', () => {
     const t = await newTenant();
     const invoice = await invoiceOf(t, 99.99);
     const posted = await entryOf(t.client, 'invoice', invoice.id);
-    expect(posted.debits).toEqual([{ account: '1200', amount: 9_999 }]);
-    expect(posted.credits).toEqual([{ account: '4000', amount: 9_999 }]);
+    expect(posted.debits).toEqual(inBase([{ account: '1200', amount: 9_999 }]));
+    expect(posted.credits).toEqual(inBase([{ account: '4000', amount: 9_999 }]));
   });
 
   it('posts the rounded tax of several lines so that the entry balances to the invoice total', async () => {
@@ -272,11 +292,13 @@ describe('invoices on the ledger', () => {
       ],
     });
     const posted = await entryOf(t.client, 'invoice', invoice.id);
-    expect(posted.debits).toEqual([{ account: '1200', amount: cents(invoice.total) }]);
-    expect(posted.credits).toEqual([
-      { account: '4000', amount: cents(invoice.subtotal) },
-      { account: '2200', amount: cents(invoice.tax) },
-    ]);
+    expect(posted.debits).toEqual(inBase([{ account: '1200', amount: cents(invoice.total) }]));
+    expect(posted.credits).toEqual(
+      inBase([
+        { account: '4000', amount: cents(invoice.subtotal) },
+        { account: '2200', amount: cents(invoice.tax) },
+      ]),
+    );
     expect(cents(invoice.subtotal) + cents(invoice.tax)).toBe(cents(invoice.total));
   });
 
@@ -349,8 +371,9 @@ describe('invoices on the ledger', () => {
     await expectTrialBalance(t.client, {});
   });
 
-  it('posts an invoice in its currency; the USD trial balance leaves it out', async () => {
+  it('posts an invoice in its currency; the USD view leaves it out, the books convert it', async () => {
     const t = await newTenant();
+    await setRate(t, 'JPY', '2026-11-01', '0.0065');
     const invoice = await issuedInvoice(t.client, {
       customer_id: t.customerId,
       currency: 'JPY',
@@ -358,8 +381,13 @@ describe('invoices on the ledger', () => {
       items: [invoiceLine({ unit_price: 12_000 })],
     });
     const posted = await entryOf(t.client, 'invoice', invoice.id);
-    expect(posted).toMatchObject({ currency: 'JPY', debits: [{ account: '1200', amount: 12_000 }] });
-    await expectTrialBalance(t.client, {});
+    expect(posted).toMatchObject({
+      currency: 'JPY',
+      exchange_rate: '0.0065',
+      debits: [{ account: '1200', amount: 12_000, base_amount: 7_800 }],
+    });
+    await expectTrialBalance(t.client, {}, { currency: 'USD' });
+    await expectTrialBalance(t.client, { '1200': { debit: 7_800 }, '4000': { credit: 7_800 } });
     await expectTrialBalance(
       t.client,
       { '1200': { debit: 12_000 }, '4000': { credit: 12_000 } },
@@ -395,13 +423,24 @@ describe('the trial balance', () => {
     );
   });
 
-  it("defaults to the business's base currency, as manual entries do", async () => {
+  it("defaults to the business's base currency, as manual entries do, converting the other currencies", async () => {
     const t = await newTenant();
     await updateBusiness(t.client, { base_currency: 'EUR' });
     expect((await createEntry(t.client, { date: '2026-11-02' })).currency).toBe('EUR');
-    await billOf(t.client, 300, { issue_date: '2026-11-02' });
-    const tb = await expectTrialBalance(t.client, { '1010': { debit: 5000 }, '1000': { credit: 5000 } });
+    await setRate(t, 'USD', '2026-11-01', '0.9');
+    await billOf(t.client, 300, { currency: 'USD', issue_date: '2026-11-02' });
+    const tb = await expectTrialBalance(t.client, {
+      '1010': { debit: 5000 },
+      '1000': { credit: 5000 },
+      '5000': { debit: 270 },
+      '2000': { credit: 270 },
+    });
     expect(tb.currency).toBe('EUR');
+    await expectTrialBalance(
+      t.client,
+      { '1010': { debit: 5000 }, '1000': { credit: 5000 } },
+      { currency: 'EUR' },
+    );
     await expectTrialBalance(
       t.client,
       { '5000': { debit: 300 }, '2000': { credit: 300 } },
@@ -504,12 +543,13 @@ describe('a mixed run of every document type', () => {
     await payInvoiceBy(plain.id, 100, 'mobile_money');
     await voidInvoice(c, voidedInvoice.id);
 
-    // A manual entry, and one in another currency that the USD books leave out.
+    // A manual entry, and one in another currency that the USD view leaves out.
     await createEntry(c, {
       date: '2026-11-17',
       debits: [{ account: '1010', amount: 30_000 }],
       credits: [{ account: '1000', amount: 30_000 }],
     });
+    await setRate(t, 'EUR', '2026-11-17', '1.1');
     await createEntry(c, { date: '2026-11-17', currency: 'EUR' });
 
     // What the documents imply, from what the API answered about them.
@@ -538,7 +578,7 @@ describe('a mixed run of every document type', () => {
     move(expected, '1010', 'debit', 30_000);
     move(expected, '1000', 'credit', 30_000);
 
-    const tb = await expectTrialBalance(c, expected);
+    const tb = await expectTrialBalance(c, expected, { currency: 'USD' });
     expect(tb.total_debit).toBe(tb.total_credit);
     expect(tb.total_debit).toBeGreaterThan(0);
 

@@ -417,7 +417,7 @@ describe('profit and loss: accounts of the business and manual entries', () => {
 });
 
 describe('profit and loss: currencies', () => {
-  it('reports one currency at a time, JPY in whole units, USD by default', async () => {
+  it('reports one currency at a time, JPY in whole units; by default every currency in USD', async () => {
     const t = await newTenant();
     await sale(t, '2026-04-01', 12_345, { currency: 'JPY', tax_rate: 10 });
     await billOf(t.client, 5_000, { currency: 'JPY', issue_date: '2026-04-02' });
@@ -430,13 +430,23 @@ describe('profit and loss: currencies', () => {
       expenses: { total: 5_000, accounts: [line('5000', 'Expenses', 5_000)] },
       net_profit: 7_345,
     });
-    const usd = await profitLoss(t, YEAR);
+    const usd = await profitLoss(t, { ...YEAR, currency: 'USD' });
     expect(usd).toEqual({
       ...YEAR,
       currency: 'USD',
       revenue: { total: 50, accounts: [line('4000', 'Sales', 50)] },
       expenses: { total: 0, accounts: [] },
       net_profit: 50,
+    });
+    // The yen at the feed's 1.1 / 160 = 0.006875 USD: sales 12,345 JPY are 84.87 USD, the bill's
+    // 5,000 JPY 34.38 (34.375 rounded half away from zero).
+    const all = await profitLoss(t, YEAR);
+    expect(all).toEqual({
+      ...YEAR,
+      currency: 'USD',
+      revenue: { total: 134.87, accounts: [line('4000', 'Sales', 134.87)] },
+      expenses: { total: 34.38, accounts: [line('5000', 'Expenses', 34.38)] },
+      net_profit: 100.49,
     });
     const eur = await profitLoss(t, { ...YEAR, currency: 'EUR' });
     expect(eur).toMatchObject({ currency: 'EUR', revenue: { total: 0 }, net_profit: 0 });
@@ -463,11 +473,17 @@ describe('profit and loss: currencies', () => {
 
   it("defaults to the business's base currency when it is not USD", async () => {
     const t = await newTenant();
-    await sale(t, '2026-04-01', 5_000, { tax_rate: 0 });
-    await sale(t, '2026-04-02', 7_000, { currency: 'EUR', tax_rate: 0 });
+    // Set before anything posts: the base currency is fixed once the journal holds an entry.
     await updateBusiness(t.client, { base_currency: 'EUR' });
-    const data = await profitLoss(t, YEAR);
-    expect(data).toMatchObject({ currency: 'EUR', revenue: { total: 70 }, net_profit: 70 });
+    await sale(t, '2026-04-01', 5_000, { currency: 'USD', tax_rate: 0 });
+    await sale(t, '2026-04-02', 7_000, { currency: 'EUR', tax_rate: 0 });
+    expect(await profitLoss(t, { ...YEAR, currency: 'EUR' })).toMatchObject({
+      currency: 'EUR',
+      revenue: { total: 70 },
+      net_profit: 70,
+    });
+    // 50.00 USD at the feed's 1 / 1.1 = 0.9090909091 EUR a dollar is 45.45 EUR.
+    expect(await profitLoss(t, YEAR)).toMatchObject({ currency: 'EUR', revenue: { total: 115.45 } });
   });
 });
 

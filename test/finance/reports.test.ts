@@ -474,15 +474,19 @@ describe('profit and loss', () => {
     expect(data.net_profit).toBe(-1_200);
   });
 
-  it('answers in the requested currency only, with JPY in whole units', async () => {
+  it('answers in the requested currency only, with JPY in whole units; by default every currency in USD', async () => {
     const t = await newTenant();
     await sale(t, '2026-04-01', 5_000, { currency: 'JPY', tax_rate: 0 });
     await sale(t, '2026-04-01', 5_000, { tax_rate: 0 });
-    const jpy = await profitLoss(t, { start_date: '2026-04-01', end_date: '2026-04-30', currency: 'JPY' });
+    const april = { start_date: '2026-04-01', end_date: '2026-04-30' };
+    const jpy = await profitLoss(t, { ...april, currency: 'JPY' });
     expect(jpy.currency).toBe('JPY');
     expect(jpy.revenue.total).toBe(5_000);
-    const usd = await profitLoss(t, { start_date: '2026-04-01', end_date: '2026-04-30' });
-    expect(usd.revenue.total).toBe(50);
+    expect((await profitLoss(t, { ...april, currency: 'USD' })).revenue.total).toBe(50);
+    // 5,000 JPY at the feed's 1.1 / 160 = 0.006875 USD a yen is 34.375: 34.38 USD.
+    const all = await profitLoss(t, april);
+    expect(all.currency).toBe('USD');
+    expect(all.revenue.total).toBe(84.38);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap, type finance } from '../../client/index.js';
 import { raw, registerTenant, type TestTenant } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
+import { setRate } from '../support/finance.js';
 import { createInvoice, invoiceLine, issuedInvoice, payInvoice, voidInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 import { updateBusiness } from '../support/auth.js';
@@ -369,9 +370,11 @@ describe('revenue calculator: what counts', () => {
 
   it("defaults to the business's base currency when it is not USD", async () => {
     const t = await newTenant();
+    // Set before the first posting: the base currency is fixed from then on (docs/decisions.md D278).
+    await updateBusiness(t.client, { base_currency: 'EUR' });
+    await setRate(t, 'USD', '2026-05-01', '0.9');
     await sale(t, '2026-05-01', 500);
     await sale(t, '2026-05-02', 700, { currency: 'EUR' });
-    await updateBusiness(t.client, { base_currency: 'EUR' });
     const data = await metrics(t, { asOfDate: '2026-06-30' });
     expect(data).toMatchObject({ currency: 'EUR', ytdRevenue: 700 });
   });
@@ -439,14 +442,16 @@ describe('revenue calculator: VAT block', () => {
     expect(data.vatThreshold?.projectedCrossingDate).toBe('2026-08-29');
   });
 
-  it("counts the configuration's currency, whatever currency the metrics are in", async () => {
+  it('counts every sale converted to the base currency, whatever currency the metrics are in', async () => {
     const t = await newTenant();
+    await setRate(t, 'EUR', '2026-05-01', '1.1');
     await sale(t, '2026-05-01', 20_000);
     await sale(t, '2026-05-02', 70_000, { currency: 'EUR' });
     await configureVat(t, { thresholdAmount: 100_000, periodType: 'rolling_12_months' });
     const eur = await metrics(t, { asOfDate: '2026-06-30', currency: 'EUR' });
     expect(eur.ytdRevenue).toBe(70_000);
-    expect(eur.vatThreshold).toMatchObject({ currentRevenue: 20_000, percentageReached: 20 });
+    // 700.00 EUR at 1.1 is 770.00 USD (docs/decisions.md D278).
+    expect(eur.vatThreshold).toMatchObject({ currentRevenue: 20_000 + 77_000, percentageReached: 97 });
   });
 
   it('reports the registration once marked', async () => {

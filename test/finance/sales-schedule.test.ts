@@ -13,6 +13,7 @@ import {
 } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 import { updateBusiness } from '../support/auth.js';
+import { setRate } from '../support/finance.js';
 
 // Tokens outlive the clock moves below.
 const server = useTestServer({ env: { ACCESS_TOKEN_TTL: '3650d' }, worker: false });
@@ -608,9 +609,11 @@ describe('sales schedule: currency', () => {
 
   it("defaults to the business's base currency when it is not USD", async () => {
     const t = await newTenant();
+    // Set before the first posting: the base currency is fixed from then on (docs/decisions.md D278).
+    await updateBusiness(t.client, { base_currency: 'EUR' });
+    await setRate(t, 'USD', '2026-03-01', '0.9');
     await sale(t, '2026-03-01', 1_000);
     await sale(t, '2026-03-02', 2_500, { currency: 'EUR' });
-    await updateBusiness(t.client, { base_currency: 'EUR' });
     const data = await scheduleOf(t, { startDate: '2026-03-01', endDate: '2026-03-31' });
     expect(data.summary).toEqual({ totalRevenue: 2_500, totalInvoices: 1, currency: 'EUR' });
     expect(data.items.map((i) => i.currency)).toEqual(['EUR']);
@@ -634,9 +637,11 @@ describe('sales schedule: VAT block', () => {
     await sale(t, '2026-03-01', 20_000); // in the year, before the last 90 days
     await sale(t, '2026-11-01', 60_000); // in the last 90 days
     await sale(t, TODAY, 5_000); // today, in both
-    await sale(t, '2026-06-01', 99_000, { currency: 'EUR' }); // not the configuration's currency
+    // Another currency counts converted (docs/decisions.md D278): 50.00 EUR at 1.1 is 55.00 USD.
+    await setRate(t, 'EUR', '2026-06-01', '1.1');
+    await sale(t, '2026-06-01', 5_000, { currency: 'EUR' });
     await configureVat(t, { thresholdAmount: threshold });
-    const current = 20_000 + 60_000 + 5_000;
+    const current = 20_000 + 60_000 + 5_000 + 5_500;
     const recent = 60_000 + 5_000;
     // At the pace of the last 90 days (recent / 90 a day), the rest takes ceil(rest * 90 / recent) days.
     const days = Math.ceil(((threshold - current) * 90) / recent);
@@ -646,7 +651,7 @@ describe('sales schedule: VAT block', () => {
       configured: true,
       thresholdAmount: threshold,
       currentRevenue: current,
-      percentageReached: 85,
+      percentageReached: 90.5,
       registered: false,
       registrationNumber: null,
       projectedCrossingDate: crossing,

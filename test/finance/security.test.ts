@@ -28,7 +28,16 @@ const {
   reports,
   vat,
   books,
+  exchangeRates,
+  revaluations,
 } = contract.finance;
+
+/** A day not yet revalued: a revaluation is once per business and day. */
+let revaluationDay = 0;
+const nextRevaluationDay = () => {
+  const day = new Date(Date.UTC(2020, 0, 1) + 86_400_000 * revaluationDay++);
+  return day.toISOString().slice(0, 10);
+};
 
 /** A list another business filtered by this business's ids or codes: answered, and empty. */
 const emptyList =
@@ -298,6 +307,14 @@ describeRouteSecurity({
     route(books.getVatReturn, async () => ({ query: { start_date: '2026-01-01', end_date: '2026-12-31' } })),
     route(books.getLockDate, async () => ({})),
     route(books.setLockDate, async () => ({ body: { lock_date: '2020-01-31' } })),
+
+    route(exchangeRates.listExchangeRates, async () => ({ query: {} })),
+    route(exchangeRates.createExchangeRate, async () => ({
+      body: { currency: 'EUR', date: '2026-11-02', rate: '1.05' },
+    })),
+    route(exchangeRates.lookupExchangeRate, async () => ({ query: { currency: 'EUR', date: '2026-11-02' } })),
+    route(revaluations.createRevaluation, async () => ({ body: { as_of: nextRevaluationDay() } })),
+    route(revaluations.listRevaluations, async () => ({ query: {} })),
 
     route(vat.getVatThreshold, async () => ({})),
     // One configuration per business: each request is built for a business that has none.

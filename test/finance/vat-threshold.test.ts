@@ -5,6 +5,7 @@ import { MAX_AMOUNT_MINOR } from '../../contract/common/money.js';
 import { financeModule } from '../../server/finance/index.js';
 import { json, raw, registerTenant, type TestTenant } from '../support/business.js';
 import { expectApiError, expectResultError } from '../support/expect.js';
+import { setRate } from '../support/finance.js';
 import { createInvoice, invoiceLine, issuedInvoice, payInvoice, voidInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -243,11 +244,13 @@ describe('PUT /v1/update/vatThreshold/:publicId', () => {
 
   it('changes every field at once, the status following the new currency and window', async () => {
     const t = await newTenant();
-    await sale(t, '2026-09-01', 3_000, 'EUR'); // before the quarter
-    await sale(t, '2026-10-05', 4_000, 'EUR');
+    // Every sale counts in the base currency, a configuration in euros at the latest rate (docs/decisions.md D278).
+    await setRate(t, 'EUR', '2026-09-01', '1.25');
+    await sale(t, '2026-09-01', 3_000, 'EUR'); // before the quarter: 37.50 USD
+    await sale(t, '2026-10-05', 4_000, 'EUR'); // 50.00 USD
     await sale(t, '2026-10-06', 9_000); // USD
     const created = await configure(t);
-    expect(created.currentRevenue).toBe(9_000);
+    expect(created.currentRevenue).toBe(3_750 + 5_000 + 9_000);
     const body: finance.UpdateVatThresholdBody = {
       country: 'FR',
       thresholdAmount: 12_000,
@@ -260,8 +263,9 @@ describe('PUT /v1/update/vatThreshold/:publicId', () => {
     expect(updated).toMatchObject({
       ...body,
       publicId: created.publicId,
-      currentRevenue: 4_000,
-      percentageReached: percent(4_000, 12_000),
+      // (50.00 + 90.00) USD at 1.25 USD a euro.
+      currentRevenue: 11_200,
+      percentageReached: percent(11_200, 12_000),
       registered: false,
     });
   });
@@ -418,8 +422,9 @@ describe('currentRevenue: net revenue over the window ending today', () => {
     expect((await current(t)).currentRevenue).toBe(10_000);
   });
 
-  it('counts net totals (no tax) of issued and paid invoices; drafts, voids and other currencies are left out', async () => {
+  it('counts net totals (no tax) of issued and paid invoices, other currencies converted; drafts and voids are left out', async () => {
     const t = await newTenant();
+    await setRate(t, 'EUR', '2026-11-01', '1.25');
     const mixed = await issuedInvoice(t.client, {
       customer_id: t.customerId,
       issue_date: '2026-11-02',
@@ -435,10 +440,15 @@ describe('currentRevenue: net revenue over the window ending today', () => {
     await createInvoice(t.client, { customer_id: t.customerId, issue_date: '2026-11-04' }); // a draft
     const voided = await sale(t, '2026-11-05', 70_000);
     await voidInvoice(t.client, voided.id);
+    // Every sale counts in the base currency (docs/decisions.md D278): 400.00 EUR at 1.25 is 500.00 USD.
     const euros = await sale(t, '2026-11-06', 40_000, 'EUR');
+    const counted = netOf(mixed) + netOf(paid) + netOf(euros) * 1.25;
     const created = await configure(t, { thresholdAmount: 10_000_000 });
-    expect(created.currentRevenue).toBe(netOf(mixed) + netOf(paid));
-    expect((await update(t, created.publicId, { currency: 'EUR' })).currentRevenue).toBe(netOf(euros));
+    expect(created.currentRevenue).toBe(counted);
+    // A configuration in euros: the same at 1.25 USD a euro, rounded to the cent.
+    expect((await update(t, created.publicId, { currency: 'EUR' })).currentRevenue).toBe(
+      Math.round((counted * 4) / 5),
+    );
   });
 
   it('takes a voided invoice out at once', async () => {
@@ -610,13 +620,14 @@ describe('alert emails', () => {
     expect(await subjects(t)).toEqual([levelSubject(80)]);
   });
 
-  it('counts only the configuration’s currency: other currencies never alert', async () => {
+  it('counts every currency converted: a euro sale alerts a configuration in dollars, once', async () => {
     const t = await newTenant();
+    await setRate(t, 'EUR', '2026-11-01', '1.1');
     await configure(t);
-    await sale(t, '2026-11-01', 20_000, 'EUR');
-    expect(await mails(t)).toEqual([]);
+    await sale(t, '2026-11-01', 8_000, 'EUR'); // 88.00 USD of 100.00 (docs/decisions.md D278)
+    expect(await subjects(t)).toEqual([levelSubject(80)]);
     expect(await periodicCheck()).toBe(0);
-    expect(await mails(t)).toEqual([]);
+    expect(await subjects(t)).toEqual([levelSubject(80)]);
   });
 
   it('sends none once registered, neither when invoices are issued nor from the periodic check', async () => {

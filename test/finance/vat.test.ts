@@ -3,6 +3,7 @@ import { unwrap, type finance } from '../../client/index.js';
 import { financeModule } from '../../server/finance/index.js';
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { expectResultError } from '../support/expect.js';
+import { setRate } from '../support/finance.js';
 import { createInvoice, invoiceLine, issuedInvoice, voidInvoice } from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
@@ -187,8 +188,9 @@ describe('the VAT threshold configuration', () => {
 });
 
 describe('revenue over the window of each periodType (today 2026-11-23)', () => {
-  it('counts the net revenue of issued invoices in the currency, from each window’s first day', async () => {
+  it('counts the net revenue of issued invoices, other currencies converted, from each window’s first day', async () => {
     const t = await newTenant();
+    await setRate(t, 'EUR', '2026-11-01', '1.25');
     await sale(t, '2025-11-23', 1); // before the rolling year
     await sale(t, '2025-11-24', 10); // first day of the rolling year
     await sale(t, '2025-12-31', 100);
@@ -196,14 +198,15 @@ describe('revenue over the window of each periodType (today 2026-11-23)', () => 
     await sale(t, '2026-09-30', 10_000);
     await sale(t, '2026-10-01', 100_000); // first day of the quarter
     await sale(t, '2026-11-23', 1_000_000); // today
-    await sale(t, '2026-11-20', 5_000_000, 'EUR'); // another currency
+    await sale(t, '2026-11-20', 4_000_000, 'EUR'); // 5,000,000 in USD (docs/decisions.md D278)
     await createInvoice(t.client, { customer_id: t.customerId, issue_date: '2026-11-21' }); // a draft
     await voidInvoice(t.client, (await sale(t, '2026-11-22', 7_000_000)).id); // void
     const created = await configure(t, { thresholdAmount: 900_000_000 });
-    expect(created.currentRevenue).toBe(1_111_110);
-    expect((await update(t, created.publicId, { periodType: 'annual' })).currentRevenue).toBe(1_111_000);
-    expect((await update(t, created.publicId, { periodType: 'quarterly' })).currentRevenue).toBe(1_100_000);
-    expect((await update(t, created.publicId, { currency: 'EUR' })).currentRevenue).toBe(5_000_000);
+    expect(created.currentRevenue).toBe(6_111_110);
+    expect((await update(t, created.publicId, { periodType: 'annual' })).currentRevenue).toBe(6_111_000);
+    expect((await update(t, created.publicId, { periodType: 'quarterly' })).currentRevenue).toBe(6_100_000);
+    // In euros, at 1.25 USD a euro.
+    expect((await update(t, created.publicId, { currency: 'EUR' })).currentRevenue).toBe(4_880_000);
   });
 
   it('moves with the clock: a new quarter starts from zero', async () => {

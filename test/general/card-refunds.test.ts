@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { CreditNote, Invoice } from '../../contract/general/index.js';
+import { updateBusiness } from '../support/auth.js';
 import { raw, registerBusiness, sandboxOf, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { expectInvalid } from '../support/expect.js';
@@ -35,6 +36,16 @@ const stripe = await startStripeStandIn();
 afterAll(() => stripe.close());
 
 const server = useTestServer({ env: { STRIPE_API_BASE: stripe.url, DB_POOL_SIZE: '30' } });
+
+/**
+ * A business that keeps its books in pounds, the currency these payments are in (so no rate is
+ * needed to post them: docs/decisions.md D278).
+ */
+async function registerGbpBusiness(...args: Parameters<typeof registerBusiness>): Promise<TestBusiness> {
+  const business = await registerBusiness(...args);
+  await updateBusiness(business.client, { base_currency: 'GBP' });
+  return business;
+}
 
 const where = onPostgres ? 'on PostgreSQL, under real concurrency' : 'on PGlite, serialised by the engine';
 
@@ -86,7 +97,7 @@ const accountsOf = (entry: { debits: { account: string }[]; credits: { account: 
 describe('a card refund through the test provider', () => {
   /** A sandbox invoice paid through the test checkout's Succeed. */
   async function paidOnline(amount: number, byHand = 0): Promise<{ biz: Biz; invoice: Invoice }> {
-    const live = await registerBusiness(server(), 'Harbour Supplies');
+    const live = await registerGbpBusiness(server(), 'Harbour Supplies');
     const sandbox = await sandboxOf(server(), live);
     const customer = await createCustomer(sandbox.client, { name: 'Ada Lovelace' });
     const biz = { ...sandbox, customerId: customer.id };
@@ -169,7 +180,7 @@ describe('a card refund through the test provider', () => {
   });
 
   it('an invoice paid by card by hand keeps its refund by hand: succeeded and posted at once', async () => {
-    const live = await registerBusiness(server());
+    const live = await registerGbpBusiness(server());
     const customer = await createCustomer(live.client, { name: 'Grace Hopper' });
     const biz = { ...live, customerId: customer.id };
     const invoice = await issued(biz, 60);
@@ -183,7 +194,7 @@ describe('a card refund through the test provider', () => {
       provider_refund_id: null,
     });
     const own = await entryOf(biz.client, 'credit_note', note.id);
-    expect(own.credits).toContainEqual({ account: '1010', amount: 1500 });
+    expect(own.credits).toContainEqual({ account: '1010', amount: 1500, base_amount: 1500 });
     expect((await entriesOf(biz.client, note.id)).map((e) => e.source.type)).toEqual(['credit_note']);
   });
 });
@@ -193,7 +204,7 @@ describe('a card refund through Stripe', () => {
     amount: number,
     paymentIntent: string,
   ): Promise<{ biz: Biz; invoice: Invoice }> {
-    const live = await registerBusiness(server(), 'Harbour Supplies');
+    const live = await registerGbpBusiness(server(), 'Harbour Supplies');
     await unwrap(
       live.client.auth.updatePaymentSettings({
         body: { provider: 'stripe', secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },
@@ -330,7 +341,7 @@ describe('a card refund through Stripe', () => {
 
 describe('a Stripe payout', () => {
   it(`moves clearing to the bank once, however often and however concurrently it is told (${where})`, async () => {
-    const live = await registerBusiness(server());
+    const live = await registerGbpBusiness(server());
     await unwrap(
       live.client.auth.updatePaymentSettings({
         body: { provider: 'stripe', secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },
@@ -365,7 +376,7 @@ describe('a Stripe payout', () => {
   });
 
   it('is found on the bank statement like any other money: the payout line suggested and matched into the bank account', async () => {
-    const live = await registerBusiness(server());
+    const live = await registerGbpBusiness(server());
     await unwrap(
       live.client.auth.updatePaymentSettings({
         body: { provider: 'stripe', secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },

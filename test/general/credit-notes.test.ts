@@ -164,7 +164,9 @@ describe('create', () => {
     const entry = await entryOf(t.client, 'credit_note', note.id);
     expect(entry).toMatchObject({ date: TODAY, currency: 'USD' });
     const sorted = (lines: { account: string; amount: number }[]) =>
-      [...lines].sort((a, b) => a.account.localeCompare(b.account) || a.amount - b.amount);
+      [...lines]
+        .sort((a, b) => a.account.localeCompare(b.account) || a.amount - b.amount)
+        .map(({ account, amount }) => ({ account, amount }));
     expect(sorted(linesOf(entry).debits)).toEqual([
       { account: '1200', amount: 12_000 },
       { account: '2200', amount: 2_000 },
@@ -175,6 +177,9 @@ describe('create', () => {
       { account: '1200', amount: 12_000 },
       { account: '2300', amount: 4_000 },
     ]);
+    // In the base currency, every line's base amount is its amount.
+    for (const l of [...linesOf(entry).debits, ...linesOf(entry).credits])
+      expect(l.base_amount).toBe(l.amount);
     expect(await getInvoice(t.client, invoice.id)).toMatchObject({
       status: 'paid',
       amount_credited: 0,

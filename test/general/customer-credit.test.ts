@@ -101,8 +101,8 @@ describe('applied at issue', () => {
     expect(events.map((e) => e.type)).toEqual(['payment.created', 'invoice.updated', 'invoice.paid']);
     const posting = await entryOf(t.client, 'invoice_payment', issued.payments[0]!.id);
     expect(linesOf(posting)).toEqual({
-      debits: [{ account: '2300', amount: 3_000 }],
-      credits: [{ account: '1200', amount: 3_000 }],
+      debits: [{ account: '2300', amount: 3_000, base_amount: 3_000 }],
+      credits: [{ account: '1200', amount: 3_000, base_amount: 3_000 }],
     });
     expect((await customerOf(t)).credit_balance).toEqual({ USD: 20 });
 

@@ -103,6 +103,7 @@ describe('recording payments', () => {
         payment_date: TODAY,
         reference: 'TX-1',
         bank_account_id: null,
+        exchange_rate: null,
         created_at: '2026-11-21T09:01:00.000Z',
       },
     ]);

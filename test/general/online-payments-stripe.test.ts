@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { unwrap } from '../../client/index.js';
 import type { Invoice } from '../../contract/general/index.js';
+import { updateBusiness } from '../support/auth.js';
 import { raw, registerBusiness, sandboxOf, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox } from '../support/events.js';
@@ -27,6 +28,16 @@ afterAll(() => stripe.close());
 // A pool larger than the concurrency below, so the checkout's row lock, not the pool, serialises.
 const server = useTestServer({ env: { STRIPE_API_BASE: stripe.url, DB_POOL_SIZE: '30' } });
 
+/**
+ * A business that keeps its books in pounds, the currency these payments are in (so no rate is
+ * needed to post them: docs/decisions.md D278).
+ */
+async function registerGbpBusiness(...args: Parameters<typeof registerBusiness>): Promise<TestBusiness> {
+  const business = await registerBusiness(...args);
+  await updateBusiness(business.client, { base_currency: 'GBP' });
+  return business;
+}
+
 const where = onPostgres ? 'on PostgreSQL, under real concurrency' : 'on PGlite, serialised by the engine';
 
 const SECRET_KEY = 'sk_test_51HxAbCdEfGh4242';
@@ -35,7 +46,7 @@ const WEBHOOK_SECRET = 'whsec_3f9aBcDeFgHiJkLmNoPq';
 const path = (url: string) => new URL(url).pathname;
 
 async function connected(): Promise<TestBusiness & { customerId: string }> {
-  const biz = await registerBusiness(server(), 'Harbour Supplies');
+  const biz = await registerGbpBusiness(server(), 'Harbour Supplies');
   await unwrap(
     biz.client.auth.updatePaymentSettings({
       body: { provider: 'stripe', secret_key: SECRET_KEY, webhook_secret: WEBHOOK_SECRET },
@@ -89,7 +100,7 @@ describe('connecting Stripe', () => {
   });
 
   it('refuses Stripe without its secret key or webhook secret, naming the field and the endpoint', async () => {
-    const biz = await registerBusiness(server());
+    const biz = await registerGbpBusiness(server());
     const noSecret = await biz.client.auth.updatePaymentSettings({
       body: { provider: 'stripe', secret_key: SECRET_KEY },
     });
@@ -156,7 +167,7 @@ describe('POST /v1/business/payments/check', () => {
   });
 
   it('says a key Stripe refuses failed, and asks nothing more with it', async () => {
-    const biz = await registerBusiness(server());
+    const biz = await registerGbpBusiness(server());
     await unwrap(
       biz.client.auth.updatePaymentSettings({
         body: { provider: 'stripe', secret_key: 'sk_test_revokedKey0001', webhook_secret: WEBHOOK_SECRET },
@@ -176,7 +187,7 @@ describe('POST /v1/business/payments/check', () => {
   });
 
   it('answers 409 with no provider connected, and the test provider passes in a sandbox', async () => {
-    const live = await registerBusiness(server());
+    const live = await registerGbpBusiness(server());
     const none = await live.client.auth.checkPaymentSettings();
     expect(none.status).toBe(409);
     expect(JSON.stringify(none.body)).toContain('PUT /v1/business/payments');
@@ -220,7 +231,7 @@ describe('paying through Stripe', () => {
     expect(types.filter((t) => t === 'payment.created')).toHaveLength(1);
     expect(types.filter((t) => t === 'invoice.paid')).toHaveLength(1);
     const entries = await journal(biz.client, { account: '1030' });
-    expect(entries.map((e) => e.debits)).toEqual([[{ account: '1030', amount: 12050 }]]);
+    expect(entries.map((e) => e.debits)).toEqual([[{ account: '1030', amount: 12050, base_amount: 12050 }]]);
   });
 
   it(`the same event delivered ten times at once records one payment (${where})`, async () => {

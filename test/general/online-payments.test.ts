@@ -11,6 +11,7 @@ import {
   issuedInvoice,
   payInvoice,
 } from '../support/general.js';
+import { updateBusiness } from '../support/auth.js';
 import { raw, registerBusiness, sandboxOf, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { outbox } from '../support/events.js';
@@ -29,6 +30,16 @@ import { waitFor } from '../support/wait.js';
 // A pool larger than the concurrency below, so the checkout's row lock, not the pool, serialises.
 const server = useTestServer({ env: { DB_POOL_SIZE: '30' } });
 
+/**
+ * A business that keeps its books in pounds, the currency these payments are in (so no rate is
+ * needed to post them: docs/decisions.md D278).
+ */
+async function registerGbpBusiness(...args: Parameters<typeof registerBusiness>): Promise<TestBusiness> {
+  const business = await registerBusiness(...args);
+  await updateBusiness(business.client, { base_currency: 'GBP' });
+  return business;
+}
+
 const where = onPostgres ? 'on PostgreSQL, under real concurrency' : 'on PGlite, serialised by the engine';
 
 /** A path of the service from an absolute URL it answered (`http://localhost:<port>/...`). */
@@ -36,7 +47,7 @@ const path = (url: string) => new URL(url).pathname;
 
 /** A sandbox (connected to the test provider from the start) with a customer. */
 async function sandbox(): Promise<TestBusiness & { customerId: string }> {
-  const live = await registerBusiness(server(), 'Harbour Supplies');
+  const live = await registerGbpBusiness(server(), 'Harbour Supplies');
   const biz = await sandboxOf(server(), live);
   const customer = await createCustomer(biz.client, { name: 'Ada Lovelace', email: 'ada@example.com' });
   return { ...biz, customerId: customer.id };
@@ -64,7 +75,7 @@ async function pay(invoice: Invoice): Promise<string> {
 
 describe('GET and PUT /v1/business/payments', () => {
   it('a live business starts with no provider, and may not connect the test provider', async () => {
-    const live = await registerBusiness(server());
+    const live = await registerGbpBusiness(server());
     const settings = await unwrap(live.client.auth.getPaymentSettings());
     expect(settings.data).toEqual({ provider: null, secret_key_hint: null, webhook_secret_set: false });
     const refused = await live.client.auth.updatePaymentSettings({ body: { provider: 'test' } });
@@ -105,7 +116,7 @@ describe('POST /v1/invoices/:id/payment-link', () => {
     await payInvoice(biz.client, paid.id, 10);
     await refuse(biz.client, paid.id, /paid/);
 
-    const live = await registerBusiness(server());
+    const live = await registerGbpBusiness(server());
     const customer = await createCustomer(live.client, { name: 'Grace Hopper' });
     const owed = await issuedInvoice(live.client, { customer_id: customer.id, items: [invoiceLine()] });
     await refuse(live.client, owed.id, /PUT \/v1\/business\/payments/);

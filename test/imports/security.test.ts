@@ -38,5 +38,8 @@ describeRouteSecurity({
           `Grace,Hopper,${uniqueEmail('staff')},${department.id},Engineer,2024-03-01\n`,
       );
     }),
+    route(contract.imports.importExchangeRates, () =>
+      Promise.resolve(csv('date,currency,rate\n2026-11-02,EUR,1.05\n')),
+    ),
   ],
 });

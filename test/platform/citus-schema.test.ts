@@ -54,6 +54,10 @@ const GLOBAL_TABLES: Record<string, { placement: Placement; reason: string }> = 
     placement: 'reference',
     reason: 'an invitation is accepted by the hash of its token, before its business is known',
   },
+  finance_reference_rates: {
+    placement: 'reference',
+    reason: "the daily feed's exchange rates, the same for every business and read by each one's postings",
+  },
   rate_limits: {
     placement: 'coordinator',
     reason: 'counters keyed by credential or client address, written on every request',

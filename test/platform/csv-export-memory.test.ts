@@ -180,11 +180,11 @@ beforeAll(async () => {
           FROM generate_series(1, ${ENTRIES}::int) AS g`.execute(trx);
       await sql`
         INSERT INTO finance_journal_lines
-          (business_id, entry_id, line_no, account_code, date, currency, debit, credit)
-        SELECT ${big.businessId}, ${id}, 1, '1010', ${date}, 'USD', ${amount}, 0
+          (business_id, entry_id, line_no, account_code, date, currency, debit, credit, base_debit, base_credit)
+        SELECT ${big.businessId}, ${id}, 1, '1010', ${date}, 'USD', ${amount}, 0, ${amount}, 0
           FROM generate_series(1, ${ENTRIES}::int) AS g
         UNION ALL
-        SELECT ${big.businessId}, ${id}, 2, '1000', ${date}, 'USD', 0, ${amount}
+        SELECT ${big.businessId}, ${id}, 2, '1000', ${date}, 'USD', 0, ${amount}, 0, ${amount}
           FROM generate_series(1, ${ENTRIES}::int) AS g`.execute(trx);
     });
   const total = await sql<{ total: string }>`

@@ -410,24 +410,30 @@ describe('every list operation answers as CSV what its JSON pages hold', () => {
       'date',
       'description',
       'currency',
+      'exchange_rate',
       'source.type',
       'source.id',
       'created_at',
       'account',
       'debit',
       'credit',
+      'base_debit',
+      'base_credit',
     ]);
     expect(body).toHaveLength(lines);
     expect(lines).toBeGreaterThan(entries.length);
     const rent = entries.find((e) => e.description === 'Rent, "November"')!;
     const rentRows = body.filter((r) => r[0] === rent.id);
-    expect(rentRows.map((r) => [r[7], r[8], r[9]])).toEqual([
-      ...rent.debits.map((l) => [l.account, String(l.amount), '']),
-      ['1010', '', '75000'],
+    // In the base currency, at rate 1: each base amount is the amount.
+    expect(rentRows.map((r) => [r[8], r[9], r[10], r[11], r[12]])).toEqual([
+      ...rent.debits.map((l) => [l.account, String(l.amount), '', String(l.amount), '']),
+      ['1010', '', '75000', '', '75000'],
     ]);
-    expect(rentRows.every((r) => r[2] === 'Rent, "November"' && r[4] === 'manual' && r[5] === rent.id)).toBe(
-      true,
-    );
+    expect(
+      rentRows.every(
+        (r) => r[2] === 'Rent, "November"' && r[4] === '1' && r[5] === 'manual' && r[6] === rent.id,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -476,7 +482,7 @@ describe('filters and order', () => {
       credits: [{ account: '1010', amount: 1000 }],
     });
     const route = contract.finance.journal.listJournal;
-    const pick = (rows: string[][]) => rows.slice(1).map((r) => [r[2], r[7], r[8], r[9]]);
+    const pick = (rows: string[][]) => rows.slice(1).map((r) => [r[2], r[8], r[9], r[10]]);
 
     const byAccount = await csvOf(optionsOf(books), route, { query: { account: rent.code } });
     expect(pick(byAccount.rows)).toEqual([

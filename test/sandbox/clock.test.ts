@@ -68,6 +68,7 @@ describe('GET and POST /v1/sandbox/clock', () => {
       invoice_reminders_sent: 0,
       campaigns_started: 0,
       vat_alerts_sent: 0,
+      revaluations_posted: 0,
     });
     const read = await clockOf(sandbox.client);
     expect(Date.parse(read.now)).toBeGreaterThanOrEqual(target);
@@ -301,5 +302,51 @@ describe('what the test clock makes due on its way', () => {
       .execute();
     expect(expiries).toHaveLength(1);
     expect((await member(sandbox, m.publicId)).pointsBalance).toBe(0);
+  });
+});
+
+describe('a month-end revaluation on the test clock', () => {
+  it('revalues foreign balances as of each month end passed when asked, and not otherwise', async () => {
+    const { sandbox, start } = await newSandbox();
+    const today = new Date(start);
+    const monthStart = iso(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1)).slice(0, 10);
+    const monthEnd = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0);
+    const customer = await createCustomer(sandbox.client, { name: 'Ada Lovelace' });
+    // 1,000.00 EUR posted at the feed's 1.1 (the test database's), then worth 1.2 at the month's end.
+    await issuedInvoice(sandbox.client, {
+      customer_id: customer.id,
+      currency: 'EUR',
+      issue_date: monthStart,
+      items: [{ description: 'Consulting', quantity: 1, unit_price: 1000 }],
+    });
+    await unwrap(
+      sandbox.client.finance.exchangeRates.createExchangeRate({
+        body: { currency: 'EUR', date: iso(monthEnd).slice(0, 10), rate: '1.2' },
+      }),
+    );
+    const moved = await unwrap(
+      sandbox.client.sandbox.clock.advanceClock({
+        body: { advance_to: iso(monthEnd + 2 * DAY), revalue_month_ends: true },
+      }),
+    );
+    expect(moved.data.ran.revaluations_posted).toBe(1);
+    const { revaluations } = await unwrap(
+      sandbox.client.finance.revaluations.listRevaluations({ query: {} }),
+    );
+    expect(revaluations).toHaveLength(1);
+    expect(revaluations[0]).toMatchObject({
+      as_of: iso(monthEnd).slice(0, 10),
+      gain: 10000,
+      lines: [
+        { account_code: '1200', currency: 'EUR', balance: 100000, base_balance: 110000, difference: 10000 },
+      ],
+    });
+
+    // Without asking, the next month end passes with nothing posted.
+    const nextMonthEnd = Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 2, 0);
+    expect((await advanced(sandbox.client, nextMonthEnd + 2 * DAY)).ran.revaluations_posted).toBe(0);
+    expect(
+      (await unwrap(sandbox.client.finance.revaluations.listRevaluations({ query: {} }))).total_count,
+    ).toBe(1);
   });
 });

@@ -21,6 +21,8 @@ const FIXED_COUNTS = {
   bills: 32,
   vat_thresholds: 1,
   bank_accounts: 1,
+  // The euro, the pound and the yen to the sandbox's base currency (USD), on 20 days each.
+  exchange_rates: 60,
 };
 
 /** The kinds this file's domains seed, whose counts depend on the demo's draws. */
@@ -275,6 +277,34 @@ describe('POST /v1/sandbox/reset {"seed": true}', () => {
       reconciliation.difference,
     );
     expect(reconciliation.items.filter((i) => i.kind === 'unmatched_line')).toHaveLength(waiting.length);
+  });
+
+  it('keeps demo exchange rates at every month-end of the demo and today, so its first day converts', async () => {
+    const rates = sandbox.client.finance.exchangeRates;
+    const today = first.clock.slice(0, 10);
+    const { exchange_rates: list, total_count } = await unwrap(
+      rates.listExchangeRates({ query: { limit: 200 } }),
+    );
+    expect(total_count).toBe(first.seeded.exchange_rates);
+    expect(new Set(list.map((r) => r.source))).toEqual(new Set(['demo']));
+    expect(new Set(list.map((r) => r.currency))).toEqual(new Set(['EUR', 'GBP', 'JPY']));
+    const days = [...new Set(list.map((r) => r.date))].sort();
+    expect(days).toHaveLength(20);
+    expect(days.at(-1)).toBe(today);
+    for (const day of days.slice(0, -1)) {
+      const next = new Date(`${day}T00:00:00Z`);
+      next.setUTCDate(next.getUTCDate() + 1);
+      expect(next.getUTCDate(), day).toBe(1);
+    }
+    const start = monthsBefore(first.clock, 18);
+    expect(days[0]! < start).toBe(true);
+    const { exchange_rate: onStart } = await unwrap(
+      rates.lookupExchangeRate({ query: { currency: 'JPY', date: start } }),
+    );
+    expect(onStart).toMatchObject({ currency: 'JPY', base_currency: 'USD', source: 'demo' });
+    expect(Number(onStart.rate)).toBeCloseTo(1.1 / 160, 3);
+    const { exchange_rate: now } = await unwrap(rates.lookupExchangeRate({ query: { currency: 'EUR' } }));
+    expect(now).toMatchObject({ rate_date: today, source: 'demo' });
   });
 
   it('keeps no event of the demo (no webhook) and sends no VAT alert', async () => {

@@ -258,3 +258,18 @@ export const journalLineRows = (server: TestServer, businessId: string) =>
     .orderBy('entry_id')
     .orderBy('line_no')
     .execute();
+
+/**
+ * Sets the rate of `currency` to the business's base currency on `date` (docs/decisions.md D278):
+ * a document of that currency dated on it or after posts at it.
+ */
+export async function setRate(
+  biz: { client: Client },
+  currency: string,
+  date: string,
+  rate: string | number,
+): Promise<finance.ExchangeRate> {
+  return (
+    await unwrap(biz.client.finance.exchangeRates.createExchangeRate({ body: { currency, date, rate } }))
+  ).exchange_rate;
+}

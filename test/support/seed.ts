@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../server/config.js';
 import { domains } from '../../server/domains.js';
 import { createLogger } from '../../server/platform/logger.js';
-import { startRuntime } from '../../server/platform/runtime.js';
+import { startRuntime, type Runtime } from '../../server/platform/runtime.js';
 import { createScratchDatabase, markTemplate, onPostgres } from './database.js';
 import { TEST_ENV } from './test-env.js';
 
@@ -24,6 +24,31 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The seed holds what the daily rates feed (docs/decisions.md D278) would have stored on
+ * 2026-01-02, per euro, so documents in these currencies post in any business from that day on, as
+ * they do where the feed runs. Tests of a missing rate use a currency left out here (CHF, SEK, ...).
+ */
+export const SEEDED_REFERENCE_RATES: Readonly<Record<string, string>> = {
+  USD: '1.1',
+  GBP: '0.85',
+  JPY: '160',
+  KWD: '0.34',
+  CLF: '0.03',
+  AUD: '1.65',
+  NZD: '1.8',
+};
+
+async function seedReferenceRates(runtime: Runtime): Promise<void> {
+  const rows = Object.entries(SEEDED_REFERENCE_RATES).map(([currency, per_euro]) => ({
+    currency,
+    date: '2026-01-02',
+    per_euro,
+    fetched_at: new Date('2026-01-02T16:00:00Z'),
+  }));
+  await runtime.deps.db.insertInto('finance_reference_rates').values(rows).execute();
+}
+
 /** vitest's global set-up: makes the seed, and removes it after the run. */
 export default async function makeSeed(project: TestProject): Promise<() => Promise<void>> {
   const log = createLogger('silent');
@@ -32,6 +57,7 @@ export default async function makeSeed(project: TestProject): Promise<() => Prom
     const runtime = await startRuntime(loadConfig({ ...TEST_ENV, DATABASE_URL: scratch.url }), domains, {
       log,
     });
+    await seedReferenceRates(runtime);
     await runtime.close();
     const drop = await markTemplate(scratch.name);
     project.provide('databaseSeed', scratch.name);
@@ -40,6 +66,7 @@ export default async function makeSeed(project: TestProject): Promise<() => Prom
   const runtime = await startRuntime(loadConfig(TEST_ENV), domains, { log });
   let dump: Blob;
   try {
+    await seedReferenceRates(runtime);
     dump = await runtime.deps.database.pglite!.dumpDataDir('none');
   } finally {
     await runtime.close();

@@ -6,42 +6,56 @@ import { api, can } from '../lib/api.js';
 import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
 
 /**
- * "Import CSV" on the customers, products, vendors and employees lists (docs/decisions.md D160): the file
+ * "Import CSV" on the customers, products, vendors, employees and exchange rates lists (docs/decisions.md D160): the file
  * is checked by a dry run first, the report shows what each row would do (created, updated, or
  * refused and why), then the rows are imported, all or nothing or skipping the refused ones.
  */
 
-export type ImportKind = 'customers' | 'products' | 'vendors' | 'employees';
+export type ImportKind = 'customers' | 'products' | 'vendors' | 'employees' | 'exchange_rates';
 
-/** Each kind's operation, what one row is, what matches it to an existing record, its usual columns. */
+/**
+ * Each kind's operation, what one row is and what many are, what matches a row to an existing record,
+ * its usual columns.
+ */
 const IMPORTS = {
   customers: {
     operation: 'importCustomers',
     one: 'customer',
+    many: 'customers',
     key: 'email',
     columns: 'name, email, company, phone, address.city',
   },
   products: {
     operation: 'importProducts',
     one: 'product',
+    many: 'products',
     key: 'SKU',
     columns: 'name, sku, price, currency, stock',
   },
   vendors: {
     operation: 'importVendors',
     one: 'vendor',
+    many: 'vendors',
     key: 'email',
     columns: 'name, email, phone, currency, tax_id',
   },
   employees: {
     operation: 'importEmployees',
     one: 'employee',
+    many: 'employees',
     key: 'email',
     columns: 'first_name, last_name, email, department_id, position, hire_date',
   },
+  exchange_rates: {
+    operation: 'importExchangeRates',
+    one: 'rate',
+    many: 'exchange rates',
+    key: 'currency and date',
+    columns: 'date, currency, rate',
+  },
 } as const satisfies Record<
   ImportKind,
-  { operation: keyof typeof contract.imports; one: string; key: string; columns: string }
+  { operation: keyof typeof contract.imports; one: string; many: string; key: string; columns: string }
 >;
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
@@ -336,7 +350,11 @@ export function ImportButton(props: { kind: ImportKind; onImported: () => void }
   return (
     <>
       <Button onClick={() => setOpen(true)}>Import CSV</Button>
-      <Dialog title={`Import ${props.kind} from CSV`} open={open} onClose={() => setOpen(false)}>
+      <Dialog
+        title={`Import ${IMPORTS[props.kind].many} from CSV`}
+        open={open}
+        onClose={() => setOpen(false)}
+      >
         <ImportForm kind={props.kind} onImported={props.onImported} onClose={() => setOpen(false)} />
       </Dialog>
     </>

@@ -224,6 +224,8 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   updateVatThreshold: 'Changed the VAT threshold',
   markVatRegistered: 'Marked the business registered for VAT',
   setLockDate: 'Set the lock date of the books',
+  createExchangeRate: 'Set an exchange rate',
+  createRevaluation: 'Posted a revaluation of the balances held in other currencies',
   // marketing
   createDomain: 'Added {resource}',
   verifyDomain: 'Checked the DNS records of {resource}',
@@ -279,6 +281,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   importProducts: 'Imported products from a CSV file',
   importVendors: 'Imported vendors from a CSV file',
   importEmployees: 'Imported employees from a CSV file',
+  importExchangeRates: 'Imported exchange rates from a CSV file',
   // one row per record an import created or updated
   'importCustomers.create': 'Added {resource} from a CSV file',
   'importCustomers.update': 'Changed {resource} from a CSV file',
@@ -288,6 +291,8 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   'importVendors.update': 'Changed {resource} from a CSV file',
   'importEmployees.create': 'Added {resource} from a CSV file',
   'importEmployees.update': 'Changed {resource} from a CSV file',
+  'importExchangeRates.create': 'Set an exchange rate from a CSV file',
+  'importExchangeRates.update': 'Changed an exchange rate from a CSV file',
 };
 
 /** The generic sentence of a change the catalogue has no words for. */

@@ -26,6 +26,26 @@ export function minorMoney(minor: number | null | undefined, currency: string): 
   return moneyFormat(currency).format(toMajor(minor, currency));
 }
 
+const codeFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount in integer minor units with its currency's code rather than its symbol (`EUR 1,000.00`,
+ * `USD 1,050.00`): where amounts in two currencies stand side by side, so neither is taken for the other.
+ */
+export function minorMoneyCode(minor: number | null | undefined, currency: string): string {
+  if (minor === null || minor === undefined) return '—';
+  let format = codeFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'code' });
+    codeFormats.set(currency, format);
+  }
+  return format.format(toMajor(minor, currency));
+}
+
+/** An exchange rate with both its currencies named: `1 EUR = 1.0842 USD` (the rate's exact digits). */
+export const rateText = (currency: string, base: string, rate: string): string =>
+  `1 ${currency} = ${rate} ${base}`;
+
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

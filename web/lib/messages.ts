@@ -196,6 +196,17 @@ const SERVER_RULES: [RegExp, (m: RegExpExecArray, context: FieldContext) => stri
   [/^Number must be less than or equal to (\S+)/, (m) => FIELD_MESSAGES.atMost(m[1]!)],
   [/^Number must be less than (\S+)/, (m) => FIELD_MESSAGES.lessThan(m[1]!)],
   [/^Invalid input/, () => FIELD_MESSAGES.invalid],
+  // Exchange rates (contract/common/exchange.ts): the rule, without the advice to an integrator.
+  [
+    /^Must be a positive decimal such as "([\d.]+)"/,
+    (m) => `Enter a rate such as ${m[1]}: digits and one point.`,
+  ],
+  [/^Must have at most (\d+) significant digits/, (m) => `Enter at most ${m[1]} significant digits.`],
+  [/^(.+?); send it as a string such as/, (m) => sentence(m[1]!)],
+  [
+    /^No exchange rate from ([A-Z]{3}) to ([A-Z]{3}) on or before (\S+?):/,
+    (m) => `No rate of ${m[1]} to ${m[2]} is known on or before ${m[3]}: set one under Exchange rates.`,
+  ],
 ];
 
 /** A message the server or a refinement wrote for a field, in the dashboard's words. */

@@ -49,7 +49,8 @@ export async function createAccount(ctx: Ctx, input: CreateAccountBody): Promise
 export async function getTrialBalance(ctx: Ctx, query: TrialBalanceQuery): Promise<TrialBalance> {
   const currency = query.currency ?? (await baseCurrency(ctx));
   const asOf = query.as_of ?? (await today(ctx));
-  const rows = await trialBalance(ctx.db, ctx.businessId, currency, asOf);
+  // No currency asked: every currency, in the base (docs/decisions.md D278).
+  const rows = await trialBalance(ctx.db, ctx.businessId, query.currency ?? null, asOf);
   let totalDebit = 0n;
   let totalCredit = 0n;
   const accounts = rows.map((row) => {

@@ -75,13 +75,6 @@ where
   "business_id" = $2
   and "code" = $3;
 
--- addAccountIfMissing
-insert into "finance_accounts" ("business_id", "code", "name", "type", "created_at", "cash_flow_group")
-values
-  ($1, $2, $3, $4, $5, $6)
-on conflict ("business_id", "code")
-do nothing;
-
 -- lockBankAccount
 select
   "id"

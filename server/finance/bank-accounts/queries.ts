@@ -3,7 +3,6 @@ import type { ListBankAccountsQuery } from '../../../contract/finance/index.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type {
-  FinanceAccountsTable,
   FinanceBankAccountsTable,
   FinanceBankImportsTable,
   FinanceBankTransactionsTable,
@@ -57,15 +56,6 @@ export async function renameChartAccount(trx: Trx, businessId: string, code: str
     .set({ name })
     .where('business_id', '=', businessId)
     .where('code', '=', code)
-    .execute();
-}
-
-/** A chart account, unless the business has one of that code already (which it keeps as it is). */
-export async function addAccountIfMissing(trx: Trx, values: Insertable<FinanceAccountsTable>) {
-  await trx
-    .insertInto('finance_accounts')
-    .values(values)
-    .onConflict((oc) => oc.columns(['business_id', 'code']).doNothing())
     .execute();
 }
 

@@ -10,6 +10,7 @@ import { ApiError, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { lockBusiness } from '../../platform/settings.js';
 import { insertAccount } from '../accounts/queries.js';
+import { addAccountIfMissing } from '../ledger/queries.js';
 import { ACCOUNTS, post } from '../ledger/service.js';
 import * as queries from './queries.js';
 
@@ -77,7 +78,7 @@ async function nextBankCode(ctx: TxCtx): Promise<string> {
 
 /** 3000 Opening balance equity, added to the chart the first time an opening balance needs it. */
 async function openingEquity(ctx: TxCtx): Promise<string> {
-  await queries.addAccountIfMissing(ctx.db, {
+  await addAccountIfMissing(ctx.db, {
     business_id: ctx.businessId,
     code: ACCOUNTS.openingEquity,
     name: 'Opening balance equity',

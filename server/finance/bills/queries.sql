@@ -103,10 +103,11 @@ insert into "finance_bills" (
   "recurring_bill_id",
   "recurring_period_on",
   "tax",
-  "subtotal"
+  "subtotal",
+  "exchange_rate"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
 
 insert into "finance_bill_items" (
   "business_id",
@@ -160,10 +161,11 @@ insert into "finance_bill_payments" (
   "payment_method",
   "payment_date",
   "created_at",
-  "bank_account_id"
+  "bank_account_id",
+  "exchange_rate"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 returning
   *;
 

@@ -17,8 +17,9 @@ import { priceBillWithTax, TAX_RATE_PLACES } from '../../../contract/common/pric
 import { lineAmounts, MAX_MINOR, QUANTITY_PLACES, toScaledInteger } from '../../platform/money.js';
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
+import { normaliseRate } from '../../../contract/common/exchange.js';
 import * as queries from './queries.js';
-import { ACCOUNTS, cashAccountOf, post, reverse } from '../ledger/service.js';
+import { ACCOUNTS, cashAccountOf, post, reverse, settlementBase } from '../ledger/service.js';
 import { bankAccountCode } from '../bank-accounts/service.js';
 
 type Items = CreateBillBody['items'];
@@ -67,6 +68,9 @@ const itemRows = (ctx: Ctx, billId: string, rows: ReturnType<typeof amountsOf>['
 const statusOf = (row: queries.BillRow, on: string): BillStatus =>
   isOverdue(row.status, row.due_date, on, 'pending') ? 'overdue' : row.status;
 
+/** A document's own exchange rate, written plainly (docs/decisions.md D278). */
+const rateOrNull = (rate: string | number | null) => (rate === null ? null : normaliseRate(String(rate)));
+
 function toSummary(row: queries.BillRow, on: string): BillSummary {
   return {
     id: row.id,
@@ -78,6 +82,7 @@ function toSummary(row: queries.BillRow, on: string): BillSummary {
     amount_paid: row.amount_paid,
     amount_due: row.status === 'void' ? 0 : row.amount - row.amount_paid,
     currency: row.currency,
+    exchange_rate: rateOrNull(row.exchange_rate),
     status: statusOf(row, on),
     issue_date: row.issue_date,
     due_date: row.due_date,
@@ -98,6 +103,7 @@ const toPayment = (row: PaymentRow): BillPayment => ({
   payment_method: row.payment_method,
   payment_date: row.payment_date,
   bank_account_id: row.bank_account_id,
+  exchange_rate: rateOrNull(row.exchange_rate),
   created_at: row.created_at.toISOString(),
 });
 
@@ -132,6 +138,7 @@ async function postBill(
     tax: number;
     amount: number;
     currency: string;
+    exchange_rate: string | number | null;
     issue_date: string;
     vendor_name: string;
   },
@@ -140,6 +147,7 @@ async function postBill(
     date: bill.issue_date,
     description: `Bill from ${bill.vendor_name}`,
     currency: bill.currency,
+    rate: bill.exchange_rate === null ? null : String(bill.exchange_rate),
     source: { type: 'bill', id: bill.id },
     debits: [
       { account: ACCOUNTS.expenses, amount: bill.subtotal },
@@ -198,6 +206,7 @@ export async function createBill(
         vendor_id: input.vendor_id,
         status,
         currency,
+        exchange_rate: input.exchange_rate ?? null,
         subtotal,
         tax,
         amount,
@@ -360,6 +369,7 @@ export async function addBillPayment(
     payment_method: input.payment_method,
     payment_date: input.payment_date,
     bank_account_id: input.bank_account_id ?? null,
+    exchange_rate: input.exchange_rate ?? null,
     created_at: now,
   });
   const paid = input.amount === due;
@@ -368,12 +378,21 @@ export async function addBillPayment(
     ...(paid && { status: 'paid' as const, paid_at: now }),
     updated_at: now,
   });
+  // The payable settles at the bill's rate, the money at the payment's: the difference is a
+  // realised gain or loss (docs/decisions.md D278).
+  const settled = await settlementBase(ctx, {
+    document: { type: 'bill', id },
+    currency: current.currency,
+    before: current.amount_paid,
+    amount: input.amount,
+  });
   await post(ctx, {
     date: input.payment_date,
     description: `Payment to ${current.vendor_name}`,
     currency: current.currency,
+    rate: input.exchange_rate ?? null,
     source: { type: 'bill_payment', id: payment.id },
-    debits: [{ account: ACCOUNTS.payable, amount: input.amount }],
+    debits: [{ account: ACCOUNTS.payable, amount: input.amount, ...(settled && { base: settled.base }) }],
     credits: [{ account: credited, amount: input.amount }],
   });
   await emit(ctx, 'payment.created', toPayment(payment));

@@ -20,8 +20,8 @@ FROM
         SELECT
           account_code,
           month AS day,
-          debit,
-          credit
+          "debit" AS debit,
+          "credit" AS credit
         FROM
           finance_account_months
         WHERE
@@ -32,8 +32,8 @@ FROM
         SELECT
           account_code,
           date,
-          debit,
-          credit
+          "debit",
+          "credit"
         FROM
           finance_account_days
         WHERE
@@ -58,8 +58,8 @@ FROM
     SELECT
       account_code,
       month AS day,
-      debit,
-      credit
+      "debit" AS debit,
+      "credit" AS credit
     FROM
       finance_account_months
     WHERE
@@ -70,8 +70,8 @@ FROM
     SELECT
       account_code,
       date,
-      debit,
-      credit
+      "debit",
+      "credit"
     FROM
       finance_account_days
     WHERE
@@ -94,7 +94,7 @@ FROM
   (
     SELECT
       account_code,
-      sum(amount) AS amount
+      sum("amount") AS amount
     FROM
       finance_cash_flow_days
     WHERE

@@ -4,16 +4,26 @@ import { ageingColumns, ageingSums } from '../../platform/db/ageing.js';
 import type { Executor } from '../../platform/db/database.js';
 
 /**
- * The per-account totals in `currency` to the end of `asOf`: the whole months before its month from the
- * per-month totals, the days of its month from the per-day ones (both kept by the database at commit).
+ * Which money a report reads (docs/decisions.md D278): one currency's own amounts (`currency`), or,
+ * for null, every currency's amounts in the base currency.
  */
-const totalsTo = (businessId: string, currency: string, asOf: string) => sql`
-  SELECT account_code, month AS day, debit, credit FROM finance_account_months
-   WHERE business_id = ${businessId} AND currency = ${currency}
+const ofCurrency = (currency: string | null) => (currency === null ? sql`TRUE` : sql`currency = ${currency}`);
+const debitIn = (currency: string | null) => sql.ref(currency === null ? 'base_debit' : 'debit');
+const creditIn = (currency: string | null) => sql.ref(currency === null ? 'base_credit' : 'credit');
+
+/**
+ * The per-account totals to the end of `asOf` (in `currency`, or every currency in the base for
+ * null): the whole months before its month from the per-month totals, the days of its month from the
+ * per-day ones (both kept by the database at commit).
+ */
+const totalsTo = (businessId: string, currency: string | null, asOf: string) => sql`
+  SELECT account_code, month AS day, ${debitIn(currency)} AS debit, ${creditIn(currency)} AS credit
+    FROM finance_account_months
+   WHERE business_id = ${businessId} AND ${ofCurrency(currency)}
      AND month < date_trunc('month', ${asOf}::date)::date
   UNION ALL
-  SELECT account_code, date, debit, credit FROM finance_account_days
-   WHERE business_id = ${businessId} AND currency = ${currency}
+  SELECT account_code, date, ${debitIn(currency)}, ${creditIn(currency)} FROM finance_account_days
+   WHERE business_id = ${businessId} AND ${ofCurrency(currency)}
      AND date >= date_trunc('month', ${asOf}::date)::date AND date <= ${asOf}`;
 
 /**
@@ -23,7 +33,7 @@ const totalsTo = (businessId: string, currency: string, asOf: string) => sql`
 export async function balancesAsOf(
   db: Executor,
   businessId: string,
-  currency: string,
+  currency: string | null,
   asOf: string,
   yearStart: string,
 ) {
@@ -52,7 +62,7 @@ export async function balancesAsOf(
 export async function cashAsOf(
   db: Executor,
   businessId: string,
-  currency: string,
+  currency: string | null,
   to: string,
 ): Promise<bigint> {
   const { rows } = await sql<{ cash: string | null }>`
@@ -66,7 +76,7 @@ export async function cashAsOf(
 export async function cashMovements(
   db: Executor,
   businessId: string,
-  currency: string,
+  currency: string | null,
   from: string,
   to: string,
 ) {
@@ -79,9 +89,9 @@ export async function cashMovements(
   }>`
     SELECT a.code, a.name, a.type, a.cash_flow_group, f.amount::text AS amount
       FROM (
-        SELECT account_code, sum(amount) AS amount
+        SELECT account_code, sum(${sql.ref(currency === null ? 'base_amount' : 'amount')}) AS amount
           FROM finance_cash_flow_days
-         WHERE business_id = ${businessId} AND currency = ${currency} AND date BETWEEN ${from} AND ${to}
+         WHERE business_id = ${businessId} AND ${ofCurrency(currency)} AND date BETWEEN ${from} AND ${to}
          GROUP BY account_code
       ) f
       JOIN finance_accounts a ON a.business_id = ${businessId} AND a.code = f.account_code

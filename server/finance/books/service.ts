@@ -54,9 +54,11 @@ export async function balanceSheet(
 ): Promise<{ data: BalanceSheet; lines: BalanceSheetLine[] }> {
   const [settings, on] = await Promise.all([businessSettings(ctx), today(ctx)]);
   const asOf = query.as_of ?? on;
+  // No currency asked: every currency, converted (docs/decisions.md D278).
   const currency = query.currency ?? settings.baseCurrency;
+  const of = query.currency ?? null;
   const yearStart = financialYearStart(asOf, settings.financialYearStartMonth);
-  const rows = await queries.balancesAsOf(ctx.db, ctx.businessId, currency, asOf, yearStart);
+  const rows = await queries.balancesAsOf(ctx.db, ctx.businessId, of, asOf, yearStart);
   const lines: BalanceSheetLine[] = [];
   const totals = { asset: 0n, liability: 0n, equity: 0n };
   let earnings = 0n;
@@ -124,9 +126,10 @@ export async function cashFlow(
 ): Promise<{ data: CashFlow; lines: CashFlowLine[] }> {
   requireRange(query.start_date, query.end_date, { end: 'end_date' });
   const currency = query.currency ?? (await baseCurrency(ctx));
+  const of = query.currency ?? null;
   const [opening, movements] = await Promise.all([
-    queries.cashAsOf(ctx.db, ctx.businessId, currency, addDays(query.start_date, -1)),
-    queries.cashMovements(ctx.db, ctx.businessId, currency, query.start_date, query.end_date),
+    queries.cashAsOf(ctx.db, ctx.businessId, of, addDays(query.start_date, -1)),
+    queries.cashMovements(ctx.db, ctx.businessId, of, query.start_date, query.end_date),
   ]);
   const sums = { customers: 0n, suppliers: 0n, tax: 0n, other: 0n, investing: 0n, financing: 0n };
   const lines = movements.map((row): CashFlowLine => {

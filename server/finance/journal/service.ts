@@ -97,6 +97,7 @@ export async function createManualEntry(ctx: Ctx, input: CreateJournalEntryBody)
       date: input.date,
       description: input.description,
       currency,
+      rate: input.exchange_rate ?? null,
       source: { type: 'manual' },
       debits: input.debits,
       credits: input.credits,

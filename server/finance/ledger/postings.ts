@@ -1,6 +1,7 @@
 import type { Subscriptions } from '../../platform/hooks.js';
 import { bankAccountCode } from '../bank-accounts/service.js';
-import { ACCOUNTS, cashAccountOf, post, reverse } from './service.js';
+import { postedRate } from './queries.js';
+import { ACCOUNTS, cashAccountOf, post, reverse, settlementBase } from './service.js';
 import { countCreditNote, countSale } from '../sales/service.js';
 import { checkVatAlerts } from '../vat/service.js';
 
@@ -19,6 +20,7 @@ export const invoiceSubscriptions: Subscriptions = {
       date: invoice.issueDate,
       description: `Invoice ${invoice.number}`,
       currency: invoice.currency,
+      rate: invoice.exchangeRate,
       source: { type: 'invoice', id: invoice.id },
       debits: [{ account: ACCOUNTS.receivable, amount: invoice.totalMinor }],
       credits: [
@@ -35,10 +37,19 @@ export const invoiceSubscriptions: Subscriptions = {
       payment.bankAccountId === null
         ? null
         : await bankAccountCode(ctx, payment.bankAccountId, invoice.currency, 'bank_account_id');
+    // Customer credit settles at the invoice's own rate; money received at the payment's, the
+    // receivable at the invoice's: the difference is a realised gain or loss (docs/decisions.md D278).
+    const settled = await settlementBase(ctx, {
+      document: { type: 'invoice', id: invoice.id },
+      currency: invoice.currency,
+      before: invoice.amountPaidMinor + invoice.amountCreditedMinor - payment.amountMinor,
+      amount: payment.amountMinor,
+    });
     await post(ctx, {
       date: payment.paymentDate,
       description: `Payment of invoice ${invoice.number}`,
       currency: invoice.currency,
+      rate: payment.method === 'credit' ? (settled?.rate ?? null) : payment.exchangeRate,
       source: { type: 'invoice_payment', id: payment.id },
       // Customer credit applied at issue comes out of 2300 Customer credit, not a cash account; a
       // card payment a provider took waits in 1030 for the provider's payout (docs/decisions.md D270).
@@ -53,7 +64,9 @@ export const invoiceSubscriptions: Subscriptions = {
           amount: payment.amountMinor,
         },
       ],
-      credits: [{ account: ACCOUNTS.receivable, amount: payment.amountMinor }],
+      credits: [
+        { account: ACCOUNTS.receivable, amount: payment.amountMinor, ...(settled && { base: settled.base }) },
+      ],
     });
   },
   // A payment a bank match recorded, taken back as the match is undone: its entry reversed.
@@ -86,6 +99,8 @@ export const invoiceSubscriptions: Subscriptions = {
       date: creditNote.issueDate,
       description: `Credit note ${creditNote.number} for invoice ${creditNote.invoiceNumber}`,
       currency: creditNote.currency,
+      // A correction of its invoice: at the invoice's rate (docs/decisions.md D278).
+      rate: await postedRate(ctx.db, ctx.businessId, 'invoice', creditNote.invoiceId),
       source: { type: 'credit_note', id: creditNote.id },
       debits: [
         { account: ACCOUNTS.sales, amount: creditNote.subtotalMinor },

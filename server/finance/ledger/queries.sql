@@ -13,10 +13,11 @@ with
       "source_type",
       "source_id",
       "line_count",
-      "created_at"
+      "created_at",
+      "exchange_rate"
     )
     values
-      ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
   )
 insert into "finance_journal_lines" (
   "business_id",
@@ -26,18 +27,23 @@ insert into "finance_journal_lines" (
   "date",
   "currency",
   "debit",
-  "credit"
+  "credit",
+  "base_debit",
+  "base_credit"
 )
 values
-  ($10, $11, $12, $13, $14, $15, $16, $17);
+  ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20);
 
 -- postedLines
 select
   "e"."id",
   "e"."currency",
+  "e"."exchange_rate",
   "l"."account_code",
   "l"."debit",
-  "l"."credit"
+  "l"."credit",
+  "l"."base_debit",
+  "l"."base_credit"
 from
   "finance_journal_entries" as "e"
   inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
@@ -48,6 +54,16 @@ where
   and "e"."source_id" = $3
 order by
   "l"."line_no";
+
+-- postedRate
+select
+  "exchange_rate"
+from
+  "finance_journal_entries"
+where
+  "business_id" = $1
+  and "source_type" = $2
+  and "source_id" = $3;
 
 -- knownAccounts
 select
@@ -70,7 +86,10 @@ select
   "l"."line_no",
   "l"."account_code",
   "l"."debit",
-  "l"."credit"
+  "l"."credit",
+  "l"."base_debit",
+  "l"."base_credit",
+  "e"."exchange_rate"
 from
   "finance_journal_entries" as "e"
   inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
@@ -114,7 +133,10 @@ select
   "l"."line_no",
   "l"."account_code",
   "l"."debit",
-  "l"."credit"
+  "l"."credit",
+  "l"."base_debit",
+  "l"."base_credit",
+  "e"."exchange_rate"
 from
   "finance_journal_entries" as "e"
   inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
@@ -157,7 +179,10 @@ select
   "l"."line_no",
   "l"."account_code",
   "l"."debit",
-  "l"."credit"
+  "l"."credit",
+  "l"."base_debit",
+  "l"."base_credit",
+  "e"."exchange_rate"
 from
   "finance_journal_entries" as "e"
   inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
@@ -211,7 +236,10 @@ select
   "l"."line_no",
   "l"."account_code",
   "l"."debit",
-  "l"."credit"
+  "l"."credit",
+  "l"."base_debit",
+  "l"."base_credit",
+  "e"."exchange_rate"
 from
   "finance_journal_entries" as "e"
   inner join "finance_journal_lines" as "l" on "l"."business_id" = "e"."business_id"
@@ -228,14 +256,14 @@ select
   "a"."code",
   "a"."name",
   "a"."type",
-  coalesce(sum(d.debit), 0)::text as "debit",
-  coalesce(sum(d.credit), 0)::text as "credit"
+  coalesce(sum("d"."debit"), 0)::text as "debit",
+  coalesce(sum("d"."credit"), 0)::text as "credit"
 from
   "finance_accounts" as "a"
   left join "finance_account_days" as "d" on "d"."business_id" = "a"."business_id"
     and "d"."account_code" = "a"."code"
-    and "d"."currency" = $1
-    and "d"."date" <= $2
+    and "d"."date" <= $1
+    and "d"."currency" = $2
 where
   "a"."business_id" = $3
 group by
@@ -250,8 +278,8 @@ select
   "a"."code",
   "a"."name",
   "a"."type",
-  sum(d.debit)::text as "debit",
-  sum(d.credit)::text as "credit"
+  sum("d"."debit")::text as "debit",
+  sum("d"."credit")::text as "credit"
 from
   "finance_accounts" as "a"
   inner join "finance_account_days" as "d" on "d"."business_id" = "a"."business_id"
@@ -268,3 +296,10 @@ group by
   "a"."type"
 order by
   "a"."code";
+
+-- addAccountIfMissing
+insert into "finance_accounts" ("business_id", "code", "name", "type", "created_at", "cash_flow_group")
+values
+  ($1, $2, $3, $4, $5, $6)
+on conflict ("business_id", "code")
+do nothing;

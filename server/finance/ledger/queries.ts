@@ -1,7 +1,11 @@
 import { sql, type Insertable } from 'kysely';
 import type { ListJournalQuery, SourceType } from '../../../contract/finance/index.js';
-import type { Executor } from '../../platform/db/database.js';
-import type { FinanceJournalEntriesTable, FinanceJournalLinesTable } from '../../platform/db/types.js';
+import type { Executor, Trx } from '../../platform/db/database.js';
+import type {
+  FinanceAccountsTable,
+  FinanceJournalEntriesTable,
+  FinanceJournalLinesTable,
+} from '../../platform/db/types.js';
 
 export async function insertEntry(
   db: Executor,
@@ -38,6 +42,9 @@ const ENTRY_LINE_COLUMNS = [
   'l.account_code',
   'l.debit',
   'l.credit',
+  'l.base_debit',
+  'l.base_credit',
+  'e.exchange_rate',
 ] as const;
 
 /** The lines of the entries a document posted (its own kind of source, not voids). */
@@ -50,9 +57,30 @@ export async function postedLines(
   return entryLines(db, businessId)
     .where('e.source_type', '=', sourceType)
     .where('e.source_id', '=', sourceId)
-    .select(['e.id', 'e.currency', 'l.account_code', 'l.debit', 'l.credit'])
+    .select([
+      'e.id',
+      'e.currency',
+      'e.exchange_rate',
+      'l.account_code',
+      'l.debit',
+      'l.credit',
+      'l.base_debit',
+      'l.base_credit',
+    ])
     .orderBy('l.line_no')
     .execute();
+}
+
+/** The rate a document's own posting (not its voids) converted at; undefined when it posted nothing. */
+export async function postedRate(db: Executor, businessId: string, sourceType: SourceType, sourceId: string) {
+  const row = await db
+    .selectFrom('finance_journal_entries')
+    .select('exchange_rate')
+    .where('business_id', '=', businessId)
+    .where('source_type', '=', sourceType)
+    .where('source_id', '=', sourceId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : String(row.exchange_rate);
 }
 
 /** The codes among `codes` that are accounts of the business. */
@@ -178,41 +206,47 @@ export async function entriesWithLines(db: Executor, businessId: string, ids: st
 export type EntryLineRow = Awaited<ReturnType<typeof entriesWithLines>>[number];
 
 /**
- * Debit and credit totals of every account of the business in `currency` up to `asOf`, from the
- * per-day totals the database keeps; accounts without entries have zeros.
+ * Debit and credit totals of every account of the business in `currency` up to `asOf` (for null,
+ * every currency's in the base currency: docs/decisions.md D278), from the per-day totals the
+ * database keeps; accounts without entries have zeros.
  */
-export async function trialBalance(db: Executor, businessId: string, currency: string, asOf: string) {
+export async function trialBalance(db: Executor, businessId: string, currency: string | null, asOf: string) {
+  const [debit, credit] = currency === null ? ['d.base_debit', 'd.base_credit'] : ['d.debit', 'd.credit'];
   return db
     .selectFrom('finance_accounts as a')
-    .leftJoin('finance_account_days as d', (join) =>
-      join
+    .leftJoin('finance_account_days as d', (join) => {
+      const on = join
         .onRef('d.business_id', '=', 'a.business_id')
         .onRef('d.account_code', '=', 'a.code')
-        .on('d.currency', '=', currency)
-        .on('d.date', '<=', asOf),
-    )
+        .on('d.date', '<=', asOf);
+      return currency === null ? on : on.on('d.currency', '=', currency);
+    })
     .where('a.business_id', '=', businessId)
     .groupBy(['a.code', 'a.name', 'a.type'])
     .select([
       'a.code',
       'a.name',
       'a.type',
-      sql<string>`coalesce(sum(d.debit), 0)::text`.as('debit'),
-      sql<string>`coalesce(sum(d.credit), 0)::text`.as('credit'),
+      sql<string>`coalesce(sum(${sql.ref(debit)}), 0)::text`.as('debit'),
+      sql<string>`coalesce(sum(${sql.ref(credit)}), 0)::text`.as('credit'),
     ])
     .orderBy('a.code')
     .execute();
 }
 
-/** Debit and credit totals of the accounts of these types in `currency` over a range, from the per-day totals. */
+/**
+ * Debit and credit totals of the accounts of these types in `currency` (null: every currency's in the
+ * base) over a range, from the per-day totals.
+ */
 export async function accountTotalsBetween(
   db: Executor,
   businessId: string,
-  currency: string,
+  currency: string | null,
   from: string,
   to: string,
   types: ('revenue' | 'expense')[],
 ) {
+  const [debit, credit] = currency === null ? ['d.base_debit', 'd.base_credit'] : ['d.debit', 'd.credit'];
   return db
     .selectFrom('finance_accounts as a')
     .innerJoin('finance_account_days as d', (join) =>
@@ -220,7 +254,7 @@ export async function accountTotalsBetween(
     )
     .where('a.business_id', '=', businessId)
     .where('a.type', 'in', types)
-    .where('d.currency', '=', currency)
+    .$if(currency !== null, (q) => q.where('d.currency', '=', currency!))
     .where('d.date', '>=', from)
     .where('d.date', '<=', to)
     .groupBy(['a.code', 'a.name', 'a.type'])
@@ -228,9 +262,18 @@ export async function accountTotalsBetween(
       'a.code',
       'a.name',
       'a.type',
-      sql<string>`sum(d.debit)::text`.as('debit'),
-      sql<string>`sum(d.credit)::text`.as('credit'),
+      sql<string>`sum(${sql.ref(debit)})::text`.as('debit'),
+      sql<string>`sum(${sql.ref(credit)})::text`.as('credit'),
     ])
     .orderBy('a.code')
+    .execute();
+}
+
+/** A chart account, unless the business has one of that code already (which it keeps as it is). */
+export async function addAccountIfMissing(trx: Trx, values: Insertable<FinanceAccountsTable>) {
+  await trx
+    .insertInto('finance_accounts')
+    .values(values)
+    .onConflict((oc) => oc.columns(['business_id', 'code']).doNothing())
     .execute();
 }

@@ -1,6 +1,9 @@
 import type { SourceType } from '../../../contract/finance/index.js';
 import { type TxCtx } from '../../platform/context.js';
+import { toBase } from '../../../contract/common/exchange.js';
 import { newId } from '../../platform/ids.js';
+import { baseCurrency } from '../../platform/settings.js';
+import { rateForPosting } from '../exchange-rates/service.js';
 import * as queries from './queries.js';
 
 /** The default chart's accounts the postings use (docs/decisions.md D129). */
@@ -16,8 +19,37 @@ export const ACCOUNTS = {
   customerCredit: '2300',
   openingEquity: '3000',
   sales: '4000',
+  exchangeGain: '4900',
+  unrealisedGain: '4910',
   expenses: '5000',
+  exchangeLoss: '5900',
+  unrealisedLoss: '5910',
 } as const;
+
+/** The exchange accounts, each added to a business's chart the first time a posting needs it. */
+const EXCHANGE_ACCOUNTS: Readonly<Record<string, { name: string; type: 'revenue' | 'expense' }>> = {
+  [ACCOUNTS.exchangeGain]: { name: 'Exchange gains', type: 'revenue' },
+  [ACCOUNTS.unrealisedGain]: { name: 'Unrealised exchange gains', type: 'revenue' },
+  [ACCOUNTS.exchangeLoss]: { name: 'Exchange losses', type: 'expense' },
+  [ACCOUNTS.unrealisedLoss]: { name: 'Unrealised exchange losses', type: 'expense' },
+};
+
+/** The exchange account `code` in the chart (a business that made its own of that code keeps it). */
+async function exchangeAccount(ctx: TxCtx, code: string): Promise<string> {
+  const account = EXCHANGE_ACCOUNTS[code];
+  if (account) {
+    await queries.addAccountIfMissing(ctx.db, {
+      business_id: ctx.businessId,
+      code,
+      name: account.name,
+      type: account.type,
+      cash_flow_group: 'operating',
+      system: true,
+      created_at: ctx.clock.now(),
+    });
+  }
+  return code;
+}
 
 /** Where money paid or received by this method sits: cash, bank or mobile money. */
 export function cashAccountOf(method: string): string {
@@ -29,6 +61,12 @@ export function cashAccountOf(method: string): string {
 export interface Line {
   account: string;
   amount: number;
+  /**
+   * The line's amount in the base currency when it is not the amount at the entry's rate: a
+   * settlement of a document at the document's rate. An entry with such lines posts its
+   * difference as a realised exchange gain or loss (docs/decisions.md D278).
+   */
+  base?: number;
 }
 
 export interface Posting {
@@ -39,31 +77,95 @@ export interface Posting {
   source: { type: SourceType; id?: string };
   debits: Line[];
   credits: Line[];
+  /**
+   * The entry's rate to the base currency (units of base per unit of `currency`). Default: the
+   * latest rate on or before `date`; none is 422 on `rateField`.
+   */
+  rate?: string | null;
+  /** The request field a missing rate is refused on. */
+  rateField?: string;
+  /** Where an exchange difference goes: realised (4900 / 5900) unless told. */
+  differences?: { gain: string; loss: string };
+}
+
+interface BasedLine {
+  account: string;
+  amount: number;
+  base: number;
+}
+
+const sum = (lines: { amount: number }[]) => lines.reduce((total, l) => total + BigInt(l.amount), 0n);
+const baseSum = (lines: { base: number }[]) => lines.reduce((total, l) => total + BigInt(l.base), 0n);
+
+/**
+ * The rounding of converting each line on its own, taken up by one line so that the entry balances
+ * in the base currency: the largest line of the side with more lines (credits when even), so the
+ * single line of a document (its receivable or payable) keeps its exact conversion.
+ */
+function absorbRounding(debits: BasedLine[], credits: BasedLine[]): void {
+  const gap = baseSum(debits) - baseSum(credits);
+  if (gap === 0n) return;
+  const side = debits.length > credits.length ? debits : credits;
+  const largest = side.reduce((a, b) => (b.amount > a.amount ? b : a));
+  // Debits short (gap < 0) grow a debit; credits short grow a credit.
+  largest.base += Number(side === debits ? -gap : gap);
+  if (largest.base < 0) throw new Error('A rounding difference larger than its line');
 }
 
 /**
- * Writes one balanced journal entry in the caller's transaction; lines of amount 0 are left out and
- * nothing is written when no line remains. The database refuses an unbalanced entry at commit; this
- * check fails first, with the entry named, since an unbalanced posting is a bug of the caller.
+ * Writes one balanced journal entry in the caller's transaction; lines of amount 0 (and no base
+ * amount) are left out and nothing is written when no line remains. Every line carries its amount
+ * in the base currency too, at the entry's rate (docs/decisions.md D278), and the entry balances in
+ * both. The database refuses an unbalanced entry at commit; this check fails first, with the entry
+ * named, since an unbalanced posting is a bug of the caller.
  */
 export async function post(ctx: TxCtx, posting: Posting): Promise<string | null> {
-  const debits = posting.debits.filter((l) => l.amount !== 0);
-  const credits = posting.credits.filter((l) => l.amount !== 0);
-  if (debits.length === 0 && credits.length === 0) return null;
-  const sum = (lines: Line[]) => lines.reduce((total, l) => total + BigInt(l.amount), 0n);
-  if (sum(debits) !== sum(credits)) {
+  const kept = (l: Line) => l.amount !== 0 || (l.base ?? 0) !== 0;
+  const debitsIn = posting.debits.filter(kept);
+  const creditsIn = posting.credits.filter(kept);
+  if (debitsIn.length === 0 && creditsIn.length === 0) return null;
+  if (sum(debitsIn) !== sum(creditsIn)) {
     throw new Error(`Unbalanced posting for ${posting.source.type} ${posting.source.id ?? ''}`);
   }
+  const base = await baseCurrency(ctx);
+  const rate =
+    posting.currency === base
+      ? '1'
+      : await rateForPosting(ctx, posting.currency, posting.date, posting.rate ?? null, posting.rateField);
+  const convert = (l: Line): BasedLine => ({
+    account: l.account,
+    amount: l.amount,
+    base: posting.currency === base ? l.amount : (l.base ?? toBase(l.amount, posting.currency, base, rate)),
+  });
+  const debits = debitsIn.map(convert);
+  const credits = creditsIn.map(convert);
+  if ([...debitsIn, ...creditsIn].some((l) => l.base !== undefined) && posting.currency !== base) {
+    // A settlement at its document's rate: what the two rates leave is an exchange difference, a
+    // line of amount 0 on the gain or loss account.
+    const gap = baseSum(debits) - baseSum(credits);
+    const accounts = posting.differences ?? { gain: ACCOUNTS.exchangeGain, loss: ACCOUNTS.exchangeLoss };
+    if (gap > 0n)
+      credits.push({ account: await exchangeAccount(ctx, accounts.gain), amount: 0, base: Number(gap) });
+    if (gap < 0n)
+      debits.push({ account: await exchangeAccount(ctx, accounts.loss), amount: 0, base: Number(-gap) });
+  } else {
+    absorbRounding(debits, credits);
+  }
+  if (baseSum(debits) !== baseSum(credits)) {
+    throw new Error(`Unbalanced base amounts for ${posting.source.type} ${posting.source.id ?? ''}`);
+  }
   const id = newId('je');
-  const line = (account: string, debit: number, credit: number, i: number) => ({
+  const line = (l: BasedLine, side: 'debit' | 'credit', i: number) => ({
     business_id: ctx.businessId,
     entry_id: id,
     line_no: i + 1,
-    account_code: account,
+    account_code: l.account,
     date: posting.date,
     currency: posting.currency,
-    debit,
-    credit,
+    debit: side === 'debit' ? l.amount : 0,
+    credit: side === 'credit' ? l.amount : 0,
+    base_debit: side === 'debit' ? l.base : 0,
+    base_credit: side === 'credit' ? l.base : 0,
   });
   await queries.insertEntry(
     ctx.db,
@@ -73,6 +175,7 @@ export async function post(ctx: TxCtx, posting: Posting): Promise<string | null>
       date: posting.date,
       description: posting.description,
       currency: posting.currency,
+      exchange_rate: rate,
       source_type: posting.source.type,
       source_id: posting.source.id ?? id,
       line_count: debits.length + credits.length,
@@ -81,16 +184,52 @@ export async function post(ctx: TxCtx, posting: Posting): Promise<string | null>
     // Numbered debits first, written in account-code order: the per-day totals the database keeps
     // are then locked in one order by every posting, so concurrent postings never deadlock.
     [
-      ...debits.map((l, i) => line(l.account, l.amount, 0, i)),
-      ...credits.map((l, i) => line(l.account, 0, l.amount, debits.length + i)),
+      ...debits.map((l, i) => line(l, 'debit', i)),
+      ...credits.map((l, i) => line(l, 'credit', debits.length + i)),
     ].sort((a, b) => (a.account_code < b.account_code ? -1 : a.account_code > b.account_code ? 1 : 0)),
   );
   return id;
 }
 
+/**
+ * What settling `amount` of a document in another currency takes off its receivable or payable in
+ * the base currency, at the rate the document posted at. Counted on what was settled before and
+ * after, so the parts of a document settled in several payments add up to exactly what it posted.
+ * The base currency's documents settle at 1.
+ */
+export async function settlementBase(
+  ctx: TxCtx,
+  settling: {
+    document: { type: 'invoice' | 'bill'; id: string };
+    currency: string;
+    /** What payments and credit notes had settled of the document before this one. */
+    before: number;
+    amount: number;
+  },
+): Promise<{ base: number; rate: string } | null> {
+  const base = await baseCurrency(ctx);
+  if (settling.currency === base) return { base: settling.amount, rate: '1' };
+  const posted = await queries.postedRate(
+    ctx.db,
+    ctx.businessId,
+    settling.document.type,
+    settling.document.id,
+  );
+  // A document that posted nothing settles at the payment's own rate, with no difference.
+  if (posted === undefined) return null;
+  const at = (amount: number) => toBase(amount, settling.currency, base, posted);
+  return { base: at(settling.before + settling.amount) - at(settling.before), rate: posted };
+}
+
 /** What `reverse` takes back: a document's posting, a payment's, or what a bank match posted. */
 export type ReversibleSource =
-  'bill' | 'invoice' | 'credit_note' | 'invoice_payment' | 'bill_payment' | 'bank_transaction';
+  | 'bill'
+  | 'invoice'
+  | 'credit_note'
+  | 'invoice_payment'
+  | 'bill_payment'
+  | 'bank_transaction'
+  | 'revaluation';
 
 /**
  * Posts the exact reverse of what a document posted (every debit a credit and back), dated `date`,
@@ -103,14 +242,24 @@ export async function reverse(
   description: string,
 ): Promise<void> {
   const lines = await queries.postedLines(ctx.db, ctx.businessId, document.type, document.id);
-  const currency = lines[0]?.currency;
-  if (currency === undefined) return;
+  const first = lines[0];
+  if (first === undefined) return;
+  const back = (amount: number | string | bigint, base: number | string | bigint) => ({
+    amount: Number(amount),
+    base: Number(base),
+  });
+  // The exact mirror, base amounts included: at the rate it was posted at, never today's.
   await post(ctx, {
     date,
     description,
-    currency,
+    currency: first.currency,
+    rate: String(first.exchange_rate),
     source: { type: 'void', id: document.id },
-    debits: lines.filter((l) => l.credit > 0).map((l) => ({ account: l.account_code, amount: l.credit })),
-    credits: lines.filter((l) => l.debit > 0).map((l) => ({ account: l.account_code, amount: l.debit })),
+    debits: lines
+      .filter((l) => Number(l.credit) > 0 || Number(l.base_credit) > 0)
+      .map((l) => ({ account: l.account_code, ...back(l.credit, l.base_credit) })),
+    credits: lines
+      .filter((l) => Number(l.debit) > 0 || Number(l.base_debit) > 0)
+      .map((l) => ({ account: l.account_code, ...back(l.debit, l.base_debit) })),
   });
 }

@@ -36,20 +36,43 @@ export function requireRange(start: string, end: string, fields: { end: string }
 /** A sum of minor units as an exact JSON number (422 beyond 2^53). */
 const int = (value: bigint) => exactSum(value, 'currency');
 
+/**
+ * The currency a revenue report answers in, and the sales it reads: the documents of `currency` (the
+ * base currency by default) in their own amounts, or with `converted` every currency's in the base
+ * currency, at the rates they posted at (docs/decisions.md D278); `converted` with another currency
+ * than the base is 422.
+ */
+async function revenueCurrency(
+  ctx: Ctx,
+  query: { currency?: string | undefined; converted?: boolean | undefined },
+): Promise<{ currency: string; of: string | null }> {
+  const base = await baseCurrency(ctx);
+  const currency = query.currency ?? base;
+  if (query.converted !== true) return { currency, of: currency };
+  if (currency !== base) {
+    throw invalid(
+      'converted',
+      `With converted=true the sales are in the base currency, ${base}: leave currency out (or send ${base}), ` +
+        `or leave converted out for the sales in ${currency} alone`,
+    );
+  }
+  return { currency, of: null };
+}
+
 export async function salesSchedule(ctx: Ctx, query: SalesScheduleQuery): Promise<SalesSchedule> {
   requireRange(query.startDate, query.endDate, { end: 'endDate' });
-  const currency = query.currency ?? (await baseCurrency(ctx));
+  const { currency, of } = await revenueCurrency(ctx, query);
   const on = await today(ctx);
   const [sums, items, vat] = await Promise.all([
-    salesByPeriod(ctx.db, ctx.businessId, currency, query.startDate, query.endDate, query.groupBy),
+    salesByPeriod(ctx.db, ctx.businessId, of, query.startDate, query.endDate, query.groupBy),
     salesItems(ctx, {
-      currency,
+      currency: of,
       from: query.startDate,
       to: query.endDate,
       limit: query.limit,
       offset: query.offset,
     }),
-    vatBlock(ctx.db, ctx.businessId, on),
+    vatBlock(ctx, on),
   ]);
   const byStart = new Map(sums.map((s) => [s.start, s]));
   let cumulative = 0n;
@@ -81,11 +104,11 @@ export async function salesSchedule(ctx: Ctx, query: SalesScheduleQuery): Promis
  */
 export async function revenueCalculator(ctx: Ctx, query: RevenueCalculatorQuery): Promise<RevenueMetrics> {
   const asOf = query.asOfDate ?? (await today(ctx));
-  const currency = query.currency ?? (await baseCurrency(ctx));
+  const { currency, of } = await revenueCurrency(ctx, query);
   const [ytd, rolling, vat] = await Promise.all([
-    salesBetween(ctx.db, ctx.businessId, currency, startOfYear(asOf), asOf),
-    salesBetween(ctx.db, ctx.businessId, currency, rollingYearStart(asOf), asOf),
-    vatBlock(ctx.db, ctx.businessId, asOf),
+    salesBetween(ctx.db, ctx.businessId, of, startOfYear(asOf), asOf),
+    salesBetween(ctx.db, ctx.businessId, of, rollingYearStart(asOf), asOf),
+    vatBlock(ctx, asOf),
   ]);
   const year = Number(asOf.slice(0, 4));
   return {
@@ -103,10 +126,11 @@ export async function revenueCalculator(ctx: Ctx, query: RevenueCalculatorQuery)
 export async function profitLoss(ctx: Ctx, query: ProfitLossQuery): Promise<ProfitLoss> {
   requireRange(query.start_date, query.end_date, { end: 'end_date' });
   const currency = query.currency ?? (await baseCurrency(ctx));
+  // No currency asked: every currency, in the base (docs/decisions.md D278).
   const rows = await accountTotalsBetween(
     ctx.db,
     ctx.businessId,
-    currency,
+    query.currency ?? null,
     query.start_date,
     query.end_date,
     ['revenue', 'expense'],

@@ -9,6 +9,27 @@ FROM
   finance_vat_thresholds t
   CROSS JOIN LATERAL (
     SELECT
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $1), 0)::text AS sales_annual,
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $2), 0)::text AS sales_quarterly,
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $3), 0)::text AS sales_rolling,
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $4), 0)::text AS sales_recent
+    FROM
+      finance_sales_days d
+    WHERE
+      d.business_id = t.business_id
+      AND d.date BETWEEN $5 AND $6
+  ) s
+WHERE
+  t.business_id = $7;
+
+-- findThreshold (sales = "own")
+SELECT
+  t.*,
+  s.*
+FROM
+  finance_vat_thresholds t
+  CROSS JOIN LATERAL (
+    SELECT
       coalesce(sum(d.revenue) FILTER (WHERE d.date >= $1), 0)::text AS sales_annual,
       coalesce(sum(d.revenue) FILTER (WHERE d.date >= $2), 0)::text AS sales_quarterly,
       coalesce(sum(d.revenue) FILTER (WHERE d.date >= $3), 0)::text AS sales_rolling,
@@ -31,15 +52,14 @@ FROM
   finance_vat_thresholds t
   CROSS JOIN LATERAL (
     SELECT
-      coalesce(sum(d.revenue) FILTER (WHERE d.date >= $1), 0)::text AS sales_annual,
-      coalesce(sum(d.revenue) FILTER (WHERE d.date >= $2), 0)::text AS sales_quarterly,
-      coalesce(sum(d.revenue) FILTER (WHERE d.date >= $3), 0)::text AS sales_rolling,
-      coalesce(sum(d.revenue) FILTER (WHERE d.date >= $4), 0)::text AS sales_recent
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $1), 0)::text AS sales_annual,
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $2), 0)::text AS sales_quarterly,
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $3), 0)::text AS sales_rolling,
+      coalesce(sum(d.base_revenue) FILTER (WHERE d.date >= $4), 0)::text AS sales_recent
     FROM
       finance_sales_days d
     WHERE
       d.business_id = t.business_id
-      AND d.currency = t.currency
       AND d.date BETWEEN $5 AND $6
   ) s
 WHERE

@@ -12,7 +12,7 @@ export interface WindowStarts {
   on: string;
 }
 
-/** Net revenue (exact decimal text) in the configuration's currency over each window. */
+/** Net revenue (exact decimal text) over each window, in the currency `findThreshold` was asked for. */
 export interface WindowSales {
   sales_annual: string;
   sales_quarterly: string;
@@ -24,15 +24,19 @@ export type ThresholdRow = Selectable<FinanceVatThresholdsTable> & WindowSales;
 
 /**
  * The business's configuration with its revenue over every window ending `on`, in one statement
- * (one pass over the rolling year of daily totals); `forUpdate` locks the configuration row.
+ * (one pass over the rolling year of daily totals): `base`, every currency's sales in the base
+ * currency (docs/decisions.md D278); `own`, the sales in the configuration's currency alone, in
+ * their own amounts. `forUpdate` locks the configuration row.
  */
 export async function findThreshold(
   db: Executor,
   businessId: string,
   starts: WindowStarts,
+  sales: 'base' | 'own',
   forUpdate = false,
 ): Promise<ThresholdRow | undefined> {
-  const since = (from: string) => sql`coalesce(sum(d.revenue) FILTER (WHERE d.date >= ${from}), 0)::text`;
+  const amount = sales === 'base' ? sql`d.base_revenue` : sql`d.revenue`;
+  const since = (from: string) => sql`coalesce(sum(${amount}) FILTER (WHERE d.date >= ${from}), 0)::text`;
   const { rows } = await sql<ThresholdRow>`
     SELECT t.*, s.*
     FROM finance_vat_thresholds t
@@ -40,7 +44,7 @@ export async function findThreshold(
       SELECT ${since(starts.year)} AS sales_annual, ${since(starts.quarter)} AS sales_quarterly,
              ${since(starts.rolling)} AS sales_rolling, ${since(starts.recent)} AS sales_recent
       FROM finance_sales_days d
-      WHERE d.business_id = t.business_id AND d.currency = t.currency
+      WHERE d.business_id = t.business_id ${sales === 'own' ? sql`AND d.currency = t.currency` : sql``}
         AND d.date BETWEEN ${starts.rolling} AND ${starts.on}
     ) s
     WHERE t.business_id = ${businessId}

@@ -6,9 +6,9 @@ import type {
   VatBlock,
   VatThreshold,
 } from '../../../contract/finance/index.js';
+import { fromBase } from '../../../contract/common/exchange.js';
 import { today } from '../../platform/calendar.js';
 import { jobCtx, type Ctx, type CtxSource, type TxCtx, inTransaction } from '../../platform/context.js';
-import { type Executor } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -23,6 +23,7 @@ import {
   startOfQuarter,
   startOfYear,
 } from '../reports/periods.js';
+import { rateOn } from '../exchange-rates/service.js';
 import * as queries from './queries.js';
 
 type Row = queries.ThresholdRow;
@@ -63,9 +64,31 @@ const SALES_OF: Record<Row['period_type'], keyof queries.WindowSales> = {
   rolling_12_months: 'sales_rolling',
 };
 
-/** The configuration of the business with its revenue over the windows ending `on`. */
-const findThreshold = (db: Executor, businessId: string, on: string, forUpdate = false) =>
-  queries.findThreshold(db, businessId, windowStarts(on), forUpdate);
+type ReadCtx = Pick<Ctx, 'db' | 'businessId' | 'state'>;
+
+/**
+ * The configuration of the business with its revenue over the windows ending `on`, in its currency.
+ * Every sale counts, whatever its currency, at its amount in the base currency (tax authorities count
+ * all turnover: docs/decisions.md D278). A configuration in another currency has those sums converted
+ * to its own at the latest rate on or before `on`; without one, only the sales in its currency count.
+ */
+async function findThreshold(ctx: ReadCtx, on: string, forUpdate = false): Promise<Row | undefined> {
+  const starts = windowStarts(on);
+  const row = await queries.findThreshold(ctx.db, ctx.businessId, starts, 'base', forUpdate);
+  if (!row) return undefined;
+  const base = await baseCurrency(ctx);
+  if (row.currency === base) return row;
+  const rate = await rateOn(ctx, row.currency, on);
+  if (!rate) return queries.findThreshold(ctx.db, ctx.businessId, starts, 'own', forUpdate);
+  const converted = (sum: string) => fromBase(BigInt(sum), row.currency, base, rate.rate).toString();
+  return {
+    ...row,
+    sales_annual: converted(row.sales_annual),
+    sales_quarterly: converted(row.sales_quarterly),
+    sales_rolling: converted(row.sales_rolling),
+    sales_recent: converted(row.sales_recent),
+  };
+}
 
 /**
  * Revenue over the configuration's window ending `on` (read with the row), its share of the
@@ -117,8 +140,8 @@ function toThreshold(row: Row, status: ThresholdStatus): VatThreshold {
 }
 
 /** The VAT block of the reports, over the window ending `on`. */
-export async function vatBlock(db: Executor, businessId: string, on: string): Promise<VatBlock | null> {
-  const row = await findThreshold(db, businessId, on);
+export async function vatBlock(ctx: ReadCtx, on: string): Promise<VatBlock | null> {
+  const row = await findThreshold(ctx, on);
   if (!row) return null;
   const status = statusOf(row, on);
   return {
@@ -145,7 +168,7 @@ export const NO_VAT_BLOCK: VatBlock = {
 /** The configuration as the API answers it, with its status today. */
 async function answer(ctx: Ctx): Promise<VatThreshold | null> {
   const on = await today(ctx);
-  const row = await findThreshold(ctx.db, ctx.businessId, on);
+  const row = await findThreshold(ctx, on);
   return row ? toThreshold(row, statusOf(row, on)) : null;
 }
 
@@ -189,7 +212,7 @@ export async function createVatThreshold(ctx: Ctx, input: CreateVatThresholdBody
 }
 
 async function ownThreshold(ctx: TxCtx, publicId: string): Promise<Row> {
-  const row = await findThreshold(ctx.db, ctx.businessId, await today(ctx), true);
+  const row = await findThreshold(ctx, await today(ctx), true);
   if (!row || row.public_id !== publicId) throw notFound('VAT threshold');
   return row;
 }
@@ -247,9 +270,9 @@ export async function markVatRegistered(
  */
 export async function checkVatAlerts(ctx: TxCtx): Promise<number> {
   const on = await today(ctx);
-  const seen = await findThreshold(ctx.db, ctx.businessId, on);
+  const seen = await findThreshold(ctx, on);
   if (!seen || seen.registered || !dueAlerts(seen, on).changed) return 0;
-  const row = await findThreshold(ctx.db, ctx.businessId, on, true);
+  const row = await findThreshold(ctx, on, true);
   if (!row || row.registered) return 0;
   const due = dueAlerts(row, on);
   if (!due.changed) return 0;

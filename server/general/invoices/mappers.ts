@@ -1,5 +1,6 @@
 import type { InvoiceFacts } from '../../platform/hooks.js';
 import type { Invoice, Payment } from '../../../contract/general/invoices.js';
+import { normaliseRate } from '../../../contract/common/exchange.js';
 import { isOverdue } from '../../platform/due.js';
 import { toMajor } from '../../platform/money.js';
 import type { InvoiceRow, PaymentRow } from '../../platform/db/types.js';
@@ -7,6 +8,9 @@ import { toLine } from '../documents/mappers.js';
 import type { LineRow } from '../documents/queries.js';
 
 export type InvoiceRowWithCustomer = InvoiceRow & { customer_name: string };
+
+/** A document's own exchange rate, written plainly (docs/decisions.md D278). */
+const rateOrNull = (rate: string | number | null) => (rate === null ? null : normaliseRate(String(rate)));
 
 export const toPayment = (row: PaymentRow): Payment => ({
   id: row.id,
@@ -17,6 +21,7 @@ export const toPayment = (row: PaymentRow): Payment => ({
   payment_date: row.payment_date,
   reference: row.reference,
   bank_account_id: row.bank_account_id,
+  exchange_rate: rateOrNull(row.exchange_rate),
   created_at: row.created_at.toISOString(),
 });
 
@@ -45,6 +50,7 @@ export function toInvoice(
     customer: { id: row.customer_id, name: row.customer_name },
     status: reportedStatus(row, today),
     currency: row.currency,
+    exchange_rate: rateOrNull(row.exchange_rate),
     issue_date: row.issue_date,
     due_date: row.due_date,
     notes: row.notes,
@@ -76,6 +82,7 @@ export function factsOf(row: InvoiceRow): InvoiceFacts {
     number: row.number,
     customerId: row.customer_id,
     currency: row.currency,
+    exchangeRate: rateOrNull(row.exchange_rate),
     issueDate: row.issue_date,
     subtotalMinor: Number(row.subtotal_minor),
     taxMinor: Number(row.tax_minor),

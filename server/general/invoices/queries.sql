@@ -28,10 +28,11 @@ insert into "invoices" (
   "credit_notes_minor",
   "credit_applied_minor",
   "recurring_invoice_id",
-  "recurring_period_on"
+  "recurring_period_on",
+  "exchange_rate"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27);
 
 -- updateInvoice
 update "invoices"
@@ -77,10 +78,11 @@ insert into "payments" (
   "created_at",
   "provider",
   "provider_payment_id",
-  "bank_account_id"
+  "bank_account_id",
+  "exchange_rate"
 )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 returning
   *;
 

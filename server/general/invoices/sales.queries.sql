@@ -27,3 +27,29 @@ order by
   "i"."number"
 limit $7
 offset $8;
+
+-- salesItems (query = {"currency":null,"from":"2025-01-31","to":"2025-01-31","limit":50,"offset":0})
+select
+  "i"."id",
+  "i"."number",
+  "c"."name" as "customer_name",
+  "i"."issue_date",
+  "i"."subtotal_minor",
+  "i"."currency",
+  "i"."status",
+  "i"."due_date"
+from
+  "invoices" as "i"
+  inner join "customers" as "c" on "c"."business_id" = "i"."business_id"
+    and "c"."id" = "i"."customer_id"
+where
+  "i"."business_id" = $1
+  and "i"."status" in ($2, $3)
+  and "i"."deleted_at" is null
+  and "i"."issue_date" >= $4
+  and "i"."issue_date" <= $5
+order by
+  "i"."issue_date",
+  "i"."number"
+limit $6
+offset $7;

@@ -1,14 +1,15 @@
 import type { Executor } from '../../platform/db/database.js';
 
 export interface SalesItemsQuery {
-  currency: string;
+  /** null: every currency's invoices, each in its own. */
+  currency: string | null;
   from: string;
   to: string;
   limit: number;
   offset: number;
 }
 
-/** Issued, non-void invoices of a currency issued in the range, by issue date then number. */
+/** Issued, non-void invoices of a currency (or every currency) issued in the range, by issue date then number. */
 export async function salesItems(db: Executor, businessId: string, query: SalesItemsQuery) {
   return db
     .selectFrom('invoices as i')
@@ -16,7 +17,7 @@ export async function salesItems(db: Executor, businessId: string, query: SalesI
       join.onRef('c.business_id', '=', 'i.business_id').onRef('c.id', '=', 'i.customer_id'),
     )
     .where('i.business_id', '=', businessId)
-    .where('i.currency', '=', query.currency)
+    .$if(query.currency !== null, (q) => q.where('i.currency', '=', query.currency!))
     .where('i.status', 'in', ['unpaid', 'paid'])
     .where('i.deleted_at', 'is', null)
     .where('i.issue_date', '>=', query.from)

@@ -14,7 +14,10 @@ export interface SalesItem {
   status: 'unpaid' | 'paid' | 'overdue';
 }
 
-/** Issued, non-void invoices of a currency issued in the range, by issue date then number, paged. */
+/**
+ * Issued, non-void invoices of a currency (null: of every currency, each in its own) issued in the
+ * range, by issue date then number, paged.
+ */
 export async function salesItems(ctx: Ctx, query: queries.SalesItemsQuery): Promise<SalesItem[]> {
   const [on, rows] = await Promise.all([today(ctx), queries.salesItems(ctx.db, ctx.businessId, query)]);
   return rows.map((row) => ({

@@ -116,6 +116,7 @@ export async function createInvoice(ctx: Ctx, input: CreateInvoiceBody): Promise
       issue_date: input.issue_date ?? null,
       due_date: input.due_date,
       notes: input.notes ?? null,
+      exchange_rate: input.exchange_rate ?? null,
       totals: totalsOf(lines, currency),
       lines: storedLines(lines),
     });
@@ -134,6 +135,8 @@ export async function createDraft(
     issue_date: string | null;
     due_date: string;
     notes: string | null;
+    /** Its own exchange rate (docs/decisions.md D278); null: the table's of its issue date. */
+    exchange_rate?: string | null;
     totals: Totals;
     lines: StoredLine[];
     /** The recurring invoice and the date of the period it is made for (docs/decisions.md D252). */
@@ -151,6 +154,7 @@ export async function createDraft(
     customer_id: draft.customer_id,
     status: 'draft',
     currency: draft.currency,
+    exchange_rate: draft.exchange_rate ?? null,
     issue_date: draft.issue_date,
     due_date: draft.due_date,
     notes: draft.notes,
@@ -222,6 +226,7 @@ export async function updateInvoice(ctx: Ctx, id: string, input: UpdateInvoiceBo
       ...(input.due_date !== undefined && { due_date: input.due_date }),
       ...(input.issue_date !== undefined && { issue_date: input.issue_date }),
       ...(input.notes !== undefined && { notes: input.notes }),
+      ...(input.exchange_rate !== undefined && { exchange_rate: input.exchange_rate }),
       ...totals,
       currency,
       updated_at: ctx.clock.now(),
@@ -361,6 +366,8 @@ async function addPayment(
     provider?: { name: string; paymentId: string };
     /** The bank account the money reached (docs/decisions.md D273). */
     bankAccountId?: string | null;
+    /** The rate the money came in at, when given (docs/decisions.md D278). */
+    exchangeRate?: string | null;
   },
 ) {
   const now = ctx.clock.now();
@@ -376,6 +383,7 @@ async function addPayment(
     provider: input.provider?.name ?? null,
     provider_payment_id: input.provider?.paymentId ?? null,
     bank_account_id: input.bankAccountId ?? null,
+    exchange_rate: input.exchangeRate ?? null,
     created_at: now,
   });
   const fullyPaid = input.amountMinor === amountDueOf(current);
@@ -399,6 +407,7 @@ async function announcePayment(ctx: TxCtx, facts: InvoiceFacts, payment: Payment
       paymentDate: payment.payment_date,
       provider: payment.provider,
       bankAccountId: payment.bank_account_id,
+      exchangeRate: payment.exchange_rate === null ? null : String(payment.exchange_rate),
     },
   });
 }
@@ -443,6 +452,7 @@ export async function recordPayment(ctx: Ctx, id: string, input: CreatePaymentBo
       date: input.payment_date ?? (await today(ctx)),
       reference: input.reference ?? null,
       bankAccountId: input.bank_account_id ?? null,
+      exchangeRate: input.exchange_rate ?? null,
     });
     return paymentAdded(ctx, id, added);
   });

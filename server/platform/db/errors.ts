@@ -61,3 +61,12 @@ export function isPeriodLocked(err: unknown): err is { message: string } {
   const e = err as { code?: string; constraint?: string } | null;
   return e?.code === 'P0001' && e.constraint === 'finance_period_locked';
 }
+
+/**
+ * The base currency of a business whose journal holds entries was to change (the database's
+ * `finance_base_currency_fixed` trigger, docs/decisions.md D278); its message names the currency.
+ */
+export function isBaseCurrencyFixed(err: unknown): err is { message: string } {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === 'P0001' && e.constraint === 'finance_base_currency_fixed';
+}

@@ -252,6 +252,8 @@ export interface FinanceAccountDaysTable {
   credit: ColumnType<string, string | number, string | number>;
   entries: number;
   slot: Generated<number>;
+  base_debit: ColumnType<string, string | number | undefined, string | number>;
+  base_credit: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface FinanceAccountMonthsTable {
@@ -262,6 +264,8 @@ export interface FinanceAccountMonthsTable {
   debit: ColumnType<string, string | number, string | number>;
   credit: ColumnType<string, string | number, string | number>;
   slot: Generated<number>;
+  base_debit: ColumnType<string, string | number | undefined, string | number>;
+  base_credit: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface FinanceAccountsTable {
@@ -369,6 +373,7 @@ export interface FinanceBillPaymentsTable {
   payment_date: string;
   created_at: ColumnType<Date, Date | string, Date | string>;
   bank_account_id: string | null;
+  exchange_rate: ColumnType<string | null, string | number | null, string | number | null>;
 }
 
 export interface FinanceBillsTable {
@@ -392,6 +397,7 @@ export interface FinanceBillsTable {
   recurring_period_on: string | null;
   tax: ColumnType<number, number | bigint | undefined, number | bigint>;
   subtotal: ColumnType<number, number | bigint, number | bigint>;
+  exchange_rate: ColumnType<string | null, string | number | null, string | number | null>;
 }
 
 export interface FinanceCashFlowDaysTable {
@@ -401,6 +407,7 @@ export interface FinanceCashFlowDaysTable {
   date: string;
   amount: ColumnType<string, string | number, string | number>;
   slot: Generated<number>;
+  base_amount: ColumnType<string, string | number | undefined, string | number>;
 }
 
 /** Journal entries per day; written only by a database trigger. */
@@ -409,6 +416,16 @@ export interface FinanceEntryDaysTable {
   date: string;
   entries: number;
   slot: Generated<number>;
+}
+
+export interface FinanceExchangeRatesTable {
+  business_id: string;
+  currency: string;
+  date: string;
+  rate: ColumnType<string, string | number, string | number>;
+  source: 'manual' | 'import' | 'demo';
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
 }
 
 export interface FinanceJournalEntriesTable {
@@ -421,6 +438,7 @@ export interface FinanceJournalEntriesTable {
   source_id: string;
   line_count: number;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  exchange_rate: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface FinanceJournalLinesTable {
@@ -432,6 +450,8 @@ export interface FinanceJournalLinesTable {
   currency: string;
   debit: ColumnType<number, number | bigint, number | bigint>;
   credit: ColumnType<number, number | bigint, number | bigint>;
+  base_debit: ColumnType<number, number | bigint, number | bigint>;
+  base_credit: ColumnType<number, number | bigint, number | bigint>;
 }
 
 export interface FinanceLockDatesTable {
@@ -475,6 +495,21 @@ export interface FinanceRecurringBillsTable {
   ended_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+export interface FinanceReferenceRatesTable {
+  currency: string;
+  date: string;
+  per_euro: ColumnType<string, string | number, string | number>;
+  fetched_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface FinanceRevaluationsTable {
+  business_id: string;
+  id: string;
+  as_of: string;
+  summary: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface FinanceSalesDaysTable {
   business_id: string;
   currency: string;
@@ -482,6 +517,7 @@ export interface FinanceSalesDaysTable {
   slot: number;
   revenue: ColumnType<string, string | number, string | number>;
   invoices: number;
+  base_revenue: ColumnType<string, string | number | undefined, string | number>;
 }
 
 export interface FinanceVatThresholdsTable {
@@ -648,6 +684,7 @@ export interface InvoicesTable {
   credit_applied_minor: ColumnType<number, number | bigint | undefined, number | bigint>;
   recurring_invoice_id: string | null;
   recurring_period_on: string | null;
+  exchange_rate: ColumnType<string | null, string | number | null, string | number | null>;
 }
 
 export interface LoyaltyMemberRemindersTable {
@@ -980,6 +1017,7 @@ export interface PaymentsTable {
   provider: string | null;
   provider_payment_id: string | null;
   bank_account_id: string | null;
+  exchange_rate: ColumnType<string | null, string | number | null, string | number | null>;
 }
 
 export interface ProductsTable {
@@ -1194,11 +1232,14 @@ export interface Database {
   finance_bills: FinanceBillsTable;
   finance_cash_flow_days: FinanceCashFlowDaysTable;
   finance_entry_days: FinanceEntryDaysTable;
+  finance_exchange_rates: FinanceExchangeRatesTable;
   finance_journal_entries: FinanceJournalEntriesTable;
   finance_journal_lines: FinanceJournalLinesTable;
   finance_lock_dates: FinanceLockDatesTable;
   finance_recurring_bill_items: FinanceRecurringBillItemsTable;
   finance_recurring_bills: FinanceRecurringBillsTable;
+  finance_reference_rates: FinanceReferenceRatesTable;
+  finance_revaluations: FinanceRevaluationsTable;
   finance_sales_days: FinanceSalesDaysTable;
   finance_vat_thresholds: FinanceVatThresholdsTable;
   finance_vendors: FinanceVendorsTable;

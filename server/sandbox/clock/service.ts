@@ -24,6 +24,7 @@ const ORDER: readonly (keyof DueRun)[] = [
   'invoice_reminders_sent',
   'campaigns_started',
   'vat_alerts_sent',
+  'revaluations_posted',
 ];
 
 const noneRan = (): DueRun => ({
@@ -35,6 +36,7 @@ const noneRan = (): DueRun => ({
   invoice_reminders_sent: 0,
   campaigns_started: 0,
   vat_alerts_sent: 0,
+  revaluations_posted: 0,
 });
 
 /** Every module's due rules, in the order the advance runs them. */
@@ -97,7 +99,8 @@ export async function advanceClock(
           `${new Date(from + MAX_ADVANCE_MS).toISOString()}, then advance again`,
       );
     }
-    const due = await rulesDueBy(tx, target, dueRules(rules));
+    const asked = dueRules(rules).filter((rule) => !rule.askedBy || body[rule.askedBy] === true);
+    const due = await rulesDueBy(tx, target, asked);
     const jobs = tx.jobs.held();
     const ran = await runSteps({ ...tx, db: allOrNothing(tx.db), jobs }, from, target.getTime(), due);
     await jobs.flush(tx.db);

@@ -1,7 +1,7 @@
 import { contract, unwrap, type finance } from '../../../client/index.js';
 import { dateOf } from '../../components/filter-form.js';
 import { ExportButton } from '../../components/csv.js';
-import { AS_OF_FIELDS, currencyOf, ReportPage } from './report.js';
+import { AS_OF_FIELDS, currencyOf, ReportPage, RevalueLink } from './report.js';
 import { ReportPdf } from './report-pdf.js';
 import { Link, Notice, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney, today } from '../../lib/format.js';
@@ -139,6 +139,7 @@ export default function BalanceSheet() {
               {date(data.financial_year_start)}; its earnings so far and those of earlier years are computed
               from revenue and expenses, not posted.
             </p>
+            {currency ? null : <RevalueLink asOf={data.as_of} />}
             {balanced ? (
               <Notice kind="success">
                 <span data-balanced="yes">

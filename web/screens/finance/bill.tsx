@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { finance, unwrap } from '../../../client/index.js';
+import { BaseEquivalent } from '../../components/base-equivalent.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { BILL_METHOD_LABELS } from './labels.js';
 import { PaymentDialog, PaymentsSection } from '../../components/payment-form.js';
@@ -133,6 +134,7 @@ export default function Bill({ params }: ScreenProps) {
           <dd>{bill.currency}</dd>
           <dt>Issue date</dt>
           <dd>{date(bill.issue_date)}</dd>
+          <BaseEquivalent amount={bill.amount} currency={bill.currency} date={bill.issue_date} />
           <dt>Due date</dt>
           <dd>{date(bill.due_date)}</dd>
           <dt>Recorded</dt>

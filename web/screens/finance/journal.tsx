@@ -5,7 +5,8 @@ import { accountName, accountOptions, useAccounts } from './chart.js';
 import { dateOf, FilterForm } from '../../components/filter-form.js';
 import { SOURCE_LABELS } from './labels.js';
 import { Badge, Link, ScrollRegion } from '../../components/ui.js';
-import { date, minorMoney } from '../../lib/format.js';
+import { useBaseCurrency } from '../../lib/currencies.js';
+import { date, minorMoney, minorMoneyCode, rateText } from '../../lib/format.js';
 import { usePagedList } from '../../lib/list-query.js';
 import { here } from '../../lib/router.js';
 import { api, can } from '../../lib/api.js';
@@ -13,7 +14,8 @@ import { allowed } from '../../lib/session.js';
 
 /**
  * The general journal: every posting, newest date first, between two dates and on one account when
- * the URL says so; paged. Each entry shows its lines, debits then credits.
+ * the URL says so; paged. Each entry shows its lines, debits then credits; an entry in another
+ * currency than the base shows its rate, and each line's base amount under its own.
  */
 
 const PAGE_SIZE = 25;
@@ -28,8 +30,31 @@ function sourceLink(entry: finance.JournalEntry) {
   return <Badge value={entry.source.type} />;
 }
 
-function EntryRows(props: { entry: finance.JournalEntry; accounts: finance.Account[] | undefined }) {
+type Line = finance.JournalEntry['debits'][number];
+
+/** A line's amount; in an entry of another currency, its base amount under it, each currency named. */
+function LineAmount(props: { line: Line; currency: string; base: string | null }) {
+  const { line, currency, base } = props;
+  if (base === null) return <>{minorMoney(line.amount, currency)}</>;
+  return (
+    <>
+      <span class="fx-amount">{minorMoneyCode(line.amount, currency)}</span>
+      <span class="fx-base" data-base-amount={line.base_amount}>
+        {minorMoneyCode(line.base_amount, base)}
+      </span>
+    </>
+  );
+}
+
+function EntryRows(props: {
+  entry: finance.JournalEntry;
+  accounts: finance.Account[] | undefined;
+  /** The business's base currency once known. */
+  base: string | null;
+}) {
   const { entry, accounts } = props;
+  // Only an entry in another currency than the base has a base amount worth showing.
+  const base = props.base !== null && props.base !== entry.currency ? props.base : null;
   const lines = [
     ...entry.debits.map((l) => ({ ...l, side: 'debit' as const })),
     ...entry.credits.map((l) => ({ ...l, side: 'credit' as const })),
@@ -42,15 +67,26 @@ function EntryRows(props: { entry: finance.JournalEntry; accounts: finance.Accou
           {i === 0 ? (
             <>
               <td rowSpan={span}>{date(entry.date)}</td>
-              <td rowSpan={span}>{entry.description}</td>
+              <td rowSpan={span}>
+                {entry.description}
+                {base ? (
+                  <span class="fx-rate" data-rate={entry.exchange_rate}>
+                    {rateText(entry.currency, base, entry.exchange_rate)}
+                  </span>
+                ) : null}
+              </td>
               <td rowSpan={span}>{sourceLink(entry)}</td>
             </>
           ) : null}
           <td class={line.side === 'credit' ? 'credit-account' : undefined}>
             {accountName(accounts, line.account)}
           </td>
-          <td class="numeric">{line.side === 'debit' ? minorMoney(line.amount, entry.currency) : ''}</td>
-          <td class="numeric">{line.side === 'credit' ? minorMoney(line.amount, entry.currency) : ''}</td>
+          <td class="numeric">
+            {line.side === 'debit' ? <LineAmount line={line} currency={entry.currency} base={base} /> : ''}
+          </td>
+          <td class="numeric">
+            {line.side === 'credit' ? <LineAmount line={line} currency={entry.currency} base={base} /> : ''}
+          </td>
         </tr>
       ))}
     </>
@@ -63,6 +99,8 @@ export default function Journal() {
   const end = dateOf(query, 'end_date');
   const account = query.get('account') || undefined;
   const accounts = useAccounts();
+  const baseCurrency = useBaseCurrency();
+  const base = baseCurrency.loaded ? baseCurrency.currency : null;
   const filters = { start_date: start, end_date: end, account };
   const list = usePagedList(
     PAGE_SIZE,
@@ -148,7 +186,7 @@ export default function Journal() {
             <tbody>
               {entries.map((entry) => (
                 <Fragment key={entry.id}>
-                  <EntryRows entry={entry} accounts={accounts.data} />
+                  <EntryRows entry={entry} accounts={accounts.data} base={base} />
                 </Fragment>
               ))}
             </tbody>

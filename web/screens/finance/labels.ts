@@ -1,8 +1,8 @@
 import type { finance } from '../../../client/index.js';
 
 /**
- * How the finance screens name bill statuses, payment methods, posting sources, account types and the
- * words of bank reconciliation.
+ * How the finance screens name bill statuses, payment methods, posting sources, account types, the
+ * words of bank reconciliation and where an exchange rate came from.
  */
 
 export const BILL_STATUS_LABELS: Record<finance.BillStatus, string> = {
@@ -31,6 +31,7 @@ export const SOURCE_LABELS: Record<finance.SourceType, string> = {
   payout: 'Payout to the bank',
   bank_opening: 'Bank opening balance',
   bank_transaction: 'Bank statement line',
+  revaluation: 'Exchange revaluation',
   void: 'Void',
   manual: 'Manual',
 };
@@ -72,3 +73,10 @@ export const RECONCILIATION_ITEM_LABELS: Record<finance.Reconciliation['items'][
 
 /** A bank rule's direction; null is either. */
 export const DIRECTION_LABELS = { either: 'Money in or out', in: 'Money in', out: 'Money out' } as const;
+
+/** Where an exchange rate of the business came from. */
+export const RATE_SOURCE_LABELS: Record<finance.ExchangeRate['source'], string> = {
+  manual: 'Set here',
+  import: 'Imported',
+  demo: 'Sandbox demo',
+};

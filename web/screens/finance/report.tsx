@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { currencyChoices, useBaseCurrency } from '../../lib/currencies.js';
-import { today } from '../../lib/format.js';
+import { can } from '../../lib/api.js';
+import { date, today } from '../../lib/format.js';
 import type { Load } from '../../lib/forms.js';
-import { ErrorMessage, Loading, PageHeader } from '../../components/ui.js';
+import { ErrorMessage, Link, Loading, PageHeader } from '../../components/ui.js';
 import { dateOf, FilterForm, type FilterField } from '../../components/filter-form.js';
 
 /**
@@ -27,6 +28,23 @@ export const AS_OF_FIELDS: FilterField[] = [{ key: 'as_of', label: 'As of' }];
 
 /** The currency the URL names; none means the business's base currency. */
 export const currencyOf = (query: URLSearchParams): string | undefined => query.get('currency') || undefined;
+
+/**
+ * Under a report of the whole books as of a day (balance sheet, trial balance): balances held in other
+ * currencies are carried at the rates they posted at, and revaluing them at that day's rates is one
+ * link away (the exchange rates screen, its day filled in), for a role that may.
+ */
+export function RevalueLink(props: { asOf: string }) {
+  if (!can('createRevaluation')) return null;
+  return (
+    <p class="hint report-revalue">
+      Balances in other currencies are carried at the rates they were posted at.{' '}
+      <Link to={`/finance/exchange-rates?revalue=${props.asOf}`}>
+        Revalue them at the rates of {date(props.asOf)}
+      </Link>
+    </p>
+  );
+}
 
 /** A report: its title, its filter (`fields`, then the currency), and `children` once `load` has the data. */
 export function ReportPage<T>(props: {

@@ -1,7 +1,7 @@
 import { unwrap } from '../../../client/index.js';
 import { ACCOUNT_TYPE_LABELS } from './labels.js';
 import { dateOf } from '../../components/filter-form.js';
-import { AS_OF_FIELDS, currencyOf, ReportPage } from './report.js';
+import { AS_OF_FIELDS, currencyOf, ReportPage, RevalueLink } from './report.js';
 import { Empty, Link, Notice, ScrollRegion } from '../../components/ui.js';
 import { date, minorMoney } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
@@ -29,8 +29,11 @@ export default function TrialBalance() {
       {(data) => (
         <>
           <p class="lead">
-            Postings in {data.currency} dated on or before {date(data.as_of)}.
+            {currency
+              ? `Postings in ${data.currency} dated on or before ${date(data.as_of)}, in their own amounts.`
+              : `Postings dated on or before ${date(data.as_of)}, in ${data.currency}: each line of another currency at the rate it posted at.`}
           </p>
+          {currency ? null : <RevalueLink asOf={data.as_of} />}
           {data.accounts.length === 0 ? (
             <Empty title="Nothing posted yet">
               <p>

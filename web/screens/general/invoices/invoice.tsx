@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { general, unwrap } from '../../../../client/index.js';
+import { general, toMinor, unwrap } from '../../../../client/index.js';
+import { BaseEquivalent } from '../../../components/base-equivalent.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { DeliveryPanel, PdfButton, SendDocumentDialog } from '../documents/delivery.js';
 import { PaymentDialog, PaymentsSection } from '../../../components/payment-form.js';
@@ -243,6 +244,11 @@ export default function Invoice({ params }: ScreenProps) {
           <dd>{invoice.currency}</dd>
           <dt>Issue date</dt>
           <dd>{invoice.issue_date ? date(invoice.issue_date) : 'When issued'}</dd>
+          <BaseEquivalent
+            amount={toMinor(invoice.total, invoice.currency)}
+            currency={invoice.currency}
+            date={invoice.issue_date}
+          />
           <dt>Due date</dt>
           <dd>{date(invoice.due_date)}</dd>
           <dt>Created</dt>
