@@ -354,6 +354,15 @@ describe('revaluation', () => {
     );
     const listed = await unwrap(t.client.finance.revaluations.listRevaluations({ query: {} }));
     expect(listed.revaluations.map((r) => r.id)).toEqual([revaluation.id]);
+
+    // A closed period refuses a revaluation dated in it, as it refuses any posting; nothing is kept.
+    await unwrap(t.client.finance.books.setLockDate({ body: { lock_date: '2026-12-02' } }));
+    expectResultError(
+      await t.client.finance.revaluations.createRevaluation({ body: { as_of: '2026-12-02' } }),
+      409,
+      'PERIOD_LOCKED',
+    );
+    expect((await unwrap(t.client.finance.revaluations.listRevaluations({ query: {} }))).total_count).toBe(1);
   });
 });
 
