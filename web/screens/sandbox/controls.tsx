@@ -46,6 +46,7 @@ const RAN_LABELS: Record<keyof sandbox.DueRun, string> = {
   invoice_reminders_sent: 'Overdue invoice reminders mailed',
   campaigns_started: 'Scheduled campaigns started',
   vat_alerts_sent: 'VAT threshold alerts mailed',
+  revaluations_posted: 'Month-end revaluations posted',
 };
 
 const label = (key: string) => {
