@@ -44,6 +44,10 @@ export function normaliseRate(rate: string): string {
   return format(digits, scale);
 }
 
+/** A stored rate (a `numeric` read back as text or a number) written plainly; null stays null. */
+export const rateOrNull = (rate: string | number | null): string | null =>
+  rate === null ? null : normaliseRate(String(rate));
+
 function format(digits: bigint, scale: number): string {
   const text = digits.toString().padStart(scale + 1, '0');
   const whole = text.slice(0, text.length - scale);

@@ -17,7 +17,7 @@ import { priceBillWithTax, TAX_RATE_PLACES } from '../../../contract/common/pric
 import { lineAmounts, MAX_MINOR, QUANTITY_PLACES, toScaledInteger } from '../../platform/money.js';
 import { emit } from '../../platform/outbox.js';
 import { baseCurrency } from '../../platform/settings.js';
-import { normaliseRate } from '../../../contract/common/exchange.js';
+import { rateOrNull } from '../../../contract/common/exchange.js';
 import * as queries from './queries.js';
 import { ACCOUNTS, cashAccountOf, post, reverse, settlementBase } from '../ledger/service.js';
 import { bankAccountCode } from '../bank-accounts/service.js';
@@ -67,9 +67,6 @@ const itemRows = (ctx: Ctx, billId: string, rows: ReturnType<typeof amountsOf>['
 /** The status a reader sees: a pending bill past its due date is overdue. */
 const statusOf = (row: queries.BillRow, on: string): BillStatus =>
   isOverdue(row.status, row.due_date, on, 'pending') ? 'overdue' : row.status;
-
-/** A document's own exchange rate, written plainly (docs/decisions.md D278). */
-const rateOrNull = (rate: string | number | null) => (rate === null ? null : normaliseRate(String(rate)));
 
 function toSummary(row: queries.BillRow, on: string): BillSummary {
   return {

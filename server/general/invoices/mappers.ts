@@ -1,6 +1,6 @@
 import type { InvoiceFacts } from '../../platform/hooks.js';
 import type { Invoice, Payment } from '../../../contract/general/invoices.js';
-import { normaliseRate } from '../../../contract/common/exchange.js';
+import { rateOrNull } from '../../../contract/common/exchange.js';
 import { isOverdue } from '../../platform/due.js';
 import { toMajor } from '../../platform/money.js';
 import type { InvoiceRow, PaymentRow } from '../../platform/db/types.js';
@@ -8,9 +8,6 @@ import { toLine } from '../documents/mappers.js';
 import type { LineRow } from '../documents/queries.js';
 
 export type InvoiceRowWithCustomer = InvoiceRow & { customer_name: string };
-
-/** A document's own exchange rate, written plainly (docs/decisions.md D278). */
-const rateOrNull = (rate: string | number | null) => (rate === null ? null : normaliseRate(String(rate)));
 
 export const toPayment = (row: PaymentRow): Payment => ({
   id: row.id,
