@@ -92,9 +92,10 @@ export async function seedMarketingDemo(seed: DemoSeed): Promise<void> {
   });
   const ctx = at(sentAt);
   const count = await sendCampaign(ctx, campaign.id);
-  const claimed = (await claimRecipients(ctx.db, ctx.businessId, campaign.id, new Date(sentAt), count)).sort(
-    (a, b) => a.email.localeCompare(b.email) || a.customer_id.localeCompare(b.customer_id),
-  );
+  const token = `demo-${campaign.id}`;
+  const claimed = (
+    await claimRecipients(ctx.db, ctx.businessId, campaign.id, token, new Date(sentAt), count)
+  ).sort((a, b) => a.email.localeCompare(b.email) || a.customer_id.localeCompare(b.customer_id));
 
   // Outcomes as the SMTP server answered them, a second or two apart: a few addresses bounce (and
   // are suppressed), one fails its every attempt, the others are delivered.
@@ -120,7 +121,7 @@ export async function seedMarketingDemo(seed: DemoSeed): Promise<void> {
       at: new Date(clock),
     };
   });
-  await settleRecipients(ctx.db, ctx.businessId, campaign.id, outcomes);
+  await settleRecipients(ctx.db, ctx.businessId, campaign.id, token, outcomes);
   await markSent(ctx.db, ctx.businessId, campaign.id, new Date(clock));
 
   // Opens over the next days (about half the delivered), clicks by about a third of those who

@@ -1,8 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, unwrap, type Client } from '../../client/index.js';
 import { openDatabase } from '../../server/platform/db/database.js';
-import { claimRecipients, renewClaims } from '../../server/marketing/sending/queries.js';
-import { CLAIM_BATCH, runSending } from '../../server/marketing/sending/service.js';
+import {
+  claimRecipients,
+  releaseStaleClaims,
+  renewClaims,
+  settleRecipients,
+  type Settlement,
+} from '../../server/marketing/sending/queries.js';
+import { findCampaign } from '../../server/marketing/campaigns/queries.js';
+import { CLAIM_BATCH, ClaimQueue, runSending } from '../../server/marketing/sending/service.js';
+import { jobCtx } from '../../server/platform/context.js';
 import { registerBusiness, uniqueEmail } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import {
@@ -128,7 +136,14 @@ describe('claim leases (on the service clock)', () => {
     await contacts(biz.client, 3, 'renew');
     const campaign = await campaignTo(biz.client);
     await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: campaign.id } }));
-    const claimed = await claimRecipients(db, biz.businessId, campaign.id, server().clock.now(), 10);
+    const claimed = await claimRecipients(
+      db,
+      biz.businessId,
+      campaign.id,
+      'sender',
+      server().clock.now(),
+      10,
+    );
     const ids = claimed.map((r) => r.customer_id).sort();
     expect(ids).toHaveLength(3);
     const leases = async () =>
@@ -155,7 +170,8 @@ describe('claim leases (on the service clock)', () => {
           .where('campaign_id', '=', campaign.id)
           .where('customer_id', '=', ids[0]!)
           .execute();
-        await renewClaims(db, biz.businessId, campaign.id, ids, renewedAt);
+        const renewed = await renewClaims(db, biz.businessId, campaign.id, 'sender', ids, renewedAt);
+        expect(renewed.sort()).toEqual([ids[1], ids[2]]);
       } finally {
         await recording.rollback().execute();
       }
@@ -174,7 +190,10 @@ describe('claim leases (on the service clock)', () => {
       .where('customer_id', '=', ids[2]!)
       .execute();
     const later = new Date(renewedAt.getTime() + 5000);
-    await renewClaims(db, biz.businessId, campaign.id, ids, later);
+    expect((await renewClaims(db, biz.businessId, campaign.id, 'sender', ids, later)).sort()).toEqual([
+      ids[0],
+      ids[1],
+    ]);
     expect(await leases()).toEqual({
       [ids[0]!]: later.getTime(),
       [ids[1]!]: later.getTime(),
@@ -192,6 +211,7 @@ describe('claim leases (on the service clock)', () => {
       server().deps.db,
       biz.businessId,
       campaign.id,
+      'dead worker',
       server().clock.now(),
       10,
     );
@@ -208,6 +228,100 @@ describe('claim leases (on the service clock)', () => {
     expect(await claimsOf(campaign.id)).toEqual([]);
     expect((await getCampaign(biz.client, campaign.id)).status).toBe('sent');
     for (const email of emails) expect(sink().to(email), email).toHaveLength(1);
+  });
+});
+
+describe('a sender held up past its lease', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('neither renews, records nor sends what another worker took over meanwhile', async () => {
+    const { deps } = server();
+    const { db } = deps;
+    const lease = deps.config.MAIL_CLAIM_LEASE_MS;
+    const biz = await registerBusiness(server());
+    await contacts(biz.client, 3, 'stalled');
+    const created = await campaignTo(biz.client);
+    await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: created.id } }));
+    const campaign = (await findCampaign(db, biz.businessId, created.id))!;
+
+    // A sender claims the three and hands the first to a lane; then its process stalls.
+    const stalled = new ClaimQueue(deps, jobCtx(deps, biz.businessId, 'test'), campaign, 0);
+    const first = await stalled.next();
+    expect(first).toBeDefined();
+    expect(await claimsOf(campaign.id)).toHaveLength(3);
+
+    // Past the lease, another worker takes the claims back and claims them for itself.
+    server().clock.advance(lease + 1000);
+    const takenAt = deps.clock.now();
+    await releaseStaleClaims(db, new Date(takenAt.getTime() - lease), takenAt);
+    const other = await claimRecipients(db, biz.businessId, campaign.id, 'other worker', takenAt, 10);
+    expect(other).toHaveLength(3);
+
+    // The stalled sender wakes a lease later. Its renewal takes nothing of the other worker's, its
+    // late outcome changes nothing, it hands no lane another recipient, and what it lets go stays
+    // the other worker's claim.
+    vi.spyOn(performance, 'now').mockReturnValue(performance.now() + lease);
+    const ids = other.map((r) => r.customer_id);
+    const later = new Date(takenAt.getTime() + 1000);
+    expect(await renewClaims(db, biz.businessId, campaign.id, stalled.token, ids, later)).toEqual([]);
+    const outcome = (customerId: string, status: 'sent' | 'failed'): Settlement => ({
+      customerId,
+      email: other.find((r) => r.customer_id === customerId)!.email,
+      status,
+      error: status === 'failed' ? 'late' : null,
+      nextAttemptAt: null,
+      at: later,
+    });
+    await settleRecipients(db, biz.businessId, campaign.id, stalled.token, [
+      outcome(first!.customer_id, 'failed'),
+    ]);
+    expect(await stalled.next()).toBeUndefined();
+    expect(stalled.lapsed).toHaveLength(2);
+    await stalled.release();
+    const claims = await claimsOf(campaign.id);
+    expect(claims).toHaveLength(3);
+    for (const claim of claims) expect(claim.claimed_at!.getTime()).toBe(takenAt.getTime());
+
+    // The other worker's renewal and outcomes are its own to write.
+    expect((await renewClaims(db, biz.businessId, campaign.id, 'other worker', ids, later)).sort()).toEqual(
+      [...ids].sort(),
+    );
+    await settleRecipients(
+      db,
+      biz.businessId,
+      campaign.id,
+      'other worker',
+      ids.map((id) => outcome(id, 'sent')),
+    );
+    const recipients = await campaignRecipients(biz.client, campaign.id);
+    expect(recipients.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it('lets a lapsed claim go unsent, and queues it again at once while it is still its own', async () => {
+    const { deps } = server();
+    const lease = deps.config.MAIL_CLAIM_LEASE_MS;
+    const biz = await registerBusiness(server());
+    const emails = await contacts(biz.client, 2, 'lapsed');
+    const created = await campaignTo(biz.client);
+    await unwrap(biz.client.marketing.campaigns.sendCampaign({ params: { id: created.id } }));
+    const campaign = (await findCampaign(deps.db, biz.businessId, created.id))!;
+
+    const stalled = new ClaimQueue(deps, jobCtx(deps, biz.businessId, 'test'), campaign, 0);
+    expect(await stalled.next()).toBeDefined();
+    // Two thirds of a lease with no confirmation: the other claim is not handed to a lane.
+    const now = performance.now();
+    vi.spyOn(performance, 'now').mockReturnValue(now + (2 * lease) / 3);
+    expect(await stalled.next()).toBeUndefined();
+    expect(stalled.lapsed).toHaveLength(1);
+    await stalled.release();
+    vi.restoreAllMocks();
+
+    // Nobody took it: it is queued again without waiting for the lease, and the next pass sends it.
+    const queued = (await campaignRecipients(biz.client, campaign.id)).filter((r) => r.status === 'queued');
+    expect(queued).toHaveLength(1);
+    expect(emails).toContain(queued[0]!.email);
+    expect(await runSending(deps)).toBe(1);
+    expect(sink().to(queued[0]!.email)).toHaveLength(1);
   });
 });
 

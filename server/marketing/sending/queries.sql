@@ -33,13 +33,14 @@ UPDATE marketing_recipients r
 SET
   status = 'sending',
   claimed_at = $7,
+  claim_token = $8,
   attempts = r.attempts + 1,
-  updated_at = $8
+  updated_at = $9
 FROM
   batch
 WHERE
-  r.business_id = $9
-  AND r.campaign_id = $10
+  r.business_id = $10
+  AND r.campaign_id = $11
   AND r.customer_id = batch.customer_id
   AND r.status = 'queued'
 RETURNING
@@ -62,12 +63,14 @@ update "marketing_recipients"
 set
   "status" = $1,
   "claimed_at" = $2,
-  "attempts" = "attempts" - $3
+  "claim_token" = $3,
+  "attempts" = "attempts" - $4
 where
-  "business_id" = $4
-  and "campaign_id" = $5
-  and "customer_id" in ($6)
-  and "status" = $7;
+  "business_id" = $5
+  and "campaign_id" = $6
+  and "customer_id" in ($7)
+  and "status" = $8
+  and "claim_token" = $9;
 
 -- renewClaims
 UPDATE marketing_recipients r
@@ -84,18 +87,22 @@ FROM
       AND campaign_id = $3
       AND customer_id = ANY($4::text[])
       AND status = 'sending'
+      AND claim_token = $5
     FOR UPDATE SKIP LOCKED
   ) held
 WHERE
-  r.business_id = $5
-  AND r.campaign_id = $6
-  AND r.customer_id = held.customer_id;
+  r.business_id = $6
+  AND r.campaign_id = $7
+  AND r.customer_id = held.customer_id
+RETURNING
+  r.customer_id;
 
 -- skipUnreachable
 UPDATE marketing_recipients r
 SET
   status = 'skipped',
   claimed_at = NULL,
+  claim_token = NULL,
   updated_at = $1
 WHERE
   r.business_id = $2
@@ -147,6 +154,7 @@ WITH
       status = o.status,
       error = o.error,
       claimed_at = NULL,
+      claim_token = NULL,
       updated_at = o.at,
       sent_at = CASE WHEN o.status = 'sent' THEN o.at ELSE r.sent_at END,
       next_attempt_at = COALESCE(o.next_attempt_at, r.next_attempt_at)
@@ -158,16 +166,17 @@ WITH
       AND r.customer_id = ANY($9::text[])
       AND r.customer_id = o.customer_id
       AND r.status = 'sending'
+      AND r.claim_token = $10
     RETURNING
       r.customer_id
   ),
   suppressed AS (
     INSERT INTO marketing_suppressions (business_id, email, reason, campaign_id, created_at)
     SELECT
-      DISTINCT ON (o.email) $10,
+      DISTINCT ON (o.email) $11,
       o.email,
       'hard_bounce',
-      $11,
+      $12,
       o.at
     FROM
       o
@@ -180,8 +189,8 @@ WITH
   )
 INSERT INTO marketing_send_attempts (business_id, campaign_id, ok, at)
 SELECT
-  $12,
   $13,
+  $14,
   o.status = 'sent',
   o.at
 FROM
@@ -273,10 +282,11 @@ update "marketing_recipients"
 set
   "status" = $1,
   "claimed_at" = $2,
-  "updated_at" = $3
+  "claim_token" = $3,
+  "updated_at" = $4
 where
-  "status" = $4
-  and "claimed_at" < $5;
+  "status" = $5
+  and "claimed_at" < $6;
 
 -- dueCampaigns
 select

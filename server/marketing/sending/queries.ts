@@ -10,6 +10,8 @@ export async function claimRecipients(
   db: Executor,
   businessId: string,
   campaignId: string,
+  /** The claim's holder: only a statement naming it renews, records or releases the claim. */
+  token: string,
   now: Date,
   limit: number,
   /** The business's time, which dates the recipients' change (`now` is the lease's, real time). */
@@ -31,7 +33,8 @@ export async function claimRecipients(
       FOR UPDATE SKIP LOCKED
     )
     UPDATE marketing_recipients r
-    SET status = 'sending', claimed_at = ${now}, attempts = r.attempts + 1, updated_at = ${at}
+    SET status = 'sending', claimed_at = ${now}, claim_token = ${token}, attempts = r.attempts + 1,
+        updated_at = ${at}
     FROM batch
     WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId} AND r.customer_id = batch.customer_id
       AND r.status = 'queued'
@@ -62,21 +65,30 @@ export async function releaseClaims(
   db: Executor,
   businessId: string,
   campaignId: string,
+  token: string,
   customerIds: readonly string[],
 ): Promise<void> {
   await db
     .updateTable('marketing_recipients')
-    .set((eb) => ({ status: 'queued', claimed_at: null, attempts: eb('attempts', '-', 1) }))
+    .set((eb) => ({
+      status: 'queued',
+      claimed_at: null,
+      claim_token: null,
+      attempts: eb('attempts', '-', 1),
+    }))
     .where('business_id', '=', businessId)
     .where('campaign_id', '=', campaignId)
     .where('customer_id', 'in', customerIds)
     .where('status', '=', 'sending')
+    .where('claim_token', '=', token)
     .execute();
 }
 
 /**
  * The claims a live worker still holds stay its own: their lease starts again at `now` (only while
- * they are still claimed; `updated_at` is the recipient's, not the lease's, and is left alone).
+ * they are still claimed under its `token`; `updated_at` is the recipient's, not the lease's, and is
+ * left alone). Returns the recipients renewed: a claim whose lease ran out and that another worker
+ * took over carries that worker's token and is not renewed (docs/decisions.md D279).
  *
  * A row another statement holds is skipped, never waited for: it is a recipient whose outcome is
  * being recorded, which leaves `sending` anyway, and the next renewal (a third of a lease later)
@@ -89,23 +101,26 @@ export async function renewClaims(
   db: Executor,
   businessId: string,
   campaignId: string,
+  token: string,
   customerIds: readonly string[],
   now: Date,
-): Promise<void> {
-  if (customerIds.length === 0) return;
+): Promise<string[]> {
+  if (customerIds.length === 0) return [];
   // An array, not an IN list: one statement text whatever the number of claims held.
-  await sql`
+  const { rows } = await sql<{ customer_id: string }>`
     UPDATE marketing_recipients r
     SET claimed_at = ${now}
     FROM (
       SELECT customer_id FROM marketing_recipients
       WHERE business_id = ${businessId} AND campaign_id = ${campaignId}
-        AND customer_id = ANY(${customerIds}::text[]) AND status = 'sending'
+        AND customer_id = ANY(${customerIds}::text[]) AND status = 'sending' AND claim_token = ${token}
       FOR UPDATE SKIP LOCKED
     ) held
     WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
       AND r.customer_id = held.customer_id
+    RETURNING r.customer_id
   `.execute(db);
+  return rows.map((r) => r.customer_id);
 }
 
 /**
@@ -122,7 +137,7 @@ export async function skipUnreachable(
   if (customerIds.length === 0) return [];
   const { rows } = await sql<{ customer_id: string }>`
     UPDATE marketing_recipients r
-    SET status = 'skipped', claimed_at = NULL, updated_at = ${now}
+    SET status = 'skipped', claimed_at = NULL, claim_token = NULL, updated_at = ${now}
     WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
       AND r.customer_id = ANY(${customerIds}::text[]) AND r.status = 'sending'
       AND (
@@ -159,6 +174,8 @@ export async function settleRecipients(
   db: Executor,
   businessId: string,
   campaignId: string,
+  /** The claims' holder: an outcome of a claim another worker took over is not recorded. */
+  token: string,
   outcomes: readonly Settlement[],
 ): Promise<void> {
   if (outcomes.length === 0) return;
@@ -174,13 +191,13 @@ export async function settleRecipients(
     ),
     settled AS (
       UPDATE marketing_recipients r
-      SET status = o.status, error = o.error, claimed_at = NULL, updated_at = o.at,
+      SET status = o.status, error = o.error, claimed_at = NULL, claim_token = NULL, updated_at = o.at,
           sent_at = CASE WHEN o.status = 'sent' THEN o.at ELSE r.sent_at END,
           next_attempt_at = COALESCE(o.next_attempt_at, r.next_attempt_at)
       FROM o
       WHERE r.business_id = ${businessId} AND r.campaign_id = ${campaignId}
         AND r.customer_id = ANY(${column((o) => o.customerId)}::text[])
-        AND r.customer_id = o.customer_id AND r.status = 'sending'
+        AND r.customer_id = o.customer_id AND r.status = 'sending' AND r.claim_token = ${token}
       RETURNING r.customer_id
     ),
     suppressed AS (
@@ -290,7 +307,7 @@ export async function markSent(db: Executor, businessId: string, id: string, now
 export async function releaseStaleClaims(db: Executor, before: Date, now: Date): Promise<number> {
   const result = await db
     .updateTable('marketing_recipients')
-    .set({ status: 'queued', claimed_at: null, updated_at: now })
+    .set({ status: 'queued', claimed_at: null, claim_token: null, updated_at: now })
     .where('status', '=', 'sending')
     .where('claimed_at', '<', before)
     .executeTakeFirst();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sweep } from '../../platform/sweep.js';
 import { publicBaseUrl } from '../../config.js';
 import { businessClock } from '../../platform/clock.js';
@@ -125,6 +126,7 @@ class Settler {
     private readonly deps: Deps,
     private readonly businessId: string,
     private readonly campaignId: string,
+    private readonly token: string,
   ) {}
 
   add(settlement: recipients.Settlement): Promise<void> {
@@ -157,7 +159,13 @@ class Settler {
   private async settle(settlements: recipients.Settlement[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await recipients.settleRecipients(this.deps.db, this.businessId, this.campaignId, settlements);
+        await recipients.settleRecipients(
+          this.deps.db,
+          this.businessId,
+          this.campaignId,
+          this.token,
+          settlements,
+        );
         return;
       } catch (err) {
         if (attempt >= SETTLE_ATTEMPTS || !isConcurrencyFailure(err)) throw err;
@@ -244,17 +252,30 @@ function warnOrphan(deps: Pick<Deps, 'log'>, campaign: Campaign, missing: readon
 /**
  * The recipients a worker holds for one campaign: claimed in batches, the next claim made while the
  * lanes still send the last one's, so the SMTP connections never wait for the database.
+ *
+ * Its claims carry its own token, and it knows how long ago the database last confirmed each one
+ * (the claim, or a renewal that returned it), on the process's monotonic clock. A recipient whose
+ * confirmation is older than two thirds of the lease is never handed to a lane: a sender stalled
+ * past its lease (a busy host, a slow database) may have lost that claim to another worker, which
+ * sends it (docs/decisions.md D279).
  */
-class ClaimQueue {
+export class ClaimQueue {
   private readonly queue: recipients.RecipientRow[] = [];
-  /** Recipients claimed and neither settled nor released: the claims this sender renews. */
-  private readonly held = new Set<string>();
+  /**
+   * Recipients claimed and neither settled nor released, each with when (performance.now()) the
+   * statement that last confirmed the claim began: the claims this sender renews.
+   */
+  private readonly held = new Map<string, number>();
   private refilling: Promise<void> | null = null;
   private exhausted = false;
+  /** The claims' holder, named by every statement that renews, records or releases them. */
+  readonly token = randomUUID();
   /** Set when the campaign paused itself (too many failures) or a claim failed. */
   stopped = false;
   error: unknown = null;
   claimed = 0;
+  /** Recipients left unsent because their claim was no longer known to be this sender's. */
+  readonly lapsed: string[] = [];
 
   constructor(
     private readonly deps: Deps,
@@ -271,19 +292,39 @@ class ClaimQueue {
         this.refilling = this.refill().finally(() => (this.refilling = null));
       }
       const recipient = this.queue.shift();
-      if (recipient) return recipient;
+      if (recipient && this.stillHeld(recipient.customer_id)) return recipient;
+      if (recipient) continue;
       if (!this.refilling) return undefined;
       await this.refilling;
     }
   }
 
-  /** What was claimed and never attempted (sending stopped): back to the queue. */
+  /**
+   * Whether the claim was confirmed within two thirds of the lease; one that was not is let go
+   * unsent, to be claimed again once its lease has run out, by whichever worker comes first.
+   */
+  private stillHeld(customerId: string): boolean {
+    const confirmed = this.held.get(customerId);
+    if (
+      confirmed !== undefined &&
+      performance.now() - confirmed < (2 * this.deps.config.MAIL_CLAIM_LEASE_MS) / 3
+    )
+      return true;
+    this.held.delete(customerId);
+    this.lapsed.push(customerId);
+    return false;
+  }
+
+  /**
+   * What was claimed and never attempted (sending stopped, or the claim lapsed): back to the queue,
+   * where it is still this sender's claim.
+   */
   async release(): Promise<void> {
     await this.refilling;
-    const unsent = this.queue.splice(0).map((r) => r.customer_id);
+    const unsent = [...this.queue.splice(0).map((r) => r.customer_id), ...this.lapsed];
     for (const id of unsent) this.held.delete(id);
     if (unsent.length > 0)
-      await recipients.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, unsent);
+      await recipients.releaseClaims(this.deps.db, this.ctx.businessId, this.campaign.id, this.token, unsent);
   }
 
   /** The recipient's outcome is recorded: its claim is no longer this sender's to renew. */
@@ -291,19 +332,34 @@ class ClaimQueue {
     this.held.delete(customerId);
   }
 
-  /** Every claim still held starts its lease again at `now`. */
+  /**
+   * Every claim still held under this sender's token starts its lease again at `now`; one the
+   * statement did not return (taken over, or held by another statement a moment) keeps its last
+   * confirmation.
+   */
   async renew(now: Date): Promise<void> {
     if (this.held.size === 0) return;
-    await recipients.renewClaims(this.deps.db, this.ctx.businessId, this.campaign.id, [...this.held], now);
+    const began = performance.now();
+    const renewed = await recipients.renewClaims(
+      this.deps.db,
+      this.ctx.businessId,
+      this.campaign.id,
+      this.token,
+      [...this.held.keys()],
+      now,
+    );
+    for (const id of renewed) if (this.held.has(id)) this.held.set(id, began);
   }
 
   private async refill(): Promise<void> {
     const { deps, ctx, campaign } = this;
     try {
+      const began = performance.now();
       const claimed = await recipients.claimRecipients(
         deps.db,
         ctx.businessId,
         campaign.id,
+        this.token,
         deps.clock.now(),
         CLAIM_BATCH,
         ctx.clock.now(),
@@ -313,7 +369,7 @@ class ClaimQueue {
         return;
       }
       this.claimed += claimed.length;
-      for (const r of claimed) this.held.add(r.customer_id);
+      for (const r of claimed) this.held.set(r.customer_id, began);
       // Who unsubscribed, was suppressed or was deleted since sending started is skipped.
       const skipped = new Set(
         await recipients.skipUnreachable(
@@ -416,7 +472,7 @@ async function sendClaimed(
 ): Promise<number> {
   const { businessId } = ctx;
   const campaignId = campaign.id;
-  const settler = new Settler(deps, businessId, campaignId);
+  const settler = new Settler(deps, businessId, campaignId, claims.token);
   const sending = stillSending(deps, businessId, campaignId);
   let sinceCheck = 0;
   let checking = false;
@@ -464,11 +520,17 @@ async function sendClaimed(
   });
   const settled = await Promise.allSettled(lanes);
   await claims.release();
+  if (claims.lapsed.length > 0) {
+    deps.log.warn(
+      { campaignId, businessId, recipients: claims.lapsed.length },
+      'campaign claims lapsed before sending (the sender was held up past its lease); queued again',
+    );
+  }
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   if (claims.error) throw claims.error;
   await recipients.markSent(deps.db, businessId, campaignId, ctx.clock.now());
-  return claims.claimed;
+  return claims.claimed - claims.lapsed.length;
 }
 
 /**

@@ -882,6 +882,7 @@ export interface MarketingRecipientsTable {
   complained_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   error: string | null;
   updated_at: ColumnType<Date, Date | string, Date | string>;
+  claim_token: string | null;
 }
 
 export interface MarketingSegmentContactsTable {
