@@ -54,14 +54,18 @@ const STATEMENTS = [
     )
   )`,
   `CREATE UNIQUE INDEX hr_leave_types_name_idx ON hr_leave_types (business_id, lower(name))`,
-  `INSERT INTO hr_leave_types (business_id, id, name, paid, created_at, updated_at)
-   SELECT b.id, bms_new_id('lt'), d.name, d.paid, now(), now()
-   FROM businesses b CROSS JOIN ${DEFAULTS} AS d (name, paid)`,
+  // What every business starts with: written here for a new business, for those already here, and
+  // again after a sandbox reset empties the table.
+  `CREATE FUNCTION hr_write_default_leave_types(business text) RETURNS void LANGUAGE sql AS $$
+     INSERT INTO hr_leave_types (business_id, id, name, paid, created_at, updated_at)
+     SELECT business, bms_new_id('lt'), d.name, d.paid, now(), now()
+     FROM ${DEFAULTS} AS d (name, paid)
+     ON CONFLICT DO NOTHING
+   $$`,
+  `SELECT hr_write_default_leave_types(id) FROM businesses`,
   `CREATE FUNCTION hr_leave_types_defaults() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
-     INSERT INTO hr_leave_types (business_id, id, name, paid, created_at, updated_at)
-     SELECT NEW.id, bms_new_id('lt'), d.name, d.paid, now(), now()
-     FROM ${DEFAULTS} AS d (name, paid);
+     PERFORM hr_write_default_leave_types(NEW.id);
      RETURN NULL;
    END $$`,
   `CREATE TRIGGER businesses_leave_types AFTER INSERT ON businesses

@@ -6,6 +6,7 @@ import { seedHrDemo } from './demo.js';
 import { hrRoutes } from './routes.js';
 import { employeeImport } from './employees/service.js';
 import { holidayImport } from './holidays/service.js';
+import { writeDefaultLeaveTypes } from './leave-types/queries.js';
 
 /** HR: departments, employees, leave types and balances, public holidays and leave requests. */
 export const hrModule: DomainModule = {
@@ -23,4 +24,5 @@ export const hrModule: DomainModule = {
   mount: (app, deps, options) =>
     createExpressEndpoints(contract.hr, withCsvExports(deps, contract.hr, hrRoutes(deps)), app, options),
   seedDemo: seedHrDemo,
+  restoreDefaults: (ctx) => writeDefaultLeaveTypes(ctx.db, ctx.businessId),
 };

@@ -162,3 +162,7 @@ where
   and "type" in ($5)
   and "end_date" >= $6
   and "start_date" <= $7;
+
+-- writeDefaultLeaveTypes
+SELECT
+  hr_write_default_leave_types($1);

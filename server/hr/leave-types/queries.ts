@@ -164,3 +164,8 @@ export async function leavesCounted(
     .where('start_date', '<=', to)
     .execute();
 }
+
+/** The five default types, untracked, as every new business gets them (after a sandbox reset). */
+export async function writeDefaultLeaveTypes(db: Executor, businessId: string): Promise<void> {
+  await sql`SELECT hr_write_default_leave_types(${businessId})`.execute(db);
+}
