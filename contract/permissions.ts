@@ -157,6 +157,20 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   getLeave: 'hr.read',
   updateLeave: 'hr.write',
   deleteLeave: 'hr.write',
+  // hr.leaveTypes
+  listLeaveTypes: 'hr.read',
+  createLeaveType: 'hr.write',
+  getLeaveType: 'hr.read',
+  updateLeaveType: 'hr.write',
+  deleteLeaveType: 'hr.write',
+  getLeaveBalances: 'hr.read',
+  setLeaveEntitlement: 'hr.write',
+  // hr.holidays
+  listHolidays: 'hr.read',
+  createHoliday: 'hr.write',
+  getHoliday: 'hr.read',
+  updateHoliday: 'hr.write',
+  deleteHoliday: 'hr.write',
   // finance.vendors
   listVendors: 'finance.read',
   createVendor: 'finance.write',
@@ -334,6 +348,7 @@ export const OPERATION_PERMISSIONS: Readonly<Record<string, Permission | null>> 
   importVendors: 'finance.write',
   importEmployees: 'hr.write',
   importExchangeRates: 'finance.write',
+  importHolidays: 'hr.write',
 };
 
 /** Whether the role may do what the permission allows. */

@@ -48,6 +48,7 @@ import * as financeBooks from './2026_11_29_0043_finance_books.js';
 import * as financeCurrencies from './2026_11_29_0044_finance_currencies.js';
 import * as financeSalesConverted from './2026_11_29_0045_finance_sales_converted.js';
 import * as marketingClaimTokens from './2026_11_30_0046_marketing_claim_tokens.js';
+import * as hrLeaveBalances from './2026_11_30_0047_hr_leave_balances.js';
 
 /** Every migration, in order. Add new files here. */
 export const migrations: Record<string, Migration> = {
@@ -100,4 +101,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0044_finance_currencies': financeCurrencies,
   '2026_11_29_0045_finance_sales_converted': financeSalesConverted,
   '2026_11_30_0046_marketing_claim_tokens': marketingClaimTokens,
+  '2026_11_30_0047_hr_leave_balances': hrLeaveBalances,
 };

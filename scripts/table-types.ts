@@ -88,7 +88,7 @@ const STATUS_TYPES: Record<string, ContractType> = {
   'loyalty_redemptions.status': { module: 'contract/loyalty/redemptions.ts', values: 'REDEMPTION_STATUSES' },
   'hr_employees.status': { module: 'contract/hr/employees.ts', values: 'EMPLOYEE_STATUSES' },
   'hr_employee_counts.status': { module: 'contract/hr/employees.ts', values: 'EMPLOYEE_STATUSES' },
-  'hr_leaves.type': { module: 'contract/hr/leaves.ts', values: 'LEAVE_TYPES' },
+  'hr_leave_types.accrual': { module: 'contract/hr/leave-days.ts', values: 'ACCRUALS' },
   'hr_leaves.status': { module: 'contract/hr/leaves.ts', values: 'LEAVE_STATUSES' },
   'finance_accounts.type': { module: 'contract/finance/accounts.ts', values: 'ACCOUNT_TYPES' },
   'finance_journal_entries.source_type': { module: 'contract/finance/journal.ts', values: 'SOURCE_TYPES' },

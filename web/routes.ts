@@ -367,6 +367,20 @@ export const SCREENS: Screen[] = [
     nav: { group: 'HR', label: 'Calendar' },
   },
   {
+    path: '/hr/leave-types',
+    title: 'Leave types',
+    permission: 'hr.read',
+    load: () => import('./screens/hr/leave-types.js'),
+    nav: { group: 'HR', label: 'Leave types' },
+  },
+  {
+    path: '/hr/holidays',
+    title: 'Public holidays',
+    permission: 'hr.read',
+    load: () => import('./screens/hr/holidays.js'),
+    nav: { group: 'HR', label: 'Public holidays' },
+  },
+  {
     path: '/marketing/segments',
     title: 'Segments',
     permission: 'marketing.read',

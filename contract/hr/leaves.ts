@@ -11,11 +11,11 @@ import {
   idOf,
   TimestampSchema,
 } from '../common/schemas.js';
+import { LeaveTypeNameSchema } from './leave-types.js';
 import { HrPageQuerySchema, hrRoute } from './shared.js';
 
 const c = initContract();
 
-export const LEAVE_TYPES = ['annual', 'sick', 'unpaid', 'parental', 'other'] as const;
 export const LEAVE_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type LeaveStatus = (typeof LEAVE_STATUSES)[number];
 
@@ -27,10 +27,17 @@ export const LeaveSchema = extendApi(
     id: idOf('lv'),
     employee_id: z.string(),
     employee_name: z.string().describe('First and last name of the employee.'),
-    type: z.enum(LEAVE_TYPES),
+    type: z.string().describe("The leave type's name (`GET /v1/hr/leave-types`)."),
+    paid: z.boolean().describe('Whether the leave type is paid.'),
     start_date: DateSchema,
     end_date: dateField('Last day of the leave (inclusive).'),
-    days: z.number().int().describe('Working days (Monday to Friday) from start_date to end_date inclusive.'),
+    days: z
+      .number()
+      .int()
+      .describe(
+        'Working days from start_date to end_date inclusive: Monday to Friday, less public holidays ' +
+          '(`/v1/hr/holidays`).',
+      ),
     status: z.enum(LEAVE_STATUSES),
     reason: z.string().nullable().describe("The employee's reason for the request."),
     status_reason: z.string().nullable().describe('The reason given with the last status change.'),
@@ -44,9 +51,10 @@ export const LeaveSchema = extendApi(
       employee_id: 'emp_01JD7X2R5VQ8N3K4M6P9T1W2Y4',
       employee_name: 'Grace Hopper',
       type: 'annual',
+      paid: true,
       start_date: '2026-12-21',
       end_date: '2027-01-01',
-      days: 10,
+      days: 8,
       status: 'pending',
       reason: 'Holidays',
       status_reason: null,
@@ -66,7 +74,10 @@ export const CreateLeaveBodySchema = extendApi(
         .string()
         .max(64)
         .describe('An employee of the business who is not inactive; 422 otherwise.'),
-      type: z.enum(LEAVE_TYPES),
+      type: LeaveTypeNameSchema.describe(
+        'A leave type of the business, by name (case forgiven): annual, sick, unpaid, parental, other, or ' +
+          'one of its own (`GET /v1/hr/leave-types`); 422 naming `type` otherwise.',
+      ),
       start_date: DateSchema,
       end_date: dateField(
         `On or after start_date, at most ${MAX_LEAVE_SPAN_DAYS} days after it (422 otherwise).`,
@@ -126,7 +137,10 @@ export const leavesContract = c.router({
     description:
       'Created `pending`. A leave that shares a day with a pending or approved leave of the same employee is ' +
       '409 CONFLICT (the database holds the rule, so concurrent requests cannot both pass); an unknown or ' +
-      'inactive employee is 422 naming `employee_id`; end_date before start_date is 422.',
+      'inactive employee is 422 naming `employee_id`; end_date before start_date is 422. A request of a ' +
+      'tracked type beyond the remaining balance of its year (as of its last day, pending requests ' +
+      'holding their days) is 422 INSUFFICIENT_BALANCE naming what remains, unless the type allows negative; ' +
+      'concurrent requests of one employee are checked one after the other, so together they cannot overdraw.',
     headers: IdempotencyHeadersSchema,
     body: CreateLeaveBodySchema,
     responses: {

@@ -10,7 +10,14 @@ import { IdempotencyHeadersSchema } from '../common/schemas.js';
 const c = initContract();
 
 /** What a business brings in from a spreadsheet (docs/decisions.md D165), and what each row is matched by. */
-export const IMPORT_KINDS = ['customers', 'products', 'vendors', 'employees', 'exchange_rates'] as const;
+export const IMPORT_KINDS = [
+  'customers',
+  'products',
+  'vendors',
+  'employees',
+  'exchange_rates',
+  'holidays',
+] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 /** The largest file an import takes, and its most rows (after the header). */
@@ -49,7 +56,7 @@ export const ImportRowSchema = extendApi(
       .nullable()
       .describe(
         'The record created or updated (on a dry run, only the one an update would change); an exchange ' +
-          'rate is named by its currency and date, `USD:2026-11-27`.',
+          'rate is named by its currency and date, `USD:2026-11-27`; a holiday by its id.',
       ),
     errors: z.array(ErrorDetailSchema).describe('Why the row is refused: each field and reason.'),
   }),
@@ -100,6 +107,9 @@ const matching: Record<ImportKind, string> = {
     'columns `date`, `currency` (not the base currency) and `rate` (units of the base currency one unit buys, ' +
     'as `POST /v1/finance/exchange-rates` takes it); a rate already set for the same `currency` and `date` is ' +
     'replaced',
+  holidays:
+    'columns `date` and `name`, as `POST /v1/hr/holidays` takes them; a date that already has a holiday has it ' +
+    'renamed, and the pending leave requests over a new date count their working days again',
 };
 
 const importRoute = <K extends ImportKind>(kind: K) =>
@@ -129,4 +139,5 @@ export const importsContract = c.router({
   importVendors: importRoute('vendors'),
   importEmployees: importRoute('employees'),
   importExchangeRates: importRoute('exchange_rates'),
+  importHolidays: importRoute('holidays'),
 });

@@ -1,10 +1,12 @@
 import { currencyExponent } from '../../contract/common/currencies.js';
-import type { LEAVE_TYPES } from '../../contract/hr/index.js';
+import type { DEFAULT_LEAVE_TYPES } from '../../contract/hr/index.js';
 import { addDays, today } from '../platform/calendar.js';
 import type { DemoSeed } from '../platform/module.js';
 import { baseCurrency } from '../platform/settings.js';
 import { createDepartment, updateDepartment } from './departments/service.js';
 import { createEmployee } from './employees/service.js';
+import { createHoliday } from './holidays/service.js';
+import { listLeaveTypes, updateLeaveType } from './leave-types/service.js';
 import { createLeave, updateLeave } from './leaves/service.js';
 
 /**
@@ -122,7 +124,7 @@ const EMPLOYEES: DemoEmployee[] = [
   },
 ];
 
-type LeaveType = (typeof LEAVE_TYPES)[number];
+type LeaveType = (typeof DEFAULT_LEAVE_TYPES)[number];
 
 interface DemoLeave {
   type: LeaveType;
@@ -288,4 +290,35 @@ export async function seedHrDemo(seed: DemoSeed): Promise<void> {
     }
   }
   seed.count('leaves', leaves);
+
+  // Annual leave is tracked (25 days a year, accruing monthly, up to 5 carried over) and sick leave
+  // counted (10 days, below zero allowed); the fixed public holidays of this year and the next.
+  const { leave_types: types } = await listLeaveTypes(setup, { limit: 200, offset: 0 });
+  const typeId = (name: string) => types.find((t) => t.name === name)!.id;
+  await updateLeaveType(setup, typeId('annual'), {
+    days_per_year: 25,
+    accrual: 'monthly',
+    carry_over_max: 5,
+  });
+  await updateLeaveType(setup, typeId('sick'), {
+    days_per_year: 10,
+    accrual: 'yearly',
+    allow_negative: true,
+  });
+  let holidays = 0;
+  for (const year of [Number(day.slice(0, 4)), Number(day.slice(0, 4)) + 1]) {
+    for (const [date, name] of HOLIDAYS) {
+      await createHoliday(seed.at(seed.now), { date: `${year}-${date}`, name });
+      holidays++;
+    }
+  }
+  seed.count('holidays', holidays);
 }
+
+/** Public holidays on the same date every year (month-day), for the demo. */
+const HOLIDAYS: readonly [string, string][] = [
+  ['01-01', "New Year's Day"],
+  ['05-01', 'Labour Day'],
+  ['12-25', 'Christmas Day'],
+  ['12-26', 'Boxing Day'],
+];

@@ -16,6 +16,7 @@ const OPERATIONS: Record<ImportKind, keyof typeof contract.imports> = {
   vendors: 'importVendors',
   employees: 'importEmployees',
   exchange_rates: 'importExchangeRates',
+  holidays: 'importHolidays',
 };
 
 export const importRoutes = (deps: Deps) => {
@@ -37,5 +38,6 @@ export const importRoutes = (deps: Deps) => {
     importVendors: async ({ query, req }) => run('vendors', req, req.body, query),
     importEmployees: async ({ query, req }) => run('employees', req, req.body, query),
     importExchangeRates: async ({ query, req }) => run('exchange_rates', req, req.body, query),
+    importHolidays: async ({ query, req }) => run('holidays', req, req.body, query),
   });
 };

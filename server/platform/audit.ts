@@ -43,6 +43,7 @@ export const SELF_AUDITED: ReadonlySet<string> = new Set([
   'importVendors',
   'importEmployees',
   'importExchangeRates',
+  'importHolidays',
 ]);
 
 const keyOf = (route: Pick<AppRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;

@@ -95,6 +95,7 @@ describe('POST /v1/hr/leaves', () => {
         ...body,
         id: res.body.leave_id,
         employee_name: 'Grace Hopper',
+        paid: true,
         days: 10,
         status: 'pending',
         status_reason: null,

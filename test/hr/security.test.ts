@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { contract } from '../../client/index.js';
+import { contract, unwrap } from '../../client/index.js';
 import { registerBusiness, type TestBusiness } from '../support/business.js';
 import {
   createDepartment,
@@ -14,7 +14,26 @@ import { useTestServer } from '../support/setup.js';
 
 const server = useTestServer({ worker: false });
 
-const { departments, employees, leaves } = contract.hr;
+const { departments, employees, leaves, leaveTypes, holidays } = contract.hr;
+
+let counter = 0;
+/** A name and a date no other request of these checks has used. */
+const unique = () => {
+  counter++;
+  const day = new Date(Date.UTC(2030, 0, 1) + counter * 86_400_000).toISOString().slice(0, 10);
+  return { name: `Study ${counter} ${Math.random().toString(36).slice(2, 8)}`, date: day };
+};
+const typeOf = async (t: TestBusiness) =>
+  (
+    await unwrap(
+      t.client.hr.leaveTypes.createLeaveType({
+        body: { name: unique().name, days_per_year: 10, accrual: 'yearly' },
+      }),
+    )
+  ).leave_type;
+const holidayOf = async (t: TestBusiness) =>
+  (await unwrap(t.client.hr.holidays.createHoliday({ body: { date: unique().date, name: 'Founders Day' } })))
+    .holiday;
 
 /** A list another business filtered by this business's ids: answered, and empty. */
 const emptyList =
@@ -122,5 +141,31 @@ describeRouteSecurity({
     route(leaves.deleteLeave, async (t) => ({
       params: { id: (await leaveIn(t.client, (await employeeOf(t)).id, 'rejected')).id },
     })),
+
+    route(leaveTypes.listLeaveTypes, async () => ({ query: {} })),
+    route(leaveTypes.createLeaveType, async () => ({ body: { name: unique().name } })),
+    route(leaveTypes.getLeaveType, async (t) => ({ params: { id: (await typeOf(t)).id } })),
+    route(leaveTypes.updateLeaveType, async (t) => ({
+      params: { id: (await typeOf(t)).id },
+      body: { days_per_year: 12 },
+    })),
+    route(leaveTypes.deleteLeaveType, async (t) => ({ params: { id: (await typeOf(t)).id } })),
+    route(leaveTypes.getLeaveBalances, async (t) => ({
+      params: { id: (await employeeOf(t)).id },
+      query: {},
+    })),
+    route(leaveTypes.setLeaveEntitlement, async (t) => ({
+      params: { id: (await employeeOf(t)).id, type: (await typeOf(t)).id },
+      body: { days_per_year: 15 },
+    })),
+
+    route(holidays.listHolidays, async () => ({ query: {} })),
+    route(holidays.createHoliday, async () => ({ body: { date: unique().date, name: 'Founders Day' } })),
+    route(holidays.getHoliday, async (t) => ({ params: { id: (await holidayOf(t)).id } })),
+    route(holidays.updateHoliday, async (t) => ({
+      params: { id: (await holidayOf(t)).id },
+      body: { name: 'Founders Day (observed)' },
+    })),
+    route(holidays.deleteHoliday, async (t) => ({ params: { id: (await holidayOf(t)).id } })),
   ],
 });

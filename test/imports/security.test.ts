@@ -41,5 +41,8 @@ describeRouteSecurity({
     route(contract.imports.importExchangeRates, () =>
       Promise.resolve(csv('date,currency,rate\n2026-11-02,EUR,1.05\n')),
     ),
+    route(contract.imports.importHolidays, () =>
+      Promise.resolve(csv('date,name\n2026-12-25,Christmas Day\n')),
+    ),
   ],
 });

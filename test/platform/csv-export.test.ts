@@ -168,7 +168,7 @@ const LIST_OPERATIONS = [...listOperationsOf(contract)];
 
 let biz: TestBusiness;
 let publicKey: string;
-const ids = { segment: '', campaign: '', webhook: '', member: '', bankLine: '' };
+const ids = { segment: '', campaign: '', webhook: '', member: '', bankLine: '', employee: '' };
 
 /** The path parameters of every list under a resource, by operation name. */
 const PARAMS: Record<string, () => Record<string, string>> = {
@@ -177,6 +177,7 @@ const PARAMS: Record<string, () => Record<string, string>> = {
   listDeliveries: () => ({ id: ids.webhook }),
   listMemberTransactions: () => ({ publicId: ids.member }),
   getBankTransactionSuggestions: () => ({ id: ids.bankLine }),
+  getLeaveBalances: () => ({ id: ids.employee }),
 };
 
 /** The query a list needs (a report's range or account), by operation name. */
@@ -197,6 +198,7 @@ const headersOf = (options: ClientOptions): Record<string, string> =>
 /** The fewest rows the fixtures below put in each list (a list not named may be empty). */
 const AT_LEAST: Record<string, number> = {
   getBankTransactionSuggestions: 1,
+  getLeaveBalances: 1,
   listApiKeys: 2,
   listCustomers: 7,
   listProducts: 2,
@@ -289,6 +291,11 @@ beforeAll(async () => {
   });
   await createEmployee(client, { department_id: department.id, first_name: 'Dorothy', last_name: 'Vaughan' });
   await createLeave(client, engineer.id);
+  ids.employee = engineer.id;
+  // A tracked type: the engineer's balances are a list of one.
+  await unwrap(
+    client.hr.leaveTypes.createLeaveType({ body: { name: 'study', days_per_year: 5, accrual: 'yearly' } }),
+  );
   await leaveIn(client, engineer.id, 'approved', { start_date: '2027-01-04', end_date: '2027-01-05' });
 
   const vendor = await createVendor(client, {

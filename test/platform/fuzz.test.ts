@@ -232,6 +232,23 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
     };
     employees.push((await unwrap(hr.employees.createEmployee({ body }))).employee_id);
   }
+  // Annual leave tracked (so requests meet balances), a type of the business's own, a holiday.
+  const types = (await unwrap(hr.leaveTypes.listLeaveTypes({ query: {} }))).leave_types;
+  const annual = types.find((t) => t.name === 'annual')!;
+  await unwrap(
+    hr.leaveTypes.updateLeaveType({
+      params: { id: annual.id },
+      body: { days_per_year: 25, accrual: 'monthly', carry_over_max: 5 },
+    }),
+  );
+  const study = (
+    await unwrap(
+      hr.leaveTypes.createLeaveType({ body: { name: 'study', days_per_year: 5, allow_negative: true } }),
+    )
+  ).leave_type;
+  const holiday = (
+    await unwrap(hr.holidays.createHoliday({ body: { date: '2027-01-01', name: "New Year's Day" } }))
+  ).holiday;
   const leaves: string[] = [];
   for (const [i, start] of ['2027-01-04', '2027-02-01', '2027-03-01'].entries()) {
     const body = {
@@ -441,6 +458,9 @@ async function seedBusiness(hookUrl: string): Promise<Seeded> {
       departments: [department.id, emptyDepartment.id],
       employees,
       leaves,
+      'leave-types': [annual.id, study.id, ...types.map((t) => t.id)],
+      'leave-entitlements': ['annual', 'study', study.id],
+      holidays: [holiday.id],
       vendors: [vendor.id],
       bills: [draftBill, pendingBill, paidBill],
       vatThreshold: [vat.publicId],

@@ -90,6 +90,8 @@ describe('POST /v1/sandbox/reset', () => {
       if (KEPT.includes(table)) expect(n, table).toBe(sandboxBefore[table]);
       // The default chart of accounts, as every new business starts with.
       else if (table === 'finance_accounts') expect(n, table).toBe(DEFAULT_CHART);
+      // The five default leave types, untracked.
+      else if (table === 'hr_leave_types') expect(n, table).toBe(5);
       else expect(n, table).toBe(0);
     }
     const deletable = Object.entries(sandboxBefore)

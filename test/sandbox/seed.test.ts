@@ -17,6 +17,8 @@ const FIXED_COUNTS = {
   departments: 4,
   employees: 10,
   leaves: 15,
+  // Four fixed holidays in this year and the next.
+  holidays: 8,
   vendors: 6,
   bills: 32,
   vat_thresholds: 1,
@@ -134,6 +136,15 @@ describe('POST /v1/sandbox/reset {"seed": true}', () => {
         expect(a.end_date < b.start_date || b.end_date < a.start_date).toBe(true);
       }
     }
+
+    // Annual leave is tracked, and every employee has a balance of it.
+    const { leave_types: types } = await unwrap(hr.leaveTypes.listLeaveTypes({ query: {} }));
+    expect(types.find((t) => t.name === 'annual')).toMatchObject({ tracked: true, days_per_year: 25 });
+    const { balances } = await unwrap(
+      hr.leaveTypes.getLeaveBalances({ params: { id: employees[0]!.id }, query: {} }),
+    );
+    expect(balances.map((b) => b.type).sort()).toEqual(['annual', 'sick']);
+    expect((await unwrap(hr.holidays.listHolidays({ query: {} }))).total_count).toBe(8);
 
     const finance = c.finance;
     expect((await unwrap(finance.vendors.listVendors({ query: {} }))).total_count).toBe(6);

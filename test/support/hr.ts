@@ -122,3 +122,73 @@ export const departmentRows = (server: TestServer, businessId: string) =>
     .where('business_id', '=', businessId)
     .orderBy('id')
     .execute();
+
+/** A leave type of the business: a fresh name unless told, untracked unless a policy is given. */
+export async function createLeaveType(
+  client: Client,
+  overrides: Partial<hr.CreateLeaveTypeBody> = {},
+): Promise<hr.LeaveType> {
+  const body: hr.CreateLeaveTypeBody = { name: `Leave ${randomBytes(4).toString('hex')}`, ...overrides };
+  return (await unwrap(client.hr.leaveTypes.createLeaveType({ body }))).leave_type;
+}
+
+/** Changes the leave type (its policy, name, flags) and returns it. */
+export async function updateLeaveType(
+  client: Client,
+  id: string,
+  body: hr.UpdateLeaveTypeBody,
+): Promise<hr.LeaveType> {
+  return (await unwrap(client.hr.leaveTypes.updateLeaveType({ params: { id }, body }))).leave_type;
+}
+
+/** The business's leave types by name (all of them: at most 200). */
+export async function leaveTypesOf(client: Client): Promise<hr.LeaveType[]> {
+  return (await unwrap(client.hr.leaveTypes.listLeaveTypes({ query: { limit: 200 } }))).leave_types;
+}
+
+/** The business's leave type of `name` (exactly as stored); a missing one fails the test. */
+export async function leaveTypeNamed(client: Client, name: string): Promise<hr.LeaveType> {
+  const found = (await leaveTypesOf(client)).find((t) => t.name === name);
+  if (!found) throw new Error(`No leave type named ${name}`);
+  return found;
+}
+
+/** A public holiday of the business: 2027-12-24, Christmas Eve, unless told. */
+export async function createHoliday(
+  client: Client,
+  overrides: Partial<hr.CreateHolidayBody> = {},
+): Promise<hr.Holiday> {
+  const body: hr.CreateHolidayBody = { date: '2027-12-24', name: 'Christmas Eve', ...overrides };
+  return (await unwrap(client.hr.holidays.createHoliday({ body }))).holiday;
+}
+
+/** The employee's leave balances answer (as of `as_of`, or the business's today). */
+export async function leaveBalances(client: Client, employeeId: string, as_of?: string) {
+  const query = as_of === undefined ? {} : { as_of };
+  return unwrap(client.hr.leaveTypes.getLeaveBalances({ params: { id: employeeId }, query }));
+}
+
+/** The employee's balance of the type named `type` (as of `as_of`); a type with none fails the test. */
+export async function leaveBalance(
+  client: Client,
+  employeeId: string,
+  type: string,
+  as_of?: string,
+): Promise<hr.LeaveBalance> {
+  const { balances } = await leaveBalances(client, employeeId, as_of);
+  const found = balances.find((b) => b.type === type);
+  if (!found) throw new Error(`No balance of ${type} in ${JSON.stringify(balances)}`);
+  return found;
+}
+
+/** Sets (or, with null, removes) the employee's own entitlement to a type (by name or id). */
+export async function setLeaveEntitlement(
+  client: Client,
+  employeeId: string,
+  type: string,
+  days_per_year: number | null,
+) {
+  return unwrap(
+    client.hr.leaveTypes.setLeaveEntitlement({ params: { id: employeeId, type }, body: { days_per_year } }),
+  );
+}

@@ -10,6 +10,13 @@ describe('leaveDays', () => {
     expect(leaveDays('2026-11-28', '2026-11-29')).toBe(0);
   });
 
+  it('leaves out the public holidays on weekdays of the range, and only those', () => {
+    // Christmas 2026 is a Friday, 26 December a Saturday; 1 January 2027 is outside the range.
+    const holidays = ['2026-12-25', '2026-12-26', '2027-01-01'];
+    expect(leaveDays('2026-12-21', '2026-12-31', holidays)).toBe(8);
+    expect(leaveDays('2026-12-21', '2026-12-31')).toBe(9);
+  });
+
   it('shows no count while a date is missing or the end is before the start', () => {
     expect(leaveDays('', '2026-11-30')).toBeNull();
     expect(leaveDays('2026-11-30', '2026-11')).toBeNull();

@@ -6,12 +6,13 @@ import { api, can } from '../lib/api.js';
 import { Button, Dialog, ErrorMessage, Notice } from './ui.js';
 
 /**
- * "Import CSV" on the customers, products, vendors, employees and exchange rates lists (docs/decisions.md D160): the file
- * is checked by a dry run first, the report shows what each row would do (created, updated, or
- * refused and why), then the rows are imported, all or nothing or skipping the refused ones.
+ * "Import CSV" on the customers, products, vendors, employees, exchange rates and public holidays
+ * lists (docs/decisions.md D160): the file is checked by a dry run first, the report shows what each
+ * row would do (created, updated, or refused and why), then the rows are imported, all or nothing or
+ * skipping the refused ones.
  */
 
-export type ImportKind = 'customers' | 'products' | 'vendors' | 'employees' | 'exchange_rates';
+export type ImportKind = 'customers' | 'products' | 'vendors' | 'employees' | 'exchange_rates' | 'holidays';
 
 /**
  * Each kind's operation, what one row is and what many are, what matches a row to an existing record,
@@ -52,6 +53,13 @@ const IMPORTS = {
     many: 'exchange rates',
     key: 'currency and date',
     columns: 'date, currency, rate',
+  },
+  holidays: {
+    operation: 'importHolidays',
+    one: 'holiday',
+    many: 'public holidays',
+    key: 'date',
+    columns: 'date, name',
   },
 } as const satisfies Record<
   ImportKind,

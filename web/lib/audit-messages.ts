@@ -35,6 +35,8 @@ const RESOURCES: Readonly<Record<string, ResourceKind>> = {
   emp: { noun: 'employee', screen: (id) => `/hr/employees/${id}` },
   dep: { noun: 'department', screen: () => '/hr/departments' },
   lv: { noun: 'leave', screen: () => '/hr/leaves' },
+  lt: { noun: 'leave type', screen: () => '/hr/leave-types' },
+  hol: { noun: 'public holiday', screen: () => '/hr/holidays' },
   seg: { noun: 'segment', screen: (id) => `/marketing/segments/${id}` },
   tpl: { noun: 'template', screen: (id) => `/marketing/templates/${id}` },
   cmp: { noun: 'campaign', screen: (id) => `/marketing/campaigns/${id}` },
@@ -193,6 +195,13 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   createLeave: 'Recorded {resource}',
   updateLeave: 'Changed {resource}',
   deleteLeave: 'Deleted {resource}',
+  createLeaveType: 'Added {resource}',
+  updateLeaveType: 'Changed {resource}',
+  deleteLeaveType: 'Deleted {resource}',
+  setLeaveEntitlement: "Set an employee's own leave entitlement",
+  createHoliday: 'Added {resource}',
+  updateHoliday: 'Changed {resource}',
+  deleteHoliday: 'Deleted {resource}',
   // finance
   createVendor: 'Added {resource}',
   updateVendor: 'Changed {resource}',
@@ -282,6 +291,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   importVendors: 'Imported vendors from a CSV file',
   importEmployees: 'Imported employees from a CSV file',
   importExchangeRates: 'Imported exchange rates from a CSV file',
+  importHolidays: 'Imported public holidays from a CSV file',
   // one row per record an import created or updated
   'importCustomers.create': 'Added {resource} from a CSV file',
   'importCustomers.update': 'Changed {resource} from a CSV file',
@@ -293,6 +303,8 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   'importEmployees.update': 'Changed {resource} from a CSV file',
   'importExchangeRates.create': 'Set an exchange rate from a CSV file',
   'importExchangeRates.update': 'Changed an exchange rate from a CSV file',
+  'importHolidays.create': 'Added a public holiday from a CSV file',
+  'importHolidays.update': 'Renamed a public holiday from a CSV file',
 };
 
 /** The generic sentence of a change the catalogue has no words for. */

@@ -6,6 +6,7 @@ export const toLeave = (row: LeaveRecord): Leave => ({
   employee_id: row.employee_id,
   employee_name: `${row.first_name} ${row.last_name}`,
   type: row.type,
+  paid: row.paid,
   start_date: row.start_date,
   end_date: row.end_date,
   days: row.days,

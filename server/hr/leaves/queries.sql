@@ -5,11 +5,14 @@
 select
   "l".*,
   "e"."first_name",
-  "e"."last_name"
+  "e"."last_name",
+  "t"."paid"
 from
   "hr_leaves" as "l"
   inner join "hr_employees" as "e" on "e"."business_id" = "l"."business_id"
     and "e"."id" = "l"."employee_id"
+  inner join "hr_leave_types" as "t" on "t"."business_id" = "l"."business_id"
+    and "t"."name" = "l"."type"
 where
   "l"."business_id" = $1
   and "l"."deleted_at" is null
@@ -20,11 +23,14 @@ where
 select
   "l".*,
   "e"."first_name",
-  "e"."last_name"
+  "e"."last_name",
+  "t"."paid"
 from
   "hr_leaves" as "l"
   inner join "hr_employees" as "e" on "e"."business_id" = "l"."business_id"
     and "e"."id" = "l"."employee_id"
+  inner join "hr_leave_types" as "t" on "t"."business_id" = "l"."business_id"
+    and "t"."name" = "l"."type"
 where
   "l"."business_id" = $1
   and "l"."deleted_at" is null
@@ -36,11 +42,14 @@ for update of "l";
 select
   "l".*,
   "e"."first_name",
-  "e"."last_name"
+  "e"."last_name",
+  "t"."paid"
 from
   "hr_leaves" as "l"
   inner join "hr_employees" as "e" on "e"."business_id" = "l"."business_id"
     and "e"."id" = "l"."employee_id"
+  inner join "hr_leave_types" as "t" on "t"."business_id" = "l"."business_id"
+    and "t"."name" = "l"."type"
 where
   "l"."business_id" = $1
   and "l"."deleted_at" is null
@@ -59,6 +68,8 @@ from
   "hr_leaves" as "l"
   inner join "hr_employees" as "e" on "e"."business_id" = "l"."business_id"
     and "e"."id" = "l"."employee_id"
+  inner join "hr_leave_types" as "t" on "t"."business_id" = "l"."business_id"
+    and "t"."name" = "l"."type"
 where
   "l"."business_id" = $1
   and "l"."deleted_at" is null

@@ -4,18 +4,21 @@ import type { Executor } from '../../platform/db/database.js';
 import { pageWithTotal } from '../../platform/db/paged.js';
 import type { HrLeavesTable } from '../../platform/db/types.js';
 
-/** Leaves not deleted of employees not deleted, with the employee's name. */
+/** Leaves not deleted of employees not deleted, with the employee's name and whether the type is paid. */
 function leaves(db: Executor, businessId: string) {
   return db
     .selectFrom('hr_leaves as l')
     .innerJoin('hr_employees as e', (join) =>
       join.onRef('e.business_id', '=', 'l.business_id').onRef('e.id', '=', 'l.employee_id'),
     )
+    .innerJoin('hr_leave_types as t', (join) =>
+      join.onRef('t.business_id', '=', 'l.business_id').onRef('t.name', '=', 'l.type'),
+    )
     .where('l.business_id', '=', businessId)
     .where('l.deleted_at', 'is', null)
     .where('e.deleted_at', 'is', null)
     .selectAll('l')
-    .select(['e.first_name', 'e.last_name']);
+    .select(['e.first_name', 'e.last_name', 't.paid']);
 }
 
 export type LeaveRecord = NonNullable<Awaited<ReturnType<typeof findLeave>>>;

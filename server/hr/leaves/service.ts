@@ -8,13 +8,17 @@ import {
 } from '../../../contract/hr/index.js';
 import { type Ctx, type TxCtx, inTransaction } from '../../platform/context.js';
 import { refuseDuplicates } from '../../platform/db/errors.js';
-import { conflict, invalid, invalidState, notFound } from '../../platform/errors.js';
+import { ApiError, conflict, invalid, invalidState, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { emit } from '../../platform/outbox.js';
 import { lockEmployee } from '../employees/queries.js';
 import * as queries from './queries.js';
 import { toLeave } from './mappers.js';
 import { dayNumber, workingDays } from '../../../contract/hr/working-days.js';
+import { holidayDates } from '../holidays/queries.js';
+import { balancesOf } from '../leave-types/balances.js';
+import { typeNamed } from '../leave-types/service.js';
+import type { LeaveTypeRow } from '../leave-types/queries.js';
 
 /** The moves a leave request may make; rejected and cancelled are final. */
 const MOVES: Record<LeaveStatus, readonly LeaveStatus[]> = {
@@ -67,6 +71,33 @@ export async function getLeave(ctx: Ctx, id: string): Promise<Leave> {
   return toLeave(row);
 }
 
+/**
+ * A request of a tracked type, counted among the employee's pending ones, must leave the balance of
+ * its own year as of its last day at zero or above, unless the type allows negative (422
+ * INSUFFICIENT_BALANCE naming what remained). The employee is locked by the caller, so concurrent
+ * requests are counted one after the other and cannot together overdraw (docs/decisions.md D280).
+ */
+const checked = (type: LeaveTypeRow) => type.days_per_year !== null && !type.allow_negative;
+
+/** What remains of the type in the year of `asOf`, as of that day. */
+async function remainingOf(ctx: TxCtx, type: LeaveTypeRow, employeeId: string, asOf: string) {
+  const [balance] = await balancesOf(ctx, employeeId, asOf, [type]);
+  return balance!.remaining;
+}
+
+async function requireBalance(ctx: TxCtx, type: LeaveTypeRow, leave: Leave, before: number): Promise<void> {
+  if ((await remainingOf(ctx, type, leave.employee_id, leave.end_date)) >= 0) return;
+  const year = leave.end_date.slice(0, 4);
+  const left = before;
+  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  throw new ApiError(
+    'INSUFFICIENT_BALANCE',
+    `The ${type.name} balance of ${year} has ${days(left)} remaining as of ${leave.end_date}; ` +
+      `this request takes ${days(leave.days)}`,
+    [{ field: 'end_date', message: `${days(left)} of ${type.name} leave remain in ${year}` }],
+  );
+}
+
 /** A pending leave request; the database refuses one that overlaps another of the employee. */
 export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Leave> {
   requireDates(input);
@@ -80,16 +111,20 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
         if (employee.status === 'inactive') {
           throw invalid('employee_id', 'The employee is inactive; leave cannot be requested');
         }
+        // Held (shared) until the commit: the policy the request is checked by cannot change meanwhile.
+        const type = await typeNamed(ctx, input.type, 'type', true);
+        const holidays = await holidayDates(ctx.db, ctx.businessId, input.start_date, input.end_date);
+        const before = checked(type) ? await remainingOf(ctx, type, input.employee_id, input.end_date) : null;
         const now = ctx.clock.now();
         const id = newId('lv');
         await queries.insertLeave(ctx.db, {
           business_id: ctx.businessId,
           id,
           employee_id: input.employee_id,
-          type: input.type,
+          type: type.name,
           start_date: input.start_date,
           end_date: input.end_date,
-          days: workingDays(input.start_date, input.end_date),
+          days: workingDays(input.start_date, input.end_date, holidays),
           reason: input.reason ?? null,
           status: 'pending',
           status_reason: null,
@@ -97,6 +132,7 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
           updated_at: now,
         });
         const leave = toLeave(await leaveOrFail(ctx, id));
+        if (before !== null) await requireBalance(ctx, type, leave, before);
         await emit(ctx, 'leave.created', leave);
         return leave;
       }),

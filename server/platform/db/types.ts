@@ -14,7 +14,8 @@ import type { INVOICE_STATUSES, PAYMENT_METHODS } from '../../../contract/genera
 import type { QUOTE_STATUSES } from '../../../contract/general/quotes.js';
 import type { RECURRING_STATUSES } from '../../../contract/general/recurring-invoices.js';
 import type { EMPLOYEE_STATUSES } from '../../../contract/hr/employees.js';
-import type { LEAVE_STATUSES, LEAVE_TYPES } from '../../../contract/hr/leaves.js';
+import type { ACCRUALS } from '../../../contract/hr/leave-days.js';
+import type { LEAVE_STATUSES } from '../../../contract/hr/leaves.js';
 import type { MEMBER_STATUSES } from '../../../contract/loyalty/members.js';
 import type { ENROLLMENT_TYPES } from '../../../contract/loyalty/program.js';
 import type { REDEMPTION_STATUSES } from '../../../contract/loyalty/redemptions.js';
@@ -588,11 +589,41 @@ export interface HrEmployeesTable {
   deleted_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
+export interface HrHolidaysTable {
+  business_id: string;
+  id: string;
+  date: string;
+  name: string;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface HrLeaveEntitlementsTable {
+  business_id: string;
+  employee_id: string;
+  leave_type_id: string;
+  days_per_year: ColumnType<string, string | number, string | number>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface HrLeaveTypesTable {
+  business_id: string;
+  id: string;
+  name: string;
+  paid: Generated<boolean>;
+  allow_negative: Generated<boolean>;
+  days_per_year: ColumnType<string | null, string | number | null, string | number | null>;
+  accrual: (typeof ACCRUALS)[number] | null;
+  carry_over_max: ColumnType<string | null, string | number | null, string | number | null>;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+  updated_at: ColumnType<Date, Date | string, Date | string>;
+}
+
 export interface HrLeavesTable {
   business_id: string;
   id: string;
   employee_id: string;
-  type: (typeof LEAVE_TYPES)[number];
+  type: string;
   start_date: string;
   end_date: string;
   days: number;
@@ -1247,6 +1278,9 @@ export interface Database {
   hr_departments: HrDepartmentsTable;
   hr_employee_counts: HrEmployeeCountsTable;
   hr_employees: HrEmployeesTable;
+  hr_holidays: HrHolidaysTable;
+  hr_leave_entitlements: HrLeaveEntitlementsTable;
+  hr_leave_types: HrLeaveTypesTable;
   hr_leaves: HrLeavesTable;
   idempotency_keys: IdempotencyKeysTable;
   invitations: InvitationsTable;

@@ -1,6 +1,6 @@
 import { hr, unwrap } from '../../../client/index.js';
-import { allApprovedLeaves, allDepartments, allEmployees } from './lists.js';
-import { byName, fullName, LEAVE_TYPE_LABELS } from './people.js';
+import { allApprovedLeaves, allDepartments, allEmployees, holidaysBetween } from './lists.js';
+import { byLeaveType, byName, fullName, leaveTypeLabel } from './people.js';
 import {
   Empty,
   ErrorMessage,
@@ -15,17 +15,21 @@ import { today } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/api.js';
-import { isoDay } from './days.js';
+import { isWeekend, isoDay, utcDate } from './days.js';
 
 /**
  * Who is away: a month of approved leave, one row per employee away that month, grouped by
  * department; a table whose column headers name each day, so a screen reader reads "Grace Hopper,
- * Tuesday 3 November: Annual leave". The month and the department are in the URL.
+ * Tuesday 3 November: Annual leave". The month's public holidays are marked on their days (the
+ * column header says "public holiday: Christmas Day") and listed below. The month and the department
+ * are in the URL.
  */
 
-type LeaveType = (typeof hr.LEAVE_TYPES)[number];
-
-const LETTERS: Record<LeaveType, string> = { annual: 'A', sick: 'S', unpaid: 'U', parental: 'P', other: 'O' };
+/** The five default types have a colour and a letter each; a business's own share one colour. */
+const DEFAULTS: readonly string[] = hr.DEFAULT_LEAVE_TYPES;
+const leaveClass = (type: string) =>
+  DEFAULTS.includes(type.toLowerCase()) ? `leave-${type.toLowerCase()}` : 'leave-own';
+const letterOf = (type: string) => type.trim().charAt(0).toUpperCase() || '?';
 
 /** The URL's `month` (YYYY-MM), or this month. */
 function monthOf(query: URLSearchParams): { year: number; month: number } {
@@ -56,7 +60,7 @@ const weekdayLetter = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', ti
 interface Person {
   employee: hr.Employee;
   /** The type of leave on each day of the month that has one. */
-  days: Map<string, LeaveType>;
+  days: Map<string, string>;
   working: number;
 }
 
@@ -80,6 +84,7 @@ export default function Calendar() {
     ]);
     return { departments, employees, leaves };
   }, []);
+  const holidays = useLoad(() => holidaysBetween(start, end), [start, end]);
   const pending = useLoad(
     async () =>
       (await unwrap(api.value.hr.leaves.listLeaves({ query: { status: 'pending', limit: 1 } }))).total_count,
@@ -116,6 +121,8 @@ export default function Calendar() {
   }
 
   const { departments, employees, leaves } = data.data;
+  const monthHolidays = (holidays.data ?? []).filter((h) => h.date >= start && h.date <= end);
+  const holidayOn = new Map(monthHolidays.map((h) => [h.date, h]));
   const byId = new Map(employees.map((e) => [e.id, e]));
   const people = new Map<string, Person>();
   for (const leave of leaves) {
@@ -132,7 +139,8 @@ export default function Calendar() {
       if (iso < leave.start_date || iso > leave.end_date || person.days.has(iso)) continue;
       person.days.set(iso, leave.type);
       const weekday = day.getUTCDay();
-      if (weekday !== 0 && weekday !== 6) person.working++;
+      // The service's rule: a public holiday is no working day.
+      if (weekday !== 0 && weekday !== 6 && !holidayOn.has(iso)) person.working++;
     }
   }
   const groups = departments
@@ -144,11 +152,36 @@ export default function Calendar() {
     }))
     .filter((g) => g.people.length > 0);
   const department = departments.find((d) => d.id === departmentId);
-  const used = new Set([...people.values()].flatMap((p) => [...p.days.values()]));
+  const used = [...new Set([...people.values()].flatMap((p) => [...p.days.values()]))]
+    .map((name) => ({ name }))
+    .sort(byLeaveType)
+    .map((t) => t.name);
+  const holidayList =
+    monthHolidays.length > 0 ? (
+      <section aria-labelledby="calendar-holidays" class="calendar-holidays">
+        <h2 id="calendar-holidays">Public holidays in {title}</h2>
+        <ul>
+          {monthHolidays.map((h) => (
+            <li key={h.id} data-holiday={h.date}>
+              <span class="swatch holiday" aria-hidden="true" /> {dayName.format(utcDate(h.date))}: {h.name}
+              {isWeekend(h.date) ? <span class="muted"> (a weekend day)</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    ) : holidays.error ? (
+      <ErrorMessage
+        message={`The public holidays could not be loaded: ${holidays.error}`}
+        onRetry={holidays.reload}
+      />
+    ) : null;
 
   return (
     <>
       <PageHeader title="Leave calendar">
+        <Link class="button secondary" to="/hr/holidays">
+          Public holidays
+        </Link>
         <Link class="button secondary" to="/hr/leaves">
           All leave requests
         </Link>
@@ -213,17 +246,23 @@ export default function Calendar() {
                     const weekday = day.getUTCDay();
                     const weekend = weekday === 0 || weekday === 6;
                     const iso = isoDay(day);
+                    const holiday = holidayOn.get(iso);
                     return (
                       <th
                         key={iso}
                         scope="col"
-                        class={`day${weekend ? ' weekend' : ''}${iso === today() ? ' today' : ''}`}
+                        class={`day${weekend ? ' weekend' : ''}${holiday ? ' holiday' : ''}${iso === today() ? ' today' : ''}`}
+                        title={holiday ? `Public holiday: ${holiday.name}` : undefined}
+                        data-holiday={holiday ? holiday.name : undefined}
                       >
                         <span aria-hidden="true" class="weekday">
                           {weekdayLetter.format(day)}
                         </span>
                         <span aria-hidden="true">{day.getUTCDate()}</span>
-                        <span class="visually-hidden">{dayName.format(day)}</span>
+                        <span class="visually-hidden">
+                          {dayName.format(day)}
+                          {holiday ? `, public holiday: ${holiday.name}` : ''}
+                        </span>
                       </th>
                     );
                   })}
@@ -256,12 +295,12 @@ export default function Calendar() {
                         return (
                           <td
                             key={iso}
-                            class={`day${weekend ? ' weekend' : ''}${type ? ` away leave-${type}` : ''}`}
+                            class={`day${weekend ? ' weekend' : ''}${holidayOn.has(iso) ? ' holiday' : ''}${type ? ` away ${leaveClass(type)}` : ''}`}
                           >
                             {type ? (
                               <>
-                                <span aria-hidden="true">{LETTERS[type]}</span>
-                                <span class="visually-hidden">{LEAVE_TYPE_LABELS[type]}</span>
+                                <span aria-hidden="true">{letterOf(type)}</span>
+                                <span class="visually-hidden">{leaveTypeLabel(type)}</span>
                               </>
                             ) : null}
                           </td>
@@ -275,20 +314,26 @@ export default function Calendar() {
             </table>
           </ScrollRegion>
           <ul class="calendar-legend" aria-label="Legend">
-            {hr.LEAVE_TYPES.filter((t) => used.has(t)).map((t) => (
+            {used.map((t) => (
               <li key={t}>
-                <span class={`swatch leave-${t}`} aria-hidden="true">
-                  {LETTERS[t]}
+                <span class={`swatch ${leaveClass(t)}`} aria-hidden="true">
+                  {letterOf(t)}
                 </span>{' '}
-                {LEAVE_TYPE_LABELS[t]}
+                {leaveTypeLabel(t)}
               </li>
             ))}
             <li>
               <span class="swatch weekend" aria-hidden="true" /> Weekend
             </li>
+            {monthHolidays.length > 0 ? (
+              <li>
+                <span class="swatch holiday" aria-hidden="true" /> Public holiday
+              </li>
+            ) : null}
           </ul>
         </>
       )}
+      {holidayList}
     </>
   );
 }

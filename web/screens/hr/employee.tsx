@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { contract, hr, unwrap } from '../../../client/index.js';
 import { ExportButton } from '../../components/csv.js';
-import { allDepartments } from './lists.js';
-import { EMPLOYEE_STATUS_LABELS, fullName } from './people.js';
+import { allDepartments, allLeaveTypes } from './lists.js';
+import { EMPLOYEE_STATUS_LABELS, byLeaveType, fullName, leaveTypeLabel } from './people.js';
+import { daysText } from './days.js';
 import { EmployeeForm } from './employee-form.js';
 import { leaveActionsColumn, LEAVE_COLUMNS } from './leave-table.js';
 import { LeaveDialog } from './leave-form.js';
@@ -11,14 +12,20 @@ import {
   Dialog,
   Empty,
   ErrorMessage,
+  Field,
   Link,
   Loading,
+  Notice,
   Table,
   type Column,
 } from '../../components/ui.js';
+import { dateOf } from '../../components/filter-form.js';
 import { useBaseCurrency } from '../../lib/currencies.js';
-import { date, dateTime, minorMoney } from '../../lib/format.js';
-import { useLoad } from '../../lib/forms.js';
+import { date, dateTime, minorMoney, number, today } from '../../lib/format.js';
+import { useForm, useLoad } from '../../lib/forms.js';
+import { decimalOf } from '../../lib/numbers.js';
+import { summaryOf } from '../../lib/refusals.js';
+import { here, navigate, withQuery } from '../../lib/router.js';
 import { api, can } from '../../lib/api.js';
 import type { ScreenProps } from '../../lib/screen.js';
 import {
@@ -31,7 +38,238 @@ import { OutcomeMessage, useNotice, useOutcome } from '../../components/outcome.
 
 const EMPLOYEES = { to: '/hr/employees', name: 'Employees' };
 
-/** One employee: details, edit, soft delete, and their leave with its actions and a new request. */
+/**
+ * One employee: details, edit, soft delete, their leave balances of the tracked types (as of a day,
+ * in the URL's `as_of`) with their own entitlements set or cleared, and their leave with its actions
+ * and a new request.
+ */
+
+/** The employee's own days a year of a type, in place of its policy's, or back to the policy. */
+function EntitlementForm(props: {
+  employee: hr.Employee;
+  balance: hr.LeaveBalance;
+  /** The type's policy, days a year (when known). */
+  policy: number | null | undefined;
+  onSaved: (message: string) => void;
+  onCancel: () => void;
+}) {
+  const { employee, balance } = props;
+  const label = leaveTypeLabel(balance.type);
+  const [days, setDays] = useState(balance.own_entitlement ? String(balance.entitled) : '');
+  const form = useForm();
+  const send = (value: number | string | null | undefined) => {
+    void form
+      .submit(hr.SetLeaveEntitlementBodySchema, { days_per_year: value }, (body) =>
+        unwrap(
+          api.value.hr.leaveTypes.setLeaveEntitlement({
+            params: { id: employee.id, type: balance.leave_type_id },
+            body,
+          }),
+        ),
+      )
+      .then((answer) => {
+        if (!answer) return;
+        props.onSaved(
+          answer.balance.own_entitlement
+            ? `${fullName(employee)} is now entitled to ${daysText(answer.balance.entitled)} of ${label.toLowerCase()} a year.`
+            : `${fullName(employee)} is back on the policy of ${label.toLowerCase()}: ${daysText(answer.balance.entitled)} a year.`,
+        );
+      });
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        // An empty field is refused beside it: going back to the policy is its own button.
+        send(decimalOf(days) ?? '');
+      }}
+    >
+      <p>
+        {props.policy === null || props.policy === undefined
+          ? `${label} has a policy of its own.`
+          : `The policy of ${label.toLowerCase()} gives ${daysText(props.policy)} a year.`}{' '}
+        {balance.own_entitlement
+          ? `${employee.first_name} has their own: ${daysText(balance.entitled)} a year.`
+          : `${employee.first_name} is on the policy.`}
+      </p>
+      <Field
+        label="Own days a year"
+        name="days_per_year"
+        type="number"
+        min={0}
+        max={366}
+        step={0.5}
+        inputMode="decimal"
+        value={days}
+        onValue={setDays}
+        error={form.errors.days_per_year}
+        hint="Accrued as the type's policy says, pro rata from the hire date."
+      />
+      <ErrorMessage message={summaryOf(form)} />
+      <div class="dialog-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        {balance.own_entitlement ? (
+          <Button busy={form.busy} onClick={() => send(null)}>
+            Back to the policy
+          </Button>
+        ) : null}
+        <Button type="submit" kind="primary" busy={form.busy}>
+          Save entitlement
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The balances of the tracked types as of a day, and the employee's own entitlements to them. */
+function Balances(props: { employee: hr.Employee; version: number }) {
+  const { employee } = props;
+  const asOf = dateOf(here.value.query, 'as_of') ?? today();
+  const [typed, setTyped] = useState(asOf);
+  const [changed, setChanged] = useState(0);
+  const [editing, setEditing] = useState<hr.LeaveBalance | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const load = useLoad(
+    () =>
+      unwrap(
+        api.value.hr.leaveTypes.getLeaveBalances({ params: { id: employee.id }, query: { as_of: asOf } }),
+      ),
+    [employee.id, asOf, props.version, changed],
+  );
+  // The policies, said beside an employee's own entitlement.
+  const types = useLoad(allLeaveTypes, [changed]);
+  const policyOf = (balance: hr.LeaveBalance) =>
+    types.data?.find((t) => t.id === balance.leave_type_id)?.days_per_year;
+  const balances = [...(load.data?.balances ?? [])].sort((a, b) =>
+    byLeaveType({ name: a.type }, { name: b.type }),
+  );
+  const name = fullName(employee);
+  const columns: Column<hr.LeaveBalance>[] = [
+    {
+      label: 'Type',
+      render: (b) => (
+        <>
+          {leaveTypeLabel(b.type)}
+          {b.paid ? null : <span class="line muted">Unpaid</span>}
+        </>
+      ),
+    },
+    {
+      label: 'Entitled a year',
+      numeric: true,
+      render: (b) => (
+        <>
+          {number(b.entitled)}
+          {b.own_entitlement ? <span class="own-entitlement">Own entitlement</span> : null}
+        </>
+      ),
+    },
+    { label: 'Accrued', numeric: true, render: (b) => number(b.accrued) },
+    { label: 'Carried over', numeric: true, render: (b) => number(b.carried_over) },
+    { label: 'Taken', numeric: true, render: (b) => number(b.taken) },
+    { label: 'Pending', numeric: true, render: (b) => number(b.pending) },
+    {
+      label: 'Remaining',
+      numeric: true,
+      render: (b) => (
+        <strong class={b.remaining < 0 ? 'error' : undefined} data-remaining={b.remaining}>
+          {number(b.remaining)}
+        </strong>
+      ),
+    },
+    ...(can('setLeaveEntitlement')
+      ? [
+          {
+            label: 'Actions',
+            render: (b: hr.LeaveBalance) => (
+              <div class="row-actions">
+                <Button
+                  onClick={() => {
+                    setNotice(null);
+                    setEditing(b);
+                  }}
+                >
+                  Set entitlement
+                  <span class="visually-hidden"> of {leaveTypeLabel(b.type).toLowerCase()}</span>
+                </Button>
+              </div>
+            ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <section aria-labelledby="employee-balances" class="whole-words">
+      <h2 id="employee-balances">Leave balances</h2>
+      <form
+        class="filters"
+        role="search"
+        aria-label="Balances as of"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <Field
+          label="As of"
+          name="as_of"
+          type="date"
+          value={typed}
+          onValue={(value) => {
+            setTyped(value);
+            if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+              navigate(withQuery({ as_of: value === today() ? null : value }), { replace: true });
+            }
+          }}
+        />
+      </form>
+      {notice ? <Notice kind="success">{notice}</Notice> : null}
+      {load.error ? (
+        <ErrorMessage message={load.error} onRetry={load.reload} />
+      ) : !load.data ? (
+        <Loading />
+      ) : balances.length === 0 ? (
+        <Empty title="No leave type is tracked">
+          <p>
+            Balances are kept of the leave types with a policy of days a year: set one under{' '}
+            <Link to="/hr/leave-types">Leave types</Link>.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <p class="hint">
+            The year {load.data.year} as of {date(load.data.as_of)}, in days: accrued by then from the hire
+            date; taken and pending count the year's approved and pending requests; remaining is accrued plus
+            carried over, less taken and pending.
+          </p>
+          <Table
+            caption={`Leave balances of ${name} on ${date(load.data.as_of)}`}
+            columns={columns}
+            rows={balances}
+            rowKey={(b) => b.leave_type_id}
+          />
+        </>
+      )}
+      <Dialog
+        title={editing ? `${leaveTypeLabel(editing.type)} entitlement of ${name}` : ''}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
+        {editing ? (
+          <EntitlementForm
+            employee={employee}
+            balance={editing}
+            policy={policyOf(editing)}
+            onCancel={() => setEditing(null)}
+            onSaved={(message) => {
+              setEditing(null);
+              setNotice(message);
+              setChanged((n) => n + 1);
+            }}
+          />
+        ) : null}
+      </Dialog>
+    </section>
+  );
+}
 
 function Leaves(props: { employee: hr.Employee; version: number }) {
   const outcome = useOutcome();
@@ -164,6 +402,7 @@ export default function Employee({ params }: ScreenProps) {
           <dd>{dateTime(employee.updated_at)}</dd>
         </dl>
       </section>
+      {can('getLeaveBalances') ? <Balances employee={employee} version={version} /> : null}
       <Leaves employee={employee} version={version} />
       <Dialog title={`Edit ${name}`} open={editing} onClose={() => setEditing(false)}>
         {departments.data && base.loaded ? (

@@ -8,7 +8,7 @@ import { api, can } from '../../lib/api.js';
 import { Badge, Button, Dialog, ErrorMessage, TextArea, type Column } from '../../components/ui.js';
 import { ConfirmDialog } from '../../components/confirm.js';
 import type { Outcome } from '../../components/outcome.js';
-import { LEAVE_TYPE_LABELS } from './people.js';
+import { leaveTypeLabel } from './people.js';
 
 /** A leave as a table shows it: its type, days and status, and its actions (approve, reject with a reason, cancel). */
 
@@ -44,8 +44,8 @@ function RejectButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, messag
           }}
         >
           <p>
-            {LEAVE_TYPE_LABELS[props.leave.type]}, {date(props.leave.start_date)} to{' '}
-            {date(props.leave.end_date)}. A rejected request is final.
+            {leaveTypeLabel(props.leave.type)}, {date(props.leave.start_date)} to {date(props.leave.end_date)}
+            . A rejected request is final.
           </p>
           <TextArea
             label="Reason (optional)"
@@ -94,7 +94,7 @@ function CancelButton(props: { leave: hr.Leave; onDone: (leave: hr.Leave, messag
         }}
       >
         <p>
-          {LEAVE_TYPE_LABELS[leave.type]}, {date(leave.start_date)} to {date(leave.end_date)} ({leave.days}{' '}
+          {leaveTypeLabel(leave.type)}, {date(leave.start_date)} to {date(leave.end_date)} ({leave.days}{' '}
           working day{leave.days === 1 ? '' : 's'}). A cancelled leave is final: taking it after all needs a
           new request.
         </p>
@@ -144,7 +144,21 @@ export function LeaveActions(props: {
 
 /** The columns of a leave's type, days and status. */
 export const LEAVE_COLUMNS: Column<hr.Leave>[] = [
-  { label: 'Type', render: (l) => LEAVE_TYPE_LABELS[l.type] },
+  {
+    label: 'Type',
+    render: (l) => {
+      const label = leaveTypeLabel(l.type);
+      // An unpaid type whose name does not say so.
+      return l.paid || /unpaid/i.test(label) ? (
+        label
+      ) : (
+        <>
+          {label}
+          <span class="line muted">Unpaid</span>
+        </>
+      );
+    },
+  },
   { label: 'From', render: (l) => date(l.start_date) },
   { label: 'To', render: (l) => date(l.end_date) },
   { label: 'Working days', numeric: true, render: (l) => number(l.days) },

@@ -1,7 +1,10 @@
 import { unwrap } from '../../../client/index.js';
 import { api } from '../../lib/api.js';
 
-/** Whole lists the HR screens choose from or lay out: every department, employee and approved leave. */
+/**
+ * Whole lists the HR screens choose from or lay out: every department, employee, approved leave and
+ * leave type, and the public holidays of a range.
+ */
 
 /** Every row of an offset-paged list, 200 at a time (at most `cap`). */
 async function everyRow<T>(
@@ -34,4 +37,17 @@ export const allApprovedLeaves = () =>
       api.value.hr.leaves.listLeaves({ query: { limit: 200, offset, status: 'approved' } }),
     );
     return { rows: res.leaves, total: res.total_count };
+  });
+
+export const allLeaveTypes = () =>
+  everyRow(async (offset) => {
+    const res = await unwrap(api.value.hr.leaveTypes.listLeaveTypes({ query: { limit: 200, offset } }));
+    return { rows: res.leave_types, total: res.total_count };
+  });
+
+/** The public holidays from `from` to `to` inclusive (`YYYY-MM-DD`), by date. */
+export const holidaysBetween = (from: string, to: string) =>
+  everyRow(async (offset) => {
+    const res = await unwrap(api.value.hr.holidays.listHolidays({ query: { from, to, limit: 200, offset } }));
+    return { rows: res.holidays, total: res.total_count };
   });
