@@ -206,7 +206,8 @@ export const revaluationsContract = c.router({
     description:
       'Posts, dated as_of, the unrealised exchange gain or loss on receivables (1200), payables (2000) and cash ' +
       'and bank accounts held in currencies other than the base, at the rate of as_of; each entry is reversed ' +
-      'the next day. Once per day (409 for a second).',
+      'the next day. Once per day (409 for a second); a day the lock date closes is 409 PERIOD_LOCKED, even with ' +
+      'nothing to post.',
     headers: IdempotencyHeadersSchema,
     body: CreateRevaluationBodySchema,
     responses: {

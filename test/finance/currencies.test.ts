@@ -364,6 +364,23 @@ describe('revaluation', () => {
     );
     expect((await unwrap(t.client.finance.revaluations.listRevaluations({ query: {} }))).total_count).toBe(1);
   });
+
+  it('refuses a revaluation in a closed period even when it would post nothing', async () => {
+    const t = await registerTenant(server());
+    await unwrap(t.client.finance.books.setLockDate({ body: { lock_date: '2026-11-15' } }));
+    const refused = expectResultError(
+      await t.client.finance.revaluations.createRevaluation({ body: { as_of: '2026-11-15' } }),
+      409,
+      'PERIOD_LOCKED',
+    );
+    expect(refused.message).toContain('2026-11-15');
+    expect((await unwrap(t.client.finance.revaluations.listRevaluations({ query: {} }))).total_count).toBe(0);
+    // The day after the lock date is open: nothing to post, and the revaluation is recorded.
+    const open = await unwrap(
+      t.client.finance.revaluations.createRevaluation({ body: { as_of: '2026-11-16' } }),
+    );
+    expect(open.revaluation.entry_ids).toEqual([]);
+  });
 });
 
 describe('reports after mixed-currency activity', () => {

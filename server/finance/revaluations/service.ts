@@ -3,9 +3,10 @@ import { toBase } from '../../../contract/common/exchange.js';
 import { addDays, today } from '../../platform/calendar.js';
 import { inTransaction, jobCtx, type Ctx, type CtxSource, type TxCtx } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import { conflict, invalid } from '../../platform/errors.js';
+import { ApiError, conflict, invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { baseCurrency } from '../../platform/settings.js';
+import { findLockDate } from '../books/queries.js';
 import { rateForPosting } from '../exchange-rates/service.js';
 import { ACCOUNTS, post, reverse } from '../ledger/service.js';
 import * as queries from './queries.js';
@@ -36,7 +37,23 @@ const sourceOf = (id: string, currency: string) => ({
 });
 
 /** Revalues on `asOf` in the caller's transaction: the lines, the entries posted and reversed. */
+/** The business's lock date when it closes `date`, else null. */
+async function lockedOn(ctx: TxCtx, date: string): Promise<string | null> {
+  const lock = await findLockDate(ctx.db, ctx.businessId);
+  return lock && lock.lock_date >= date ? lock.lock_date : null;
+}
+
 export async function revalue(ctx: TxCtx, asOf: string): Promise<Revaluation> {
+  // A closed period refuses the revaluation itself, even one with nothing to post (the journal's
+  // lock refuses only postings).
+  const locked = await lockedOn(ctx, asOf);
+  if (locked !== null) {
+    throw new ApiError(
+      'PERIOD_LOCKED',
+      `The books are locked up to and including ${locked}: nothing can be revalued as of ${asOf}. ` +
+        `Revalue a day after ${locked}, or have an owner move the lock date earlier`,
+    );
+  }
   if (await queries.findRevaluationOn(ctx.db, ctx.businessId, asOf)) {
     throw conflict(
       `The books were already revalued on ${asOf}: revalue another day, or read it in GET /v1/finance/revaluations`,
@@ -134,7 +151,9 @@ export async function revalueMonthEnd(deps: CtxSource, businessId: string): Prom
   if (!on.endsWith('-01')) return 0;
   const asOf = addDays(on, -1);
   return inTransaction(ctx, async (tx) => {
+    // A month already revalued, or closed, is left as it is.
     if (await queries.findRevaluationOn(tx.db, tx.businessId, asOf)) return 0;
+    if ((await lockedOn(tx, asOf)) !== null) return 0;
     await revalue(tx, asOf);
     return 1;
   });
