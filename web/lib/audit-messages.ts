@@ -304,7 +304,7 @@ export const AUDIT_SENTENCES: Readonly<Record<string, string>> = {
   'importExchangeRates.create': 'Set an exchange rate from a CSV file',
   'importExchangeRates.update': 'Changed an exchange rate from a CSV file',
   'importHolidays.create': 'Added a public holiday from a CSV file',
-  'importHolidays.update': 'Renamed a public holiday from a CSV file',
+  'importHolidays.update': 'Changed a public holiday from a CSV file',
 };
 
 /** The generic sentence of a change the catalogue has no words for. */
