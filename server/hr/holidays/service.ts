@@ -33,8 +33,16 @@ const duplicates = {
  */
 async function recountPending(ctx: TxCtx, dates: readonly string[]): Promise<void> {
   const now = ctx.clock.now();
-  for (const leave of await queries.pendingLeavesOver(ctx.db, ctx.businessId, dates)) {
-    const holidays = await queries.holidayDates(ctx.db, ctx.businessId, leave.start_date, leave.end_date);
+  const leaves = await queries.pendingLeavesOver(ctx.db, ctx.businessId, dates);
+  if (leaves.length === 0) return;
+  // The holidays of every day the requests cover, read once (workingDays keeps those in each range).
+  const from = leaves.map((l) => l.start_date).sort()[0]!;
+  const to = leaves
+    .map((l) => l.end_date)
+    .sort()
+    .at(-1)!;
+  const holidays = await queries.holidayDates(ctx.db, ctx.businessId, from, to);
+  for (const leave of leaves) {
     const days = workingDays(leave.start_date, leave.end_date, holidays);
     if (days !== leave.days) await queries.setLeaveDays(ctx.db, ctx.businessId, leave.id, days, now);
   }
