@@ -1,8 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as OpenApiValidator from 'express-openapi-validator';
-import type { RequestHandler } from 'express';
-import { createApp, OPENAPI_PATH } from '../../server/app.js';
+import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { domains } from '../../server/domains.js';
 import { createHttpServer } from '../../server/platform/http.js';
@@ -12,6 +10,7 @@ import { createLogger, type Logger } from '../../server/platform/logger.js';
 import { TestClock } from './clock.js';
 import { undocumentedHeaders } from './documented-headers.js';
 import { createScratchDatabase, onPostgres } from './database.js';
+import { responseValidator } from './response-validator.js';
 import { pgliteSeed, seedDatabase } from './seed.js';
 import { TEST_ENV } from './test-env.js';
 import { StubDns } from './dns.js';
@@ -38,41 +37,6 @@ export interface TestServerOptions {
   log?: Logger;
 }
 
-/**
- * Independent check of every response against the published openapi.json: a mismatch is recorded
- * (and fails the test file) rather than hidden. One validator per process, shared by every server
- * this process starts: it compiles a schema the first time a route answers a status, about a
- * second each, which a validator per server paid again in every test file. Each request carries its
- * server's list of violations (`res.locals`).
- */
-let sharedValidator: RequestHandler[] | undefined;
-
-function responseValidator(violations: string[]): RequestHandler[] {
-  sharedValidator ??= OpenApiValidator.middleware({
-    apiSpec: OPENAPI_PATH.pathname,
-    validateRequests: false,
-    validateResponses: {
-      onError: (error, body, req) => {
-        // Set by `collect` below, which runs before the validator in every app.
-        (req.res!.locals.violations as string[]).push(
-          `${req.method} ${req.originalUrl}: ${error.message} in ${JSON.stringify(body).slice(0, 300)}`,
-        );
-      },
-    },
-    validateApiSpec: true,
-    // Authentication is the server's own job; the validator only checks what the server answers.
-    validateSecurity: false,
-    ignoreUndocumented: true,
-    // The service reads its own forms (CSV imports); the validator must not read the body again.
-    fileUploader: false,
-  }) as RequestHandler[];
-  const collect: RequestHandler = (_req, res, next) => {
-    res.locals.violations = violations;
-    next();
-  };
-  return [collect, ...sharedValidator];
-}
-
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   let dropDatabase: (() => Promise<void>) | undefined;
   let databaseUrl = options.databaseUrl;
@@ -96,7 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   if (options.worker ?? true) await startWorker(runtime.deps);
   const violations: string[] = [];
-  const app = createApp(runtime.deps, { beforeRoutes: responseValidator(violations) });
+  const app = createApp(runtime.deps, { beforeRoutes: [responseValidator(violations)] });
   const server: Server = createHttpServer((req, res) => {
     // Every header a response carries is in openapi.json for its operation and status.
     res.on('finish', () => {
