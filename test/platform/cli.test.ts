@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, unwrap, sessionOf } from '../../client/index.js';
+import { ensureBuilt } from '../support/build.js';
 import { createScratchDatabase, onPostgres } from '../support/database.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -14,6 +15,8 @@ let env: Record<string, string> = {};
 let cleanup: () => Promise<void> = async () => {};
 
 beforeAll(async () => {
+  // The compiled CLI, as `npm run cli` runs it.
+  ensureBuilt();
   if (onPostgres) {
     const scratch = await createScratchDatabase();
     env = { DATABASE_URL: scratch.url };
@@ -28,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 const cli = (args: string[], extra: Record<string, string> = {}) =>
-  run(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+  run(process.execPath, ['dist/server/cli.js', ...args], {
     env: { ...process.env, ...env, SIGNUP_ENABLED: 'false', ...extra },
   });
 

@@ -648,9 +648,9 @@ describe('changing and deleting', () => {
     await expectAccessible(page, 'void dialog');
     await confirm.getByRole('button', { name: 'Void invoice' }).click();
     await page.getByText(`${invoice.number} is void`).waitFor();
-    expect(await page.locator('.status-line .badge').textContent()).toBe('void');
-    expect(await page.getByRole('button', { name: 'Record payment' }).count()).toBe(0);
-    expect(await page.getByRole('heading', { name: 'Payments' }).count()).toBe(0);
+    await expect.poll(() => page.locator('.status-line .badge').textContent()).toBe('void');
+    await expect.poll(() => page.getByRole('button', { name: 'Record payment' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('heading', { name: 'Payments' }).count()).toBe(0);
     expect((await getInvoice(owner.client, invoice.id)).status).toBe('void');
     await screenshot(page, 'general-invoice-void');
     expectClean(app);

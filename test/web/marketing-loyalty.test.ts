@@ -228,7 +228,7 @@ describe('marketing screens', () => {
       .getByRole('button', { name: 'Cancel campaign' })
       .click();
     await page.locator('.status-line').getByText('Cancelled.').waitFor();
-    expect(await page.getByRole('button', { name: 'Send now' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Send now' }).count()).toBe(0);
     expect(
       (await unwrap(biz.client.marketing.campaigns.getCampaign({ params: { id: later.campaign_id } })))
         .campaign.status,
