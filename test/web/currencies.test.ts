@@ -366,6 +366,28 @@ describe('base amounts', () => {
     expect(await page.locator('dl.facts .base-rate').textContent()).toContain('1 EUR = 1.08 USD');
     await expectAccessible(page, 'euro bill with its base equivalent');
 
+    // An invoice given its own rate posts at it, not at the table's, and the screen says so:
+    // 333.33 EUR at 1.1234 is 374.46 USD, what its receivable line carries in the journal.
+    const ownRate = await issuedInvoice(owner.client, {
+      customer_id: customer.id,
+      currency: 'EUR',
+      issue_date: '2026-11-20',
+      due_date: '2026-12-31',
+      exchange_rate: '1.1234',
+      items: [invoiceLine({ unit_price: 333.33 })],
+    });
+    const ownEntry = await entryOf(owner.client, 'invoice', ownRate.id);
+    expect(ownEntry.debits.map((l) => [l.account, l.amount, l.base_amount])).toEqual([
+      ['1200', 33333, 37446],
+    ]);
+    await page.goto(`/app/invoices/${ownRate.id}`);
+    await page.getByRole('heading', { name: `Invoice ${ownRate.number}` }).waitFor();
+    await page.locator('[data-base-equivalent]').waitFor();
+    expect(await page.locator('[data-base-equivalent]').getAttribute('data-base-equivalent')).toBe('37446');
+    expect(await page.locator('dl.facts .base-rate').textContent()).toBe(
+      'The base equivalent at 1 EUR = 1.1234 USD, the rate it was given to post at.',
+    );
+
     expectClean(app);
     await app.close();
   });

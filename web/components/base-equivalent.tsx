@@ -1,14 +1,17 @@
 import { BmsApiError, exchange, unwrap } from '../../client/index.js';
 import { api, can } from '../lib/api.js';
 import { date, minorMoney, rateText } from '../lib/format.js';
+import { useBaseCurrency } from '../lib/currencies.js';
 import { useLoad } from '../lib/forms.js';
+import { allowed as permitted } from '../lib/session.js';
 import { Link } from './ui.js';
 
 /**
  * A document in another currency than the base (an invoice, a bill): its total in the base currency
- * at the rate of its issue date, as the service posts it (`GET /finance/exchange-rates/lookup`, then
- * the one conversion rule of the SDK). Terms of a `dl.facts`; nothing for a document in the base
- * currency, or for a role that does not read the books.
+ * at the rate it posts at, as the service posts it: its own `exchange_rate` when it was given one,
+ * otherwise the table's of its issue date (`GET /finance/exchange-rates/lookup`), then the one
+ * conversion rule of the SDK. Terms of a `dl.facts`; nothing for a document in the base currency,
+ * or for a role that does not read the books.
  */
 export function BaseEquivalent(props: {
   /** The total in minor units of `currency`. */
@@ -16,8 +19,11 @@ export function BaseEquivalent(props: {
   currency: string;
   /** The issue date; none for a draft not yet dated (today's rate then). */
   date: string | null;
+  /** The document's own rate (`exchange_rate`), which it posts at instead of the table's. */
+  rate?: string | null;
 }) {
   const { amount, currency } = props;
+  const own = props.rate ?? null;
   const allowed = can('lookupExchangeRate');
   const load = useLoad(async () => {
     if (!allowed) return null;
@@ -30,9 +36,33 @@ export function BaseEquivalent(props: {
       throw err;
     }
   }, [allowed, currency, props.date]);
+  // A document with its own rate needs no rate of the table, only the base currency: the lookup's,
+  // or the business's when the table has no rate of the currency.
+  const business = useBaseCurrency();
   const found = load.data;
   if (!found || (found !== 'none' && found.source === 'base')) return null;
   const day = props.date ? 'the issue date' : 'today';
+  if (own !== null) {
+    const baseCurrency =
+      found !== 'none'
+        ? found.base_currency
+        : permitted('settings.read') && business.loaded
+          ? business.currency
+          : null;
+    if (baseCurrency === null) return null;
+    const base = exchange.toBase(amount, currency, baseCurrency, own);
+    return (
+      <>
+        <dt>Total in {baseCurrency}</dt>
+        <dd>
+          <span data-base-equivalent={base}>{minorMoney(base, baseCurrency)}</span>
+          <small class="hint base-rate">
+            The base equivalent at {rateText(currency, baseCurrency, own)}, the rate it was given to post at.
+          </small>
+        </dd>
+      </>
+    );
+  }
   if (found === 'none') {
     return (
       <>

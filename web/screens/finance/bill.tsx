@@ -134,7 +134,12 @@ export default function Bill({ params }: ScreenProps) {
           <dd>{bill.currency}</dd>
           <dt>Issue date</dt>
           <dd>{date(bill.issue_date)}</dd>
-          <BaseEquivalent amount={bill.amount} currency={bill.currency} date={bill.issue_date} />
+          <BaseEquivalent
+            amount={bill.amount}
+            currency={bill.currency}
+            date={bill.issue_date}
+            rate={bill.exchange_rate}
+          />
           <dt>Due date</dt>
           <dd>{date(bill.due_date)}</dd>
           <dt>Recorded</dt>

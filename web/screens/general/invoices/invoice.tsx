@@ -248,6 +248,7 @@ export default function Invoice({ params }: ScreenProps) {
             amount={toMinor(invoice.total, invoice.currency)}
             currency={invoice.currency}
             date={invoice.issue_date}
+            rate={invoice.exchange_rate}
           />
           <dt>Due date</dt>
           <dd>{date(invoice.due_date)}</dd>
