@@ -392,3 +392,63 @@ describe('base amounts', () => {
     await app.close();
   });
 });
+
+describe('converted sales', () => {
+  it('counts the sales schedule in the base currency alone by default, or every currency converted when asked', async () => {
+    const owner = await registerBusiness(server(), 'Two Currencies Ltd');
+    const customer = await createCustomer(owner.client, { name: 'Café de Flore' });
+    await setRate(owner, 'EUR', '2026-11-02', '1.05');
+    await issuedInvoice(owner.client, {
+      customer_id: customer.id,
+      issue_date: '2026-11-03',
+      due_date: '2026-12-31',
+      items: [invoiceLine({ unit_price: 100 })],
+    });
+    // 1,000.00 EUR issued at 1.05: 1,050.00 USD.
+    await issuedInvoice(owner.client, {
+      customer_id: customer.id,
+      currency: 'EUR',
+      issue_date: '2026-11-03',
+      due_date: '2026-12-31',
+      items: [invoiceLine({ unit_price: 1000 })],
+    });
+
+    const app = await open(owner, '/finance/sales-schedule?start_date=2026-11-01&end_date=2026-11-30');
+    const { page } = app;
+    const total = page.locator('[data-total-revenue]');
+    await expect.poll(() => total.textContent()).toBe(await inPage(page, 100));
+    expect(await page.locator('[data-total-invoices]').textContent()).toBe('1');
+    expect(await page.locator('[data-converted]').count()).toBe(0);
+
+    const filters = page.getByRole('search', { name: 'Sales schedule range' });
+    await filters.getByLabel('Sales counted').selectOption({ label: 'Every currency, converted to USD' });
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => total.textContent()).toBe(await inPage(page, 1150));
+    expect(await page.locator('[data-total-invoices]').textContent()).toBe('2');
+    expect(new URL(page.url()).searchParams.get('converted')).toBe('true');
+    expect(await page.locator('[data-converted]').textContent()).toContain(
+      'each at the rate its invoice posted at',
+    );
+    // The invoices keep their own currency.
+    const rows = page.getByRole('table', { name: 'Invoices of the range' }).locator('tbody tr');
+    expect(await rows.count()).toBe(2);
+    const amounts = await page
+      .getByRole('table', { name: 'Invoices of the range' })
+      .locator('tbody tr td:last-child')
+      .allTextContents();
+    expect(amounts.sort()).toEqual(
+      [await withCode(page, 100000, 'EUR'), await withCode(page, 10000, 'USD')].sort(),
+    );
+    await expectAccessible(page, 'sales schedule converted');
+    await screenshot(page, 'currencies-sales-converted');
+
+    // Converted sales with a currency other than the base: the service's refusal says what to send.
+    await filters.getByLabel('Currency').selectOption('EUR');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toContain('With converted=true the sales are in the base currency, USD');
+    expectClean(app, [422]);
+    await app.close();
+  });
+});

@@ -168,7 +168,11 @@ export interface Load<T> {
   reload: () => void;
 }
 
-/** Loads with `fetch` whenever `deps` change; a later load wins over an earlier one still running. */
+/**
+ * Loads with `fetch` whenever `deps` change; a later load wins over an earlier one still running. A
+ * refused query (a filter's values, from the URL) has no form to show its fields' refusals beside:
+ * the error is what they say, in the dashboard's words, rather than "check the form".
+ */
 export function useLoad<T>(fetch: () => Promise<T>, deps: readonly unknown[]): Load<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
@@ -187,7 +191,9 @@ export function useLoad<T>(fetch: () => Promise<T>, deps: readonly unknown[]): L
       },
       (err: unknown) => {
         if (run !== latest.current) return;
-        setError(describeError(err).message);
+        const { message, fields } = describeError(err);
+        const refusals = Object.values(fields);
+        setError(refusals.length > 0 ? refusals.join(' ') : message);
         setLoading(false);
       },
     );

@@ -3,16 +3,19 @@ import { finance, unwrap } from '../../../client/index.js';
 import { RevenueChart } from '../../components/chart.js';
 import { currencyOf, rangeOf, RANGE_FIELDS, ReportPage } from './report.js';
 import { Empty, Link, Pager, Table, type Column } from '../../components/ui.js';
-import { date, minorMoney, monthStart, number, percent } from '../../lib/format.js';
+import { date, minorMoney, minorMoneyCode, monthStart, number, percent } from '../../lib/format.js';
 import { useLoad } from '../../lib/forms.js';
 import { oneOf, pageOf, pagesOf } from '../../lib/lists.js';
 import { here } from '../../lib/router.js';
 import { api } from '../../lib/api.js';
+import { useBaseCurrency } from '../../lib/currencies.js';
 import { allowed } from '../../lib/session.js';
 
 /**
  * Net invoiced revenue by month, quarter or year over a range (the URL's; the last 12 months by
  * default): the chart with its cumulative line, the figures, the VAT block and the invoices, paged.
+ * The sales of one currency in their own amounts (the base by default), or, with `converted=true`,
+ * every currency's in the base currency at the rate each invoice posted at (docs/decisions.md D278).
  */
 
 const PAGE_SIZE = 20;
@@ -32,6 +35,8 @@ export default function SalesSchedule() {
   const { start, end } = rangeOf(query, defaultStart);
   const groupBy = oneOf(query, 'group_by', finance.GROUP_BY) ?? 'month';
   const currency = currencyOf(query);
+  const converted = query.get('converted') === 'true';
+  const base = useBaseCurrency();
   const page = pageOf(query);
   const load = useLoad(
     async () =>
@@ -43,13 +48,14 @@ export default function SalesSchedule() {
               endDate: end,
               groupBy,
               currency,
+              ...(converted ? { converted: true } : {}),
               limit: PAGE_SIZE,
               offset: (page - 1) * PAGE_SIZE,
             },
           }),
         )
       ).data,
-    [start, end, groupBy, currency, page],
+    [start, end, groupBy, currency, converted, page],
   );
   const data = load.data;
   const series = useMemo(
@@ -73,7 +79,12 @@ export default function SalesSchedule() {
     { label: 'Customer', render: (i) => i.clientName },
     { label: 'Issued', render: (i) => date(i.issueDate) },
     { label: 'Status', render: (i) => i.status },
-    { label: 'Net amount', numeric: true, render: (i) => minorMoney(i.amount, i.currency) },
+    {
+      label: 'Net amount',
+      numeric: true,
+      // Converted, the invoices are in several currencies: each amount names its own.
+      render: (i) => (converted ? minorMoneyCode : minorMoney)(i.amount, i.currency),
+    },
   ];
 
   return (
@@ -88,6 +99,15 @@ export default function SalesSchedule() {
           label: 'Group by',
           type: 'select',
           options: finance.GROUP_BY.map((g) => ({ value: g, label: GROUP_LABELS[g] })),
+        },
+        {
+          key: 'converted',
+          label: 'Sales counted',
+          type: 'select',
+          options: [
+            { value: '', label: 'Those in the currency below' },
+            { value: 'true', label: `Every currency, converted to ${base.currency}` },
+          ],
         },
       ]}
       load={load}
@@ -118,6 +138,12 @@ export default function SalesSchedule() {
               </div>
             ) : null}
           </dl>
+          {converted ? (
+            <p class="hint" data-converted="">
+              Every currency's sales in {data.summary.currency}, each at the rate its invoice posted at; the
+              invoices below keep their own currency.
+            </p>
+          ) : null}
           {data.summary.totalInvoices === 0 ? (
             <Empty title="No invoiced revenue in this range">
               <p>
