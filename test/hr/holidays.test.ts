@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { unwrap, type hr } from '../../client/index.js';
 import { json, raw, registerBusiness, type TestBusiness } from '../support/business.js';
+import { withEvents } from '../support/events.js';
 import { expectResultError } from '../support/expect.js';
 import { createEmployee, createHoliday, createLeave, getLeave, leaveIn, updateLeave } from '../support/hr.js';
 import { useTestServer } from '../support/setup.js';
@@ -347,6 +348,39 @@ describe('a holiday added, moved or deleted counts pending requests again, not a
     const { days } = await weekOfLeaves(biz);
     await createHoliday(biz.client, { date: '2027-04-07', name: 'Midweek' });
     expect(await days()).toEqual([4, 5]);
+  });
+
+  it('announces each pending request it counts again, with its new days, and no other', async () => {
+    const { biz } = await freshBusiness();
+    const { pending, days } = await weekOfLeaves(biz);
+    const leaveEvents = <E extends { type: string }>(events: E[]) =>
+      events.filter((e) => e.type.startsWith('leave.'));
+
+    const added = await withEvents(server(), biz.businessId, () =>
+      createHoliday(biz.client, { date: '2027-04-07', name: 'Midweek' }),
+    );
+    expect(await days()).toEqual([4, 5]);
+    const [announced] = leaveEvents(added.events);
+    expect(leaveEvents(added.events).map((e) => e.type)).toEqual(['leave.updated']);
+    expect(announced!.data).toEqual(await getLeave(biz.client, pending.id));
+    expect(announced!.data).toMatchObject({ id: pending.id, days: 4, status: 'pending' });
+
+    // A rename, or a move that leaves the count as it is, announces nothing.
+    const renamed = await withEvents(server(), biz.businessId, () =>
+      moveHoliday(biz, added.result.id, { name: 'Renamed' }),
+    );
+    expect(leaveEvents(renamed.events)).toEqual([]);
+    const within = await withEvents(server(), biz.businessId, () =>
+      moveHoliday(biz, added.result.id, { date: '2027-04-08' }),
+    );
+    expect(leaveEvents(within.events)).toEqual([]);
+
+    const deleted = await withEvents(server(), biz.businessId, () =>
+      unwrap(holidays(biz).deleteHoliday({ params: { id: added.result.id } })),
+    );
+    expect(leaveEvents(deleted.events).map((e) => [e.type, (e.data as { days: number }).days])).toEqual([
+      ['leave.updated', 5],
+    ]);
   });
 
   it('a holiday outside the week or on its weekend changes nothing', async () => {

@@ -12,6 +12,7 @@ import { refuseDuplicates } from '../../platform/db/errors.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { ImportTarget } from '../../platform/import-target.js';
+import { announceRecount } from '../leaves/service.js';
 import * as queries from './queries.js';
 import type { HolidayRow } from './queries.js';
 
@@ -29,7 +30,8 @@ const duplicates = {
 
 /**
  * The pending requests over `dates` count their working days again with the holidays as they now
- * are; approved ones keep what was granted (docs/decisions.md D280).
+ * are; approved ones keep what was granted (docs/decisions.md D280). Each whose count changed is
+ * announced (`leave.updated`), so a subscriber holding its `days` hears of it.
  */
 async function recountPending(ctx: TxCtx, dates: readonly string[]): Promise<void> {
   const now = ctx.clock.now();
@@ -44,7 +46,9 @@ async function recountPending(ctx: TxCtx, dates: readonly string[]): Promise<voi
   const holidays = await queries.holidayDates(ctx.db, ctx.businessId, from, to);
   for (const leave of leaves) {
     const days = workingDays(leave.start_date, leave.end_date, holidays);
-    if (days !== leave.days) await queries.setLeaveDays(ctx.db, ctx.businessId, leave.id, days, now);
+    if (days === leave.days) continue;
+    await queries.setLeaveDays(ctx.db, ctx.businessId, leave.id, days, now);
+    await announceRecount(ctx, leave.id);
   }
 }
 

@@ -140,6 +140,14 @@ export async function createLeave(ctx: Ctx, input: CreateLeaveBody): Promise<Lea
   );
 }
 
+/**
+ * Announces a pending request whose `days` changed without a request of its own (a holiday added,
+ * moved or deleted over it, docs/decisions.md D280): `leave.updated` with the request as it now is.
+ */
+export async function announceRecount(ctx: TxCtx, id: string): Promise<void> {
+  await emit(ctx, 'leave.updated', toLeave(await leaveOrFail(ctx, id)));
+}
+
 /** Approves, rejects or cancels the request, as MOVES allows. */
 export async function updateLeave(ctx: Ctx, id: string, input: UpdateLeaveBody): Promise<Leave> {
   return inTransaction(ctx, async (ctx) => {
