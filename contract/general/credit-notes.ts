@@ -227,7 +227,9 @@ export const creditNotesContract = c.router({
       "total (422), and `credit_amount` is at most the invoice's `amount_due`. Posted to the ledger at once: " +
       'Dr 4000 Sales and 2200 VAT payable / Cr 1200 Accounts receivable for the total; a refund Dr 1200 / Cr ' +
       'cash or bank by `refund_method`; customer credit Dr 1200 / Cr 2300 Customer credit, added to the ' +
-      "customer's `credit_balance`. An invoice whose amount due reaches 0 becomes `paid` (invoice.paid). " +
+      "customer's `credit_balance`. In another currency than the base, the entry is at the invoice's rate and " +
+      "the money paid back at the rate of the credit note's date, the difference a realised gain (4900) or " +
+      'loss (5900). An invoice whose amount due reaches 0 becomes `paid` (invoice.paid). ' +
       'A `card` refund on an invoice paid online is paid back through the payment provider, to the card of one ' +
       'payment that can take all of it (422 on `refund_amount` naming the most one can, otherwise): the ' +
       'credit note answers with `refund.status` `pending`, and the refund is posted (Dr 1200 / Cr 1030) when ' +

@@ -3,7 +3,14 @@ import { unwrap } from '../../client/index.js';
 import { registerTenant, type TestTenant } from '../support/business.js';
 import { expectError, expectResultError } from '../support/expect.js';
 import { billOf, entryOf, journal, payBill, setRate } from '../support/finance.js';
-import { createInvoice, getInvoice, invoiceLine, issuedInvoice, payInvoice } from '../support/general.js';
+import {
+  createCreditNote,
+  createInvoice,
+  getInvoice,
+  invoiceLine,
+  issuedInvoice,
+  payInvoice,
+} from '../support/general.js';
 import { useTestServer } from '../support/setup.js';
 
 /**
@@ -188,6 +195,86 @@ describe('an invoice in another currency', () => {
     expect(refused.details?.[0]?.message).toMatch(/send exchange_rate/);
     expect((await getInvoice(t.client, draft.id)).status).toBe('draft');
     expect(await journal(t.client)).toEqual([]);
+  });
+});
+
+describe('a credit note paying money back in another currency', () => {
+  it("posts the correction at the invoice's rate and the money at the day's: the difference is realised", async () => {
+    const t = await registerTenant(server());
+    await setRate(t, 'EUR', '2026-11-02', '1.05');
+    await setRate(t, 'EUR', '2026-11-10', '1.08');
+    await setRate(t, 'EUR', '2026-11-20', '1.1');
+    const invoice = await invoiceIn(t, 'EUR', 1000, '2026-11-02');
+    await payInvoice(t.client, invoice.id, 1000, { payment_date: '2026-11-10' });
+    // 400.00 EUR paid back on the 20th: 440.00 USD leaves the bank at 1.10, against 420.00 USD of
+    // the receivable carried at the invoice's 1.05: 20.00 lost.
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 400,
+      credit_amount: 0,
+      refund_amount: 400,
+      refund_method: 'bank_transfer',
+      issue_date: '2026-11-20',
+    });
+    expect(await entryOf(t.client, 'credit_note', note.id)).toMatchObject({
+      date: '2026-11-20',
+      currency: 'EUR',
+      exchange_rate: '1.05',
+      debits: [line('4000', 40000, 42000), line('1200', 40000, 42000), line('5900', 0, 2000)],
+      credits: [line('1200', 40000, 42000), line('1010', 40000, 44000)],
+    });
+    const tb = await trialBalanceOf(t, { as_of: '2026-11-30' });
+    const of = (code: string) => tb.accounts.find((a) => a.code === code);
+    // Paid at 1.08 (30.00 gained), 400.00 of it paid back at 1.10 (20.00 lost); nothing is owed.
+    expect(of('1200')).toMatchObject({ balance: 0 });
+    expect(of('4900')).toMatchObject({ balance: 3000 });
+    expect(of('5900')).toMatchObject({ balance: 2000 });
+    expect(of('1010')).toMatchObject({ balance: 108000 - 44000 });
+    expect(tb.total_debit).toBe(tb.total_credit);
+  });
+
+  it('keeps the rounding of its lines off the difference: only the two rates make it', async () => {
+    const t = await registerTenant(server());
+    await setRate(t, 'EUR', '2026-11-02', '1.0537');
+    // The refund on a day of the same rate: no difference. At 1.0537, 27.49 EUR is 28.97 USD but
+    // its parts 0.03 and 27.46 are 0.03 and 28.93: a cent of rounding, which the lines take up.
+    const invoice = await invoiceIn(t, 'EUR', 27.49, '2026-11-02');
+    await payInvoice(t.client, invoice.id, 27.49, { payment_date: '2026-11-03' });
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 27.49,
+      credit_amount: 0,
+      refund_amount: 0.03,
+      refund_method: 'cash',
+      customer_credit_amount: 27.46,
+      issue_date: '2026-11-04',
+    });
+    const entry = await entryOf(t.client, 'credit_note', note.id);
+    const accounts = [...entry.debits, ...entry.credits].map((l) => l.account);
+    expect(accounts).not.toContain('4900');
+    expect(accounts).not.toContain('5900');
+    expect(entry.credits.find((l) => l.account === '1000')).toMatchObject({ amount: 3, base_amount: 3 });
+    const sum = (lines: { base_amount: number }[]) => lines.reduce((a, l) => a + l.base_amount, 0);
+    expect(sum(entry.debits)).toBe(sum(entry.credits));
+  });
+
+  it('in the base currency posts as before, one rate for every line', async () => {
+    const t = await registerTenant(server());
+    const invoice = await invoiceIn(t, 'USD', 100, '2026-11-02');
+    await payInvoice(t.client, invoice.id, 100, { payment_date: '2026-11-03' });
+    const note = await createCreditNote(t.client, {
+      invoice_id: invoice.id,
+      amount: 100,
+      credit_amount: 0,
+      refund_amount: 100,
+      refund_method: 'bank_transfer',
+      issue_date: '2026-11-04',
+    });
+    expect(await entryOf(t.client, 'credit_note', note.id)).toMatchObject({
+      exchange_rate: '1',
+      debits: [line('4000', 10000, 10000), line('1200', 10000, 10000)],
+      credits: [line('1200', 10000, 10000), line('1010', 10000, 10000)],
+    });
   });
 });
 

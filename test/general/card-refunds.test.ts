@@ -5,7 +5,7 @@ import { updateBusiness } from '../support/auth.js';
 import { raw, registerBusiness, sandboxOf, type TestBusiness } from '../support/business.js';
 import { onPostgres } from '../support/database.js';
 import { expectInvalid } from '../support/expect.js';
-import { entriesOf, entryOf, journal } from '../support/finance.js';
+import { entriesOf, entryOf, journal, setRate } from '../support/finance.js';
 import {
   createCreditNote,
   createCustomer,
@@ -143,6 +143,39 @@ describe('a card refund through the test provider', () => {
     expect(await balanceOf(biz, '1030')).toBe(12050 - 2050);
     // What the customer was paid back is off what they hold with the business: the receivable nets to 0.
     expect(await balanceOf(biz, '1200')).toBe(0);
+  });
+
+  it("in pounds on books in dollars: the receivable back at its invoice's rate, the money at the day's, the difference realised", async () => {
+    const live = await registerBusiness(server(), 'Harbour Exports');
+    const sandbox = await sandboxOf(server(), live);
+    const customer = await createCustomer(sandbox.client, { name: 'Ada Lovelace' });
+    const biz = { ...sandbox, customerId: customer.id };
+    const invoice = await issued(biz, 100);
+    const pay = await post(`${path(invoice.hosted_url!)}/pay`);
+    const checkout = pay.headers.get('location')!;
+    expect((await post(`${checkout}/succeed`)).status).toBe(303);
+    const receivable = (await entryOf(biz.client, 'invoice', invoice.id)).debits[0]!;
+    expect(receivable).toMatchObject({ account: '1200', amount: 10000 });
+    const paid = (await unwrap(biz.client.general.invoices.getInvoice({ params: { id: invoice.id } }))).data;
+    const day = (await entryOf(biz.client, 'invoice_payment', paid.payments[0]!.id)).date;
+    // The pound dearer by the refund: 100.00 GBP leaves at 1.50, 150.00 USD.
+    await setRate(biz, 'GBP', day, '1.5');
+
+    const note = await cardRefund(biz, invoice.id, 100);
+    await afterJobs(
+      'the refund settled',
+      async () => (await getCreditNote(biz, note.id)).refund?.status === 'succeeded',
+    );
+    const entry = await entryOf(biz.client, 'card_refund', note.id);
+    expect(entry.credits).toEqual([{ account: '1030', amount: 10000, base_amount: 15000 }]);
+    expect(entry.debits).toEqual([
+      { account: '1200', amount: 10000, base_amount: receivable.base_amount },
+      { account: '5900', amount: 0, base_amount: 15000 - receivable.base_amount },
+    ]);
+    // The receivable nets to nothing in dollars as in pounds.
+    const tb = (await unwrap(biz.client.finance.accounts.getTrialBalance({ query: {} }))).data;
+    expect(tb.accounts.find((a) => a.code === '1200')).toMatchObject({ balance: 0 });
+    expect(tb.total_debit).toBe(tb.total_credit);
   });
 
   it('refuses more than the card payment can take back, naming what it can, and takes that', async () => {

@@ -1,9 +1,29 @@
+import { toBase } from '../../../contract/common/exchange.js';
+import type { TxCtx } from '../../platform/context.js';
 import type { Subscriptions } from '../../platform/hooks.js';
+import { baseCurrency } from '../../platform/settings.js';
+import { rateOn } from '../exchange-rates/service.js';
 import { bankAccountCode } from '../bank-accounts/service.js';
 import { postedRate } from './queries.js';
 import { ACCOUNTS, cashAccountOf, post, reverse, settlementBase } from './service.js';
 import { countCreditNote, countSale } from '../sales/service.js';
 import { checkVatAlerts } from '../vat/service.js';
+
+/**
+ * `amount` of `currency` in the base currency at the rate of `date` (the table's), or null when the
+ * table has none that day: money paid back is then taken at its invoice's rate, with no difference.
+ */
+async function moneyOfTheDay(
+  ctx: TxCtx,
+  currency: string,
+  date: string,
+  amount: number,
+): Promise<number | null> {
+  const base = await baseCurrency(ctx);
+  if (currency === base) return null;
+  const found = await rateOn(ctx, currency, date);
+  return found === null ? null : toBase(amount, currency, base, found.rate);
+}
 
 /**
  * The general group's invoices in finance, followed in the transaction that changes them. On the
@@ -95,12 +115,18 @@ export const invoiceSubscriptions: Subscriptions = {
   creditNoteIssued: async (ctx, { creditNote }) => {
     const refunded = creditNote.refundPending ? 0 : creditNote.refundMinor;
     const paidOut = refunded + creditNote.customerCreditMinor;
+    // A correction of its invoice: at the invoice's rate. Money paid back leaves at the rate of the
+    // day, and what that differs from the invoice's is a realised gain or loss (docs/decisions.md D278).
+    const invoiceRate = await postedRate(ctx.db, ctx.businessId, 'invoice', creditNote.invoiceId);
+    const refundBase =
+      refunded > 0 && invoiceRate !== undefined
+        ? await moneyOfTheDay(ctx, creditNote.currency, creditNote.issueDate, refunded)
+        : null;
     await post(ctx, {
       date: creditNote.issueDate,
       description: `Credit note ${creditNote.number} for invoice ${creditNote.invoiceNumber}`,
       currency: creditNote.currency,
-      // A correction of its invoice: at the invoice's rate (docs/decisions.md D278).
-      rate: await postedRate(ctx.db, ctx.businessId, 'invoice', creditNote.invoiceId),
+      rate: invoiceRate,
       source: { type: 'credit_note', id: creditNote.id },
       debits: [
         { account: ACCOUNTS.sales, amount: creditNote.subtotalMinor },
@@ -110,7 +136,13 @@ export const invoiceSubscriptions: Subscriptions = {
       credits: [
         { account: ACCOUNTS.receivable, amount: creditNote.totalMinor },
         ...(refunded > 0
-          ? [{ account: cashAccountOf(creditNote.refundMethod ?? ''), amount: refunded }]
+          ? [
+              {
+                account: cashAccountOf(creditNote.refundMethod ?? ''),
+                amount: refunded,
+                ...(refundBase !== null && { base: refundBase }),
+              },
+            ]
           : []),
         { account: ACCOUNTS.customerCredit, amount: creditNote.customerCreditMinor },
       ],
@@ -120,13 +152,27 @@ export const invoiceSubscriptions: Subscriptions = {
     await checkVatAlerts(ctx);
   },
   // A card refund the provider confirmed leaves its clearing balance: Dr 1200 / Cr 1030 (docs/decisions.md D271).
+  // In another currency, the receivable at the rate its credit note (its invoice's) posted at and the
+  // money at the day's: the difference realised.
   cardRefundSettled: async (ctx, refund) => {
+    const noteRate = await postedRate(ctx.db, ctx.businessId, 'credit_note', refund.creditNoteId);
+    const base = await baseCurrency(ctx);
+    const receivableBase =
+      noteRate !== undefined && refund.currency !== base
+        ? toBase(refund.amountMinor, refund.currency, base, noteRate)
+        : null;
     await post(ctx, {
       date: refund.date,
       description: `Card refund of credit note ${refund.creditNoteNumber}`,
       currency: refund.currency,
       source: { type: 'card_refund', id: refund.creditNoteId },
-      debits: [{ account: ACCOUNTS.receivable, amount: refund.amountMinor }],
+      debits: [
+        {
+          account: ACCOUNTS.receivable,
+          amount: refund.amountMinor,
+          ...(receivableBase !== null && { base: receivableBase }),
+        },
+      ],
       credits: [{ account: ACCOUNTS.providerClearing, amount: refund.amountMinor }],
     });
   },

@@ -132,16 +132,20 @@ export async function post(ctx: TxCtx, posting: Posting): Promise<string | null>
     posting.currency === base
       ? '1'
       : await rateForPosting(ctx, posting.currency, posting.date, posting.rate ?? null, posting.rateField);
-  const convert = (l: Line): BasedLine => ({
+  const atRate = (l: Line): BasedLine => ({
     account: l.account,
     amount: l.amount,
-    base: posting.currency === base ? l.amount : (l.base ?? toBase(l.amount, posting.currency, base, rate)),
+    base: posting.currency === base ? l.amount : toBase(l.amount, posting.currency, base, rate),
   });
-  const debits = debitsIn.map(convert);
-  const credits = creditsIn.map(convert);
+  const debits = debitsIn.map(atRate);
+  const credits = creditsIn.map(atRate);
   if ([...debitsIn, ...creditsIn].some((l) => l.base !== undefined) && posting.currency !== base) {
-    // A settlement at its document's rate: what the two rates leave is an exchange difference, a
-    // line of amount 0 on the gain or loss account.
+    // A settlement at its document's rate: the lines converted at the entry's rate take up their
+    // own rounding first, as any entry's do; then the lines with a base of their own have it, and
+    // what that leaves is an exchange difference, a line of amount 0 on the gain or loss account.
+    absorbRounding(debits, credits);
+    debitsIn.forEach((l, i) => l.base !== undefined && (debits[i]!.base = l.base));
+    creditsIn.forEach((l, i) => l.base !== undefined && (credits[i]!.base = l.base));
     const gap = baseSum(debits) - baseSum(credits);
     const accounts = posting.differences ?? { gain: ACCOUNTS.exchangeGain, loss: ACCOUNTS.exchangeLoss };
     if (gap > 0n)
